@@ -1,0 +1,81 @@
+// @ts-check
+import eslint from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises',
+  'http', 'http2', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'tls',
+  'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib', 'timers',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', '**/*.js', '**/*.mjs'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    // Workflow code is bundled and replayed: no I/O, no Node built-ins, no HTTP client, no provider client.
+    // Activities are imported with `import type` only (enforced by allowTypeImports).
+    files: ['workflows/**/*.ts', 'test/workflows/**/*.ts', 'test/support/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.flatMap((name) => [
+              { name, message: 'Workflows are deterministic: no Node built-ins.' },
+              { name: `node:${name}`, message: 'Workflows are deterministic: no Node built-ins.' },
+            ]),
+            { name: 'got', message: 'Workflows do no I/O: call an activity instead.' },
+            { name: '@temporalio/activity', message: 'Workflows do not import activity code.' },
+            { name: '@temporalio/worker', message: 'Workflows do not import worker code.' },
+            { name: '@temporalio/client', message: 'Workflows do not import the client; use child workflows or signals.' },
+          ],
+          patterns: [
+            { group: ['**/src/provider', '**/src/provider/**'], message: 'Workflows never import the provider client: call an activity.' },
+            { group: ['**/src/sandbox', '**/src/sandbox/**', '**/src/ingress/**', '**/src/cli/**'], message: 'Workflows never import I/O modules.' },
+            { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The contract is pure: zod only.
+    files: ['src/contract/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [...nodeBuiltins.map((name) => ({ name, message: 'src/contract is pure: no I/O.' })), { name: 'got', message: 'src/contract is pure: no I/O.' }],
+          patterns: [{ group: ['**/src/*/**', '../*', '!./**'], message: 'src/contract imports zod and itself only.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The sandbox and the provider client share only the contract, so neither can hide the other's bugs.
+    files: ['src/sandbox/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/provider', '**/provider/**', '**/client/**', '**/ingress/**'], message: 'The sandbox shares only src/contract with the client.' }] }],
+    },
+  },
+  {
+    files: ['src/provider/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/sandbox', '**/sandbox/**', '**/client/**', '**/ingress/**'], message: 'The provider client shares only src/contract with the sandbox.' }] }],
+    },
+  },
+  {
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);

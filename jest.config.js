@@ -1,0 +1,13 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 60_000,
+  // Dev servers and workers are stopped in afterAll; this only guards against a stray handle.
+  forceExit: true,
+};
