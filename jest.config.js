@@ -7,6 +7,7 @@ module.exports = {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
   testTimeout: 60_000,
   // Dev servers and workers are stopped in afterAll; this only guards against a stray handle.
   forceExit: true,

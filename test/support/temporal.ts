@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { temporalBinaries } from './temporal-binaries';
+
+export { temporalBinaries };
+
+/** A real Temporal dev server (the CLI's `server start-dev`) with our search attributes registered. */
+export async function createDevServerEnv(): Promise<TestWorkflowEnvironment> {
+  const { cli } = temporalBinaries();
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      ...(cli ? { executable: { type: 'existing-path' as const, path: cli } } : {}),
+      ip: '127.0.0.1',
+      searchAttributes: [...ALL_SEARCH_ATTRIBUTE_KEYS],
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+}
+
+/** The time-skipping test server: timers of days pass in milliseconds when no activity runs. */
+export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const { testServer } = temporalBinaries();
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: testServer ? { executable: { type: 'existing-path', path: testServer } } : {},
+  });
+}
+
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+/** Bundles the workflows at `workflowsPath` once per test file (jest gives each file its own module registry). */
+export function workflowBundle(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
+  let bundle = bundles.get(workflowsPath);
+  if (!bundle) {
+    bundle = bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+    bundles.set(workflowsPath, bundle);
+  }
+  return bundle;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
+
+/** A task queue no other test uses. */
+export function uniqueTaskQueue(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+/** A workflow ID no other test uses. */
+export function uniqueWorkflowId(prefix: string): string {
+  return `${prefix}:${randomUUID()}`;
+}

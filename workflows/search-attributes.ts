@@ -1,0 +1,25 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+// Search attributes of ARCHITECTURE.md ("Search attributes"): what operators filter on in the Temporal UI.
+// No personal data here: Temporal stores them unencrypted.
+export const PaymentPhaseKey = defineSearchAttributeKey('PaymentPhase', SearchAttributeType.KEYWORD);
+export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
+export const ProviderPaymentIdKey = defineSearchAttributeKey('ProviderPaymentId', SearchAttributeType.KEYWORD);
+export const CustomerIdKey = defineSearchAttributeKey('CustomerId', SearchAttributeType.KEYWORD);
+export const QuoteExpiresAtKey = defineSearchAttributeKey('QuoteExpiresAt', SearchAttributeType.DATETIME);
+export const FundingDeadlineKey = defineSearchAttributeKey('FundingDeadline', SearchAttributeType.DATETIME);
+
+export const ALL_SEARCH_ATTRIBUTE_KEYS = [
+  PaymentPhaseKey,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+  CustomerIdKey,
+  QuoteExpiresAtKey,
+  FundingDeadlineKey,
+] as const;
+
+/** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
+export function searchAttributeCliArgs(): string[] {
+  const cliType: Record<string, string> = { KEYWORD: 'Keyword', DATETIME: 'Datetime' };
+  return ALL_SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliType[key.type]}`]);
+}
