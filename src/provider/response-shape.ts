@@ -1,0 +1,39 @@
+// Turns "the answer does not fit the contract" into a ResponseShapeError naming every offending path.
+import { z } from 'zod';
+import { type FieldIssue, ProviderError, ResponseShapeError } from './errors';
+
+/** `data[0].source.rail` style path for a zod issue path. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+export function zodIssuesToFields(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: formatIssuePath(issue.path), rule: issue.code, message: issue.message }));
+}
+
+export interface ShapeContext {
+  method: string;
+  path: string;
+  status?: number;
+  requestId?: string;
+}
+
+/** Wraps whatever a response parser threw. ProviderErrors pass through unchanged. */
+export function toResponseShapeError(thrown: unknown, ctx: ShapeContext): ProviderError {
+  if (thrown instanceof ProviderError) return thrown;
+  const fields: FieldIssue[] =
+    thrown instanceof z.ZodError
+      ? zodIssuesToFields(thrown)
+      : [{ path: '(root)', rule: 'normalize', message: thrown instanceof Error ? thrown.message : String(thrown) }];
+  const shown = fields.slice(0, 5).map((f) => `${f.path}: ${f.message}`).join('; ');
+  const more = fields.length > 5 ? ` (+${fields.length - 5} more)` : '';
+  return new ResponseShapeError(
+    `The answer to ${ctx.method} ${ctx.path} does not match the contract at ${shown}${more}`,
+    { ...ctx, fields },
+  );
+}

@@ -1,0 +1,208 @@
+// The only place that talks HTTP: got, headers, timeout, optional retry, error mapping, logging, parsing.
+// spec: Authentication 1 and 3 (X-Api-Key on every request; X-Idempotency-Key and JSON on creating calls).
+import got, { type Got, type Response } from 'got';
+import { errorFromResponse, type ServiceErrorInfo } from './error-mapping';
+import { NetworkError, type ProviderError, ResponseShapeError, TimeoutError } from './errors';
+import { logRequest, type ProviderLogger } from './logger';
+import { toResponseShapeError } from './response-shape';
+import { parseRetryAfter } from './retry-after';
+
+export type QueryValue = string | number | boolean | undefined | null;
+export type Query = Record<string, QueryValue>;
+
+export interface RetryOptions {
+  /** Attempts after the first. 0 (the default) means no retry: Temporal retries the activity instead. */
+  limit: number;
+  /** Longest Retry-After to honour; a longer one ends the retries. Default: 60 s. */
+  maxRetryAfterMs?: number;
+}
+
+export interface TransportOptions {
+  /** `{base_url}/v1`, from resolveApiBase. */
+  apiBase: string;
+  apiKey: string;
+  timeoutMs: number;
+  userAgent: string;
+  logger: ProviderLogger;
+  retry: RetryOptions;
+  /** Reads the service's error body (the contract's ErrorBodySchema); undefined when it does not fit. */
+  readErrorBody: (json: unknown) => ServiceErrorInfo | undefined;
+  /** Header carrying the service's request id. */
+  requestIdHeader: string;
+  now: () => Date;
+}
+
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST';
+  /** Relative to `{base_url}/v1`, starting with a slash; path parameters already encoded. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** Required by the caller's types on every creating call; sent as X-Idempotency-Key. */
+  idempotencyKey?: string;
+  /** Parses the JSON answer of a 2xx (zod + normalisation); anything it throws becomes a ResponseShapeError. */
+  parse: (json: unknown) => T;
+}
+
+export interface Transport {
+  request<T>(spec: RequestSpec<T>): Promise<T>;
+}
+
+const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
+
+export function createTransport(opts: TransportOptions): Transport {
+  const apiPath = new URL(opts.apiBase).pathname.replace(/\/+$/, '');
+  const http: Got = got.extend({
+    prefixUrl: opts.apiBase,
+    headers: {
+      'x-api-key': opts.apiKey,
+      accept: 'application/json',
+      'user-agent': opts.userAgent,
+    },
+    timeout: opts.timeoutMs,
+    throwHttpErrors: false,
+    responseType: 'text',
+    followRedirect: false,
+    retry:
+      opts.retry.limit > 0
+        ? {
+            limit: opts.retry.limit,
+            // POSTs are retried too: every creating call carries an idempotency key, so a repeat is safe.
+            methods: ['GET', 'POST'],
+            statusCodes: RETRY_STATUS_CODES,
+            maxRetryAfter: opts.retry.maxRetryAfterMs ?? 60_000,
+          }
+        : { limit: 0 },
+  });
+
+  async function request<T>(spec: RequestSpec<T>): Promise<T> {
+    const isCreatingCall = spec.method === 'POST';
+    const fullPath = apiPath + spec.path;
+    const started = Date.now();
+    let status: number | null = null;
+    let requestId: string | undefined;
+    let retryCount = 0;
+    const finish = (errorType: string | null) =>
+      logRequest(opts.logger, {
+        method: spec.method,
+        path: fullPath,
+        status,
+        durationMs: Date.now() - started,
+        idempotencyKey: spec.idempotencyKey ?? null,
+        requestId: requestId ?? null,
+        retryCount,
+        errorType,
+      });
+
+    const headers: Record<string, string> = {};
+    if (spec.idempotencyKey !== undefined) headers['x-idempotency-key'] = spec.idempotencyKey;
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+
+    let response: Response<string>;
+    try {
+      response = await http(spec.path.replace(/^\/+/, ''), {
+        method: spec.method,
+        headers,
+        searchParams: toSearchParams(spec.query),
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      });
+    } catch (thrown) {
+      const error = transportFailure(thrown, { method: spec.method, path: fullPath, isCreatingCall, timeoutMs: opts.timeoutMs });
+      finish(error.type);
+      throw error;
+    }
+
+    status = response.statusCode;
+    retryCount = response.retryCount;
+    requestId = headerValue(response.headers[opts.requestIdHeader.toLowerCase()]);
+    const json = parseJson(response.body);
+
+    if (status < 200 || status >= 300) {
+      const info = json.ok ? opts.readErrorBody(json.value) : undefined;
+      requestId = info?.requestId ?? requestId;
+      const error = errorFromResponse(
+        {
+          method: spec.method,
+          path: fullPath,
+          status,
+          isCreatingCall,
+          retryAfterMs: parseRetryAfter(response.headers['retry-after'], opts.now()),
+          headerRequestId: requestId,
+        },
+        info ?? {},
+      );
+      finish(error.type);
+      throw error;
+    }
+
+    const ctx = { method: spec.method, path: fullPath, status, requestId };
+    if (!json.ok) {
+      const error = new ResponseShapeError(`The answer to ${spec.method} ${fullPath} is not JSON`, {
+        ...ctx,
+        fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }],
+      });
+      finish(error.type);
+      throw error;
+    }
+    try {
+      const parsed = spec.parse(json.value);
+      finish(null);
+      return parsed;
+    } catch (thrown) {
+      const error = toResponseShapeError(thrown, ctx);
+      finish(error.type);
+      throw error;
+    }
+  }
+
+  return { request };
+}
+
+function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
+  if (!query) return undefined;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    params.append(key, String(value));
+  }
+  return params;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.trim() === '') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A request that got no HTTP answer. Only scalars are copied from got's error: it holds the request options,
+ * headers included, and must never be attached to what we throw.
+ */
+function transportFailure(
+  thrown: unknown,
+  ctx: { method: string; path: string; isCreatingCall: boolean; timeoutMs: number },
+): ProviderError {
+  const name = thrown instanceof Error ? thrown.name : '';
+  const code = typeof (thrown as { code?: unknown })?.code === 'string' ? (thrown as { code: string }).code : undefined;
+  const unknownOutcome = ctx.isCreatingCall
+    ? '; the outcome is unknown: repeat the call with the same idempotency key'
+    : '';
+  const details = { method: ctx.method, path: ctx.path, outcomeUnknown: ctx.isCreatingCall };
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
+    return new TimeoutError(`${ctx.method} ${ctx.path} got no answer within ${ctx.timeoutMs} ms${unknownOutcome}`, {
+      ...details,
+      timeoutMs: ctx.timeoutMs,
+    });
+  }
+  return new NetworkError(`${ctx.method} ${ctx.path} failed on the network (${code ?? name ?? 'error'})${unknownOutcome}`, {
+    ...details,
+    networkCode: code,
+  });
+}
