@@ -1,5 +1,5 @@
 import { Worker } from '@temporalio/worker';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { PaymentPhaseKey } from '../../workflows/search-attributes';
 import { createDevServerEnv, createTimeSkippingEnv, uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../support/temporal';
 import { sleepyGreeting, tagWithPhase } from '../support/workflows/smoke';

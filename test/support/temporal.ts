@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
-import { temporalBinaries } from './temporal-binaries';
+import { temporalBinaries } from '../../src/cli/temporal-binaries';
 
 export { temporalBinaries };
 
