@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+// spec: Resources and their fields — "Timestamps are ISO 8601 strings in UTC".
+export const Timestamp = z.iso.datetime({ offset: false });
+export const NullableTimestamp = Timestamp.nullable();
+/** Calendar date YYYY-MM-DD (birth dates, holidays). */
+export const IsoDate = z.iso.date();
+export const NullableString = z.string().nullable();
+export const NullableNumber = z.number().nullable();
+export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as US');
+export const CurrencyCode = z.string().min(3).max(5);
+/** A loose JSON object: unknown keys are kept. */
+export const AnyObject = z.record(z.string(), z.unknown());
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
