@@ -1,0 +1,111 @@
+// The framework-free webhook handler: (headers, rawBody) → { status, body }.
+// Verify the signature, refuse stale/forged/oversized events, drop duplicates, and route each event to
+// its entity workflow. 2xx only once Temporal accepted the signal; 5xx otherwise so the sender retries
+// (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress").
+import { WebhookEventSchema } from '../contract';
+import { verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
+import { RecentIds } from './dedupe';
+import type { EventRouter } from './routing';
+
+export interface WebhookResponse {
+  status: number;
+  body: { ok: boolean; code: string; message: string; eventId?: string; routedTo?: string };
+}
+
+export interface IngressCounters {
+  accepted: number;
+  duplicate: number;
+  rejected: number;
+  ignored: number;
+  failed: number;
+}
+
+export interface WebhookHandlerOptions {
+  /** One secret or several during a rotation (`whsec_…`). From the environment, never from code. */
+  secrets: readonly string[];
+  router: EventRouter;
+  toleranceSec?: number;
+  maxBodyBytes?: number;
+  /** Called once per outcome for logs and metrics; never receives the body or secrets. */
+  onOutcome?: (outcome: keyof IngressCounters, detail: { eventId?: string; type?: string; message: string }) => void;
+}
+
+export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export interface WebhookHandler {
+  (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse>;
+  counters: IngressCounters;
+}
+
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  if (options.secrets.length === 0) throw new Error('The webhook ingress needs at least one webhook secret.');
+  const recent = new RecentIds();
+  const counters: IngressCounters = { accepted: 0, duplicate: 0, rejected: 0, ignored: 0, failed: 0 };
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
+
+  const answer = (
+    outcome: keyof IngressCounters,
+    status: number,
+    code: string,
+    message: string,
+    extra: { eventId?: string; type?: string; routedTo?: string } = {},
+  ): WebhookResponse => {
+    counters[outcome]++;
+    options.onOutcome?.(outcome, { eventId: extra.eventId, type: extra.type, message });
+    const body: WebhookResponse['body'] = { ok: status < 300, code, message };
+    if (extra.eventId) body.eventId = extra.eventId;
+    if (extra.routedTo) body.routedTo = extra.routedTo;
+    return { status, body };
+  };
+
+  const handler = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
+    const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
+    if (size > maxBytes) return answer('rejected', 413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes`);
+
+    let webhookId: string;
+    try {
+      webhookId = verifyWebhook(headers, rawBody, options.secrets, { toleranceSec: options.toleranceSec }).id;
+    } catch (error) {
+      return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
+    }
+
+    let json: unknown;
+    try {
+      json = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
+    } catch {
+      return answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON');
+    }
+    const parsed = WebhookEventSchema.safeParse(json);
+    if (!parsed.success) {
+      const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      return answer('rejected', 400, 'INVALID_EVENT', `event envelope does not match the contract: ${where}`);
+    }
+    const event = parsed.data;
+    // The envelope id and the webhook-id are the same event; dedupe on the envelope id, fall back to the header.
+    const eventId = event.id || webhookId;
+    if (recent.has(eventId)) {
+      return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', { eventId, type: event.type });
+    }
+
+    const route = options.router.route(event);
+    if (!route) {
+      recent.add(eventId);
+      return answer('ignored', 202, 'IGNORED', `no workflow follows ${event.type} events`, { eventId, type: event.type });
+    }
+    try {
+      await route.deliver();
+    } catch (error) {
+      return answer('failed', 503, 'DELIVERY_FAILED', `Temporal did not accept the signal: ${(error as Error).message}`, {
+        eventId,
+        type: event.type,
+      });
+    }
+    recent.add(eventId);
+    return answer('accepted', 200, 'ACCEPTED', `delivered to ${route.workflowId}`, {
+      eventId,
+      type: event.type,
+      routedTo: route.workflowId,
+    });
+  };
+  return Object.assign(handler, { counters });
+}

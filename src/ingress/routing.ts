@@ -1,0 +1,79 @@
+// Where each webhook event goes: the entity workflow of the resource it is about, by signalWithStart,
+// so an event that arrives before anyone knows the resource (or for one nobody here started: PAYIN,
+// automatic conversion) starts the entity instead of being lost (ARCHITECTURE: providerPayment).
+import type { Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
+import type { WebhookEvent } from '../contract';
+import {
+  customerEventSignal,
+  providerCustomerWorkflowId,
+  providerPaymentEventSignal,
+  providerPaymentWorkflowId,
+} from '../../workflows/messages';
+
+export interface RoutedEvent {
+  workflowId: string;
+  deliver(): Promise<void>;
+}
+
+export interface EventRouter {
+  /** null: no workflow follows this kind of event (it is acknowledged and logged). */
+  route(event: WebhookEvent): RoutedEvent | null;
+}
+
+export const PROVIDER_PAYMENT_WORKFLOW_TYPE = 'providerPayment';
+export const PROVIDER_CUSTOMER_WORKFLOW_TYPE = 'providerCustomer';
+
+function resourceId(event: WebhookEvent): string | null {
+  const id = (event.data as { id?: unknown }).id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/** Routes payment.* to `provider-payment:<id>` and customer.* to `provider-customer:<id>`. */
+export function createTemporalRouter(client: Client, taskQueue: string): EventRouter {
+  // Explicit policies: an event for a running entity joins it; an event after the entity closed starts a
+  // new run, which re-reads the payment first (so a late event is never lost).
+  const policies = {
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+  } as const;
+  return {
+    route(event) {
+      const id = resourceId(event);
+      if (!id) return null;
+      if (event.type.startsWith('payment.')) {
+        const workflowId = providerPaymentWorkflowId(id);
+        return {
+          workflowId,
+          deliver: async () => {
+            await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
+              workflowId,
+              taskQueue,
+              args: [{ providerPaymentId: id }],
+              signal: providerPaymentEventSignal,
+              signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, payment: event.data }],
+              ...policies,
+            });
+          },
+        };
+      }
+      if (event.type.startsWith('customer.')) {
+        const workflowId = providerCustomerWorkflowId(id);
+        return {
+          workflowId,
+          deliver: async () => {
+            await client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
+              workflowId,
+              taskQueue,
+              args: [{ customerId: id }],
+              signal: customerEventSignal,
+              signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, customer: event.data }],
+              ...policies,
+            });
+          },
+        };
+      }
+      return null;
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { createWebhookHandler, startIngressServer, toLambdaHandler, type EventRouter } from '../../src/ingress';
+import { signWebhook } from '../../src/provider/webhook-signature';
+
+const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const OTHER_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+
+function signed(body: unknown, secret = SECRET, at = Math.floor(Date.now() / 1000), id = `msg_${randomBytes(6).toString('hex')}`) {
+  const raw = JSON.stringify(body);
+  return { headers: { 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(secret, id, at, raw) }, raw };
+}
+
+function paymentEvent(id = `evt_${randomBytes(6).toString('hex')}`) {
+  return { id, type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: 'pay_123', status: 'PENDING' } };
+}
+
+function recordingRouter(fail = false) {
+  const delivered: string[] = [];
+  const router: EventRouter = {
+    route(event) {
+      if (!event.type.startsWith('payment.')) return null;
+      return {
+        workflowId: `provider-payment:${String(event.data.id)}`,
+        deliver: async () => {
+          if (fail) throw new Error('namespace unavailable');
+          delivered.push(event.id);
+        },
+      };
+    },
+  };
+  return { router, delivered };
+}
+
+describe('webhook handler', () => {
+  it('accepts a signed event once and answers a redelivery as a duplicate without a second signal', async () => {
+    const { router, delivered } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router });
+    const { headers, raw } = signed(paymentEvent('evt_1'));
+    const first = await handler(headers, raw);
+    expect(first).toMatchObject({ status: 200, body: { code: 'ACCEPTED', routedTo: 'provider-payment:pay_123' } });
+    const again = await handler(headers, raw);
+    expect(again).toMatchObject({ status: 200, body: { code: 'DUPLICATE' } });
+    expect(delivered).toEqual(['evt_1']);
+    expect(handler.counters).toMatchObject({ accepted: 1, duplicate: 1 });
+  });
+
+  it('refuses a forged, a stale and an unsigned event with 401', async () => {
+    const { router, delivered } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router, toleranceSec: 300 });
+    const forged = signed(paymentEvent(), OTHER_SECRET);
+    expect((await handler(forged.headers, forged.raw)).status).toBe(401);
+    const stale = signed(paymentEvent(), SECRET, Math.floor(Date.now() / 1000) - 3600);
+    const staleAnswer = await handler(stale.headers, stale.raw);
+    expect(staleAnswer.status).toBe(401);
+    expect(staleAnswer.body.message).toMatch(/too old/);
+    expect((await handler({}, JSON.stringify(paymentEvent()))).status).toBe(401);
+    expect(delivered).toEqual([]);
+    expect(handler.counters.rejected).toBe(3);
+  });
+
+  it('accepts either secret during a rotation', async () => {
+    const { router, delivered } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [OTHER_SECRET, SECRET], router });
+    const { headers, raw } = signed(paymentEvent('evt_rot'));
+    expect((await handler(headers, raw)).status).toBe(200);
+    expect(delivered).toEqual(['evt_rot']);
+  });
+
+  it('answers 503 when Temporal does not take the signal, and accepts the retry later', async () => {
+    const failing = recordingRouter(true);
+    const handler = createWebhookHandler({ secrets: [SECRET], router: failing.router });
+    const { headers, raw } = signed(paymentEvent('evt_retry'));
+    expect((await handler(headers, raw)).status).toBe(503);
+    // A failed delivery must not be remembered as seen: the sender's retry goes through.
+    expect(handler.counters.duplicate).toBe(0);
+    expect((await handler(headers, raw)).status).toBe(503);
+    expect(handler.counters.failed).toBe(2);
+  });
+
+  it('refuses an oversized body with 413 and a body that is not an event with 400', async () => {
+    const { router } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router, maxBodyBytes: 100 });
+    const big = signed({ ...paymentEvent(), padding: 'x'.repeat(200) });
+    expect((await handler(big.headers, big.raw)).status).toBe(413);
+    const notEvent = signed({ hello: 'world' });
+    const answer = await handler(notEvent.headers, notEvent.raw);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/id/);
+  });
+
+  it('acknowledges events no workflow follows with 202', async () => {
+    const { router } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router });
+    const { headers, raw } = signed({ id: 'evt_acc', type: 'account.created', createdAt: new Date().toISOString(), data: { id: 'acc_1' } });
+    expect(await handler(headers, raw)).toMatchObject({ status: 202, body: { code: 'IGNORED' } });
+  });
+});
+
+describe('ingress adapters', () => {
+  it('serves the handler over HTTP on 127.0.0.1 and refuses a forged event', async () => {
+    const { router, delivered } = recordingRouter();
+    const server = await startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }) });
+    try {
+      const good = signed(paymentEvent('evt_http'));
+      const ok = await fetch(server.webhookUrl, { method: 'POST', headers: good.headers, body: good.raw });
+      expect(ok.status).toBe(200);
+      const forged = signed(paymentEvent('evt_forged'), OTHER_SECRET);
+      const refused = await fetch(server.webhookUrl, { method: 'POST', headers: forged.headers, body: forged.raw });
+      expect(refused.status).toBe(401);
+      expect(delivered).toEqual(['evt_http']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('works as a Lambda proxy handler with base64 bodies and mixed-case headers', async () => {
+    const { router, delivered } = recordingRouter();
+    const lambda = toLambdaHandler(createWebhookHandler({ secrets: [SECRET], router }));
+    const { headers, raw } = signed(paymentEvent('evt_lambda'));
+    const result = await lambda({
+      headers: { 'Webhook-Id': headers['webhook-id'], 'Webhook-Timestamp': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] },
+      body: Buffer.from(raw).toString('base64'),
+      isBase64Encoded: true,
+    });
+    expect(result.statusCode).toBe(200);
+    expect(delivered).toEqual(['evt_lambda']);
+  });
+});
