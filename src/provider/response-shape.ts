@@ -25,15 +25,30 @@ export interface ShapeContext {
 
 /** Wraps whatever a response parser threw. ProviderErrors pass through unchanged. */
 export function toResponseShapeError(thrown: unknown, ctx: ShapeContext): ProviderError {
-  if (thrown instanceof ProviderError) return thrown;
-  const fields: FieldIssue[] =
-    thrown instanceof z.ZodError
-      ? zodIssuesToFields(thrown)
-      : [{ path: '(root)', rule: 'normalize', message: thrown instanceof Error ? thrown.message : String(thrown) }];
+  if (thrown instanceof ProviderError && !(thrown instanceof ResponseShapeError)) return thrown;
+  const fields: FieldIssue[] = issuesOf(thrown);
   const shown = fields.slice(0, 5).map((f) => `${f.path}: ${f.message}`).join('; ');
   const more = fields.length > 5 ? ` (+${fields.length - 5} more)` : '';
   return new ResponseShapeError(
     `The answer to ${ctx.method} ${ctx.path} does not match the contract at ${shown}${more}`,
     { ...ctx, fields },
   );
+}
+
+/**
+ * The offending paths of whatever a parser threw: a ZodError, the contract's ContractParseError (recognised by
+ * its `violations`, so this file needs no contract import), a ResponseShapeError, or anything else.
+ */
+export function issuesOf(thrown: unknown): FieldIssue[] {
+  if (thrown instanceof z.ZodError) return zodIssuesToFields(thrown);
+  if (thrown instanceof ResponseShapeError) return thrown.fields;
+  const violations = (thrown as { violations?: unknown } | null)?.violations;
+  if (Array.isArray(violations)) {
+    return violations.map((v: { path?: unknown; rule?: unknown; message?: unknown }) => ({
+      path: typeof v.path === 'string' && v.path !== '' ? v.path : '(root)',
+      rule: String(v.rule ?? 'contract'),
+      message: String(v.message ?? 'does not match the contract'),
+    }));
+  }
+  return [{ path: '(root)', rule: 'normalize', message: thrown instanceof Error ? thrown.message : String(thrown) }];
 }
