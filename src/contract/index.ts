@@ -16,3 +16,8 @@ export * from './rules';
 export * from './money';
 export * from './fees';
 export * from './business-days';
+export { UNDATED_RULES } from './validation';
+export * from './team-email';
+export * from './validate-customer';
+export * from './validate-account';
+export * from './validate-payment';

@@ -1,0 +1,51 @@
+import { RAILS, DEPRECATED_RAILS, OTHER_REASON, PAYMENT_REASONS, isPaymentReason, isRail } from './enums';
+import { type Violation } from './errors';
+import { CreatePaymentRequestSchema } from './payment';
+import { isRecord } from './primitives';
+import { UNDATED_RULES, Violations, isPresent, notAnObject, str } from './validation';
+
+/**
+ * Every violation of a POST /payments body at asOf (spec: POST /payments body; Rail values; Payment
+ * reason values). [] = valid. Before 2026-07-31 unknown rails and reasons are accepted (except the
+ * dated refusals of CRYPTO and OTHER); WIRE is accepted until then (deprecated, the service maps it to
+ * SWIFT) and refused from 2026-07-31 with the enumerated list.
+ */
+export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
+  if (!isRecord(body)) return notAnObject('payment request');
+  const v = new Violations(asOf);
+  v.schema(CreatePaymentRequestSchema.safeParse(body));
+
+  for (const side of ['source', 'destination'] as const) {
+    const obj = isRecord(body[side]) ? body[side] : {};
+    const rail = str(obj.rail);
+    if (obj.chain !== undefined) {
+      v.dated('CHAIN_FIELD_REMOVED', `${side}.chain`, `remove ${side}.chain and put the blockchain name in ${side}.rail`);
+    }
+    if (rail === undefined) continue;
+    if (rail === 'CRYPTO') {
+      // spec: Rail values — CRYPTO removed from use as of 2026-03-04; before it the chain replaces it.
+      if (v.inForce('CRYPTO_RAIL_REMOVED')) {
+        v.add(`${side}.rail`, 'CRYPTO_RAIL_REMOVED', `CRYPTO is no longer a rail: put the blockchain name (e.g. POLYGON) in ${side}.rail`);
+      } else if (!isPresent(obj.chain)) {
+        v.add(`${side}.chain`, UNDATED_RULES.CRYPTO_NEEDS_CHAIN, `with rail CRYPTO add ${side}.chain (the blockchain name)`);
+      }
+    } else if (!isRail(rail)) {
+      // spec: POST /payments body / Errors 2 — outside the enumerated list: HTTP 400 from 2026-07-31.
+      const hint = rail in DEPRECATED_RAILS ? ` (${rail} is deprecated: use ${DEPRECATED_RAILS[rail as keyof typeof DEPRECATED_RAILS]})` : '';
+      v.dated('RAILS_ENUM_ENFORCED', `${side}.rail`, `${rail} is not an accepted rail${hint}: use one of ${RAILS.join(', ')}`);
+    }
+  }
+
+  if (body.memo !== undefined) v.dated('MEMO_REMOVED', 'memo', 'rename memo to reference');
+  if (body.documentReference !== undefined) {
+    v.dated('PAYLOAD_STEP_TWO', 'documentReference', 'remove documentReference: it is no longer used');
+  }
+
+  const reason = str(body.paymentReason);
+  if (reason === OTHER_REASON && v.inForce('REASON_OTHER_REFUSED')) {
+    v.add('paymentReason', 'REASON_OTHER_REFUSED', `OTHER is no longer accepted: pick the reason that fits (${PAYMENT_REASONS.join(', ')})`);
+  } else if (reason !== undefined && !isPaymentReason(reason)) {
+    v.dated('PAYMENT_REASONS_ENUM', 'paymentReason', `${reason} is not an accepted payment reason: use one of ${PAYMENT_REASONS.join(', ')}`);
+  }
+  return v.list;
+}
