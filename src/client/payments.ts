@@ -1,0 +1,96 @@
+// What backend services call to start and follow payments. Typed from workflows/messages.ts.
+import {
+  WithStartWorkflowOperation,
+  WorkflowIdConflictPolicy,
+  WorkflowIdReusePolicy,
+  type Client,
+} from '@temporalio/client';
+import {
+  awaitCreatedUpdate,
+  cancelUpdate,
+  paymentStateQuery,
+  paymentWorkflowId,
+  requoteUpdate,
+  transferWorkflowId,
+  PaymentInputSchema,
+  TransferInputSchema,
+  type PaymentCreated,
+  type PaymentInput,
+  type PaymentOutcome,
+  type PaymentState,
+  type TransferInput,
+} from '../../workflows/messages';
+
+export const PAYMENT_WORKFLOW_TYPE = 'payment';
+export const TRANSFER_WORKFLOW_TYPE = 'transfer';
+
+export interface StartOptions {
+  taskQueue: string;
+}
+
+export interface StartedPayment {
+  workflowId: string;
+  created: PaymentCreated;
+  /** Resolves with the payment's outcome (COMPLETED, FAILED, EXPIRED, REFUNDED, REJECTED, CANCELLED). */
+  result(): Promise<PaymentOutcome>;
+}
+
+function describeAmounts(request: Record<string, unknown>): string {
+  const source = (request.source ?? {}) as { amount?: unknown; currencyCode?: unknown };
+  const destination = (request.destination ?? {}) as { currencyCode?: unknown };
+  return `${String(source.amount ?? '?')} ${String(source.currencyCode ?? '?')} → ${String(destination.currencyCode ?? '?')}`;
+}
+
+/**
+ * Starts the payment workflow and returns, as soon as the provider payment exists, what a backend shows its
+ * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
+ * The workflow goes on following the payment. A second call with the same paymentKey attaches to the first
+ * (same answer, no second payment); once that workflow has closed, a new start with the key is refused.
+ */
+export async function startPayment(client: Client, input: PaymentInput, options: StartOptions): Promise<StartedPayment> {
+  const parsed = PaymentInputSchema.parse(input);
+  const workflowId = paymentWorkflowId(parsed.paymentKey);
+  const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
+    workflowId,
+    taskQueue: options.taskQueue,
+    args: [parsed],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    // Shown in the Temporal UI; amounts and currencies only, no personal data.
+    staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
+  });
+  const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, { startWorkflowOperation });
+  const handle = await startWorkflowOperation.workflowHandle();
+  return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
+}
+
+/** Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). */
+export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
+  const parsed = TransferInputSchema.parse(input);
+  return client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
+    workflowId: transferWorkflowId(parsed.transferKey),
+    taskQueue: options.taskQueue,
+    args: [parsed],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    staticSummary: `Transfer ${parsed.transferKey}`,
+  });
+}
+
+/** Accepts a payment key or a full workflow ID (`payment:<key>`). */
+export function toPaymentWorkflowId(keyOrId: string): string {
+  return keyOrId.startsWith('payment:') ? keyOrId : paymentWorkflowId(keyOrId);
+}
+
+export async function getPaymentState(client: Client, keyOrId: string): Promise<PaymentState> {
+  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).query(paymentStateQuery);
+}
+
+/** Refused (WorkflowUpdateFailedError, cause type CANCEL_REFUSED) once funds are in. */
+export async function cancelPayment(client: Client, keyOrId: string, reason?: string): Promise<PaymentState> {
+  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
+}
+
+/** A new provider payment with a fresh quote; refused (REQUOTE_REFUSED) once funds are in. */
+export async function requotePayment(client: Client, keyOrId: string): Promise<PaymentCreated> {
+  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).executeUpdate(requoteUpdate);
+}

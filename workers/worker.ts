@@ -1,0 +1,49 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ProviderPort } from '../activities';
+import type { TemporalConnectionConfig } from '../src/client/connection-config';
+import { loadWorkflowBundle } from './workflow-bundle';
+
+export interface XborderWorkerOptions {
+  temporal: TemporalConnectionConfig;
+  taskQueue: string;
+  provider: ProviderPort;
+  activitiesPerSecond?: number;
+  workflowBundlePath?: string;
+  shutdownGraceMs?: number;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  connection: NativeConnection;
+  /** Resolves when the worker has stopped (after shutdown()). */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Creates and starts the worker of xborder's workflows and activities on one task queue. */
+export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({
+    address: options.temporal.address,
+    ...(options.temporal.tls ? { tls: options.temporal.tls } : {}),
+    ...(options.temporal.apiKey ? { apiKey: options.temporal.apiKey } : {}),
+  });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.temporal.namespace,
+    taskQueue: options.taskQueue,
+    workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
+    activities: createActivities({ provider: options.provider }),
+    shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+    ...(options.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond } : {}),
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    connection,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
