@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../client/connection-config';
+
+export const DEFAULT_INGRESS_PORT = 4020;
+export const DEFAULT_INGRESS_PATH = '/webhooks';
+
+const IngressEnvSchema = z.object({
+  XBORDER_INGRESS_HOST: z.string().min(1).default('127.0.0.1'),
+  XBORDER_INGRESS_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_INGRESS_PORT),
+  XBORDER_INGRESS_PATH: z.string().startsWith('/').default(DEFAULT_INGRESS_PATH),
+  /** Comma-separated `whsec_…` secrets; several during a rotation. */
+  XBORDER_WEBHOOK_SECRETS: z
+    .string({ error: 'XBORDER_WEBHOOK_SECRETS is required: the webhook signing secret(s), comma-separated' })
+    .min(1, 'XBORDER_WEBHOOK_SECRETS is required: the webhook signing secret(s), comma-separated'),
+  XBORDER_WEBHOOK_TOLERANCE_SEC: z.coerce.number().int().positive().default(300),
+  XBORDER_TASK_QUEUE: z.string().min(1).default('xborder'),
+});
+
+export interface IngressConfig {
+  temporal: TemporalConnectionConfig;
+  host: string;
+  port: number;
+  path: string;
+  secrets: string[];
+  toleranceSec: number;
+  taskQueue: string;
+}
+
+export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IngressConfig {
+  const parsed = IngressEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
+    throw new Error(`Invalid ingress environment:\n  ${problems}`);
+  }
+  const e = parsed.data;
+  return {
+    temporal: temporalConfigFromEnv(env),
+    host: e.XBORDER_INGRESS_HOST,
+    port: e.XBORDER_INGRESS_PORT,
+    path: e.XBORDER_INGRESS_PATH,
+    secrets: e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean),
+    toleranceSec: e.XBORDER_WEBHOOK_TOLERANCE_SEC,
+    taskQueue: e.XBORDER_TASK_QUEUE,
+  };
+}
