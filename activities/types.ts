@@ -1,0 +1,48 @@
+// Activity interfaces as the workflows see them (workflows import this file with `import type` only).
+// Activities are thin: one provider call each, no retries of their own (Temporal retries them).
+import type {
+  Account,
+  AccountRequirement,
+  CreateAccountRequest,
+  CreateCustomerRequest,
+  CreatePaymentRequest,
+  Customer,
+  Payment,
+  Rate,
+} from '../src/contract';
+import type { RateQuery, RequirementsQuery } from './provider-port';
+
+export type { RateQuery, RequirementsQuery };
+
+export interface PaymentActivities {
+  /** GET /payments/rate */
+  getRate(query: RateQuery): Promise<Rate>;
+  /** POST /payments with X-Idempotency-Key; a retry after an unknown outcome reuses the same key. */
+  createPayment(request: CreatePaymentRequest, idempotencyKey: string): Promise<Payment>;
+  /** GET /payments/:id, normalised to the current shape. */
+  getPayment(id: string): Promise<Payment>;
+}
+
+export interface CustomerActivities {
+  /** POST /customers with X-Idempotency-Key. */
+  createCustomer(body: CreateCustomerRequest, idempotencyKey: string): Promise<Customer>;
+  /** Not in the spec: fails with type NOT_SUPPORTED (non-retryable) when the client has no GET. */
+  getCustomer(id: string): Promise<Customer>;
+}
+
+export interface AccountActivities {
+  /** GET /accounts/requirements */
+  getAccountRequirements(query: RequirementsQuery): Promise<AccountRequirement[]>;
+  /** POST /accounts with X-Idempotency-Key. */
+  createAccount(body: CreateAccountRequest, idempotencyKey: string): Promise<Account>;
+}
+
+export type AllActivities = PaymentActivities & CustomerActivities & AccountActivities;
+
+/** ApplicationFailure types thrown by activities (besides the provider's own error types). */
+export const ACTIVITY_FAILURE_TYPES = {
+  /** the provider threw something that is not a typed provider error */
+  UNKNOWN: 'PROVIDER_UNKNOWN_ERROR',
+  /** the provider client has no such endpoint */
+  NOT_SUPPORTED: 'NOT_SUPPORTED',
+} as const;

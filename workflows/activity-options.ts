@@ -1,0 +1,38 @@
+// Activity proxies with their timeouts and retry policies, chosen per activity
+// (ARCHITECTURE: "Activities do not retry by themselves; Temporal does").
+import { proxyActivities } from '@temporalio/workflow';
+import type { AccountActivities, CustomerActivities, PaymentActivities } from '../activities/types';
+
+const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
+
+/** A rate is useless after a few minutes: give up after 5 (the workflow then fails its quoting step). */
+export const rateActivities = proxyActivities<Pick<PaymentActivities, 'getRate'>>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '5m',
+  retry: backoff,
+});
+
+/**
+ * Creating calls: retried with the same idempotency key until the outcome is known, for at most 12 hours,
+ * well inside the 24-hour idempotency window we assume (docs/spec-gaps.md, "Idempotency window").
+ */
+export const createActivities = proxyActivities<
+  Pick<PaymentActivities, 'createPayment'> &
+    Pick<CustomerActivities, 'createCustomer'> &
+    Pick<AccountActivities, 'createAccount'>
+>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '12h',
+  retry: backoff,
+});
+
+/** Reads used for reconciliation: a failed read is only retried for 10 minutes; the next timer tries again. */
+export const readActivities = proxyActivities<
+  Pick<PaymentActivities, 'getPayment'> &
+    Pick<CustomerActivities, 'getCustomer'> &
+    Pick<AccountActivities, 'getAccountRequirements'>
+>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '10m',
+  retry: backoff,
+});

@@ -1,0 +1,103 @@
+// zod schemas of the workflow inputs (a workflow input crosses a boundary: it comes from a client).
+// Request bodies are kept loose here on purpose: the contract validators report every violation of them
+// as a REJECTED outcome instead of failing the workflow.
+import { z } from 'zod';
+
+const durationMs = z.number().int().positive();
+const body = z.looseObject({});
+
+export const PaymentInputSchema = z.object({
+  paymentKey: z.string().min(1),
+  request: body,
+  limits: z
+    .object({
+      /** refuse when the rate's totalFeeInSourceCurrency is above this (source currency) */
+      maxTotalFee: z.number().nonnegative().optional(),
+      /** refuse when |quote.exchangeRate − midMarketRate| / midMarketRate is above this fraction */
+      maxRateDrift: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  options: z
+    .object({
+      /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
+      expiredLingerMs: z.number().int().nonnegative().optional(),
+      /** safety GET when nothing was heard for this long */
+      reconcileEveryMs: durationMs.optional(),
+      /** business-day holidays (YYYY-MM-DD) for the funding deadline */
+      holidays: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+export type PaymentInput = z.input<typeof PaymentInputSchema>;
+
+export const ProviderPaymentInputSchema = z.object({
+  providerPaymentId: z.string().min(1),
+  /** a snapshot already known (the POST response, or the state carried over by continue-as-new) */
+  payment: z.unknown().optional(),
+  subscribers: z.array(z.string()).optional(),
+  seenEventIds: z.array(z.string()).optional(),
+  statusHistory: z.array(z.object({ at: z.string(), status: z.string(), cause: z.string() })).optional(),
+  terminalSince: z.string().nullable().optional(),
+  /** GET when no event came for this long (default 1 hour) */
+  reconcileEveryMs: durationMs.optional(),
+  /** keep the entity open this long after a terminal status (default 7 days) */
+  lingerAfterTerminalMs: z.number().int().nonnegative().optional(),
+  /** continue-as-new once history has this many events (default 2000) or the server suggests it */
+  continueAsNewAfterEvents: z.number().int().positive().optional(),
+});
+export type ProviderPaymentInput = z.input<typeof ProviderPaymentInputSchema>;
+
+export const OnboardCustomerInputSchema = z.object({
+  customerKey: z.string().min(1),
+  customer: body,
+  /** give up waiting for the review outcome after this long (default 7 days) */
+  reviewTimeoutMs: durationMs.optional(),
+  /** GET the customer this often while in review, when the client supports it (default 1 hour) */
+  reconcileEveryMs: durationMs.optional(),
+});
+export type OnboardCustomerInput = z.input<typeof OnboardCustomerInputSchema>;
+
+export const RegisterAccountInputSchema = z.object({
+  accountKey: z.string().min(1),
+  account: body,
+  /** GET /accounts/requirements query; derived from the account when absent (external bank accounts only) */
+  requirementsQuery: z.object({ bankCountryCode: z.string(), currencyCode: z.string() }).optional(),
+  accountHolderType: z.enum(['INDIVIDUAL', 'BUSINESS']).optional(),
+});
+export type RegisterAccountInput = z.input<typeof RegisterAccountInputSchema>;
+
+export const ProviderCustomerInputSchema = z.object({
+  customerId: z.string().min(1),
+  customer: z.unknown().optional(),
+  subscribers: z.array(z.string()).optional(),
+  seenEventIds: z.array(z.string()).optional(),
+  lingerAfterFinalMs: z.number().int().nonnegative().optional(),
+});
+export type ProviderCustomerInput = z.input<typeof ProviderCustomerInputSchema>;
+
+export const TransferInputSchema = z.object({
+  transferKey: z.string().min(1),
+  /** an existing provider customer id skips onboarding */
+  customer: z.union([
+    z.object({ customerId: z.string().min(1) }),
+    z.object({ customerKey: z.string().min(1), body, reviewTimeoutMs: durationMs.optional() }),
+  ]),
+  /** an existing account id skips registration */
+  account: z.union([
+    z.object({ accountId: z.string().min(1) }),
+    z.object({
+      accountKey: z.string().min(1),
+      body,
+      requirementsQuery: RegisterAccountInputSchema.shape.requirementsQuery,
+      accountHolderType: RegisterAccountInputSchema.shape.accountHolderType,
+    }),
+  ]),
+  payment: z.object({
+    paymentKey: z.string().min(1).optional(),
+    /** destination.accountId (and customerId, if the body has one) are filled from the steps before */
+    request: body,
+    limits: PaymentInputSchema.shape.limits,
+    options: PaymentInputSchema.shape.options,
+  }),
+});
+export type TransferInput = z.input<typeof TransferInputSchema>;

@@ -1,0 +1,127 @@
+// Pure decisions of the payment workflow: phase of a provider payment, outcome, limits, funding deadline.
+import { addBusinessDays, isInForce, type Payment, type Rate, type Violation } from '../src/contract';
+import type { PaymentOutcome } from './messages';
+import type { PaymentPhase } from './types';
+
+export const AWAITING_FUNDS_BUSINESS_DAYS = 3;
+
+/** The code carried by payment.error (its type is "not shown": a string or an object with `code`). */
+export function failureCodeOf(payment: Payment): string | null {
+  const error: unknown = (payment as { error?: unknown }).error;
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object') {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return null;
+}
+
+export function isRefunded(payment: Payment): boolean {
+  return payment.status === 'REFUNDED' || Boolean(payment.lifecycle?.refundedAt);
+}
+
+/** Funds are in: the provider moved past AWAITING_FUNDS without expiring (spec: States and transitions, row 2). */
+export function isFunded(payment: Payment): boolean {
+  return (
+    ['PENDING', 'PROCESSING', 'SENT', 'COMPLETED'].includes(payment.status) ||
+    Boolean(payment.lifecycle?.sentAt)
+  );
+}
+
+export function pullsFromAccount(payment: { source?: { accountId?: string | null } | null }): boolean {
+  return Boolean(payment.source?.accountId); // spec: States and transitions, rule 1
+}
+
+/** The phase a provider payment puts the workflow in; `quoteExpired` is judged on workflow time. */
+export function phaseOf(payment: Payment, quoteExpired: boolean): PaymentPhase {
+  if (isRefunded(payment)) return 'REFUNDED';
+  switch (payment.status) {
+    case 'COMPLETED':
+      return 'COMPLETED';
+    case 'FAILED':
+      return 'FAILED';
+    case 'EXPIRED':
+      return 'EXPIRED';
+    case 'AWAITING_FUNDS':
+      // spec: States and transitions, row 3 — the status does not change at quote expiry; rule 1 — no wait
+      // applies to a payment pulled from an account.
+      return quoteExpired && !pullsFromAccount(payment) ? 'QUOTE_EXPIRED' : 'AWAITING_FUNDS';
+    default:
+      // PENDING, PROCESSING, SENT, and any status the spec does not name (States and transitions, rule 3)
+      return 'IN_PROGRESS';
+  }
+}
+
+/** The final outcome for a payment in a final phase, or null. EXPIRED is final after the linger period. */
+export function outcomeOf(payment: Payment): PaymentOutcome | null {
+  if (isRefunded(payment)) return { outcome: 'REFUNDED', code: failureCodeOf(payment), payment };
+  if (payment.status === 'COMPLETED') return { outcome: 'COMPLETED', payment };
+  if (payment.status === 'FAILED') return { outcome: 'FAILED', code: failureCodeOf(payment), payment };
+  if (payment.status === 'EXPIRED') return { outcome: 'EXPIRED', payment };
+  return null;
+}
+
+export function quoteExpiresAtMs(payment: Payment): number | null {
+  const at = payment.quote?.expiresAt ? Date.parse(payment.quote.expiresAt) : NaN;
+  return Number.isFinite(at) ? at : null;
+}
+
+/**
+ * When the provider will expire an unfunded payment: 3 business days after creation from Mar 30, 2026
+ * (spec: Limits, AWAITING_FUNDS lifetime), at quote expiry before that (spec: States and transitions, rule 2).
+ */
+export function fundingDeadlineOf(payment: Payment, holidays?: ReadonlySet<string>): Date | null {
+  if (pullsFromAccount(payment)) return null;
+  const createdAt = payment.lifecycle?.createdAt ? new Date(payment.lifecycle.createdAt) : null;
+  if (!createdAt || Number.isNaN(createdAt.getTime())) return null;
+  if (!isInForce('AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', createdAt)) {
+    const q = quoteExpiresAtMs(payment);
+    return q === null ? null : new Date(q);
+  }
+  return addBusinessDays(createdAt, AWAITING_FUNDS_BUSINESS_DAYS, holidays);
+}
+
+export interface PaymentLimits {
+  maxTotalFee?: number;
+  maxRateDrift?: number;
+}
+
+/** Caller's fee limit, checked on the rate before anything is created. */
+export function feeViolations(rate: Rate, limits: PaymentLimits | undefined): Violation[] {
+  const max = limits?.maxTotalFee;
+  const fee = rate.calculatedAmount?.totalFeeInSourceCurrency;
+  if (max === undefined || typeof fee !== 'number' || fee <= max) return [];
+  return [
+    {
+      path: 'limits.maxTotalFee',
+      rule: 'MAX_TOTAL_FEE_EXCEEDED',
+      message: `the total fee ${fee} is above the limit ${max}; raise maxTotalFee or change the amount or rails`,
+    },
+  ];
+}
+
+/** Relative distance between the rate's midMarketRate and the exchange rate the payment's quote locked. */
+export function rateDrift(rate: Rate, payment: Payment): number | null {
+  const mid = rate.midMarketRate;
+  const quoted = payment.quote?.exchangeRate;
+  if (typeof mid !== 'number' || typeof quoted !== 'number' || mid <= 0) return null;
+  return Math.abs(quoted - mid) / mid;
+}
+
+/** Caller's drift limit, checked on the created payment's own quote. */
+export function driftViolations(
+  rate: Rate,
+  payment: Payment,
+  limits: PaymentLimits | undefined,
+): Violation[] {
+  const max = limits?.maxRateDrift;
+  const drift = rateDrift(rate, payment);
+  if (max === undefined || drift === null || drift <= max) return [];
+  return [
+    {
+      path: 'limits.maxRateDrift',
+      rule: 'MAX_RATE_DRIFT_EXCEEDED',
+      message: `the quote's exchange rate ${payment.quote.exchangeRate} is ${(drift * 100).toFixed(3)}% away from the mid-market rate ${rate.midMarketRate}; the limit is ${(max * 100).toFixed(3)}%`,
+    },
+  ];
+}

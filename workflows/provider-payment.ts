@@ -1,0 +1,231 @@
+// providerPayment: the entity workflow of one provider payment, ID `provider-payment:<id>`
+// (ARCHITECTURE: Workflows). Webhooks reach it by signalWithStart, so an event for a payment nobody here
+// started (PAYIN, automatic conversion — spec: Payment rule 2, Events 2) is never lost.
+import {
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+  upsertMemo,
+  workflowInfo,
+  allHandlersFinished,
+} from '@temporalio/workflow';
+import { normalizePayment, type Payment } from '../src/contract';
+import { readActivities } from './activity-options';
+import {
+  providerPaymentChangedSignal,
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  subscribeSignal,
+  type ProviderPaymentChanged,
+  type ProviderPaymentSnapshot,
+} from './messages';
+import { ProviderPaymentInputSchema, type ProviderPaymentInput } from './inputs';
+import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
+import { createIndexer } from './indexing';
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+const MAX_STATUS_HISTORY = 50;
+
+type Cause = ProviderPaymentChanged['cause'];
+
+export async function providerPayment(rawInput: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
+  const input = ProviderPaymentInputSchema.parse(rawInput);
+  const id = input.providerPaymentId;
+  const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
+  const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
+  const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
+  const index = createIndexer();
+
+  const seen = new BoundedIdSet(input.seenEventIds ?? []);
+  const subscribers = new Set(input.subscribers ?? []);
+  /** the version each subscriber last received */
+  const forwarded = new Map<string, number>();
+  const statusHistory = [...(input.statusHistory ?? [])];
+  let payment: Payment | null = input.payment !== undefined ? tryNormalize(input.payment) : null;
+  let terminalSince = input.terminalSince ? Date.parse(input.terminalSince) : null;
+  let version = payment ? 1 : 0;
+  let lastCause: Cause = 'start';
+  let wakeups = 0;
+  let lastHeardAt = Date.now();
+  let lastMemo = '';
+  // a carried-over run already told its subscribers
+  if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
+
+  function tryNormalize(raw: unknown): Payment | null {
+    try {
+      return normalizePayment(raw);
+    } catch (err) {
+      log.warn('payment payload not understood; dropped', { providerPaymentId: id, error: String(err) });
+      return null;
+    }
+  }
+
+  function accept(raw: unknown, cause: Cause): void {
+    const incoming = tryNormalize(raw);
+    if (!incoming) return;
+    if (incoming.id !== id) {
+      log.warn('payment of another id sent to this entity; dropped', {
+        providerPaymentId: id,
+        got: incoming.id,
+      });
+      return;
+    }
+    lastHeardAt = Date.now();
+    const merged = mergePayment(payment, incoming);
+    if (!merged.changed) return; // duplicate, stale or out of order: never backwards
+    payment = merged.payment;
+    version++;
+    lastCause = cause;
+    if (merged.statusChanged) {
+      statusHistory.push({ at: new Date().toISOString(), status: payment.status, cause });
+      if (statusHistory.length > MAX_STATUS_HISTORY) statusHistory.shift();
+    }
+    // a refund after EXPIRED or COMPLETED (spec: States and transitions, row 4) restarts the linger period
+    terminalSince = isTerminalStatus(payment) ? Date.now() : null;
+    index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    updateMemo();
+  }
+
+  function role(): ProviderPaymentSnapshot['role'] {
+    if (!payment) return 'UNKNOWN';
+    if (payment.type === 'PAYIN') return 'PAYIN';
+    if (subscribers.size > 0) return 'ORDERED';
+    // spec: Payment rule 2 — the conversion of funds that arrived at a virtual account
+    if ((payment.type === 'PAYOUT' || payment.type === 'INTERNAL') && payment.source?.accountId)
+      return 'CONVERSION';
+    return 'UNKNOWN';
+  }
+
+  /** The virtual account that joins a PAYIN and its conversion (no link field exists: docs/spec-gaps.md). */
+  function linkAccountId(): string | null {
+    const r = role();
+    if (r === 'PAYIN') return payment?.destination?.accountId ?? null;
+    if (r === 'CONVERSION') return payment?.source?.accountId ?? null;
+    return null;
+  }
+
+  function updateMemo(): void {
+    const memo = { role: role(), linkAccountId: linkAccountId(), type: payment?.type ?? null };
+    const fingerprint = JSON.stringify(memo);
+    if (fingerprint === lastMemo) return;
+    lastMemo = fingerprint;
+    upsertMemo(memo);
+  }
+
+  function snapshot(): ProviderPaymentSnapshot {
+    return {
+      providerPaymentId: id,
+      payment,
+      subscribers: [...subscribers],
+      seenEventIds: seen.size,
+      statusHistory: [...statusHistory],
+      role: role(),
+      linkAccountId: linkAccountId(),
+      completedAfterTerminal: false,
+    };
+  }
+
+  setHandler(providerPaymentEventSignal, (event) => {
+    if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
+    accept(event.payment, 'event');
+  });
+  setHandler(subscribeSignal, ({ workflowId }) => {
+    subscribers.add(workflowId);
+    forwarded.delete(workflowId);
+    wakeups++;
+    updateMemo();
+  });
+  setHandler(providerPaymentSnapshotQuery, snapshot);
+
+  async function reconcile(): Promise<void> {
+    try {
+      accept(await readActivities.getPayment(id), 'reconcile');
+    } catch (err) {
+      log.warn('reconciliation read failed; will try again', { providerPaymentId: id, error: String(err) });
+    } finally {
+      lastHeardAt = Date.now();
+    }
+  }
+
+  async function forwardChanges(): Promise<void> {
+    if (!payment) return;
+    for (const subscriber of [...subscribers]) {
+      const had = forwarded.get(subscriber);
+      if (had === version) continue;
+      const cause: Cause = had === undefined ? 'subscribe' : lastCause;
+      try {
+        await getExternalWorkflowHandle(subscriber).signal(providerPaymentChangedSignal, {
+          providerPaymentId: id,
+          payment,
+          cause,
+        });
+        forwarded.set(subscriber, version);
+      } catch (err) {
+        // the subscriber is gone (completed or cancelled): stop telling it
+        log.info('subscriber unreachable; removed', {
+          providerPaymentId: id,
+          subscriber,
+          error: String(err),
+        });
+        subscribers.delete(subscriber);
+        forwarded.delete(subscriber);
+      }
+    }
+  }
+
+  function historyIsLarge(): boolean {
+    const info = workflowInfo();
+    return info.continueAsNewSuggested || info.historyLength >= continueAsNewAfter;
+  }
+
+  // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
+  // payment first, so it never trusts one event alone.
+  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) await reconcile();
+  if (payment) {
+    index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    updateMemo();
+  }
+
+  for (;;) {
+    await forwardChanges();
+    if (historyIsLarge()) {
+      await condition(allHandlersFinished);
+      await forwardChanges();
+      return continueAsNew<typeof providerPayment>({
+        providerPaymentId: id,
+        payment: payment ?? undefined,
+        subscribers: [...subscribers],
+        seenEventIds: seen.toArray(),
+        statusHistory,
+        terminalSince: terminalSince === null ? null : new Date(terminalSince).toISOString(),
+        reconcileEveryMs: input.reconcileEveryMs,
+        lingerAfterTerminalMs: input.lingerAfterTerminalMs,
+        continueAsNewAfterEvents: input.continueAsNewAfterEvents,
+      });
+    }
+    const now = Date.now();
+    let wakeAt: number;
+    if (payment && isTerminalStatus(payment)) {
+      // Linger: a refund (row 4) or a legacy late funding (row 5) may still follow a terminal status.
+      terminalSince ??= now;
+      wakeAt = terminalSince + lingerMs;
+      if (now >= wakeAt) break;
+    } else {
+      wakeAt = lastHeardAt + reconcileEveryMs;
+      if (now >= wakeAt) {
+        await reconcile(); // events are overdue
+        continue;
+      }
+    }
+    const v = version;
+    const w = wakeups;
+    await condition(() => version !== v || wakeups !== w, Math.max(1, wakeAt - now));
+  }
+
+  await condition(allHandlersFinished);
+  await forwardChanges();
+  return { ...snapshot(), completedAfterTerminal: true };
+}
