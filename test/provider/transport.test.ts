@@ -97,11 +97,11 @@ describe('requests', () => {
 
   it('refuses a creating call without an idempotency key before sending anything', async () => {
     const error = await caught(
-      (async () => client().payments.create(createBody, {} as unknown as { idempotencyKey: string }))(),
+      client().payments.create(createBody, {} as unknown as { idempotencyKey: string }),
     );
     expect(error).toBeInstanceOf(LocalValidationError);
     expect(error.fields[0]!.path).toBe('idempotencyKey');
-    await caught((async () => client().customers.create({} as never, { idempotencyKey: '' }))());
+    await caught(client().customers.create({} as never, { idempotencyKey: '' }));
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -157,7 +157,7 @@ describe('error taxonomy', () => {
 
   it('429 carries retryAfterMs from Retry-After seconds and from an HTTP-date', async () => {
     server.handle((_req, res) => sendJson(res, 429, errorJson('RATE_LIMITED', 'slow down'), { 'retry-after': '7' }));
-    const bySeconds = await caught(client().rates.get({ sourceRail: 'ACH', destinationRail: 'PIX', sourceCurrencyCode: 'USD', destinationCurrencyCode: 'BRL' }));
+    const bySeconds = await caught(client().rates.get({ sourceRail: 'ACH', destinationRail: 'PIX', sourceCurrency: 'USD', destinationCurrency: 'BRL', sourceAmount: 100 }));
     expect(bySeconds).toBeInstanceOf(RateLimitedError);
     expect(bySeconds.retryable).toBe(true);
     expect(bySeconds.retryAfterMs).toBe(7000);
@@ -258,7 +258,7 @@ describe('logging and secrets', () => {
     errors.push(await caught(client({ timeoutMs: 50 }).payments.create(createBody, { idempotencyKey: uid('k') })));
     server.handle((_req, res) => sendJson(res, 200, { nope: true }));
     errors.push(await caught(client().payments.get('p')));
-    errors.push(await caught((async () => client({ prevalidate: true }).payments.create(createBody, { idempotencyKey: '' }))()));
+    errors.push(await caught(client({ prevalidate: true }).payments.create(createBody, { idempotencyKey: '' })));
     const closed = await startFakeServer();
     await closed.close();
     errors.push(await caught(createProviderClient({ baseUrl: closed.url, apiKey: API_KEY }).payments.get('p')));

@@ -3,7 +3,6 @@ import { type Account, type AccountRequirement, type CreateAccountRequest } from
 import { type CreateOptions } from '../options';
 import { iterateItems, iteratePages, type ListQuery, type Page, toPagingQuery } from '../pagination';
 import { parseAccount, parseAccountPage, parseRequirements } from '../parsers';
-import { type QueryValue } from '../transport';
 import { beforeCreate, type ClientContext, segment } from './context';
 
 /**
@@ -13,7 +12,6 @@ import { beforeCreate, type ClientContext, segment } from './context';
 export interface RequirementsQuery {
   bankCountryCode: string;
   currencyCode: string;
-  [param: string]: QueryValue;
 }
 
 export interface AccountsApi {
@@ -33,15 +31,15 @@ export function createAccountsApi(ctx: ClientContext): AccountsApi {
   const list = (query?: ListQuery) =>
     ctx.transport.request({ method: 'GET', path: '/accounts', query: toPagingQuery(query, ctx.paging), parse: parseAccountPage });
   return {
-    create(body, options) {
+    async create(body, options) {
       beforeCreate(ctx, 'account', body, options, 'POST /v1/accounts');
       return ctx.transport.request({ method: 'POST', path: '/accounts', body, idempotencyKey: options.idempotencyKey, parse: parseAccount });
     },
     list,
     listPages: (query) => iteratePages(list, query),
     listAll: (query) => iterateItems(list, query),
-    get: (accountId) => ctx.transport.request({ method: 'GET', path: `/accounts/${segment(accountId)}`, parse: parseAccount }),
+    get: async (accountId) => ctx.transport.request({ method: 'GET', path: `/accounts/${segment(accountId)}`, parse: parseAccount }),
     requirements: (query) =>
-      ctx.transport.request({ method: 'GET', path: '/accounts/requirements', query, parse: parseRequirements }),
+      ctx.transport.request({ method: 'GET', path: '/accounts/requirements', query: { ...query }, parse: parseRequirements }),
   };
 }

@@ -14,7 +14,7 @@ export interface CorridorsApi {
 export function createCorridorsApi(ctx: ClientContext): CorridorsApi {
   return {
     list: () => ctx.transport.request({ method: 'GET', path: '/payments/corridors', parse: parseCorridors }),
-    create(body, options) {
+    async create(body, options) {
       beforeCreate(ctx, null, body, options, 'POST /v1/payments/corridors');
       return ctx.transport.request({ method: 'POST', path: '/payments/corridors', body, idempotencyKey: options.idempotencyKey, parse: parseCorridors });
     },

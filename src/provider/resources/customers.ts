@@ -11,7 +11,7 @@ export interface CustomersApi {
 
 export function createCustomersApi(ctx: ClientContext): CustomersApi {
   return {
-    create(body, options) {
+    async create(body, options) {
       beforeCreate(ctx, 'customer', body, options, 'POST /v1/customers');
       return ctx.transport.request({ method: 'POST', path: '/customers', body, idempotencyKey: options.idempotencyKey, parse: parseCustomer });
     },

@@ -30,15 +30,15 @@ export function createPaymentsApi(ctx: ClientContext): PaymentsApi {
       parse: parsePaymentPage,
     });
   return {
-    create(body, options) {
+    async create(body, options) {
       beforeCreate(ctx, 'payment', body, options, 'POST /v1/payments');
       return ctx.transport.request({ method: 'POST', path: '/payments', body, idempotencyKey: options.idempotencyKey, parse: parsePayment });
     },
     list,
     listPages: (query) => iteratePages(list, query),
     listAll: (query) => iterateItems(list, query),
-    get: (paymentId) => ctx.transport.request({ method: 'GET', path: `/payments/${segment(paymentId)}`, parse: parsePayment }),
-    listByCustomer: (customerId, query) => byCustomer(customerId)(query),
+    get: async (paymentId) => ctx.transport.request({ method: 'GET', path: `/payments/${segment(paymentId)}`, parse: parsePayment }),
+    listByCustomer: async (customerId, query) => byCustomer(customerId)(query),
     listByCustomerPages: (customerId, query) => iteratePages(byCustomer(customerId), query),
     listByCustomerAll: (customerId, query) => iterateItems(byCustomer(customerId), query),
   };

@@ -1,21 +1,32 @@
 // spec: Endpoints, GET /payments/rate ("query sourceRail, destinationRail, plus amount and currency parameters").
 import { type Rate } from '../../contract';
 import { rateParser } from '../parsers';
-import { type QueryValue } from '../transport';
+import { type Query } from '../transport';
 import { type ClientContext } from './context';
 
 /**
- * sourceRail and destinationRail are named by the spec; the amount and currency parameter names are ours
- * (docs/spec-gaps.md). Give either sourceAmount or destinationAmount. Extra parameters are passed through.
+ * sourceRail and destinationRail are named by the spec; the currency and amount parameter names are ours
+ * (docs/spec-gaps.md, "Provider client"). Give exactly one of sourceAmount / destinationAmount.
  */
 export interface RateQuery {
+  sourceCurrency: string;
+  destinationCurrency: string;
   sourceRail: string;
   destinationRail: string;
-  sourceCurrencyCode: string;
-  destinationCurrencyCode: string;
   sourceAmount?: number;
   destinationAmount?: number;
-  [param: string]: QueryValue;
+}
+
+/** The query string sent; the one place to change when the real parameter names are known. */
+export function rateQueryToWire(q: RateQuery): Query {
+  return {
+    sourceCurrency: q.sourceCurrency,
+    destinationCurrency: q.destinationCurrency,
+    sourceRail: q.sourceRail,
+    destinationRail: q.destinationRail,
+    sourceAmount: q.sourceAmount,
+    destinationAmount: q.destinationAmount,
+  };
 }
 
 export interface RatesApi {
@@ -25,6 +36,7 @@ export interface RatesApi {
 
 export function createRatesApi(ctx: ClientContext): RatesApi {
   return {
-    get: (query) => ctx.transport.request({ method: 'GET', path: '/payments/rate', query, parse: rateParser(query.destinationRail) }),
+    get: (query) =>
+      ctx.transport.request({ method: 'GET', path: '/payments/rate', query: rateQueryToWire(query), parse: rateParser(query.destinationRail) }),
   };
 }
