@@ -1,0 +1,97 @@
+// The whole local stack in one process: Temporal dev server (started or reused), the sandbox with its
+// webhooks pointed at the ingress, the ingress, and the worker. Used by `xborder dev` (npm start) and by
+// the end-to-end tests, so both exercise the same wiring.
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../client/connect';
+import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
+import { createProviderClient, type ProviderClient } from '../provider';
+import { startSandbox, type SandboxOptions } from '../sandbox';
+import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { ensureDevServer, type DevServer } from './dev-server';
+
+export interface LocalStackOptions {
+  temporalPort?: number;
+  temporalUiPort?: number;
+  temporalDbFile?: string;
+  sandboxPort?: number;
+  ingressPort?: number;
+  taskQueue?: string;
+  namespace?: string;
+  /** Sandbox options merged over the stack's (webhook URL, secret and API key are set by the stack). */
+  sandbox?: Omit<SandboxOptions, 'port' | 'webhookUrls' | 'webhookSecret' | 'apiKeys'>;
+  webhookSecret?: string;
+  apiKey?: string;
+  /** Start the worker (tests that kill and restart workers start their own). Default true. */
+  worker?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  temporal: DevServer;
+  client: Client;
+  sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  provider: ProviderClient;
+  ingress: IngressServer;
+  webhooks: WebhookHandler;
+  worker: RunningWorker | null;
+  taskQueue: string;
+  namespace: string;
+  webhookSecret: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const log = options.log ?? (() => undefined);
+  const namespace = options.namespace ?? 'default';
+  const taskQueue = options.taskQueue ?? 'xborder';
+  const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}`;
+  const apiKey = options.apiKey ?? 'sk_sandbox_test';
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
+  };
+  try {
+    const temporal = await ensureDevServer({
+      port: options.temporalPort,
+      uiPort: options.temporalUiPort,
+      dbFile: options.temporalDbFile,
+      namespace,
+      log,
+    });
+    closers.push(() => temporal.stop());
+    const client = await connectClient({ address: temporal.address, namespace });
+    closers.push(() => client.connection.close());
+
+    const webhooks = createWebhookHandler({
+      secrets: [webhookSecret],
+      router: createTemporalRouter(client, taskQueue),
+      onOutcome: (outcome, detail) => log(`webhook ${outcome}: ${detail.type ?? ''} ${detail.eventId ?? ''} ${outcome === 'accepted' ? '' : detail.message}`),
+    });
+    const ingress = await startIngressServer({ handler: webhooks, port: options.ingressPort ?? 0 });
+    closers.push(() => ingress.close());
+
+    const sandbox = await startSandbox({
+      log: null,
+      ...options.sandbox,
+      port: options.sandboxPort ?? 0,
+      apiKeys: [{ key: apiKey }],
+      webhookUrls: [ingress.webhookUrl],
+      webhookSecret,
+    });
+    closers.push(() => sandbox.close());
+
+    const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
+    let worker: RunningWorker | null = null;
+    if (options.worker !== false) {
+      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider });
+      closers.push(() => worker!.shutdown());
+    }
+    log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
+    return { temporal, client, sandbox, provider, ingress, webhooks, worker, taskQueue, namespace, webhookSecret, apiKey, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './connection-config';
+export * from './connect';
+export * from './payments';
+export * from './stuck';

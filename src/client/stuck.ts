@@ -1,0 +1,69 @@
+// "Stuck" payments, each kind one visibility query on our search attributes (ARCHITECTURE: Search
+// attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
+import type { Client } from '@temporalio/client';
+import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
+
+export type StuckKind = 'QUOTE_EXPIRED_UNFUNDED' | 'PAST_FUNDING_DEADLINE' | 'IN_PROGRESS_TOO_LONG';
+
+export interface StuckQueryOptions {
+  now?: Date;
+  /** IN_PROGRESS (PENDING, PROCESSING, SENT) for longer than this is stuck. Default 24 h. */
+  inProgressLimitMs?: number;
+}
+
+/** The visibility query of each kind of stuck payment. */
+export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind, string> {
+  const now = options.now ?? new Date();
+  const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
+  const running = `WorkflowType = 'payment' AND ExecutionStatus = 'Running'`;
+  return {
+    // The quote ended with no funds seen; the provider status is still AWAITING_FUNDS (spec: States, row 3).
+    QUOTE_EXPIRED_UNFUNDED: `${running} AND PaymentPhase = 'QUOTE_EXPIRED'`,
+    // 3 business days passed and the provider has not said EXPIRED: a missed webhook or a provider problem.
+    PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED') AND FundingDeadline < '${now.toISOString()}'`,
+    IN_PROGRESS_TOO_LONG: `${running} AND PaymentPhase = 'IN_PROGRESS' AND StartTime < '${inProgressSince}'`,
+  };
+}
+
+export interface StuckPayment {
+  kind: StuckKind;
+  workflowId: string;
+  runId: string;
+  startTime: Date;
+  ageMs: number;
+  phase: string | undefined;
+  providerStatus: string | undefined;
+  providerPaymentId: string | undefined;
+  customerId: string | undefined;
+}
+
+export async function findStuckPayments(client: Client, options: StuckQueryOptions = {}): Promise<StuckPayment[]> {
+  const now = options.now ?? new Date();
+  const found: StuckPayment[] = [];
+  const seen = new Set<string>();
+  for (const [kind, query] of Object.entries(stuckQueries({ ...options, now })) as [StuckKind, string][]) {
+    for await (const wf of client.workflow.list({ query })) {
+      if (seen.has(wf.workflowId)) continue; // listed once, under its first kind
+      seen.add(wf.workflowId);
+      const sa = wf.typedSearchAttributes;
+      found.push({
+        kind,
+        workflowId: wf.workflowId,
+        runId: wf.runId,
+        startTime: wf.startTime,
+        ageMs: now.getTime() - wf.startTime.getTime(),
+        phase: sa.get(PaymentPhaseKey),
+        providerStatus: sa.get(PaymentStatusKey),
+        providerPaymentId: sa.get(ProviderPaymentIdKey),
+        customerId: sa.get(CustomerIdKey),
+      });
+    }
+  }
+  return found;
+}
+
+/** Link to a workflow in the Temporal UI. */
+export function temporalUiLink(uiBaseUrl: string, namespace: string, workflowId: string, runId?: string): string {
+  const base = `${uiBaseUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
+}
