@@ -15,17 +15,24 @@ export interface RateQuery {
   destinationRail: string;
   sourceAmount?: number;
   destinationAmount?: number;
+  /** The developer fee the team adds on top (spec: What the service does 6); default none. */
+  developerFee?: { fixed: number; variable: number };
 }
 
-/** The query string sent; the one place to change when the real parameter names are known. */
+/**
+ * The query string sent (the sandbox's names, docs/spec-gaps.md); the one place to change when the real
+ * parameter names are known.
+ */
 export function rateQueryToWire(q: RateQuery): Query {
   return {
-    sourceCurrency: q.sourceCurrency,
-    destinationCurrency: q.destinationCurrency,
+    sourceCurrencyCode: q.sourceCurrency,
+    destinationCurrencyCode: q.destinationCurrency,
     sourceRail: q.sourceRail,
     destinationRail: q.destinationRail,
     sourceAmount: q.sourceAmount,
     destinationAmount: q.destinationAmount,
+    developerFeeFixed: q.developerFee?.fixed,
+    developerFeeVariable: q.developerFee?.variable,
   };
 }
 
