@@ -16,6 +16,9 @@ const WorkerEnvSchema = z.object({
   XBORDER_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
 });
 
+/** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
+export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArray<keyof typeof WorkerEnvSchema.shape>;
+
 export interface WorkerConfig {
   temporal: TemporalConnectionConfig;
   taskQueue: string;

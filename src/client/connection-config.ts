@@ -17,6 +17,9 @@ const EnvSchema = z.object({
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
 });
 
+/** Every variable temporalConfigFromEnv reads (temporal-docker's compose test checks its files against it). */
+export const TEMPORAL_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
+
 export interface TemporalConnectionConfig {
   address: string;
   namespace: string;

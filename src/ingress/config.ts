@@ -16,6 +16,9 @@ const IngressEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default('xborder'),
 });
 
+/** Every variable of the ingress's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
+export const INGRESS_ENV_VARS = Object.keys(IngressEnvSchema.shape) as ReadonlyArray<keyof typeof IngressEnvSchema.shape>;
+
 export interface IngressConfig {
   temporal: TemporalConnectionConfig;
   host: string;
