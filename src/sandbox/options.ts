@@ -56,6 +56,8 @@ export interface SandboxOptions {
   log?: ((line: string) => void) | null;
   /** Period of the scheduler tick. */
   tickMs?: number;
+  /** The team's own address: customer emails built from it are refused (spec: Customer, email). */
+  teamEmail?: string;
 }
 
 export interface ResolvedOptions {
@@ -81,10 +83,12 @@ export interface ResolvedOptions {
   holidays: ReadonlySet<string>;
   log: ((line: string) => void) | null;
   tickMs: number;
+  teamEmail: string;
 }
 
 export const DEFAULT_API_KEY = 'sk_sandbox_test';
 export const DEFAULT_PORT = 4010;
+export const DEFAULT_TEAM_EMAIL = 'team@xborder.test';
 /** Svix-like schedule after the immediate attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
@@ -138,5 +142,6 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
     holidays: new Set(o.holidays ?? []),
     log: o.log === undefined ? (line: string) => console.log(line) : o.log,
     tickMs: o.tickMs ?? 50,
+    teamEmail: o.teamEmail ?? DEFAULT_TEAM_EMAIL,
   };
 }

@@ -1,0 +1,517 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  addBusinessDays,
+  AUTO_LIQUIDATION,
+  CreatePaymentRequestSchema,
+  destinationFromSource,
+  type FailureCode,
+  FeeCalculationError,
+  isBlockchainRail,
+  isInForce,
+  type Payment,
+  type PaymentStatus,
+  roundMinor,
+  validatePaymentRequest,
+} from '../../contract';
+import { type SandboxCore } from '../core';
+import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
+import { type PaymentMeta, type StoredAccount } from '../state';
+import { accountCountry, defaultRail, isVirtual } from './accounts';
+import { findCorridors, resolveLocalRail } from './corridors';
+import { accountScriptedFailure, paymentScriptedFailure } from './magic';
+import { presentPayment } from './present';
+import { type RateBook } from './rates';
+
+const STEP = 'payment.step';
+const QUOTE_EXPIRY = 'payment.quoteExpiry';
+const FUNDING_DEADLINE = 'payment.fundingDeadline';
+const RETURN = 'payment.return';
+
+/** A request of the control API that the payment's state does not allow. */
+const invalidState = (p: Payment, action: string): ApiError =>
+  new ApiError(409, 'INVALID_STATE', `Cannot ${action} payment ${p.id} in status ${p.status}`);
+
+/**
+ * The payment state machine (spec: States and transitions) and money movements of the sandbox.
+ * Every change is a scheduler job on the sandbox clock, applied at the job's due instant.
+ */
+export class PaymentEngine {
+  constructor(
+    private readonly core: SandboxCore,
+    private readonly rates: RateBook,
+  ) {
+    core.scheduler.on(STEP, (job, at) => this.step(String(job.data.paymentId), job.data.from as PaymentStatus, at));
+    core.scheduler.on(QUOTE_EXPIRY, (job, at) => this.quoteExpired(String(job.data.paymentId), at));
+    core.scheduler.on(FUNDING_DEADLINE, (job, at) => this.fundingDeadline(String(job.data.paymentId), at));
+    core.scheduler.on(RETURN, (job, at) => this.returnFunds(String(job.data.paymentId), at));
+  }
+
+  private get data() {
+    return this.core.data;
+  }
+
+  get(id: string): Payment {
+    const p = this.data.payments[id];
+    if (!p) throw notFound('Payment', id);
+    return p;
+  }
+
+  present(p: Payment, forGet: boolean, atMs = this.core.clock.nowMs()): Record<string, unknown> {
+    return presentPayment(p, new Date(atMs), this.data, forGet);
+  }
+
+  /** POST /v1/payments (spec: Endpoints, POST /payments body; States and transitions, rule 1). */
+  create(body: unknown): Payment {
+    const nowMs = this.core.clock.nowMs();
+    const asOf = new Date(nowMs);
+    const violations = validatePaymentRequest(body, asOf);
+    if (violations.length > 0) throw validationError(violations);
+    const req = CreatePaymentRequestSchema.parse(body);
+    const raw = body as Record<string, unknown>;
+    const extra: FieldViolation[] = [];
+
+    // spec: POST /payments — legacy source.rail CRYPTO: the chain value replaces it and is stored as the rail.
+    const rawSource = raw.source as Record<string, unknown>;
+    let sourceRail = req.source.rail === 'CRYPTO' && typeof rawSource.chain === 'string' ? rawSource.chain : req.source.rail;
+    if (sourceRail === 'WIRE') sourceRail = 'SWIFT'; // spec: Rail values — WIRE is deprecated for SWIFT
+    let destinationRail = req.destination.rail === 'WIRE' ? 'SWIFT' : req.destination.rail;
+
+    const destination = this.data.accounts[req.destination.accountId];
+    if (!destination) extra.push({ path: 'destination.accountId', rule: 'ACCOUNT_NOT_FOUND', message: `account ${req.destination.accountId} does not exist: create it first` });
+    else if (destination.currencyCode && destination.currencyCode !== req.destination.currencyCode) {
+      extra.push({ path: 'destination.currencyCode', rule: 'ACCOUNT_CURRENCY_MISMATCH', message: `account ${destination.id} holds ${destination.currencyCode}: send that currency` });
+    }
+    let source: StoredAccount | null = null;
+    if (req.source.accountId !== undefined) {
+      source = this.data.accounts[req.source.accountId] ?? null;
+      if (!source) extra.push({ path: 'source.accountId', rule: 'ACCOUNT_NOT_FOUND', message: `account ${req.source.accountId} does not exist` });
+      else if (!isVirtual(source)) extra.push({ path: 'source.accountId', rule: 'SOURCE_ACCOUNT_NOT_VIRTUAL', message: 'funds can only be pulled from a virtual account: omit source.accountId to fund the payment' });
+      else if (source.currencyCode !== req.source.currencyCode) extra.push({ path: 'source.currencyCode', rule: 'ACCOUNT_CURRENCY_MISMATCH', message: `account ${source.id} holds ${String(source.currencyCode)}: use that currency` });
+    }
+
+    // On behalf of: the caller's customerId, else the owner of the source account, else of the destination.
+    const customerId = req.customerId ?? source?.customerId ?? destination?.customerId;
+    if (!customerId) extra.push({ path: 'customerId', rule: 'CUSTOMER_REQUIRED', message: 'give customerId, or use an account that belongs to a customer' });
+    else {
+      const customer = this.data.customers[customerId];
+      if (!customer) extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_FOUND', message: `customer ${customerId} does not exist` });
+      else if (customer.status !== 'APPROVED') extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_APPROVED', message: `customer ${customerId} is ${customer.status}: wait for approval` });
+    }
+
+    if (destination) destinationRail = resolveLocalRail(destinationRail, accountCountry(destination));
+    const corridor = findCorridors({
+      sourceCurrencyCode: req.source.currencyCode,
+      sourceRail,
+      destinationCurrencyCode: req.destination.currencyCode,
+      destinationRail,
+    })[0];
+    if (!corridor) {
+      extra.push({ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${req.source.currencyCode}/${sourceRail} → ${req.destination.currencyCode}/${destinationRail}: see GET /v1/payments/corridors` });
+    }
+    const developerFee = readDeveloperFee(raw.developerFee, extra);
+    if (extra.length > 0 || !corridor || !destination || !customerId) throw validationError(extra);
+
+    const midMarketRate = this.rates.midMarketRate(req.source.currencyCode, req.destination.currencyCode, nowMs);
+    let amounts;
+    try {
+      amounts = destinationFromSource({
+        sourceAmount: req.source.amount,
+        midMarketRate,
+        serviceFee: corridor.fees,
+        developerFee,
+        sourceCurrency: req.source.currencyCode,
+        destinationCurrency: req.destination.currencyCode,
+      });
+    } catch (err) {
+      if (err instanceof FeeCalculationError) throw validationError([{ path: 'source.amount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
+      throw err;
+    }
+
+    const id = this.core.newId('pay');
+    const type = source ? (isVirtual(destination) ? 'INTERNAL' : 'PAYOUT') : isVirtual(destination) ? 'PAYIN' : 'EXTERNAL';
+    if (source) {
+      // spec: States and transitions, rule 1 — funds are pulled at once. Short → 422, no record (docs/sandbox.md).
+      const balance = this.data.balances[source.id] ?? 0;
+      if (balance < amounts.sourceAmount) {
+        throw new ApiError(422, 'INSUFFICIENT_FUNDS', `Account ${source.id} holds ${balance} ${req.source.currencyCode}; the payment needs ${amounts.sourceAmount}`, [
+          { path: 'source.amount', rule: 'INSUFFICIENT_FUNDS', message: 'fund the virtual account first, or send a smaller amount' },
+        ]);
+      }
+    }
+    const createdAt = new Date(nowMs).toISOString();
+    const expiresAtMs = nowMs + this.core.options.quoteValidityMs;
+    const s = developerFee;
+    const devTotal = (req.source.amount - corridor.fees.fixed) * (1 - corridor.fees.variable) - s.fixed;
+    const payment: Payment = {
+      id,
+      lifecycle: { createdAt, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
+      customerId,
+      status: source ? 'PENDING' : 'AWAITING_FUNDS',
+      statusReasons: null,
+      error: null,
+      type,
+      comment: req.comment ?? null,
+      reference: req.reference ?? (typeof raw.memo === 'string' ? raw.memo : null),
+      returnAddress: req.returnAddress ?? null,
+      paymentReason: req.paymentReason,
+      fee: amounts.totalFeeInSourceCurrency,
+      developerFee: {
+        fixed: s.fixed,
+        variable: s.variable,
+        total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode),
+      },
+      quote: { exchangeRate: midMarketRate, expiresAt: new Date(expiresAtMs).toISOString() },
+      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
+      files: [],
+      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
+      source: {
+        amount: amounts.sourceAmount,
+        currencyCode: req.source.currencyCode,
+        accountId: source?.id ?? null,
+        rail: sourceRail,
+        fromAddress: req.source.fromAddress ?? null,
+        transactionHash: null,
+        fromAccountNumber: typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
+      },
+      destination: {
+        amount: amounts.destinationAmount,
+        rail: destinationRail,
+        currencyCode: req.destination.currencyCode,
+        transactionHash: null,
+        accountId: destination.id,
+      },
+      fundingInstructions: {
+        rail: sourceRail,
+        amount: amounts.sourceAmount,
+        toAddress: source ? null : fundingAddress(id, sourceRail),
+        fromAddress: req.source.fromAddress ?? null,
+        currencyCode: req.source.currencyCode,
+      },
+    };
+    const meta: PaymentMeta = {
+      fundsHeld: source !== null,
+      pulledFrom: source?.id ?? null,
+      scriptedFailure: paymentScriptedFailure(payment.reference) ?? accountScriptedFailure(destination),
+      fundedAt: source ? createdAt : null,
+      fundingSentAt: null,
+      fundedAmount: source ? amounts.sourceAmount : null,
+    };
+    if (source) this.data.balances[source.id] = roundMinor((this.data.balances[source.id] ?? 0) - amounts.sourceAmount, req.source.currencyCode);
+    this.store(payment, meta, nowMs);
+    if (source) this.scheduleStep(payment, nowMs + this.core.options.stepDelaysMs.toProcessing);
+    else {
+      // Both deadlines are scheduled; each checks, when it fires, which rule is in force at that instant.
+      this.core.scheduler.schedule(QUOTE_EXPIRY, expiresAtMs, { paymentId: id });
+      const deadline = addBusinessDays(new Date(nowMs), 3, this.core.options.holidays).getTime();
+      this.core.scheduler.schedule(FUNDING_DEADLINE, deadline, { paymentId: id });
+    }
+    return payment;
+  }
+
+  /**
+   * Funding notice (control API; spec: States and transitions rows 2, 4 and 5). `sentAt` is when the
+   * sender sent the funds; the notice itself arrives now.
+   */
+  fund(id: string, input: { sentAt?: string; amount?: number; transactionHash?: string }): Payment {
+    const p = this.get(id);
+    const nowMs = this.core.clock.nowMs();
+    const sentAtMs = input.sentAt === undefined ? nowMs : Date.parse(input.sentAt);
+    if (sentAtMs > nowMs) throw new ApiError(400, 'VALIDATION_ERROR', 'sentAt is in the future of the sandbox clock', [{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt at or before the sandbox clock' }]);
+    if (p.source.accountId) throw invalidState(p, 'fund (its funds were pulled from source.accountId)');
+    const meta = this.data.paymentMeta[id]!;
+    const sentBeforeExpiry = sentAtMs < Date.parse(p.quote.expiresAt);
+    const record = () => {
+      meta.fundingSentAt = new Date(sentAtMs).toISOString();
+      meta.fundedAt = new Date(nowMs).toISOString();
+      meta.fundedAmount = input.amount ?? p.fundingInstructions.amount;
+      if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? `0x${randomBytes(32).toString('hex')}`;
+    };
+    if (p.status === 'AWAITING_FUNDS') {
+      record();
+      if (sentBeforeExpiry) {
+        // spec: States and transitions, row 2 — honoured even when the notice is late.
+        meta.fundsHeld = true;
+        this.transition(p, 'PENDING', nowMs);
+        this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toProcessing);
+      } else {
+        // Gap (docs/sandbox.md): funds sent after quote expiry while still AWAITING_FUNDS → refunded.
+        this.transition(p, 'REFUNDED', nowMs, () => {
+          p.lifecycle.refundedAt = new Date(nowMs).toISOString();
+          this.setError(p, 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', nowMs);
+        });
+      }
+      return p;
+    }
+    if (p.status === 'EXPIRED') {
+      record();
+      if (!isInForce('AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', new Date(nowMs)) && sentBeforeExpiry) {
+        // spec: States and transitions, row 5 (before 2026-03-30) — SENT, then COMPLETED.
+        meta.fundsHeld = true;
+        this.transition(p, 'SENT', nowMs, () => this.markSent(p, nowMs));
+        this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toCompleted);
+      } else {
+        // spec: States and transitions, row 4 — stays EXPIRED, funds refunded with the failure code.
+        this.update(p, nowMs, () => {
+          p.lifecycle.refundedAt = new Date(nowMs).toISOString();
+          this.setError(p, 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', nowMs);
+        });
+      }
+      return p;
+    }
+    throw invalidState(p, 'fund');
+  }
+
+  /** Control API: fail with a failure code (spec: Errors 3). Funds held are refunded. */
+  fail(id: string, code: FailureCode, atMs = this.core.clock.nowMs()): Payment {
+    const p = this.get(id);
+    if (!['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT'].includes(p.status)) throw invalidState(p, 'fail');
+    const meta = this.data.paymentMeta[id]!;
+    this.transition(p, 'FAILED', atMs, () => {
+      this.setError(p, code, atMs);
+      if (meta.fundsHeld) this.refundHeldFunds(p, meta, atMs);
+    });
+    return p;
+  }
+
+  /** Control API / magic value: funds returned by the receiving bank after SENT or COMPLETED → REFUNDED. */
+  returnFunds(id: string, atMs = this.core.clock.nowMs()): Payment {
+    const p = this.get(id);
+    if (p.status !== 'SENT' && p.status !== 'COMPLETED') throw invalidState(p, 'return');
+    const meta = this.data.paymentMeta[id]!;
+    const destination = this.data.accounts[p.destination.accountId];
+    if (p.status === 'COMPLETED' && destination && isVirtual(destination)) {
+      this.data.balances[destination.id] = roundMinor((this.data.balances[destination.id] ?? 0) - p.destination.amount, p.destination.currencyCode);
+    }
+    this.transition(p, 'REFUNDED', atMs, () => {
+      this.setError(p, 'FUNDS_RETURNED_BY_RECEIVING_BANK', atMs);
+      this.refundHeldFunds(p, meta, atMs);
+    });
+    return p;
+  }
+
+  /**
+   * Control API: funds arrive at a virtual account (spec: Payment rule 2). Creates a COMPLETED PAYIN and,
+   * when the account has liquidationAccountId, the conversion payment (INTERNAL or PAYOUT) that pulls them.
+   */
+  deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): { payin: Payment; conversion: Payment | null } {
+    const account = this.data.accounts[accountId];
+    if (!account) throw notFound('Account', accountId);
+    if (!isVirtual(account) || !account.currencyCode || !account.customerId) {
+      throw validationError([{ path: 'accountId', rule: 'ACCOUNT_NOT_VIRTUAL', message: 'deposits go to a virtual account with a currency and a customer' }]);
+    }
+    const nowMs = this.core.clock.nowMs();
+    const at = new Date(nowMs).toISOString();
+    const currency = account.currencyCode as string;
+    const rail = defaultRail(account);
+    const amount = roundMinor(input.amount, currency);
+    const id = this.core.newId('pay');
+    const payin: Payment = {
+      id,
+      lifecycle: { createdAt: at, sentAt: at, completedAt: at, expiredAt: null, refundedAt: null },
+      customerId: account.customerId,
+      status: 'COMPLETED',
+      statusReasons: null,
+      error: null,
+      type: 'PAYIN',
+      comment: null,
+      reference: null,
+      returnAddress: null,
+      paymentReason: 'PERSONAL_TRANSFERS',
+      fee: 0,
+      developerFee: { fixed: null, variable: null, total: null },
+      quote: { exchangeRate: 1, expiresAt: at },
+      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
+      files: [],
+      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
+      source: {
+        amount,
+        currencyCode: currency,
+        accountId: null,
+        rail,
+        fromAddress: input.fromAddress ?? null,
+        transactionHash: isBlockchainRail(rail) ? `0x${randomBytes(32).toString('hex')}` : null,
+        fromAccountNumber: input.fromAccountNumber ?? null,
+      },
+      destination: { amount, rail, currencyCode: currency, transactionHash: null, accountId: account.id },
+      fundingInstructions: { rail, amount, toAddress: fundingAddress(account.id, rail), fromAddress: input.fromAddress ?? null, currencyCode: currency },
+    };
+    this.data.balances[account.id] = roundMinor((this.data.balances[account.id] ?? 0) + amount, currency);
+    this.store(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
+    const liquidationId = typeof account.liquidationAccountId === 'string' ? account.liquidationAccountId : null;
+    const liquidation = liquidationId ? this.data.accounts[liquidationId] : undefined;
+    const conversion = liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null;
+    return { payin, conversion };
+  }
+
+  private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment {
+    const sourceCurrency = from.currencyCode as string;
+    const destinationCurrency = (to.currencyCode as string | undefined) ?? sourceCurrency;
+    const sourceRail = defaultRail(from);
+    const destinationRail = resolveLocalRail(defaultRail(to), accountCountry(to));
+    const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
+    const fees = corridor?.fees ?? { fixed: 0, variable: 0 };
+    const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
+    let amounts;
+    try {
+      amounts = destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee: fees, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });
+    } catch {
+      amounts = destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee: { fixed: 0, variable: 0 }, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });
+    }
+    const at = new Date(nowMs).toISOString();
+    const id = this.core.newId('pay');
+    const p: Payment = {
+      id,
+      lifecycle: { createdAt: at, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
+      customerId: from.customerId as string,
+      status: 'PENDING',
+      statusReasons: null,
+      error: null,
+      type: isVirtual(to) ? 'INTERNAL' : 'PAYOUT',
+      comment: null,
+      reference: null,
+      returnAddress: null,
+      paymentReason: AUTO_LIQUIDATION,
+      fee: amounts.totalFeeInSourceCurrency,
+      developerFee: { fixed: null, variable: null, total: null },
+      quote: { exchangeRate: midMarketRate, expiresAt: new Date(nowMs + this.core.options.quoteValidityMs).toISOString() },
+      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
+      files: [],
+      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
+      source: { amount: amounts.sourceAmount, currencyCode: sourceCurrency, accountId: from.id, rail: sourceRail, fromAddress: null, transactionHash: null, fromAccountNumber: null },
+      destination: { amount: amounts.destinationAmount, rail: destinationRail, currencyCode: destinationCurrency, transactionHash: null, accountId: to.id },
+      fundingInstructions: { rail: sourceRail, amount: amounts.sourceAmount, toAddress: null, fromAddress: null, currencyCode: sourceCurrency },
+    };
+    this.data.balances[from.id] = roundMinor((this.data.balances[from.id] ?? 0) - amounts.sourceAmount, sourceCurrency);
+    this.store(p, { fundsHeld: true, pulledFrom: from.id, scriptedFailure: accountScriptedFailure(to), fundedAt: at, fundingSentAt: at, fundedAmount: amounts.sourceAmount }, nowMs);
+    this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toProcessing);
+    return p;
+  }
+
+  /** PENDING → PROCESSING → SENT → COMPLETED, each after its delay (spec: States and transitions). */
+  private step(id: string, from: PaymentStatus, atMs: number): void {
+    const p = this.data.payments[id];
+    if (!p || p.status !== from) return; // a stale step: the payment moved on (failed, refunded, …)
+    const meta = this.data.paymentMeta[id]!;
+    const delays = this.core.options.stepDelaysMs;
+    if (from === 'PENDING') {
+      this.transition(p, 'PROCESSING', atMs);
+      this.scheduleStep(p, atMs + delays.toSent);
+    } else if (from === 'PROCESSING') {
+      const scripted = meta.scriptedFailure as FailureCode | null;
+      if (scripted && scripted !== 'FUNDS_RETURNED_BY_RECEIVING_BANK') {
+        this.fail(id, scripted, atMs);
+        return;
+      }
+      this.transition(p, 'SENT', atMs, () => this.markSent(p, atMs));
+      this.scheduleStep(p, atMs + delays.toCompleted);
+    } else if (from === 'SENT') {
+      this.transition(p, 'COMPLETED', atMs, () => {
+        p.lifecycle.completedAt = new Date(atMs).toISOString();
+        const destination = this.data.accounts[p.destination.accountId];
+        if (destination && isVirtual(destination)) {
+          this.data.balances[destination.id] = roundMinor((this.data.balances[destination.id] ?? 0) + p.destination.amount, p.destination.currencyCode);
+        }
+      });
+      if (meta.scriptedFailure === 'FUNDS_RETURNED_BY_RECEIVING_BANK') this.core.scheduler.schedule(RETURN, atMs + delays.toCompleted, { paymentId: id });
+    }
+  }
+
+  /** spec: States and transitions, rule 2 (before 2026-03-30) and row 3 (from then: no change). */
+  private quoteExpired(id: string, atMs: number): void {
+    const p = this.data.payments[id];
+    if (!p || p.status !== 'AWAITING_FUNDS') return;
+    if (isInForce('AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', new Date(atMs))) return;
+    this.expire(p, atMs);
+  }
+
+  /** spec: States and transitions, row 1 — no funds within 3 business days (from 2026-03-30). */
+  private fundingDeadline(id: string, atMs: number): void {
+    const p = this.data.payments[id];
+    if (!p || p.status !== 'AWAITING_FUNDS') return;
+    if (!isInForce('AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', new Date(atMs))) return;
+    this.expire(p, atMs);
+  }
+
+  private expire(p: Payment, atMs: number): void {
+    this.transition(p, 'EXPIRED', atMs, () => {
+      p.lifecycle.expiredAt = new Date(atMs).toISOString();
+    });
+  }
+
+  private markSent(p: Payment, atMs: number): void {
+    p.lifecycle.sentAt = new Date(atMs).toISOString();
+    const rail = p.destination.rail;
+    if (isBlockchainRail(rail)) p.destination.transactionHash = `0x${randomBytes(32).toString('hex')}`;
+    else if (rail === 'SWIFT') p.tracking.uetr = randomUUID();
+    else if (rail === 'DOMESTIC_WIRE') {
+      p.tracking.imad = `${new Date(atMs).toISOString().slice(0, 10).replace(/-/g, '')}SBXIMAD${randomDigits(6)}`;
+      p.tracking.omad = `${new Date(atMs).toISOString().slice(0, 10).replace(/-/g, '')}SBXOMAD${randomDigits(6)}`;
+    } else p.tracking.traceNumber = randomDigits(15);
+  }
+
+  /** Codes are in use from 2026-03-15 (spec: Errors 3); before, the error says UNSPECIFIED (docs/sandbox.md). */
+  private setError(p: Payment, code: FailureCode, atMs: number): void {
+    if (isInForce('FAILURE_CODES_IN_USE', new Date(atMs))) {
+      p.error = { code, message: code.toLowerCase().replace(/_/g, ' ') };
+      p.statusReasons = [code];
+    } else {
+      p.error = { code: 'UNSPECIFIED', message: code.toLowerCase().replace(/_/g, ' ') };
+      p.statusReasons = null;
+    }
+  }
+
+  private refundHeldFunds(p: Payment, meta: PaymentMeta, atMs: number): void {
+    if (!meta.fundsHeld) return;
+    meta.fundsHeld = false;
+    p.lifecycle.refundedAt = new Date(atMs).toISOString();
+    if (meta.pulledFrom) {
+      this.data.balances[meta.pulledFrom] = roundMinor((this.data.balances[meta.pulledFrom] ?? 0) + p.source.amount, p.source.currencyCode);
+    }
+  }
+
+  private scheduleStep(p: Payment, dueAtMs: number): void {
+    this.core.scheduler.schedule(STEP, dueAtMs, { paymentId: p.id, from: p.status });
+  }
+
+  private store(p: Payment, meta: PaymentMeta, atMs: number): void {
+    this.data.payments[p.id] = p;
+    this.data.paymentMeta[p.id] = meta;
+    this.core.emit('payment.created', this.present(p, false, atMs), atMs);
+  }
+
+  /** Status change + one payment.updated event (spec: Events; docs/spec-gaps.md, event names). */
+  private transition(p: Payment, status: PaymentStatus, atMs: number, effects?: () => void): void {
+    p.status = status;
+    effects?.();
+    this.core.emit('payment.updated', this.present(p, false, atMs), atMs);
+  }
+
+  /** A change without a status change (a refund of an EXPIRED payment). */
+  private update(p: Payment, atMs: number, effects: () => void): void {
+    effects();
+    this.core.emit('payment.updated', this.present(p, false, atMs), atMs);
+  }
+}
+
+function readDeveloperFee(raw: unknown, extra: FieldViolation[]): { fixed: number; variable: number } {
+  if (raw === undefined || raw === null) return { fixed: 0, variable: 0 };
+  const r = raw as Record<string, unknown>;
+  const fixed = r.fixed ?? 0;
+  const variable = r.variable ?? 0;
+  if (typeof fixed !== 'number' || fixed < 0) extra.push({ path: 'developerFee.fixed', rule: 'SCHEMA', message: 'developerFee.fixed must be a number ≥ 0' });
+  if (typeof variable !== 'number' || variable < 0 || variable >= 1) extra.push({ path: 'developerFee.variable', rule: 'SCHEMA', message: 'developerFee.variable must be a fraction in [0, 1)' });
+  return { fixed: typeof fixed === 'number' ? fixed : 0, variable: typeof variable === 'number' ? variable : 0 };
+}
+
+/** A deterministic deposit address per payment: a 0x address on chains, an account number on bank rails. */
+function fundingAddress(id: string, rail: string): string {
+  const digest = createHash('sha256').update(id).digest('hex');
+  if (isBlockchainRail(rail)) return `0x${digest.slice(0, 40)}`;
+  return `9${BigInt(`0x${digest.slice(0, 15)}`).toString().slice(0, 11)}`;
+}
+
+function randomDigits(n: number): string {
+  let s = '';
+  while (s.length < n) s += randomBytes(8).readBigUInt64BE().toString();
+  return s.slice(0, n);
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  AccountRequirementSchema,
+  AccountSchema,
+  CorridorSchema,
+  CreateAccountRequestSchema,
+  CreateCustomerRequestSchema,
+  CreatePaymentRequestSchema,
+  CustomerSchema,
+  ErrorBodySchema,
+  listEnvelope,
+  PaymentSchema,
+  RateSchema,
+  TransitionalPaymentSchema,
+  WebhookEventSchema,
+} from '../contract';
+import { type Router } from './http/router';
+import { CorridorFilterSchema, RateQuerySchema } from './routes/reference';
+
+const COMPONENTS: Record<string, z.ZodType> = {
+  Payment: PaymentSchema,
+  TransitionalPayment: TransitionalPaymentSchema,
+  CreatePaymentRequest: CreatePaymentRequestSchema,
+  PaymentList: listEnvelope(PaymentSchema),
+  Customer: CustomerSchema,
+  CreateCustomerRequest: CreateCustomerRequestSchema,
+  CustomerList: listEnvelope(CustomerSchema),
+  Account: AccountSchema,
+  CreateAccountRequest: CreateAccountRequestSchema,
+  AccountList: listEnvelope(AccountSchema),
+  CorridorList: z.object({ data: z.array(CorridorSchema) }),
+  CorridorFilter: CorridorFilterSchema,
+  Rate: RateSchema,
+  RateQuery: RateQuerySchema,
+  AccountRequirements: z.array(AccountRequirementSchema),
+  ErrorBody: ErrorBodySchema,
+  WebhookEvent: WebhookEventSchema,
+};
+
+/** Which component each /v1 route takes and returns. */
+const IO: Record<string, { request?: string; response: string; status?: number }> = {
+  'POST /v1/payments': { request: 'CreatePaymentRequest', response: 'Payment', status: 201 },
+  'GET /v1/payments': { response: 'PaymentList' },
+  'GET /v1/payments/:id': { response: 'Payment' },
+  'GET /v1/payments/customer/:customerId': { response: 'PaymentList' },
+  'GET /v1/payments/entity/:entityId': { response: 'PaymentList' },
+  'GET /v1/payment/recipient/:recipient': { response: 'PaymentList' },
+  'GET /v1/payments/corridors': { response: 'CorridorList' },
+  'POST /v1/payments/corridors': { request: 'CorridorFilter', response: 'CorridorList' },
+  'POST /v1/configuration/corridors': { request: 'CorridorFilter', response: 'CorridorList' },
+  'GET /v1/payments/rate': { response: 'Rate' },
+  'POST /v1/customers': { request: 'CreateCustomerRequest', response: 'Customer', status: 201 },
+  'GET /v1/customers': { response: 'CustomerList' },
+  'GET /v1/customers/:id': { response: 'Customer' },
+  'POST /v1/accounts': { request: 'CreateAccountRequest', response: 'Account', status: 201 },
+  'GET /v1/accounts': { response: 'AccountList' },
+  'GET /v1/accounts/:id': { response: 'Account' },
+  'GET /v1/accounts/requirements': { response: 'AccountRequirements' },
+};
+
+function jsonSchema(schema: z.ZodType): unknown {
+  return z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' });
+}
+
+/** OpenAPI 3.0 document of the sandbox's /v1 API, generated from the zod schemas of src/contract. */
+export function buildOpenApi(api: Router, serverUrl: string): Record<string, unknown> {
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of api.list()) {
+    const key = `${route.method} ${route.template}`;
+    const io = IO[key];
+    const path = route.template.replace(/:(\w+)/g, '{$1}');
+    const params = [...route.template.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const headers = [
+      { name: 'X-Api-Key', in: 'header', required: true, schema: { type: 'string' } },
+      ...(route.idempotent ? [{ name: 'X-Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } }] : []),
+    ];
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = {
+      operationId: key.replace(/[^A-Za-z0-9]+/g, '_'),
+      parameters: [...params, ...headers],
+      ...(io?.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(io.request) } } } } : {}),
+      responses: {
+        [String(io?.status ?? 200)]: { description: 'OK', content: { 'application/json': { schema: io ? ref(io.response) : {} } } },
+        '4XX': errorResponse,
+        '5XX': errorResponse,
+      },
+    };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'xborder payments service sandbox', version: '1.0.0', description: 'Generated from the zod schemas of src/contract. See docs/sandbox.md.' },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema)])),
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
+    },
+    security: [{ apiKey: [] }],
+  };
+}

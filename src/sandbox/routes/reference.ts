@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
+import { type SandboxCore } from '../core';
+import { ApiError, endpointRemoved, type FieldViolation, validationError } from '../http/api-error';
+import { type Router } from '../http/router';
+import { findCorridors, LOCAL_DEFAULT_RAIL, legacyCorridors } from '../domain/corridors';
+import { type RateBook } from '../domain/rates';
+import { accountRequirements, legacyRequirements } from '../domain/requirements';
+
+/**
+ * Query of GET /v1/payments/rate (gap: "further query parameters: not shown"; docs/spec-gaps.md ## Sandbox).
+ * `sourceCurrency`, `destinationCurrency` and `amount` are accepted as aliases.
+ */
+export const RateQuerySchema = z.object({
+  sourceCurrencyCode: z.string().min(3),
+  destinationCurrencyCode: z.string().min(3),
+  sourceRail: z.string().min(1),
+  destinationRail: z.string().min(1),
+  sourceAmount: z.coerce.number().positive().optional(),
+  destinationAmount: z.coerce.number().positive().optional(),
+  developerFeeFixed: z.coerce.number().min(0).default(0),
+  developerFeeVariable: z.coerce.number().min(0).lt(1).default(0),
+});
+export type RateQuery = z.infer<typeof RateQuerySchema>;
+
+/** Payload of POST /v1/payments/corridors (gap: payload not shown): an optional filter. */
+export const CorridorFilterSchema = z
+  .object({
+    source: z.object({ currencyCode: z.string().optional(), rail: z.string().optional() }).optional(),
+    destination: z.object({ currencyCode: z.string().optional(), rail: z.string().optional(), countryCode: z.string().optional() }).optional(),
+  })
+  .optional();
+
+const CURRENCY_COUNTRY: Record<string, string> = { USD: 'US', BRL: 'BR', INR: 'IN' };
+
+function readRateQuery(query: URLSearchParams): RateQuery {
+  const q = Object.fromEntries(query);
+  const withAliases = {
+    ...q,
+    sourceCurrencyCode: q.sourceCurrencyCode ?? q.sourceCurrency,
+    destinationCurrencyCode: q.destinationCurrencyCode ?? q.destinationCurrency,
+    sourceAmount: q.sourceAmount ?? q.amount,
+  };
+  const parsed = RateQuerySchema.safeParse(withAliases);
+  const fields: FieldViolation[] = parsed.success ? [] : zodIssuesToViolations(parsed.error);
+  if (parsed.success && (parsed.data.sourceAmount === undefined) === (parsed.data.destinationAmount === undefined)) {
+    fields.push({ path: 'sourceAmount', rule: 'SCHEMA', message: 'give exactly one of sourceAmount and destinationAmount' });
+  }
+  if (fields.length > 0 || !parsed.success) throw validationError(fields);
+  return parsed.data;
+}
+
+export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): Rate {
+  const asOf = core.now();
+  const fields: FieldViolation[] = [];
+  for (const side of ['sourceRail', 'destinationRail'] as const) {
+    // spec: Errors 2 — from 2026-07-31 a rail outside the enumerated list gives 400.
+    if (!isRail(q[side]) && isInForce('RAILS_ENUM_ENFORCED', asOf)) fields.push({ path: side, rule: 'RAILS_ENUM_ENFORCED', message: `${q[side]} is not an accepted rail: use one of ${RAILS.join(', ')}` });
+  }
+  const destinationRail = q.destinationRail === 'LOCAL' ? (LOCAL_DEFAULT_RAIL[CURRENCY_COUNTRY[q.destinationCurrencyCode] ?? ''] ?? 'LOCAL') : q.destinationRail;
+  const corridor = findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail: q.sourceRail, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail })[0];
+  if (!corridor && fields.length === 0) fields.push({ path: 'destinationRail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${q.sourceCurrencyCode}/${q.sourceRail} → ${q.destinationCurrencyCode}/${q.destinationRail}: see GET /v1/payments/corridors` });
+  if (fields.length > 0 || !corridor) throw validationError(fields);
+  const midMarketRate = rates.midMarketRate(q.sourceCurrencyCode, q.destinationCurrencyCode, core.clock.nowMs());
+  const common = {
+    midMarketRate,
+    serviceFee: corridor.fees,
+    developerFee: { fixed: q.developerFeeFixed, variable: q.developerFeeVariable },
+    sourceCurrency: q.sourceCurrencyCode,
+    destinationCurrency: q.destinationCurrencyCode,
+  };
+  let amounts;
+  try {
+    amounts = q.sourceAmount !== undefined ? destinationFromSource({ ...common, sourceAmount: q.sourceAmount }) : sourceFromDestination({ ...common, destinationAmount: q.destinationAmount! });
+  } catch (err) {
+    if (err instanceof FeeCalculationError) throw validationError([{ path: q.sourceAmount !== undefined ? 'sourceAmount' : 'destinationAmount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
+    throw err;
+  }
+  return {
+    midMarketRate,
+    invertedMidMarketRate: Number((1 / midMarketRate).toPrecision(8)),
+    serviceFee: { ...corridor.fees },
+    developerFee: { ...common.developerFee },
+    calculatedAmount: {
+      description: `${amounts.sourceAmount} ${q.sourceCurrencyCode} via ${q.sourceRail} → ${amounts.destinationAmount} ${q.destinationCurrencyCode} via ${destinationRail}`,
+      ...amounts,
+    },
+    quoteId: core.newId('quo'),
+  };
+}
+
+export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: RateBook): void {
+  const corridorFilter = (body: unknown) => {
+    const parsed = CorridorFilterSchema.safeParse(body ?? undefined);
+    if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
+    const f = parsed.data ?? {};
+    return { data: findCorridors({ sourceCurrencyCode: f.source?.currencyCode, sourceRail: f.source?.rail, destinationCurrencyCode: f.destination?.currencyCode, destinationRail: f.destination?.rail, destinationCountryCode: f.destination?.countryCode }) };
+  };
+
+  // spec: Endpoints — GET /payments/corridors: object with data: array of corridor objects.
+  api.get('/v1/payments/corridors', ({ query }) => ({
+    status: 200,
+    body: {
+      data: findCorridors({
+        sourceCurrencyCode: query.get('sourceCurrencyCode') ?? undefined,
+        destinationCurrencyCode: query.get('destinationCurrencyCode') ?? undefined,
+        destinationCountryCode: query.get('destinationCountryCode') ?? undefined,
+      }),
+    },
+  }));
+  api.post('/v1/payments/corridors', ({ body }) => ({ status: 200, body: corridorFilter(body) }));
+  // spec: Versioning — POST /configuration/corridors removed from use on 2026-03-04.
+  api.post('/v1/configuration/corridors', ({ body }) => {
+    if (isInForce('CONFIGURATION_CORRIDORS_POST_REMOVED', core.now())) throw endpointRemoved('POST /v1/payments/corridors', '2026-03-04');
+    return { status: 200, body: corridorFilter(body) };
+  });
+  // spec: Endpoints — legacy, ends 2025-09-30.
+  api.get('/v1/configurations/corridors', () => {
+    if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now())) throw endpointRemoved('GET /v1/payments/corridors', '2025-09-30');
+    return { status: 200, body: { data: legacyCorridors() } };
+  });
+
+  api.get('/v1/payments/rate', ({ query }) => ({ status: 200, body: computeRate(core, rates, readRateQuery(query)) }));
+  // spec: Endpoints — legacy rate; appends the result of the new endpoint; ends 2025-09-30.
+  api.get('/v1/payments/rate/service', ({ query }) => {
+    if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now())) throw endpointRemoved('GET /v1/payments/rate', '2025-09-30');
+    const sourceCurrencyCode = query.get('sourceCurrency') ?? query.get('sourceCurrencyCode') ?? '';
+    const destinationCurrencyCode = query.get('destinationCurrency') ?? query.get('destinationCurrencyCode') ?? '';
+    const amount = Number(query.get('amount') ?? query.get('sourceAmount') ?? NaN);
+    if (!sourceCurrencyCode || !destinationCurrencyCode || !(amount > 0)) {
+      throw validationError([{ path: 'query', rule: 'SCHEMA', message: 'give sourceCurrency, destinationCurrency and a positive amount' }]);
+    }
+    const legacy: Record<string, Record<string, unknown>> = { serviceFees: { description: 'service fees by rail' }, serviceRates: { description: 'deprecated' }, calculatedAmounts: {} };
+    const sourceRail = findCorridors({ sourceCurrencyCode })[0]?.source.rails[0] ?? 'LOCAL';
+    let current: Rate | null = null;
+    for (const [key, rail] of [['LOCAL', 'LOCAL'], ['WIRE', 'SWIFT'], ['CRYPTO', 'POLYGON']] as const) {
+      try {
+        const r = computeRate(core, rates, { sourceCurrencyCode, destinationCurrencyCode, sourceRail, destinationRail: rail, sourceAmount: amount, developerFeeFixed: 0, developerFeeVariable: 0 });
+        legacy.serviceFees![key] = r.serviceFee;
+        legacy.serviceRates![key] = r.serviceFee.variable;
+        const { sourceAmount, destinationAmount, totalFeeInSourceCurrency } = r.calculatedAmount;
+        legacy.calculatedAmounts![key] = { sourceAmount, destinationAmount, totalFeeInSourceCurrency };
+        current ??= r;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+      }
+    }
+    if (!current) throw validationError([{ path: 'destinationCurrency', rule: 'CORRIDOR_UNSUPPORTED', message: 'no corridor for this currency pair' }]);
+    return {
+      status: 200,
+      body: {
+        midMarketRate: current.midMarketRate,
+        invertedMidMarketRate: current.invertedMidMarketRate,
+        ...legacy,
+        developerFees: { description: 'developer fees', fixed: 0, variable: 0 },
+        quoteId: current.quoteId,
+        rate: current,
+      },
+    };
+  });
+
+  // spec: Endpoints — GET /accounts/requirements by bank country code and currency code.
+  api.get('/v1/accounts/requirements', ({ query }) => {
+    const { country, currency } = requirementsQuery(query);
+    const items = accountRequirements(country, currency, core.now());
+    if (!items) throw new ApiError(404, 'NOT_FOUND', `No account requirements for ${country}/${currency}: see GET /v1/payments/corridors`);
+    return { status: 200, body: items };
+  });
+  api.get('/v1/accounts/requirements/external-bank-accounts', ({ query }) => {
+    if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now())) throw endpointRemoved('GET /v1/accounts/requirements', '2025-09-30');
+    const { country, currency } = requirementsQuery(query);
+    const items = legacyRequirements(country, currency, core.now());
+    if (!items) throw new ApiError(404, 'NOT_FOUND', `No account requirements for ${country}/${currency}`);
+    return { status: 200, body: items };
+  });
+}
+
+function requirementsQuery(query: URLSearchParams): { country: string; currency: string } {
+  const country = (query.get('bankCountryCode') ?? query.get('countryCode') ?? '').toUpperCase();
+  const currency = (query.get('currencyCode') ?? '').toUpperCase();
+  const fields: FieldViolation[] = [];
+  if (!/^[A-Z]{2}$/.test(country)) fields.push({ path: 'bankCountryCode', rule: 'SCHEMA', message: 'bankCountryCode is required: an ISO 3166-1 alpha-2 code such as US' });
+  if (!/^[A-Z]{3,5}$/.test(currency)) fields.push({ path: 'currencyCode', rule: 'SCHEMA', message: 'currencyCode is required, such as USD' });
+  if (fields.length > 0) throw validationError(fields);
+  return { country, currency };
+}
