@@ -1,3 +1,4 @@
 // The workflows the worker registers (bundled from this file).
+import './polyfills';
 export { payment } from './payment';
 export { providerPayment } from './provider-payment';

@@ -1,6 +1,7 @@
 // providerPayment: the entity workflow of one provider payment, ID `provider-payment:<id>`
 // (ARCHITECTURE: Workflows). Webhooks reach it by signalWithStart, so an event for a payment nobody here
 // started (PAYIN, automatic conversion — spec: Payment rule 2, Events 2) is never lost.
+import './polyfills';
 import {
   condition,
   continueAsNew,
