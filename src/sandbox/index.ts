@@ -98,3 +98,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       })()),
   };
 }
+export { parseSandboxArgs, SandboxArgsError, SANDBOX_USAGE } from './args';

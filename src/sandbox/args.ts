@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { parseApiKeySpec } from './http/auth';
+import { DEFAULT_PORT, type SandboxOptions, type SeedData } from './options';
+
+/** A command line or environment the sandbox cannot start with. Not retryable: fix the arguments. */
+export class SandboxArgsError extends Error {
+  readonly type = 'SANDBOX_ARGS_ERROR';
+  readonly retryable = false;
+}
+
+export const SANDBOX_USAGE = `Usage: sandbox [options]
+  --port <n>              port (default ${DEFAULT_PORT}; env SANDBOX_PORT; 0 = any free port)
+  --host <addr>           address to listen on (default 127.0.0.1; env SANDBOX_HOST)
+  --api-key <key[@ip,…]>  accepted API key, optionally with an IP allowlist; repeatable
+                          (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test)
+  --webhook-url <url>     webhook endpoint; repeatable (env SANDBOX_WEBHOOK_URLS, separated by spaces or ';')
+  --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent)
+  --as-of <iso>           start the sandbox clock at this instant (env SANDBOX_AS_OF)
+  --data-file <path>      persist state and pending webhooks there (env SANDBOX_DATA_FILE)
+  --seed <path>           JSON file of customers, accounts and balances to load (env SANDBOX_SEED_FILE)
+  --demo-data             ready-made approved customers and accounts (env SANDBOX_DEMO_DATA=1)
+  --rate-limit <n/sec|off> per-key limit, e.g. 100/10 (env SANDBOX_RATE_LIMIT; default 100 per 10 s)
+  --quiet                 no per-request log line (env SANDBOX_QUIET=1)
+  --help`;
+
+const SeedSchema = z.object({
+  customers: z.array(z.record(z.string(), z.unknown())).optional(),
+  accounts: z.array(z.record(z.string(), z.unknown())).optional(),
+  balances: z.record(z.string(), z.number()).optional(),
+});
+
+const list = (value: string | undefined): string[] => (value ?? '').split(/[\s;]+/).filter(Boolean);
+const truthy = (value: string | undefined): boolean => value !== undefined && /^(1|true|yes|on)$/i.test(value);
+
+/**
+ * The sandbox's command line and environment → startSandbox options (flags win over env). Reads the seed
+ * file. Used by `npm run sandbox` (src/sandbox/main.ts) and by `xborder sandbox`.
+ */
+export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): { options: SandboxOptions; help: boolean } {
+  const flags = new Map<string, string[]>();
+  let help = false;
+  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-secret', 'as-of', 'data-file', 'seed', 'rate-limit']);
+  const bool = new Set(['demo-data', 'quiet']);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new SandboxArgsError(`Unexpected argument ${arg}\n${SANDBOX_USAGE}`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    let value: string;
+    if (bool.has(name)) value = eq < 0 ? 'true' : arg.slice(eq + 1);
+    else if (valued.has(name)) {
+      const next = eq < 0 ? argv[++i] : arg.slice(eq + 1);
+      if (next === undefined) throw new SandboxArgsError(`--${name} needs a value`);
+      value = next;
+    } else throw new SandboxArgsError(`Unknown option --${name}\n${SANDBOX_USAGE}`);
+    flags.set(name, [...(flags.get(name) ?? []), value]);
+  }
+  const one = (name: string, envName: string): string | undefined => flags.get(name)?.at(-1) ?? env[envName];
+
+  const options: SandboxOptions = {};
+  const port = one('port', 'SANDBOX_PORT');
+  if (port !== undefined) {
+    options.port = Number(port);
+    if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
+  }
+  const host = one('host', 'SANDBOX_HOST');
+  if (host) options.host = host;
+  const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
+  if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
+  const urls = flags.get('webhook-url') ?? list(env.SANDBOX_WEBHOOK_URLS);
+  for (const url of urls) {
+    if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
+  }
+  if (urls.length > 0) options.webhookUrls = urls;
+  const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
+  if (secret) {
+    if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
+    options.webhookSecret = secret;
+  }
+  const asOf = one('as-of', 'SANDBOX_AS_OF');
+  if (asOf) {
+    if (Number.isNaN(Date.parse(asOf))) throw new SandboxArgsError(`--as-of ${asOf} is not an ISO 8601 instant`);
+    options.asOf = new Date(asOf);
+  }
+  const dataFile = one('data-file', 'SANDBOX_DATA_FILE');
+  if (dataFile) options.dataFile = dataFile;
+  const seedFile = one('seed', 'SANDBOX_SEED_FILE');
+  if (seedFile) options.seed = readSeed(seedFile);
+  if (flags.has('demo-data') ? truthy(flags.get('demo-data')!.at(-1)) : truthy(env.SANDBOX_DEMO_DATA)) options.demoData = true;
+  if (flags.has('quiet') ? truthy(flags.get('quiet')!.at(-1)) : truthy(env.SANDBOX_QUIET)) options.log = null;
+  const rateLimit = one('rate-limit', 'SANDBOX_RATE_LIMIT');
+  if (rateLimit) {
+    if (rateLimit === 'off') options.rateLimit = false;
+    else {
+      const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(rateLimit);
+      if (!m) throw new SandboxArgsError(`--rate-limit must be <requests>/<seconds> or off, got ${rateLimit}`);
+      options.rateLimit = { requests: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+    }
+  }
+  return { options, help };
+}
+
+function readSeed(file: string): SeedData {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new SandboxArgsError(`--seed ${file}: ${(err as Error).message}`);
+  }
+  const parsed = SeedSchema.safeParse(raw);
+  if (!parsed.success) throw new SandboxArgsError(`--seed ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
