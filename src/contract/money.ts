@@ -25,12 +25,13 @@ export type RoundingMode = 'half-up' | 'up' | 'down';
 
 /**
  * Round to the currency's minor units. 'half-up' rounds halves away from zero; 'up'/'down' round the
- * magnitude up/down. Binary noise (0.1 + 0.2) is removed first by going through 12 significant digits.
+ * magnitude up/down. Binary noise (1.005 * 100 = 100.49999…) is removed first by going through 15 significant digits
+ * (exact for amounts up to 10^15 minor units, e.g. 10^9 USDC).
  */
 export function roundMinor(amount: number, currency: string, mode: RoundingMode = 'half-up'): number {
   if (!Number.isFinite(amount)) throw new RangeError(`amount must be finite, got ${amount}`);
   const factor = 10 ** minorUnits(currency);
-  const scaled = Number((Math.abs(amount) * factor).toPrecision(12));
+  const scaled = Number((Math.abs(amount) * factor).toPrecision(15));
   const rounded = mode === 'up' ? Math.ceil(scaled) : mode === 'down' ? Math.floor(scaled) : Math.round(scaled);
   const result = (Math.sign(amount) * rounded) / factor;
   return result === 0 ? 0 : result; // no -0

@@ -31,6 +31,12 @@ describe('minor units and rounding', () => {
     expect(Object.is(roundMinor(-0.001, 'USD'), -0)).toBe(false);
   });
 
+  test('large amounts keep every minor unit (found by the round-trip property: 12 digits were too few)', () => {
+    expect(roundMinor(8920104.4143451, 'USDC')).toBe(8920104.414345);
+    expect(roundMinor(4043449.1947149, 'USDT')).toBe(4043449.194715);
+    expect(roundMinor(123456789012.345, 'USD')).toBe(123456789012.35);
+  });
+
   test('up and down modes', () => {
     expect(roundMinor(1.001, 'USD', 'up')).toBe(1.01);
     expect(roundMinor(1.009, 'USD', 'down')).toBe(1);
