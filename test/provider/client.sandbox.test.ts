@@ -44,7 +44,6 @@ let receiver: http.Server;
 const deliveries: Delivery[] = [];
 let ctl: ReturnType<typeof control>;
 let client: ProviderClient;
-let sandboxNow = new Date(AFTER_ALL_RULES);
 
 beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -68,7 +67,8 @@ beforeAll(async () => {
     log: null,
   });
   ctl = control(sandbox.url);
-  client = createProviderClient({ baseUrl: sandbox.url, apiKey: API_KEY, asOf: () => sandboxNow, timeoutMs: 5_000 });
+  // Pre-validation follows the sandbox's clock, as a worker pointed at the sandbox would.
+  client = createProviderClient({ baseUrl: sandbox.url, apiKey: API_KEY, asOf: () => sandbox.clock.now(), timeoutMs: 5_000 });
 });
 
 afterAll(async () => {
