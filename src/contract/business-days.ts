@@ -9,6 +9,9 @@ import { z } from 'zod';
 //   Saturday 10:00 + 3 = Thursday 00:00 (the clock starts when business opens);
 // - n = 0 returns the instant itself on a business day, else the start of the next business day.
 
+/** spec: Limits — AWAITING_FUNDS lifetime, in business days (from 2026-03-30, rule AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS). */
+export const AWAITING_FUNDS_LIFETIME_BUSINESS_DAYS = 3;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HolidaySchema = z.iso.date();
 

@@ -50,6 +50,13 @@ export const CURRENCY_RAILS: Readonly<Record<string, readonly Rail[]>> = {
   INR: ['IMPS', 'IMPS_WITH_FIRC'],
 };
 
+// spec: Account, rails — "US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts:
+// TED, PIX (default TED)". Keyed by the bank's country (ISO alpha-2).
+export const DEFAULT_ACCOUNT_RAILS: Readonly<Record<string, readonly Rail[]>> = {
+  US: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
+  BR: ['TED'],
+};
+
 // spec: Payment, rule 1.
 export const PAYMENT_TYPES = ['INTERNAL', 'PAYIN', 'PAYOUT', 'EXTERNAL'] as const;
 export type PaymentType = (typeof PAYMENT_TYPES)[number];

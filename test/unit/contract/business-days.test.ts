@@ -1,9 +1,13 @@
 import fc from 'fast-check';
-import { addBusinessDays, isBusinessDay } from '../../../src/contract';
+import { AWAITING_FUNDS_LIFETIME_BUSINESS_DAYS, addBusinessDays, isBusinessDay } from '../../../src/contract';
 
 const at = (iso: string) => new Date(iso);
 
 describe('addBusinessDays (UTC, Saturday and Sunday skipped)', () => {
+  test('the AWAITING_FUNDS lifetime is 3 business days (spec: Limits)', () => {
+    expect(AWAITING_FUNDS_LIFETIME_BUSINESS_DAYS).toBe(3);
+  });
+
   test('Friday 15:00 + 3 = Wednesday 15:00', () => {
     // 2026-04-03 is a Friday
     expect(addBusinessDays(at('2026-04-03T15:00:00Z'), 3).toISOString()).toBe('2026-04-08T15:00:00.000Z');

@@ -6,6 +6,7 @@ import {
   BANK_FIELDS,
   BLOCKCHAIN_RAILS,
   CURRENCY_RAILS,
+  DEFAULT_ACCOUNT_RAILS,
   FAILURE_CODES,
   PAYMENT_REASONS,
   PAYMENT_STATUSES,
@@ -69,6 +70,11 @@ describe('enums match the spec lists', () => {
     for (const r of ['WIRE', 'CRYPTO', 'FPS']) expect(RAILS as readonly string[]).not.toContain(r);
     for (const r of BLOCKCHAIN_RAILS) expect(RAILS).toContain(r);
     for (const list of Object.values(CURRENCY_RAILS)) for (const r of list) expect(RAILS).toContain(r);
+  });
+
+  test('default account rails: US all three, BR TED (spec: Account, rails)', () => {
+    expect(spec).toContain('US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts: TED, PIX (default TED)');
+    expect(DEFAULT_ACCOUNT_RAILS).toEqual({ US: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'], BR: ['TED'] });
   });
 
   test('payment types, account kinds, stablecoins, statuses', () => {
