@@ -72,7 +72,8 @@ export class SandboxCore {
 
   /** Records an event and queues one signed delivery per webhook URL. */
   emit(type: string, data: Record<string, unknown>, atMs?: number): SandboxEvent {
-    const event: SandboxEvent = { id: this.newId('evt'), type, createdAt: this.nowIso(atMs), data };
+    // A snapshot: the stored objects keep changing after the event.
+    const event: SandboxEvent = { id: this.newId('evt'), type, createdAt: this.nowIso(atMs), data: structuredClone(data) };
     this.recentEvents.push(event);
     if (this.recentEvents.length > RECENT_EVENTS) this.recentEvents.shift();
     const body = JSON.stringify(event);

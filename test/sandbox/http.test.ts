@@ -16,7 +16,7 @@ describe('authentication (spec: Authentication 1 and 5)', () => {
   it('401 UNAUTHORIZED without a key and with an unknown key, in the error shape of the contract', async () => {
     const sb = await start();
     const none = await fetch(`${sb.url}/v1/payments`);
-    const body = await none.json();
+    const body = (await none.json()) as any;
     expect(none.status).toBe(401);
     expect(ErrorBodySchema.parse(body).error.code).toBe('UNAUTHORIZED');
     expect(body.error.requestId).toBe(none.headers.get('x-request-id'));
@@ -98,7 +98,7 @@ describe('idempotency (spec: Authentication 3; docs/spec-gaps.md)', () => {
     const { sb, body } = await setup();
     const res = await fetch(`${sb.url}/v1/payments`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status).toBe(400);
-    expect((await res.json()).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
+    expect(((await res.json()) as any).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
 
   it('same key + same body → the first response replayed, one record; other body → 409 IDEMPOTENCY_CONFLICT', async () => {
