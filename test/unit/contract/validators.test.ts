@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ageAt, isTeamAliasEmail, validateAccount, validateCustomer, validatePaymentRequest } from '../../../src/contract';
 import { bankAccountBody, businessBody, day, individualBody, paymentBody } from './fixtures';
 
@@ -188,5 +189,31 @@ describe('validatePaymentRequest', () => {
     expect(r('AUTO_LIQUIDATION', '2026-07-30')).toEqual([]);
     expect(r('AUTO_LIQUIDATION', '2026-07-31')).toEqual(['PAYMENT_REASONS_ENUM']);
     expect(r('GIFTS', '2026-07-31')).toEqual([]);
+  });
+});
+
+describe('validators never throw, whatever they are given', () => {
+  const dates = fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2027-01-01T00:00:00Z'), noInvalidDate: true });
+  // Objects that look like the real bodies, with any value in any field.
+  const bodyLike = fc.oneof(
+    fc.anything(),
+    fc.record({ type: fc.constantFrom('INDIVIDUAL', 'BUSINESS', 'EXTERNAL_BANK_ACCOUNT', 'X'), email: fc.anything(), address: fc.anything(), associatedPersons: fc.anything(), documents: fc.anything(), birthDate: fc.anything(), rails: fc.anything(), bank: fc.anything(), currencyCode: fc.anything() }, { requiredKeys: ['type'] }),
+    fc.record({ source: fc.anything(), destination: fc.anything(), paymentReason: fc.anything(), memo: fc.anything() }),
+  );
+
+  test('returns an array of { path, rule, message } for any input', () => {
+    fc.assert(
+      fc.property(bodyLike, dates, (body, asOf) => {
+        for (const vs of [validateCustomer(body, asOf, { teamEmail: 'ops@acme.com' }), validateAccount(body, asOf), validatePaymentRequest(body, asOf)]) {
+          expect(Array.isArray(vs)).toBe(true);
+          for (const v of vs) {
+            expect(typeof v.path).toBe('string');
+            expect(typeof v.rule).toBe('string');
+            expect(v.message.length).toBeGreaterThan(0);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
