@@ -1,7 +1,7 @@
 import { FIAT_RAILS, FPS_RAIL } from './enums';
 import { ContractParseError, zodIssuesToViolations } from './errors';
 import { type Payment, PaymentSchema } from './payment';
-import { isRecord } from './primitives';
+import { cloneJson, isRecord } from './primitives';
 
 // spec: Payment fields present only until March 30, 2026 (transitional). One row per old field;
 // this table drives both normalizePayment (old → current) and toTransitionalPayment (current → old).
@@ -118,7 +118,7 @@ export function normalizePayment(raw: unknown): Payment {
   if (!isRecord(raw)) {
     throw new ContractParseError('payment', [{ path: '', rule: 'SCHEMA', message: 'a payment must be a JSON object' }]);
   }
-  const out = structuredClone(raw);
+  const out = cloneJson(raw);
   for (const move of PAYMENT_FIELD_MAP) {
     const oldValue = getPath(out, move.old);
     if (move.current !== null && oldValue !== undefined) {
@@ -134,7 +134,7 @@ export function normalizePayment(raw: unknown): Payment {
     deletePath(out, move.old);
   }
   for (const [path, value] of LEGACY_DEFAULTS) {
-    if (getPath(out, path) === undefined) setPath(out, path, structuredClone(value));
+    if (getPath(out, path) === undefined) setPath(out, path, cloneJson(value));
   }
   if (getPath(out, 'quote.expiresAt') === undefined) setPath(out, 'quote.expiresAt', getPath(out, 'lifecycle.createdAt'));
   if (out.fundingInstructions === undefined && isRecord(out.source)) {
@@ -163,7 +163,7 @@ export function normalizePayment(raw: unknown): Payment {
  * (destination.account, customer, sendingCustomer) are not produced: a caller that has them adds them.
  */
 export function toTransitionalPayment(p: Payment): Record<string, unknown> {
-  const out: Record<string, unknown> = structuredClone(p);
+  const out: Record<string, unknown> = cloneJson(p);
   for (const move of PAYMENT_FIELD_MAP) {
     if (move.kind === 'getOnly') continue;
     if (move.current === null) continue;
