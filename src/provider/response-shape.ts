@@ -23,7 +23,7 @@ export interface ShapeContext {
   requestId?: string;
 }
 
-/** Wraps whatever a response parser threw. ProviderErrors pass through unchanged. */
+/** Wraps whatever a response parser threw, with the request context. Other ProviderErrors pass through unchanged. */
 export function toResponseShapeError(thrown: unknown, ctx: ShapeContext): ProviderError {
   if (thrown instanceof ProviderError && !(thrown instanceof ResponseShapeError)) return thrown;
   const fields: FieldIssue[] = issuesOf(thrown);

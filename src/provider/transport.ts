@@ -201,7 +201,7 @@ function transportFailure(
       timeoutMs: ctx.timeoutMs,
     });
   }
-  return new NetworkError(`${ctx.method} ${ctx.path} failed on the network (${code ?? name ?? 'error'})${unknownOutcome}`, {
+  return new NetworkError(`${ctx.method} ${ctx.path} failed on the network (${code || name || 'error'})${unknownOutcome}`, {
     ...details,
     networkCode: code,
   });
