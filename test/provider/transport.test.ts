@@ -88,6 +88,19 @@ describe('requests', () => {
     expect(req!.body).toBe('');
   });
 
+  it('follows nextCursor with configurable paging parameter names', async () => {
+    server.handle((req, res) => {
+      const after = new URL(req.url, 'http://x').searchParams.get('after');
+      const page = after === null ? { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: 'p2' } } : { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: null } };
+      sendJson(res, 200, page);
+    });
+    const paged = client({ paging: { limitParam: 'pageSize', cursorParam: 'after' } });
+    const ids = [];
+    for await (const p of paged.payments.listAll({ limit: 1, status: 'PENDING' })) ids.push(p.id);
+    expect(ids).toHaveLength(2);
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/payments?status=PENDING&pageSize=1', '/v1/payments?status=PENDING&pageSize=1&after=p2']);
+  });
+
   it('keeps a /v1 already in the base URL and keeps a base path', async () => {
     server.handle((_req, res) => sendJson(res, 200, currentPaymentJson()));
     await createProviderClient({ baseUrl: `${server.url}/v1/`, apiKey: API_KEY }).payments.get('pay_1');
