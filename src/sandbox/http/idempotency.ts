@@ -18,6 +18,7 @@ export interface IdempotencyRecord {
  */
 export class IdempotencyStore {
   private inFlight = new Map<string, { fingerprint: string; promise: Promise<Reply> }>();
+  private insertsSinceSweep = 0;
 
   constructor(
     private records: Record<string, IdempotencyRecord>,
@@ -45,7 +46,10 @@ export class IdempotencyStore {
     this.inFlight.set(id, { fingerprint, promise });
     try {
       const reply = await promise;
-      if (reply.status < 500) this.records[id] = { fingerprint, createdAtMs: this.nowMs(), status: reply.status, body: reply.body };
+      if (reply.status < 500) {
+        this.records[id] = { fingerprint, createdAtMs: this.nowMs(), status: reply.status, body: reply.body };
+        if (++this.insertsSinceSweep >= 1000) this.sweep();
+      }
       return reply;
     } finally {
       this.inFlight.delete(id);
@@ -54,6 +58,7 @@ export class IdempotencyStore {
 
   /** Drops records older than the window. */
   sweep(): void {
+    this.insertsSinceSweep = 0;
     const now = this.nowMs();
     for (const [id, r] of Object.entries(this.records)) if (now - r.createdAtMs > this.windowMs) delete this.records[id];
   }
