@@ -3,17 +3,20 @@ import type { AllActivities } from './types';
 import { createPaymentActivities } from './payment-activities';
 import { createCustomerActivities } from './customer-activities';
 import { createAccountActivities } from './account-activities';
+import { createQuoteActivities, type QuoteActivities } from './quote-activities';
 
 export * from './types';
 export * from './provider-port';
 export { toApplicationFailure, isProviderError } from './errors';
 export { createPaymentActivities, createCustomerActivities, createAccountActivities };
+export * from './quote-activities';
 
 /** Every activity the workflows call, for one worker. */
-export function createActivities(deps: { provider: ProviderPort }): AllActivities {
+export function createActivities(deps: { provider: ProviderPort }): AllActivities & QuoteActivities {
   return {
     ...createPaymentActivities(deps),
     ...createCustomerActivities(deps),
     ...createAccountActivities(deps),
+    ...createQuoteActivities(deps),
   };
 }

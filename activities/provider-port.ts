@@ -7,6 +7,7 @@ import type {
   CreateAccountRequest,
   CreateCustomerRequest,
   CreatePaymentRequest,
+  Corridor,
   Customer,
   Payment,
   Rate,
@@ -49,6 +50,10 @@ export interface ProviderPort {
   };
   rates: {
     get(query: RateQuery): Promise<Rate>;
+  };
+  /** GET /payments/corridors (quote refresh, activities/quote-activities.ts). */
+  corridors: {
+    list(): Promise<Corridor[]>;
   };
 }
 

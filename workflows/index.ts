@@ -2,3 +2,5 @@
 import './polyfills';
 export { payment } from './payment';
 export { providerPayment } from './provider-payment';
+export { refreshQuotes } from './refresh-quotes';
+export { rateBoard } from './rate-board';

@@ -1,0 +1,112 @@
+// Indicative quotes from the rate board (issue 6): services ask the board, not the rate-limited provider
+// (spec: Limits, "Rate limit"), and get the contract's fee math (spec: Rate (quote), Calculation) with the
+// age of the rate. A quote older than the caller's limit, or missing, is refused with a typed error.
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { destinationFromSource, sourceFromDestination } from '../contract';
+import {
+  RATE_BOARD_WORKFLOW_ID,
+  rateBoardQuery,
+  ratePairKey,
+  type RateBoardEntry,
+  type RatePair,
+} from '../../workflows/rate-board-messages';
+import { RatePairSchema } from './quote-refresh-config';
+
+export type IndicativeQuoteErrorType = 'RATE_MISSING' | 'RATE_STALE' | 'RATE_BOARD_UNAVAILABLE';
+
+export class IndicativeQuoteError extends Error {
+  readonly retryable: boolean;
+  constructor(
+    readonly type: IndicativeQuoteErrorType,
+    message: string,
+    readonly details: { pair: string; ageMs?: number; maxAgeMs?: number } ,
+  ) {
+    super(message);
+    this.name = 'IndicativeQuoteError';
+    // A stale or missing rate may be fresh after the next refresh; the caller decides whether to wait.
+    this.retryable = true;
+  }
+}
+
+export type QuoteAmount = number | { sourceAmount: number } | { destinationAmount: number };
+
+export interface IndicativeQuoteOptions {
+  /** refuse a rate older than this (ms) */
+  maxAgeMs: number;
+  /** the clock to age the rate with; default now */
+  now?: Date;
+  boardWorkflowId?: string;
+}
+
+export interface IndicativeQuote {
+  pair: RatePair;
+  sourceAmount: number;
+  destinationAmount: number;
+  totalFeeInSourceCurrency: number;
+  midMarketRate: number;
+  quoteId: string;
+  fetchedAt: string;
+  /** how old the rate is at `now` */
+  ageMs: number;
+  /** always true: a payment gets its own, binding quote from the provider */
+  indicative: true;
+}
+
+/** The whole board (every pair with its fetch time), or RATE_BOARD_UNAVAILABLE when no board runs. */
+export async function readRateBoard(client: Client, boardWorkflowId = RATE_BOARD_WORKFLOW_ID): Promise<RateBoardEntry[]> {
+  try {
+    return (await client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery)).entries;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) {
+      throw new IndicativeQuoteError('RATE_BOARD_UNAVAILABLE', `no rate board is running (workflow ${boardWorkflowId}); is the quote-refresh Schedule created?`, { pair: '*' });
+    }
+    throw err;
+  }
+}
+
+export async function getIndicativeQuote(
+  client: Client,
+  pairInput: RatePair,
+  amount: QuoteAmount,
+  options: IndicativeQuoteOptions,
+): Promise<IndicativeQuote> {
+  const pair = RatePairSchema.parse(pairInput);
+  const key = ratePairKey(pair);
+  const entries = await readRateBoard(client, options.boardWorkflowId);
+  const entry = entries.find((e) => ratePairKey(e.pair) === key);
+  if (!entry) {
+    throw new IndicativeQuoteError('RATE_MISSING', `the rate board has no rate for ${key}; add the pair to the quote-refresh configuration`, { pair: key });
+  }
+  const now = (options.now ?? new Date()).getTime();
+  const ageMs = Math.max(0, now - Date.parse(entry.fetchedAt));
+  if (ageMs > options.maxAgeMs) {
+    throw new IndicativeQuoteError(
+      'RATE_STALE',
+      `the rate for ${key} is ${Math.round(ageMs / 1000)} s old, older than the limit of ${Math.round(options.maxAgeMs / 1000)} s (fetched at ${entry.fetchedAt}); is the quote-refresh Schedule running?`,
+      { pair: key, ageMs, maxAgeMs: options.maxAgeMs },
+    );
+  }
+  const { rate } = entry;
+  const common = {
+    midMarketRate: rate.midMarketRate,
+    serviceFee: rate.serviceFee,
+    developerFee: rate.developerFee,
+    sourceCurrency: pair.sourceCurrency,
+    destinationCurrency: pair.destinationCurrency,
+  };
+  const amounts =
+    typeof amount === 'number'
+      ? destinationFromSource({ ...common, sourceAmount: amount })
+      : 'sourceAmount' in amount
+        ? destinationFromSource({ ...common, sourceAmount: amount.sourceAmount })
+        : sourceFromDestination({ ...common, destinationAmount: amount.destinationAmount });
+  return {
+    pair,
+    ...amounts,
+    midMarketRate: rate.midMarketRate,
+    quoteId: rate.quoteId,
+    fetchedAt: entry.fetchedAt,
+    ageMs,
+    indicative: true,
+  };
+}

@@ -1,0 +1,63 @@
+// The quote-refresh Schedule (issue 6, ARCHITECTURE: refreshQuotes): created or updated idempotently.
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import {
+  REFRESH_QUOTES_WORKFLOW_TYPE,
+  type RefreshQuotesInput,
+} from '../../workflows/rate-board-messages';
+import { QuoteRefreshConfigSchema, type QuoteRefreshConfigInput, type QuoteRefreshConfig } from './quote-refresh-config';
+
+export * from './quote-refresh-config';
+
+export interface EnsuredSchedule {
+  scheduleId: string;
+  /** false when the Schedule existed and was updated to `config` */
+  created: boolean;
+  handle: ScheduleHandle;
+}
+
+function scheduleParts(config: QuoteRefreshConfig) {
+  const input: RefreshQuotesInput = {
+    pairs: config.pairs,
+    referenceAmount: config.referenceAmount,
+    pauseBetweenCallsMs: config.pauseBetweenCallsMs,
+  };
+  return {
+    spec: { intervals: [{ every: config.intervalMs }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: REFRESH_QUOTES_WORKFLOW_TYPE,
+      // The Schedule appends the fire time to this ID, so each run has its own.
+      workflowId: `${config.scheduleId}-run`,
+      taskQueue: config.taskQueue,
+      args: [input],
+      workflowExecutionTimeout: Math.max(config.intervalMs * 5, 10 * 60_000),
+    },
+    policies: {
+      // A slow refresh is never doubled: the next tick is skipped while one runs.
+      overlap: ScheduleOverlapPolicy.SKIP,
+      catchupWindow: config.catchupWindowMs,
+    },
+  };
+}
+
+/**
+ * Creates the Schedule, or updates it to `config` when it exists (never fails with "already exists").
+ * An update keeps the Schedule's state: a Schedule an operator paused stays paused.
+ */
+export async function ensureSchedules(client: Client, configInput: QuoteRefreshConfigInput): Promise<EnsuredSchedule> {
+  const config = QuoteRefreshConfigSchema.parse(configInput);
+  const parts = scheduleParts(config);
+  try {
+    const handle = await client.schedule.create({
+      scheduleId: config.scheduleId,
+      ...parts,
+      state: { note: 'quote refresh (xborder ensureSchedules)' },
+    });
+    return { scheduleId: config.scheduleId, created: true, handle };
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  const handle = client.schedule.getHandle(config.scheduleId);
+  await handle.update((previous) => ({ ...previous, ...parts }));
+  return { scheduleId: config.scheduleId, created: false, handle };
+}

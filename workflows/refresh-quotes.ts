@@ -1,0 +1,112 @@
+// refreshQuotes: run by the Schedule `quote-refresh` (ARCHITECTURE: Workflows). Reads the corridors, fetches an
+// indicative rate for each configured pair that a corridor offers, one call at a time with a pause between
+// calls (spec: Limits, "Rate limit" — the numbers are not shown, so the pause is configurable), and hands the
+// quotes to the rateBoard entity in one signal.
+//
+// Delivery: a signal to the running board (getExternalWorkflowHandle); when there is no board yet (first run,
+// or it was terminated) the refresh starts it as an abandoned child carrying the quotes. This keeps the
+// Temporal client out of the activities and the whole hand-over in this workflow's history; the fixed board ID
+// makes two starts collide, and the loser signals the winner.
+import {
+  ApplicationFailure,
+  ParentClosePolicy,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  sleep,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { Corridor } from '../src/contract';
+import type { QuoteActivities } from '../activities/quote-activities';
+import {
+  DEFAULT_PAUSE_BETWEEN_CALLS_MS,
+  DEFAULT_REFERENCE_AMOUNT,
+  RATE_BOARD_WORKFLOW_ID,
+  rateBoardUpdateSignal,
+  ratePairKey,
+  type RateBoardEntry,
+  type RatePair,
+  type RefreshQuotesInput,
+  type RefreshQuotesResult,
+} from './rate-board-messages';
+import { rateBoard } from './rate-board';
+
+/** A quote is indicative: a pair that keeps failing is left for the next tick (its board entry just ages). */
+const quoteActivities = proxyActivities<QuoteActivities>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '2m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '20s', maximumAttempts: 3 },
+});
+
+/** spec: Corridor — a pair is offered when one corridor lists both currencies and both rails. */
+export function corridorOffers(corridors: readonly Corridor[], pair: RatePair): boolean {
+  return corridors.some(
+    (c) =>
+      c.source.currencyCodes.includes(pair.sourceCurrency) &&
+      c.source.rails.includes(pair.sourceRail) &&
+      c.destination.currencyCodes.includes(pair.destinationCurrency) &&
+      c.destination.rails.includes(pair.destinationRail),
+  );
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function refreshQuotes(input: RefreshQuotesInput): Promise<RefreshQuotesResult> {
+  const referenceAmount = input.referenceAmount ?? DEFAULT_REFERENCE_AMOUNT;
+  const pauseMs = input.pauseBetweenCallsMs ?? DEFAULT_PAUSE_BETWEEN_CALLS_MS;
+  const boardId = input.boardWorkflowId ?? RATE_BOARD_WORKFLOW_ID;
+  if (!(referenceAmount > 0)) throw ApplicationFailure.nonRetryable('referenceAmount must be positive', 'INVALID_INPUT');
+
+  const corridors = await quoteActivities.listCorridors();
+  const unique = new Map(input.pairs.map((p) => [ratePairKey(p), p]));
+  const result: RefreshQuotesResult = { fetched: [], skipped: [], failed: [], delivery: 'signal' };
+  const entries: RateBoardEntry[] = [];
+  let calls = 0;
+  for (const [key, pair] of unique) {
+    if (!corridorOffers(corridors, pair)) {
+      result.skipped.push(key);
+      continue;
+    }
+    if (calls > 0 && pauseMs > 0) await sleep(pauseMs);
+    calls += 1;
+    try {
+      const rate = await quoteActivities.getPairRate(pair, referenceAmount);
+      entries.push({ pair, rate, fetchedAt: new Date(Date.now()).toISOString() });
+      result.fetched.push(key);
+    } catch (err) {
+      result.failed.push({ pair: key, error: errorMessage(err) });
+    }
+  }
+  if (entries.length === 0) return result;
+
+  const update = { entries, refreshedBy: `${workflowInfo().workflowId}/${workflowInfo().runId}` };
+  result.delivery = await deliverToBoard(boardId, update);
+  return result;
+}
+
+async function deliverToBoard(
+  boardId: string,
+  update: { entries: RateBoardEntry[]; refreshedBy: string },
+): Promise<'signal' | 'started'> {
+  try {
+    await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
+    return 'signal';
+  } catch {
+    // No running board: start one with the quotes as its first entries.
+  }
+  try {
+    await startChild(rateBoard, {
+      workflowId: boardId,
+      args: [{ entries: update.entries, lastRefreshedBy: update.refreshedBy }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+    return 'started';
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
+    return 'signal';
+  }
+}
