@@ -1,0 +1,190 @@
+// Reads temporal-docker/ the way `docker compose` would, without a Docker engine: YAML with merge keys,
+// ${...} interpolation from an env file, pass-through variables, and the Dockerfile's stages.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { parse } from 'yaml';
+import { z } from 'zod';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const DOCKER_DIR = path.join(ROOT, 'temporal-docker');
+
+const HealthcheckSchema = z.object({
+  test: z.array(z.string()).min(2),
+  interval: z.string().optional(),
+  timeout: z.string().optional(),
+  retries: z.number().int().positive().optional(),
+  start_period: z.string().optional(),
+});
+
+const ServiceSchema = z.object({
+  image: z.string(),
+  build: z.object({ context: z.string(), dockerfile: z.string(), target: z.string() }).optional(),
+  profiles: z.array(z.string()).optional(),
+  restart: z.string().optional(),
+  depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
+  environment: z.record(z.string(), z.string().nullable()).optional(),
+  volumes: z.array(z.string()).optional(),
+  ports: z.array(z.string()).optional(),
+  entrypoint: z.array(z.string()).optional(),
+  command: z.array(z.string()).optional(),
+  healthcheck: HealthcheckSchema.optional(),
+  stop_grace_period: z.string().optional(),
+});
+export type Service = z.infer<typeof ServiceSchema>;
+
+const ComposeSchema = z.object({
+  name: z.string(),
+  services: z.record(z.string(), ServiceSchema),
+  volumes: z.record(z.string(), z.unknown().nullable()).optional(),
+});
+export type Compose = z.infer<typeof ComposeSchema>;
+
+/** A compose file of temporal-docker/, parsed and checked against the shape we use. */
+export function loadCompose(file: string): Compose {
+  return ComposeSchema.parse(parse(readFileSync(path.join(DOCKER_DIR, file), 'utf8'), { merge: true }));
+}
+
+/** KEY=VALUE lines of an env file (comments and blank lines skipped), as compose reads `.env`. */
+export function readEnvFile(file: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const line of readFileSync(path.join(DOCKER_DIR, file), 'utf8').split('\n')) {
+    const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
+    if (m) env[m[1]!] = m[2]!.trim();
+  }
+  return env;
+}
+
+/**
+ * Compose interpolation: $$, $VAR, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error},
+ * ${VAR:+alt}. A missing required variable throws, as `docker compose` refuses to start.
+ */
+export function interpolate(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(/\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g, (all, _x, braced, op, arg, bare) => {
+    if (all === '$$') return '$';
+    const name = (braced ?? bare) as string;
+    const value = env[name];
+    const set = value !== undefined;
+    const nonEmpty = set && value !== '';
+    switch (op as string | undefined) {
+      case undefined:
+        return value ?? '';
+      case ':-':
+        return nonEmpty ? value : arg;
+      case '-':
+        return set ? value : arg;
+      case ':?':
+        if (!nonEmpty) throw new Error(`required variable ${name} is missing: ${arg}`);
+        return value;
+      case '?':
+        if (!set) throw new Error(`required variable ${name} is missing: ${arg}`);
+        return value;
+      case ':+':
+        return nonEmpty ? arg : '';
+      default:
+        throw new Error(`unsupported interpolation ${all}`);
+    }
+  });
+}
+
+/**
+ * The environment a service's container gets: interpolated values, and variables listed without a
+ * value taken from `dotenv` when set there (otherwise left unset, so the code's default applies).
+ */
+export function containerEnv(service: Service, dotenv: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(service.environment ?? {})) {
+    if (value === null) {
+      if (dotenv[name] !== undefined) env[name] = dotenv[name];
+    } else {
+      env[name] = interpolate(value, dotenv);
+    }
+  }
+  return env;
+}
+
+/** "127.0.0.1:4020:4020" → { host: '127.0.0.1', published: 4020, target: 4020 } after interpolation. */
+export function parsePort(spec: string, dotenv: Record<string, string>): { host?: string; published: number; target: number } {
+  const parts = interpolate(spec, dotenv).split(':');
+  const target = Number(parts.at(-1));
+  const published = Number(parts.at(-2) ?? target);
+  return { ...(parts.length === 3 ? { host: parts[0] } : {}), published, target };
+}
+
+/** Compose durations we use: "30s", "1m", "1m30s". */
+export function durationMs(text: string): number {
+  const m = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!m || (!m[1] && !m[2])) throw new Error(`unsupported duration ${text}`);
+  return (Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)) * 1000;
+}
+
+export interface DockerStage {
+  name: string;
+  from: string;
+  /** Instructions after FROM, continuation lines joined. */
+  instructions: Array<{ op: string; args: string }>;
+}
+
+/** The stages of a Dockerfile, with the ARG defaults declared before the first FROM. */
+export function readDockerfile(file: string): { args: Record<string, string>; stages: DockerStage[] } {
+  const lines = readFileSync(path.join(ROOT, file), 'utf8')
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const args: Record<string, string> = {};
+  const stages: DockerStage[] = [];
+  for (const line of lines) {
+    const [op, ...rest] = line.split(/\s+/);
+    const text = rest.join(' ');
+    const upper = op!.toUpperCase();
+    if (upper === 'FROM') {
+      const m = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(text);
+      if (!m) throw new Error(`cannot read FROM ${text}`);
+      stages.push({ from: m[1]!, name: m[2] ?? String(stages.length), instructions: [] });
+    } else if (stages.length === 0) {
+      if (upper === 'ARG') {
+        const [name, value] = text.split('=');
+        if (name && value !== undefined) args[name] = value;
+      }
+    } else {
+      stages.at(-1)!.instructions.push({ op: upper, args: text });
+    }
+  }
+  return { args, stages };
+}
+
+/** A stage's instructions including those inherited through `FROM <earlier stage>`. */
+export function stageChain(stages: DockerStage[], name: string): DockerStage['instructions'] {
+  const stage = stages.find((s) => s.name === name);
+  if (!stage) throw new Error(`no stage ${name}`);
+  const parent = stages.find((s) => s.name === stage.from);
+  return [...(parent ? stageChain(stages, parent.name) : []), ...stage.instructions];
+}
+
+/** The last value of each ENV key along a stage chain (ENV a=1 b=2 form). */
+export function stageEnv(instructions: DockerStage['instructions']): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { op, args } of instructions) {
+    if (op !== 'ENV') continue;
+    for (const m of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S+)/g)) env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
+  }
+  return env;
+}
+
+/** What `tsc -p tsconfig.build.json` writes (paths relative to the repository root), and its include list. */
+export function tscBuildOutputs(): { files: Set<string>; include: string[]; outDir: string } {
+  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  });
+  if (!parsed) throw new Error('cannot read tsconfig.build.json');
+  const files = new Set<string>();
+  for (const input of parsed.fileNames) {
+    for (const output of ts.getOutputFileNames(parsed, input, false)) files.add(path.relative(ROOT, output));
+  }
+  const include = z.array(z.string()).parse((parsed.raw as { include?: unknown }).include);
+  return { files, include, outDir: path.relative(ROOT, parsed.options.outDir ?? ROOT) };
+}

@@ -1,0 +1,523 @@
+// temporal-docker/ checked against the code, without a Docker engine (issue 6, "temporal-docker/"): every
+// service, image, port, env variable and build path of the compose files must match what the code reads
+// and what `npm run build` writes, so a rename in the code fails here. The admin-tools scripts run for real:
+// setup-namespace.sh against a Temporal dev server, setup-schema.sh against a stub temporal-sql-tool.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { parse } from 'yaml';
+import { TEMPORAL_ENV_VARS, temporalConfigFromEnv } from '../../src/client/connection-config';
+import { DEFAULT_INGRESS_PATH, DEFAULT_INGRESS_PORT, INGRESS_ENV_VARS, ingressConfigFromEnv } from '../../src/ingress/config';
+import { createWebhookHandler } from '../../src/ingress/handler';
+import { startIngressServer } from '../../src/ingress/node-server';
+import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
+import { DEFAULT_PORT as DEFAULT_SANDBOX_PORT } from '../../src/sandbox/options';
+import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../workers/config';
+import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { temporalBinaries } from '../support/temporal';
+import {
+  containerEnv,
+  DOCKER_DIR,
+  durationMs,
+  interpolate,
+  loadCompose,
+  parsePort,
+  readDockerfile,
+  readEnvFile,
+  ROOT,
+  stageChain,
+  stageEnv,
+  tscBuildOutputs,
+  type Compose,
+  type Service,
+} from './compose-model';
+
+const compose = loadCompose('compose.yaml');
+const cloud = loadCompose('compose.cloud.yaml');
+const dotenv = readEnvFile('.env.example');
+const dockerfile = readDockerfile('temporal-docker/Dockerfile');
+const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
+
+const service = (c: Compose, name: string): Service => {
+  const s = c.services[name];
+  if (!s) throw new Error(`compose has no service ${name}`);
+  return s;
+};
+const LONG_RUNNING = ['postgresql', 'temporal', 'temporal-ui', 'worker', 'ingress', 'sandbox'];
+const ONE_SHOT = ['temporal-schema-setup', 'temporal-namespace-setup'];
+const OURS = ['worker', 'ingress', 'sandbox'];
+/** Where the app lives in our images (WORKDIR of the runtime stage). */
+const APP_DIR = '/app';
+/** The CLI's type names for `--type` (ALL_SEARCH_ATTRIBUTE_KEYS use the SDK's upper-case ones). */
+const CLI_TYPE: Record<string, string> = { KEYWORD: 'Keyword', DATETIME: 'Datetime' };
+
+describe('compose.yaml: services, images, restarts, health checks', () => {
+  test('has exactly the cluster, our services, and the sandbox only under the `sandbox` profile', () => {
+    expect(Object.keys(compose.services).sort()).toEqual([...LONG_RUNNING, ...ONE_SHOT].sort());
+    for (const [name, s] of Object.entries(compose.services)) {
+      expect({ name, profiles: s.profiles }).toEqual({ name, profiles: name === 'sandbox' ? ['sandbox'] : undefined });
+    }
+  });
+
+  test('every image is pinned to a version (no `latest`, no bare major), ours to package.json version', () => {
+    for (const c of [compose, cloud]) {
+      for (const [name, s] of Object.entries(c.services)) {
+        const image = interpolate(s.image, {});
+        const tag = image.split(':')[1];
+        expect({ name, tag }).toEqual({ name, tag: expect.stringMatching(/^\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/) });
+        if (OURS.includes(name)) expect({ name, image }).toEqual({ name, image: `xborder/${name}:${packageJson.version}` });
+        else expect({ name, image }).toEqual({ name, image: expect.stringMatching(/^[a-z0-9/-]+:\d+\.\d+(\.\d+)?(-[a-z]+)?$/) });
+      }
+    }
+    expect(dotenv.XBORDER_VERSION).toBe(packageJson.version);
+    expect(dockerfile.args.NODE_IMAGE).toMatch(/^node:\d+\.\d+\.\d+-(bookworm|trixie)-slim$/); // glibc: core-bridge has no musl build
+  });
+
+  test('admin-tools (schema files) and server are the same Temporal release', () => {
+    const tag = (image: string) => image.split(':')[1];
+    const server = tag(service(compose, 'temporal').image);
+    expect(tag(service(compose, 'temporal-schema-setup').image)).toBe(server);
+    expect(tag(service(compose, 'temporal-namespace-setup').image)).toBe(server);
+    expect(service(compose, 'temporal-schema-setup').image).toMatch(/^temporalio\/admin-tools:/);
+    expect(service(compose, 'temporal').image).toMatch(/^temporalio\/server:/); // auto-setup is deprecated
+  });
+
+  test('long-running services restart and have a health check; one-shot jobs retry a few times only', () => {
+    for (const c of [compose, cloud]) {
+      for (const [name, s] of Object.entries(c.services)) {
+        if (ONE_SHOT.includes(name)) {
+          expect({ name, restart: s.restart }).toEqual({ name, restart: expect.stringMatching(/^on-failure:\d+$/) });
+          expect(s.healthcheck).toBeUndefined();
+        } else {
+          expect({ name, restart: s.restart }).toEqual({ name, restart: 'unless-stopped' });
+          expect({ name, health: Boolean(s.healthcheck) }).toEqual({ name, health: true });
+        }
+      }
+    }
+  });
+
+  test('start order: postgres healthy → schema job → server healthy → namespace job → worker, ingress, UI', () => {
+    const deps = (name: string) => service(compose, name).depends_on ?? {};
+    expect(deps('temporal-schema-setup')).toEqual({ postgresql: { condition: 'service_healthy' } });
+    expect(deps('temporal')).toEqual({
+      postgresql: { condition: 'service_healthy' },
+      'temporal-schema-setup': { condition: 'service_completed_successfully' },
+    });
+    expect(deps('temporal-namespace-setup')).toEqual({ temporal: { condition: 'service_healthy' } });
+    for (const name of ['worker', 'ingress']) {
+      expect(deps(name)).toEqual({ 'temporal-namespace-setup': { condition: 'service_completed_successfully' } });
+    }
+    for (const [name, s] of Object.entries(compose.services)) {
+      for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
+        const target = service(compose, dep);
+        if (condition === 'service_healthy') expect({ name, dep, health: Boolean(target.healthcheck) }).toEqual({ name, dep, health: true });
+        if (condition === 'service_completed_successfully') expect({ name, dep, oneShot: ONE_SHOT.includes(dep) }).toEqual({ name, dep, oneShot: true });
+      }
+    }
+  });
+
+  test('PostgreSQL keeps its data in a named volume and is not published', () => {
+    const pg = service(compose, 'postgresql');
+    expect(pg.volumes).toEqual(['postgresql-data:/var/lib/postgresql/data']);
+    expect(Object.keys(compose.volumes ?? {})).toContain('postgresql-data');
+    expect(pg.ports).toBeUndefined();
+    expect(pg.healthcheck?.test.join(' ')).toContain('pg_isready');
+  });
+
+  test('published ports listen on XBORDER_BIND_IP, 127.0.0.1 unless .env says otherwise', () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      for (const spec of s.ports ?? []) {
+        expect({ name, host: parsePort(spec, {}).host }).toEqual({ name, host: '127.0.0.1' });
+        expect(parsePort(spec, { XBORDER_BIND_IP: '0.0.0.0' }).host).toBe('0.0.0.0');
+      }
+    }
+    expect(service(compose, 'temporal').ports?.map((p) => parsePort(p, dotenv).target)).toEqual([7233]);
+    expect(service(compose, 'temporal-ui').ports?.map((p) => parsePort(p, dotenv).target)).toEqual([8080]);
+  });
+
+  test('required secrets stop `docker compose up` when missing instead of starting half-configured', () => {
+    const without = (name: string) => Object.fromEntries(Object.entries(dotenv).filter(([k]) => k !== name));
+    for (const name of ['POSTGRES_PASSWORD', 'XBORDER_PROVIDER_URL', 'XBORDER_PROVIDER_API_KEY', 'XBORDER_WEBHOOK_SECRETS']) {
+      const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
+      const uses = all.filter((v): v is string => typeof v === 'string' && v.includes(`\${${name}`));
+      expect({ name, used: uses.length > 0 }).toEqual({ name, used: true });
+      for (const v of uses) expect(() => interpolate(v, without(name))).toThrow(name);
+    }
+  });
+});
+
+describe.each([
+  ['compose.yaml', compose],
+  ['compose.cloud.yaml', cloud],
+])('%s: worker and ingress environment match the config schemas', (file, c) => {
+  const cloudEnv = { ...dotenv, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' };
+  const env = file === 'compose.yaml' ? dotenv : cloudEnv;
+
+  test('the worker sets only variables workers/config.ts or connection-config.ts read, and its config parses', () => {
+    const worker = service(c, 'worker');
+    expect(Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS].includes(k as never))).toEqual([]);
+    // Every variable the code reads is listed (so .env can set it) or has a default in the code.
+    const config = workerConfigFromEnv(containerEnv(worker, env));
+    expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
+    expect(config.provider.baseUrl).toBe(dotenv.XBORDER_PROVIDER_URL);
+    // The prebuilt bundle: the file workers/build-bundle.ts writes, at its place in the image.
+    expect(config.workflowBundlePath).toBe(path.posix.join(APP_DIR, path.relative(ROOT, DEFAULT_BUNDLE_PATH)));
+    // Docker's SIGKILL comes after the worker's own grace time.
+    expect(durationMs(worker.stop_grace_period ?? '10s')).toBeGreaterThan(config.shutdownGraceMs);
+    // Optional variables of the code are passed through from .env, so a deployment can set them.
+    expect(Object.entries(worker.environment ?? {}).filter(([, v]) => v === null).map(([k]) => k)).toEqual(
+      expect.arrayContaining(['XBORDER_TASK_QUEUE', 'XBORDER_ACTIVITIES_PER_SECOND', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CERT_PATH']),
+    );
+  });
+
+  test('the ingress sets only variables src/ingress/config.ts or connection-config.ts read, on the default port and path', () => {
+    const ingress = service(c, 'ingress');
+    expect(Object.keys(ingress.environment ?? {}).filter((k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS].includes(k as never))).toEqual([]);
+    const config = ingressConfigFromEnv(containerEnv(ingress, env));
+    expect(config).toMatchObject({ host: '0.0.0.0', port: DEFAULT_INGRESS_PORT, path: DEFAULT_INGRESS_PATH, taskQueue: DEFAULT_TASK_QUEUE });
+    expect(config.secrets).toEqual([dotenv.XBORDER_WEBHOOK_SECRETS]);
+    expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port]);
+    expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
+  });
+
+  test('worker and ingress reach the same Temporal namespace and task queue', () => {
+    const w = workerConfigFromEnv(containerEnv(service(c, 'worker'), env));
+    const i = ingressConfigFromEnv(containerEnv(service(c, 'ingress'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
+    const w2 = workerConfigFromEnv(containerEnv(service(c, 'worker'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
+    expect(i.temporal).toEqual(w.temporal);
+    expect(i.taskQueue).toBe(w2.taskQueue);
+    expect(i.taskQueue).toBe('custom-queue');
+  });
+});
+
+describe('compose.yaml: the local cluster wiring', () => {
+  test('worker and ingress talk to the `temporal` service on its gRPC port, in the namespace the job creates', () => {
+    const config = workerConfigFromEnv(containerEnv(service(compose, 'worker'), dotenv));
+    const temporalPort = parsePort(service(compose, 'temporal').ports![0]!, dotenv).target;
+    expect(config.temporal.address).toBe(`temporal:${temporalPort}`);
+    expect(config.temporal.tls).toBeUndefined();
+    const job = containerEnv(service(compose, 'temporal-namespace-setup'), dotenv);
+    expect(job.TEMPORAL_ADDRESS).toBe(config.temporal.address);
+    expect(job.TEMPORAL_NAMESPACE).toBe(config.temporal.namespace);
+    expect(containerEnv(service(compose, 'temporal-ui'), dotenv).TEMPORAL_DEFAULT_NAMESPACE).toBe(config.temporal.namespace);
+    // Without .env the namespace is the code's default one.
+    expect(containerEnv(service(compose, 'temporal-namespace-setup'), {}).TEMPORAL_NAMESPACE).toBe(temporalConfigFromEnv({}).namespace);
+  });
+
+  test('the namespace job registers exactly ALL_SEARCH_ATTRIBUTE_KEYS with their types', () => {
+    const job = containerEnv(service(compose, 'temporal-namespace-setup'), dotenv);
+    const registered = job.XBORDER_SEARCH_ATTRIBUTES!.split(/\s+/).filter(Boolean).sort();
+    const expected = ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${CLI_TYPE[key.type]}`).sort();
+    expect(expected).toHaveLength(6);
+    expect(registered).toEqual(expected);
+    expect(service(compose, 'temporal-namespace-setup').command).toEqual(['/scripts/setup-namespace.sh']);
+  });
+
+  test('schema job and server use the same database settings', () => {
+    const server = containerEnv(service(compose, 'temporal'), dotenv);
+    const job = containerEnv(service(compose, 'temporal-schema-setup'), dotenv);
+    for (const name of ['DB', 'DB_PORT', 'POSTGRES_SEEDS', 'POSTGRES_USER', 'POSTGRES_PWD', 'DBNAME', 'VISIBILITY_DBNAME']) {
+      expect({ name, job: job[name] }).toEqual({ name, job: server[name] });
+    }
+    const pg = containerEnv(service(compose, 'postgresql'), dotenv);
+    expect(server.POSTGRES_SEEDS).toBe('postgresql');
+    expect([server.POSTGRES_USER, server.POSTGRES_PWD]).toEqual([pg.POSTGRES_USER, pg.POSTGRES_PASSWORD]);
+  });
+
+  test("the server's dynamic config file is mounted where DYNAMIC_CONFIG_FILE_PATH points and enables update-with-start", () => {
+    const server = service(compose, 'temporal');
+    const mount = server.volumes!.map((v) => v.split(':')).find(([, target]) => target === '/etc/temporal/config/dynamicconfig');
+    expect(mount).toBeDefined();
+    const file = path.posix.join('/etc/temporal', containerEnv(server, dotenv).DYNAMIC_CONFIG_FILE_PATH!);
+    expect(file.startsWith('/etc/temporal/config/dynamicconfig/')).toBe(true);
+    const local = path.join(DOCKER_DIR, mount![0]!, path.posix.basename(file));
+    const config = parse(readFileSync(local, 'utf8')) as Record<string, Array<{ value: unknown }>>;
+    expect(config['frontend.enableUpdateWorkflowExecution']?.[0]?.value).toBe(true);
+    expect(config['frontend.enableExecuteMultiOperation']?.[0]?.value).toBe(true);
+  });
+
+  test('the sandbox profile: listens on its default port in the container, signs with the ingress secret, delivers to the ingress', () => {
+    const sandbox = service(compose, 'sandbox');
+    const env = containerEnv(sandbox, dotenv);
+    // Every SANDBOX_* variable listed is one src/sandbox/args.ts reads.
+    for (const name of Object.keys(sandbox.environment ?? {})) expect({ name, known: SANDBOX_USAGE.includes(`env ${name}`) }).toEqual({ name, known: true });
+    const { options } = parseSandboxArgs([], env);
+    const ingress = ingressConfigFromEnv(containerEnv(service(compose, 'ingress'), dotenv));
+    expect(options.host).toBe('0.0.0.0');
+    expect(options.port).toBe(DEFAULT_SANDBOX_PORT);
+    expect(sandbox.ports?.map((p) => parsePort(p, dotenv).target)).toEqual([DEFAULT_SANDBOX_PORT]);
+    expect(options.webhookUrls).toEqual([`http://ingress:${ingress.port}${ingress.path}`]);
+    expect(options.webhookSecret).toBe(ingress.secrets[0]);
+    expect(options.apiKeys?.map((k) => k.key)).toEqual([dotenv.XBORDER_PROVIDER_API_KEY]);
+    expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
+    // State survives a restart: the data file is on the named volume.
+    const dataMount = sandbox.volumes!.map((v) => v.split(':')).find(([volume]) => volume === 'sandbox-data');
+    expect(options.dataFile?.startsWith(`${dataMount?.[1]}/`)).toBe(true);
+  });
+
+  test('Temporal Cloud: an API key switches TLS on; the mTLS paths point into the mounted folder', () => {
+    const worker = service(cloud, 'worker');
+    const base = { ...dotenv, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' };
+    const withKey = workerConfigFromEnv(containerEnv(worker, { ...base, TEMPORAL_API_KEY: 'key-123' }));
+    expect(withKey.temporal).toMatchObject({ address: 'ns.acct.tmprl.cloud:7233', namespace: 'ns.acct', apiKey: 'key-123', tls: {} });
+    expect(() => containerEnv(worker, dotenv)).toThrow('TEMPORAL_ADDRESS');
+    // The mTLS files are read from the folder mounted into the container (compose.cloud.yaml header).
+    const mountTarget = worker.volumes!.map((v) => interpolate(v, {}).split(':')[1]).find((t) => t?.includes('tls'));
+    expect(mountTarget).toBe('/run/temporal-tls');
+    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(`TEMPORAL_TLS_CERT_PATH=${mountTarget}/client.pem`);
+    expect(service(cloud, 'ingress').volumes).toEqual(worker.volumes);
+    expect(Object.keys(cloud.services).sort()).toEqual(['ingress', 'worker']);
+  });
+});
+
+describe('Dockerfile: built from `npm run build`, runs what it built', () => {
+  const outputs = tscBuildOutputs();
+  const targets = Object.fromEntries(OURS.map((name) => [name, service(compose, name).build!]));
+
+  test('compose builds each image from a stage of temporal-docker/Dockerfile with the repository as context', () => {
+    for (const [name, build] of Object.entries(targets)) {
+      expect({ name, build }).toEqual({ name, build: { context: '..', dockerfile: 'temporal-docker/Dockerfile', target: name } });
+      expect(dockerfile.stages.map((s) => s.name)).toContain(name);
+    }
+    for (const name of ['worker', 'ingress']) expect(service(cloud, name).build).toEqual(targets[name]);
+  });
+
+  test('build stage: npm ci, copies every folder tsconfig.build.json includes, npm run build, npm prune --omit=dev', () => {
+    const build = stageChain(dockerfile.stages, 'build');
+    const runs = build.filter((i) => i.op === 'RUN').map((i) => i.args);
+    expect(runs).toEqual(['npm ci --no-audit --no-fund', 'npm run build && npm prune --omit=dev']);
+    const copied = build.filter((i) => i.op === 'COPY').flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const folder of outputs.include) expect({ folder, copied: copied.includes(folder) }).toEqual({ folder, copied: true });
+    for (const source of copied) expect({ source, exists: existsSync(path.join(ROOT, source)) }).toEqual({ source, exists: true });
+    expect(outputs.outDir).toBe('dist');
+    // npm run build writes the workflow bundle too (workers/build-bundle.ts → DEFAULT_BUNDLE_PATH).
+    expect(packageJson.scripts.build).toContain('tsc -p tsconfig.build.json');
+    expect(packageJson.scripts.build).toContain('workers/build-bundle.ts');
+  });
+
+  test.each(OURS)('%s: runs as a non-root user `node <file>` that tsc writes, in /app', (name) => {
+    const chain = stageChain(dockerfile.stages, name);
+    const users = chain.filter((i) => i.op === 'USER').map((i) => i.args);
+    expect(users.at(-1)).toBe('node');
+    expect(chain.filter((i) => i.op === 'WORKDIR').map((i) => i.args).at(-1)).toBe(APP_DIR);
+    const cmd = JSON.parse(chain.filter((i) => i.op === 'CMD').at(-1)!.args) as string[];
+    expect(cmd[0]).toBe('node');
+    expect(outputs.files.has(cmd[1]!)).toBe(true);
+    // The runtime copies the whole output folder from the build stage.
+    expect(chain.some((i) => i.op === 'COPY' && i.args === `--from=build /app/${outputs.outDir} ./${outputs.outDir}`)).toBe(true);
+  });
+
+  test('the entrypoints the images run are the ones the code documents', () => {
+    const cmdOf = (name: string) => (JSON.parse(stageChain(dockerfile.stages, name).filter((i) => i.op === 'CMD').at(-1)!.args) as string[])[1];
+    expect(cmdOf('worker')).toBe('dist/workers/main.js');
+    expect(cmdOf('ingress')).toBe('dist/src/ingress/main.js');
+    expect(cmdOf('sandbox')).toBe('dist/src/sandbox/main.js');
+    for (const [name, source] of [['worker', 'workers/main.ts'], ['ingress', 'src/ingress/main.ts'], ['sandbox', 'src/sandbox/main.ts']] as const) {
+      expect({ name, entry: readFileSync(path.join(ROOT, source), 'utf8').includes('require.main === module') }).toEqual({ name, entry: true });
+    }
+  });
+
+  test("image defaults agree with compose: the worker's bundle path, the ingress and sandbox listen addresses", () => {
+    const worker = stageEnv(stageChain(dockerfile.stages, 'worker'));
+    expect(worker.XBORDER_WORKFLOW_BUNDLE).toBe(service(compose, 'worker').environment!.XBORDER_WORKFLOW_BUNDLE);
+    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: 'whsec_x' })).toMatchObject({
+      host: '0.0.0.0',
+      port: DEFAULT_INGRESS_PORT,
+    });
+    const sandbox = parseSandboxArgs([], stageEnv(stageChain(dockerfile.stages, 'sandbox'))).options;
+    expect(sandbox).toMatchObject({ host: '0.0.0.0', port: DEFAULT_SANDBOX_PORT });
+    expect(sandbox.dataFile?.startsWith('/data/')).toBe(true);
+  });
+
+  test("the worker's health check script is in the image and loads modules tsc writes", () => {
+    const chain = stageChain(dockerfile.stages, 'worker');
+    const copy = chain.find((i) => i.op === 'COPY' && i.args.includes('worker-polling.js'))!;
+    const [source, target] = copy.args.split(/\s+/) as [string, string];
+    expect(service(compose, 'worker').healthcheck?.test).toEqual(['CMD', 'node', target.replace(/^\.\//, '')]);
+    const script = readFileSync(path.join(ROOT, source), 'utf8');
+    const requires = [...script.matchAll(/require\('(\.\.\/[^']+)'\)/g)].map((m) => m[1]!);
+    expect(requires.length).toBeGreaterThan(0);
+    for (const r of requires) {
+      const inImage = path.posix.join(APP_DIR, path.posix.dirname(target), r);
+      expect({ r, built: outputs.files.has(path.posix.relative(APP_DIR, inImage)) }).toEqual({ r, built: true });
+    }
+  });
+
+  test('Dockerfile.dockerignore keeps secrets and node_modules out without hiding what the Dockerfile copies', () => {
+    const ignore = readFileSync(path.join(DOCKER_DIR, 'Dockerfile.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#') && !l.startsWith('!'));
+    expect(ignore).toEqual(expect.arrayContaining(['**/node_modules', 'dist', '.git', '**/.env']));
+    const copied = dockerfile.stages
+      .flatMap((s) => s.instructions)
+      .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))
+      .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
+    for (const source of copied) {
+      expect({ source, ignored: ignore.some((p) => source === p || source.startsWith(`${p}/`)) }).toEqual({ source, ignored: false });
+    }
+  });
+});
+
+describe('admin-tools scripts', () => {
+  test('setup-schema.sh creates and migrates both databases and is safe to re-run', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xb-schema-'));
+    try {
+      const log = path.join(dir, 'calls.log');
+      // A stub temporal-sql-tool: logs its arguments; "create" fails as on a second run when the db exists.
+      writeFileSync(
+        path.join(dir, 'temporal-sql-tool'),
+        `#!/bin/sh\necho "$SQL_PASSWORD|$*" >> "${log}"\nif [ "$XB_EXISTS" = 1 ] && echo "$*" | grep -q ' create$'; then echo "database already exists" >&2; exit 1; fi\n`,
+      );
+      chmodSync(path.join(dir, 'temporal-sql-tool'), 0o755);
+      const env = containerEnv(service(compose, 'temporal-schema-setup'), dotenv);
+      const run = (exists: boolean) =>
+        spawnSync('sh', [path.join(DOCKER_DIR, 'scripts', 'setup-schema.sh')], {
+          env: { ...env, PATH: `${dir}:${process.env.PATH}`, XB_EXISTS: exists ? '1' : '0' },
+          encoding: 'utf8',
+        });
+      const first = run(false);
+      expect(first.stderr).toBe('');
+      expect(first.status).toBe(0);
+      const calls = readFileSync(log, 'utf8').trim().split('\n');
+      const prefix = `${dotenv.POSTGRES_PASSWORD}|--plugin postgres12 --ep postgresql -p 5432 -u ${dotenv.POSTGRES_USER}`;
+      expect(calls).toEqual([
+        `${prefix} --db ${env.DBNAME} create`,
+        `${prefix} --db ${env.DBNAME} setup-schema -v 0.0`,
+        `${prefix} --db ${env.DBNAME} update-schema -d /etc/temporal/schema/postgresql/v12/temporal/versioned`,
+        `${prefix} --db ${env.VISIBILITY_DBNAME} create`,
+        `${prefix} --db ${env.VISIBILITY_DBNAME} setup-schema -v 0.0`,
+        `${prefix} --db ${env.VISIBILITY_DBNAME} update-schema -d /etc/temporal/schema/postgresql/v12/visibility/versioned`,
+      ]);
+      expect(run(true).status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('setup-namespace.sh against a Temporal dev server', () => {
+    let server: ChildProcess | undefined;
+    let address = '';
+    let binDir = '';
+
+    beforeAll(async () => {
+      const { cli } = temporalBinaries();
+      if (!cli) throw new Error('no Temporal CLI: run `npm run ensure-temporal`');
+      binDir = mkdtempSync(path.join(os.tmpdir(), 'xb-ns-'));
+      symlinkSync(cli, path.join(binDir, 'temporal'));
+      const port = await freePort();
+      address = `127.0.0.1:${port}`;
+      server = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error'], {
+        stdio: 'ignore',
+      });
+    });
+
+    afterAll(async () => {
+      if (server && server.exitCode === null) {
+        const exited = new Promise((resolve) => server!.once('exit', resolve));
+        server.kill('SIGTERM');
+        await exited;
+      }
+      if (binDir) rmSync(binDir, { recursive: true, force: true });
+    });
+
+    const runScript = (env: Record<string, string>) =>
+      new Promise<{ status: number | null; out: string }>((resolve) => {
+        const child = spawn('sh', [path.join(DOCKER_DIR, 'scripts', 'setup-namespace.sh')], {
+          env: { ...env, PATH: `${binDir}:${process.env.PATH}` },
+        });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', (status) => resolve({ status, out }));
+      });
+
+    test('creates the namespace with exactly our search attributes; a second run changes nothing', async () => {
+      const namespace = `xb-compose-${randomUUID().slice(0, 8)}`;
+      const env = { ...containerEnv(service(compose, 'temporal-namespace-setup'), { ...dotenv, TEMPORAL_NAMESPACE: namespace }), TEMPORAL_ADDRESS: address };
+      const first = await runScript(env);
+      expect(first.out).toContain(`namespace ${namespace} created`);
+      expect(first.status).toBe(0);
+
+      const connection = await Connection.connect({ address });
+      try {
+        const listed = await connection.operatorService.listSearchAttributes({ namespace });
+        const custom = Object.entries(listed.customAttributes ?? {}).map(([name, type]) => `${name}=${type}`).sort();
+        const { temporal } = await import('@temporalio/proto');
+        const indexed: Record<string, number> = {
+          KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+          DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+        };
+        expect(custom).toEqual(ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${indexed[key.type]}`).sort());
+      } finally {
+        await connection.close();
+      }
+
+      const second = await runScript(env);
+      expect(second.status).toBe(0);
+      expect(second.out).toContain(`namespace ${namespace} exists`);
+      expect(second.out).not.toContain('Search attributes have been added');
+
+      // An attribute registered with another type is an error, not silently accepted.
+      const clash = await runScript({ ...env, XBORDER_SEARCH_ATTRIBUTES: 'QuoteExpiresAt=Keyword' });
+      expect(clash.status).toBe(1);
+      expect(clash.out).toContain('QuoteExpiresAt');
+    }, 90_000);
+  });
+});
+
+describe('the ingress health check', () => {
+  test("compose's health check command passes against the real ingress server's /health", async () => {
+    const handler = createWebhookHandler({ secrets: ['whsec_dGVzdA=='], router: { route: () => null } });
+    const server = await startIngressServer({ handler, host: '127.0.0.1', port: 0 });
+    try {
+      const port = new URL(server.url).port;
+      const [, node, flag, script] = service(compose, 'ingress').healthcheck!.test as [string, string, string, string];
+      expect([node, flag]).toEqual(['node', '-e']);
+      // Async: the server answers from this process's event loop.
+      expect(await exitCode(process.execPath, ['-e', script.replace(`:${DEFAULT_INGRESS_PORT}/`, `:${port}/`)])).toBe(0);
+      expect(await exitCode(process.execPath, ['-e', script.replace(`:${DEFAULT_INGRESS_PORT}/health`, `:${port}/nope`)])).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const dockerCompose = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+const hasDockerCompose = dockerCompose.status === 0;
+(hasDockerCompose ? test : test.skip)(
+  `docker compose config -q validates both files${hasDockerCompose ? '' : ' (skipped: no `docker compose` client on this machine)'}`,
+  () => {
+    for (const file of ['compose.yaml', 'compose.cloud.yaml']) {
+      const result = spawnSync('docker', ['compose', '--env-file', path.join(DOCKER_DIR, '.env.example'), '-f', path.join(DOCKER_DIR, file), '--profile', 'sandbox', 'config', '-q'], {
+        encoding: 'utf8',
+        env: { ...process.env, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' },
+      });
+      expect({ file, status: result.status, stderr: result.stderr }).toEqual({ file, status: 0, stderr: '' });
+    }
+  },
+);
+
+function exitCode(command: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
