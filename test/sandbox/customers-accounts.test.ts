@@ -232,6 +232,15 @@ describe('reference data: corridors, rates, requirements', () => {
     }
   });
 
+  it('NEW_ENDPOINTS_ADDED (2025-08-25): corridors, rate and requirements do not exist before the date', async () => {
+    const sb = await start({ asOf: dayBefore('2025-08-25') });
+    const c = client(sb);
+    const paths = ['/v1/payments/corridors', '/v1/payments/rate?sourceCurrencyCode=USD&destinationCurrencyCode=EUR&sourceRail=ACH&destinationRail=SWIFT&sourceAmount=100', '/v1/accounts/requirements?bankCountryCode=US&currencyCode=USD'];
+    for (const p of paths) expect((await c.get(p)).status).toBe(404);
+    await c.setNow('2025-08-25T00:00:00.000Z');
+    for (const p of paths) expect((await c.get(p)).status).toBe(200);
+  });
+
   it('CONFIGURATION_CORRIDORS_POST_REMOVED (2026-03-04)', async () => {
     const sb = await start({ asOf: dayBefore('2026-03-04') });
     const c = client(sb);

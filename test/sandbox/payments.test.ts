@@ -278,6 +278,18 @@ describe('state machine before 2026-03-30 (legacy rules)', () => {
 });
 
 describe('dated rules of payments, both sides of each date', () => {
+  it('DEPOSITS_REPLACED_BY_PAYIN (2025-09-08): a deposit record and account.deposit before, a PAYIN payment and payment.created from the date', async () => {
+    const w = await world('2025-09-07T12:00:00.000Z');
+    const before = await w.c.post(`/sandbox/accounts/${w.virtualId}/deposit`, { amount: 10 });
+    expect(before.body).toMatchObject({ payin: null, deposit: { accountId: w.virtualId, amount: 10, currencyCode: 'USD' }, balance: 1010 });
+    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({ type: 'account.deposit', data: { id: before.body.deposit.id } });
+    expect(Object.values(w.sb.state.data.payments)).toHaveLength(0);
+    await w.c.setNow('2025-09-08T00:00:00.000Z');
+    const after = await w.c.post(`/sandbox/accounts/${w.virtualId}/deposit`, { amount: 10 });
+    expect(after.body).toMatchObject({ deposit: null, payin: { type: 'PAYIN', status: 'COMPLETED' }, balance: 1020 });
+    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({ type: 'payment.created', data: { id: after.body.payin.id } });
+  });
+
   it('PAYLOAD_STEP_TWO (2026-03-30): transitional fields before, current shape only from the date', async () => {
     const w = await world('2026-03-29T12:00:00.000Z');
     const created = await w.c.post('/v1/payments', unfundedPayment(w.bankId, { reference: 'inv-1' }));

@@ -293,7 +293,7 @@ export class PaymentEngine {
    * Control API: funds arrive at a virtual account (spec: Payment rule 2). Creates a COMPLETED PAYIN and,
    * when the account has liquidationAccountId, the conversion payment (INTERNAL or PAYOUT) that pulls them.
    */
-  deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): { payin: Payment; conversion: Payment | null } {
+  deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): { payin: Payment | null; deposit: Record<string, unknown> | null; conversion: Payment | null } {
     const account = this.data.accounts[accountId];
     if (!account) throw notFound('Account', accountId);
     if (!isVirtual(account) || !account.currencyCode || !account.customerId) {
@@ -304,6 +304,15 @@ export class PaymentEngine {
     const currency = account.currencyCode as string;
     const rail = defaultRail(account);
     const amount = roundMinor(input.amount, currency);
+    this.data.balances[account.id] = roundMinor((this.data.balances[account.id] ?? 0) + amount, currency);
+    const liquidationId = typeof account.liquidationAccountId === 'string' ? account.liquidationAccountId : null;
+    const liquidation = liquidationId ? this.data.accounts[liquidationId] : undefined;
+    if (!isInForce('DEPOSITS_REPLACED_BY_PAYIN', new Date(nowMs))) {
+      // spec: Deposit (deprecated), Events 3 — before 2025-09-08 a deposit record and an account.deposit event.
+      const deposit = { id: this.core.newId('dep'), accountId: account.id, customerId: account.customerId, amount, currencyCode: currency, rail, createdAt: at };
+      this.core.emit('account.deposit', deposit, nowMs);
+      return { payin: null, deposit, conversion: liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null };
+    }
     const id = this.core.newId('pay');
     const payin: Payment = {
       id,
@@ -335,12 +344,9 @@ export class PaymentEngine {
       destination: { amount, rail, currencyCode: currency, transactionHash: null, accountId: account.id },
       fundingInstructions: { rail, amount, toAddress: fundingAddress(account.id, rail), fromAddress: input.fromAddress ?? null, currencyCode: currency },
     };
-    this.data.balances[account.id] = roundMinor((this.data.balances[account.id] ?? 0) + amount, currency);
     this.store(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
-    const liquidationId = typeof account.liquidationAccountId === 'string' ? account.liquidationAccountId : null;
-    const liquidation = liquidationId ? this.data.accounts[liquidationId] : undefined;
     const conversion = liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null;
-    return { payin, conversion };
+    return { payin, deposit: null, conversion };
   }
 
   private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment {

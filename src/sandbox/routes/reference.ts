@@ -90,6 +90,10 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
 }
 
 export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: RateBook): void {
+  // spec: Versioning 3, Aug 25 2025 — GET /payments/corridors, /accounts/requirements and /payments/rate added.
+  const requireAdded = (path: string) => {
+    if (!isInForce('NEW_ENDPOINTS_ADDED', core.now())) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${path} before 2025-08-25`);
+  };
   const corridorFilter = (body: unknown) => {
     const parsed = CorridorFilterSchema.safeParse(body ?? undefined);
     if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
@@ -98,16 +102,15 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
   };
 
   // spec: Endpoints — GET /payments/corridors: object with data: array of corridor objects.
-  api.get('/v1/payments/corridors', ({ query }) => ({
-    status: 200,
-    body: {
-      data: findCorridors({
-        sourceCurrencyCode: query.get('sourceCurrencyCode') ?? undefined,
-        destinationCurrencyCode: query.get('destinationCurrencyCode') ?? undefined,
-        destinationCountryCode: query.get('destinationCountryCode') ?? undefined,
-      }),
-    },
-  }));
+  api.get('/v1/payments/corridors', ({ query, path }) => {
+    requireAdded(path);
+    const data = findCorridors({
+      sourceCurrencyCode: query.get('sourceCurrencyCode') ?? undefined,
+      destinationCurrencyCode: query.get('destinationCurrencyCode') ?? undefined,
+      destinationCountryCode: query.get('destinationCountryCode') ?? undefined,
+    });
+    return { status: 200, body: { data } };
+  });
   api.post('/v1/payments/corridors', ({ body }) => ({ status: 200, body: corridorFilter(body) }));
   // spec: Versioning — POST /configuration/corridors removed from use on 2026-03-04.
   api.post('/v1/configuration/corridors', ({ body }) => {
@@ -120,7 +123,10 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
     return { status: 200, body: { data: legacyCorridors() } };
   });
 
-  api.get('/v1/payments/rate', ({ query }) => ({ status: 200, body: computeRate(core, rates, readRateQuery(query)) }));
+  api.get('/v1/payments/rate', ({ query, path }) => {
+    requireAdded(path);
+    return { status: 200, body: computeRate(core, rates, readRateQuery(query)) };
+  });
   // spec: Endpoints — legacy rate; appends the result of the new endpoint; ends 2025-09-30.
   api.get('/v1/payments/rate/service', ({ query }) => {
     if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now())) throw endpointRemoved('GET /v1/payments/rate', '2025-09-30');
@@ -160,7 +166,8 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
   });
 
   // spec: Endpoints — GET /accounts/requirements by bank country code and currency code.
-  api.get('/v1/accounts/requirements', ({ query }) => {
+  api.get('/v1/accounts/requirements', ({ query, path }) => {
+    requireAdded(path);
     const { country, currency } = requirementsQuery(query);
     const items = accountRequirements(country, currency, core.now());
     if (!items) throw new ApiError(404, 'NOT_FOUND', `No account requirements for ${country}/${currency}: see GET /v1/payments/corridors`);
