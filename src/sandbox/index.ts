@@ -6,6 +6,7 @@ import { SandboxCore } from './core';
 import { loadDemoData, loadSeed } from './demo-data';
 import { AccountService } from './domain/accounts';
 import { CustomerService } from './domain/customers';
+import { DepositService } from './domain/deposits';
 import { PaymentEngine } from './domain/payments';
 import { RateBook } from './domain/rates';
 import { createRequestListener } from './http/server';
@@ -49,7 +50,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const customers = new CustomerService(core);
   const accounts = new AccountService(core);
   const payments = new PaymentEngine(core, rates);
-  const services: Services = { core, customers, accounts, payments, rates };
+  const deposits = new DepositService(core, payments, rates);
+  const services: Services = { core, customers, accounts, payments, deposits, rates };
   if (resolved.demoData) loadDemoData(customers, accounts, core.data);
   if (resolved.seed) loadSeed(resolved.seed, customers, accounts, core.data);
   core.webhooks.resumePending();

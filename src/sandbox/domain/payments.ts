@@ -1,7 +1,6 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   addBusinessDays,
-  AUTO_LIQUIDATION,
   CreatePaymentRequestSchema,
   destinationFromSource,
   type FailureCode,
@@ -16,7 +15,8 @@ import {
 import { type SandboxCore } from '../core';
 import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type PaymentMeta, type StoredAccount } from '../state';
-import { accountCountry, defaultRail, isVirtual } from './accounts';
+import { accountCountry, isVirtual } from './accounts';
+import { buildPayment, fundingAddress, randomDigits, randomTransactionHash } from './payment-builder';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure, paymentScriptedFailure } from './magic';
 import { presentPayment } from './present';
@@ -142,52 +142,31 @@ export class PaymentEngine {
     const expiresAtMs = nowMs + this.core.options.quoteValidityMs;
     const s = developerFee;
     const devTotal = (req.source.amount - corridor.fees.fixed) * (1 - corridor.fees.variable) - s.fixed;
-    const payment: Payment = {
+    const payment = buildPayment({
       id,
-      lifecycle: { createdAt, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
+      createdAt,
       customerId,
       status: source ? 'PENDING' : 'AWAITING_FUNDS',
-      statusReasons: null,
-      error: null,
       type,
-      comment: req.comment ?? null,
-      reference: req.reference ?? (typeof raw.memo === 'string' ? raw.memo : null),
-      returnAddress: req.returnAddress ?? null,
       paymentReason: req.paymentReason,
       fee: amounts.totalFeeInSourceCurrency,
-      developerFee: {
-        fixed: s.fixed,
-        variable: s.variable,
-        total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode),
-      },
-      quote: { exchangeRate: midMarketRate, expiresAt: new Date(expiresAtMs).toISOString() },
-      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
-      files: [],
-      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
+      exchangeRate: midMarketRate,
+      expiresAt: new Date(expiresAtMs).toISOString(),
+      comment: req.comment,
+      reference: req.reference ?? (typeof raw.memo === 'string' ? raw.memo : null),
+      returnAddress: req.returnAddress,
+      developerFee: { fixed: s.fixed, variable: s.variable, total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode) },
       source: {
         amount: amounts.sourceAmount,
         currencyCode: req.source.currencyCode,
-        accountId: source?.id ?? null,
+        accountId: source?.id,
         rail: sourceRail,
-        fromAddress: req.source.fromAddress ?? null,
-        transactionHash: null,
+        fromAddress: req.source.fromAddress,
         fromAccountNumber: typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
       },
-      destination: {
-        amount: amounts.destinationAmount,
-        rail: destinationRail,
-        currencyCode: req.destination.currencyCode,
-        transactionHash: null,
-        accountId: destination.id,
-      },
-      fundingInstructions: {
-        rail: sourceRail,
-        amount: amounts.sourceAmount,
-        toAddress: source ? null : fundingAddress(id, sourceRail),
-        fromAddress: req.source.fromAddress ?? null,
-        currencyCode: req.source.currencyCode,
-      },
-    };
+      destination: { amount: amounts.destinationAmount, rail: destinationRail, currencyCode: req.destination.currencyCode, accountId: destination.id },
+      fundingToAddress: source ? null : fundingAddress(id, sourceRail),
+    });
     const meta: PaymentMeta = {
       fundsHeld: source !== null,
       pulledFrom: source?.id ?? null,
@@ -197,8 +176,8 @@ export class PaymentEngine {
       fundedAmount: source ? amounts.sourceAmount : null,
     };
     if (source) this.data.balances[source.id] = roundMinor((this.data.balances[source.id] ?? 0) - amounts.sourceAmount, req.source.currencyCode);
-    this.store(payment, meta, nowMs);
-    if (source) this.scheduleStep(payment, nowMs + this.core.options.stepDelaysMs.toProcessing);
+    this.record(payment, meta, nowMs);
+    if (source) this.startSteps(payment, nowMs);
     else {
       // Both deadlines are scheduled; each checks, when it fires, which rule is in force at that instant.
       this.core.scheduler.schedule(QUOTE_EXPIRY, expiresAtMs, { paymentId: id });
@@ -224,7 +203,7 @@ export class PaymentEngine {
       meta.fundingSentAt = new Date(sentAtMs).toISOString();
       meta.fundedAt = new Date(nowMs).toISOString();
       meta.fundedAmount = input.amount ?? p.fundingInstructions.amount;
-      if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? `0x${randomBytes(32).toString('hex')}`;
+      if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? randomTransactionHash();
     };
     if (p.status === 'AWAITING_FUNDS') {
       record();
@@ -289,110 +268,6 @@ export class PaymentEngine {
     return p;
   }
 
-  /**
-   * Control API: funds arrive at a virtual account (spec: Payment rule 2). Creates a COMPLETED PAYIN and,
-   * when the account has liquidationAccountId, the conversion payment (INTERNAL or PAYOUT) that pulls them.
-   */
-  deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): { payin: Payment | null; deposit: Record<string, unknown> | null; conversion: Payment | null } {
-    const account = this.data.accounts[accountId];
-    if (!account) throw notFound('Account', accountId);
-    if (!isVirtual(account) || !account.currencyCode || !account.customerId) {
-      throw validationError([{ path: 'accountId', rule: 'ACCOUNT_NOT_VIRTUAL', message: 'deposits go to a virtual account with a currency and a customer' }]);
-    }
-    const nowMs = this.core.clock.nowMs();
-    const at = new Date(nowMs).toISOString();
-    const currency = account.currencyCode as string;
-    const rail = defaultRail(account);
-    const amount = roundMinor(input.amount, currency);
-    this.data.balances[account.id] = roundMinor((this.data.balances[account.id] ?? 0) + amount, currency);
-    const liquidationId = typeof account.liquidationAccountId === 'string' ? account.liquidationAccountId : null;
-    const liquidation = liquidationId ? this.data.accounts[liquidationId] : undefined;
-    if (!isInForce('DEPOSITS_REPLACED_BY_PAYIN', new Date(nowMs))) {
-      // spec: Deposit (deprecated), Events 3 — before 2025-09-08 a deposit record and an account.deposit event.
-      const deposit = { id: this.core.newId('dep'), accountId: account.id, customerId: account.customerId, amount, currencyCode: currency, rail, createdAt: at };
-      this.core.emit('account.deposit', deposit, nowMs);
-      return { payin: null, deposit, conversion: liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null };
-    }
-    const id = this.core.newId('pay');
-    const payin: Payment = {
-      id,
-      lifecycle: { createdAt: at, sentAt: at, completedAt: at, expiredAt: null, refundedAt: null },
-      customerId: account.customerId,
-      status: 'COMPLETED',
-      statusReasons: null,
-      error: null,
-      type: 'PAYIN',
-      comment: null,
-      reference: null,
-      returnAddress: null,
-      paymentReason: 'PERSONAL_TRANSFERS',
-      fee: 0,
-      developerFee: { fixed: null, variable: null, total: null },
-      quote: { exchangeRate: 1, expiresAt: at },
-      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
-      files: [],
-      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
-      source: {
-        amount,
-        currencyCode: currency,
-        accountId: null,
-        rail,
-        fromAddress: input.fromAddress ?? null,
-        transactionHash: isBlockchainRail(rail) ? `0x${randomBytes(32).toString('hex')}` : null,
-        fromAccountNumber: input.fromAccountNumber ?? null,
-      },
-      destination: { amount, rail, currencyCode: currency, transactionHash: null, accountId: account.id },
-      fundingInstructions: { rail, amount, toAddress: fundingAddress(account.id, rail), fromAddress: input.fromAddress ?? null, currencyCode: currency },
-    };
-    this.store(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
-    const conversion = liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null;
-    return { payin, deposit: null, conversion };
-  }
-
-  private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment {
-    const sourceCurrency = from.currencyCode as string;
-    const destinationCurrency = (to.currencyCode as string | undefined) ?? sourceCurrency;
-    const sourceRail = defaultRail(from);
-    const destinationRail = resolveLocalRail(defaultRail(to), accountCountry(to));
-    const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
-    const fees = corridor?.fees ?? { fixed: 0, variable: 0 };
-    const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
-    let amounts;
-    try {
-      amounts = destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee: fees, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });
-    } catch {
-      amounts = destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee: { fixed: 0, variable: 0 }, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });
-    }
-    const at = new Date(nowMs).toISOString();
-    const id = this.core.newId('pay');
-    const p: Payment = {
-      id,
-      lifecycle: { createdAt: at, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
-      customerId: from.customerId as string,
-      status: 'PENDING',
-      statusReasons: null,
-      error: null,
-      type: isVirtual(to) ? 'INTERNAL' : 'PAYOUT',
-      comment: null,
-      reference: null,
-      returnAddress: null,
-      paymentReason: AUTO_LIQUIDATION,
-      fee: amounts.totalFeeInSourceCurrency,
-      developerFee: { fixed: null, variable: null, total: null },
-      quote: { exchangeRate: midMarketRate, expiresAt: new Date(nowMs + this.core.options.quoteValidityMs).toISOString() },
-      tracking: { traceNumber: null, omad: null, imad: null, certificate: null, uetr: null },
-      files: [],
-      configurations: { expiredQuoteBehavior: 'REFUND_PAYMENT' },
-      source: { amount: amounts.sourceAmount, currencyCode: sourceCurrency, accountId: from.id, rail: sourceRail, fromAddress: null, transactionHash: null, fromAccountNumber: null },
-      destination: { amount: amounts.destinationAmount, rail: destinationRail, currencyCode: destinationCurrency, transactionHash: null, accountId: to.id },
-      fundingInstructions: { rail: sourceRail, amount: amounts.sourceAmount, toAddress: null, fromAddress: null, currencyCode: sourceCurrency },
-    };
-    this.data.balances[from.id] = roundMinor((this.data.balances[from.id] ?? 0) - amounts.sourceAmount, sourceCurrency);
-    this.store(p, { fundsHeld: true, pulledFrom: from.id, scriptedFailure: accountScriptedFailure(to), fundedAt: at, fundingSentAt: at, fundedAmount: amounts.sourceAmount }, nowMs);
-    this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toProcessing);
-    return p;
-  }
-
   /** PENDING → PROCESSING → SENT → COMPLETED, each after its delay (spec: States and transitions). */
   private step(id: string, from: PaymentStatus, atMs: number): void {
     const p = this.data.payments[id];
@@ -447,7 +322,7 @@ export class PaymentEngine {
   private markSent(p: Payment, atMs: number): void {
     p.lifecycle.sentAt = new Date(atMs).toISOString();
     const rail = p.destination.rail;
-    if (isBlockchainRail(rail)) p.destination.transactionHash = `0x${randomBytes(32).toString('hex')}`;
+    if (isBlockchainRail(rail)) p.destination.transactionHash = randomTransactionHash();
     else if (rail === 'SWIFT') p.tracking.uetr = randomUUID();
     else if (rail === 'DOMESTIC_WIRE') {
       p.tracking.imad = `${new Date(atMs).toISOString().slice(0, 10).replace(/-/g, '')}SBXIMAD${randomDigits(6)}`;
@@ -479,7 +354,13 @@ export class PaymentEngine {
     this.core.scheduler.schedule(STEP, dueAtMs, { paymentId: p.id, from: p.status });
   }
 
-  private store(p: Payment, meta: PaymentMeta, atMs: number): void {
+  /** Runs the steps of a PENDING payment from `atMs`. */
+  startSteps(p: Payment, atMs: number): void {
+    this.scheduleStep(p, atMs + this.core.options.stepDelaysMs.toProcessing);
+  }
+
+  /** Stores a new payment and emits payment.created. */
+  record(p: Payment, meta: PaymentMeta, atMs: number): void {
     this.data.payments[p.id] = p;
     this.data.paymentMeta[p.id] = meta;
     this.core.emit('payment.created', this.present(p, false, atMs), atMs);
@@ -507,17 +388,4 @@ function readDeveloperFee(raw: unknown, extra: FieldViolation[]): { fixed: numbe
   if (typeof fixed !== 'number' || fixed < 0) extra.push({ path: 'developerFee.fixed', rule: 'SCHEMA', message: 'developerFee.fixed must be a number ≥ 0' });
   if (typeof variable !== 'number' || variable < 0 || variable >= 1) extra.push({ path: 'developerFee.variable', rule: 'SCHEMA', message: 'developerFee.variable must be a fraction in [0, 1)' });
   return { fixed: typeof fixed === 'number' ? fixed : 0, variable: typeof variable === 'number' ? variable : 0 };
-}
-
-/** A deterministic deposit address per payment: a 0x address on chains, an account number on bank rails. */
-function fundingAddress(id: string, rail: string): string {
-  const digest = createHash('sha256').update(id).digest('hex');
-  if (isBlockchainRail(rail)) return `0x${digest.slice(0, 40)}`;
-  return `9${BigInt(`0x${digest.slice(0, 15)}`).toString().slice(0, 11)}`;
-}
-
-function randomDigits(n: number): string {
-  let s = '';
-  while (s.length < n) s += randomBytes(8).readBigUInt64BE().toString();
-  return s.slice(0, n);
 }

@@ -2,6 +2,7 @@ import { isInForce } from '../../contract';
 import { type SandboxCore } from '../core';
 import { type AccountService } from '../domain/accounts';
 import { type CustomerService } from '../domain/customers';
+import { type DepositService } from '../domain/deposits';
 import { type PaymentEngine } from '../domain/payments';
 import { type RateBook } from '../domain/rates';
 import { endpointRemoved } from '../http/api-error';
@@ -15,6 +16,7 @@ export interface Services {
   customers: CustomerService;
   accounts: AccountService;
   payments: PaymentEngine;
+  deposits: DepositService;
   rates: RateBook;
 }
 

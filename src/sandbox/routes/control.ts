@@ -48,7 +48,7 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
   r.post('/sandbox/payments/:id/return', ({ params }) => ok(payments.present(payments.returnFunds(params.id!), true)));
   r.post('/sandbox/customers/:id/review', ({ params, body }) => ok(customers.review(params.id!, parse(ReviewBodySchema, body).outcome)));
   r.post('/sandbox/accounts/:id/deposit', ({ params, body }) => {
-    const { payin, deposit, conversion } = payments.deposit(params.id!, parse(DepositBodySchema, body));
+    const { payin, deposit, conversion } = s.deposits.deposit(params.id!, parse(DepositBodySchema, body));
     return {
       status: 201,
       body: { payin: payin ? payments.present(payin, true) : null, deposit, conversion: conversion ? payments.present(conversion, true) : null, balance: core.data.balances[params.id!] },
