@@ -361,6 +361,8 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     for (const source of copied) {
       expect({ source, ignored: ignore.some((p) => source === p || source.startsWith(`${p}/`)) }).toEqual({ source, ignored: false });
     }
+    // And git never sees a deployment's secrets either.
+    expect(readFileSync(path.join(DOCKER_DIR, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['.env', 'tls/']));
   });
 });
 
