@@ -28,6 +28,8 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     const res = await w.c.post('/v1/payments', unfundedPayment(w.bankId));
     expect(res.status).toBe(201);
     const p = PaymentSchema.parse(res.body);
+    const future = await w.c.post(`/sandbox/payments/${p.id}/fund`, { sentAt: '2030-01-01T00:00:00.000Z' });
+    expect(future.body.error.fields[0].path).toBe('sentAt');
     expect(p.status).toBe('AWAITING_FUNDS');
     expect(p.type).toBe('EXTERNAL');
     expect(Date.parse(p.quote.expiresAt) - Date.parse(p.lifecycle.createdAt!)).toBe(15 * 60_000);
@@ -67,6 +69,7 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(funded.status).toBe(200);
     expect(funded.body.status).toBe('PENDING');
     expect(funded.body.source.transactionHash).toMatch(/^0x/);
+    expect((await w.c.post(`/sandbox/payments/${created.id}/fund`, {})).status).toBe(409); // already funded
     await w.c.advance('PT1S');
     expect((await w.status(created.id)).status).toBe('PROCESSING');
     await w.c.advance('PT1S');
@@ -192,6 +195,7 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(failed.body.lifecycle.refundedAt).toBeNull(); // no funds were held
     expect((await w.c.post(`/sandbox/payments/${a}/return`, {})).status).toBe(409);
     expect((await w.c.post(`/sandbox/payments/${a}/fail`, { code: 'NOT_A_CODE' })).status).toBe(400);
+    expect((await w.c.post('/sandbox/payments/pay_missing/fund', {})).status).toBe(404);
     const b = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
     await w.c.post(`/sandbox/payments/${b}/fund`, {});
     await w.c.advance('PT2S');

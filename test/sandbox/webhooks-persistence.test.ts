@@ -56,6 +56,9 @@ describe('webhooks (docs/spec-gaps.md: envelope, names, signatures, delivery)', 
     PaymentSchema.parse(completed.data);
     expect(completed.createdAt).toBe(completed.data.lifecycle.completedAt); // sandbox-clock time
     await sb.webhooksIdle();
+    expect((await c.get('/sandbox/webhook-secret')).body.secret).toBe(SECRET);
+    const events = (await c.get('/sandbox/events?type=payment.updated')).body.data;
+    expect(events.map((e: { data: { status: string } }) => e.data.status)).toEqual(['PENDING', 'PROCESSING', 'SENT', 'COMPLETED']);
     const log = (await c.get('/sandbox/webhooks?state=delivered')).body.data;
     expect(log.length).toBe(receiver.received.length);
     expect(log[0]).toMatchObject({ url: receiver.url, state: 'delivered', attempts: [{ status: 200, error: null }] });

@@ -195,7 +195,9 @@ export class PaymentEngine {
     const p = this.get(id);
     const nowMs = this.core.clock.nowMs();
     const sentAtMs = input.sentAt === undefined ? nowMs : Date.parse(input.sentAt);
-    if (sentAtMs > nowMs) throw new ApiError(400, 'VALIDATION_ERROR', 'sentAt is in the future of the sandbox clock', [{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt at or before the sandbox clock' }]);
+    if (sentAtMs > nowMs || sentAtMs < Date.parse(p.lifecycle.createdAt!)) {
+      throw validationError([{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt between the creation of the payment and the sandbox clock' }]);
+    }
     if (p.source.accountId) throw invalidState(p, 'fund (its funds were pulled from source.accountId)');
     const meta = this.data.paymentMeta[id]!;
     const sentBeforeExpiry = sentAtMs < Date.parse(p.quote.expiresAt);
