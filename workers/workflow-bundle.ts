@@ -2,8 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 
-export const WORKFLOWS_PATH = path.resolve(__dirname, '..', 'workflows');
-export const DEFAULT_BUNDLE_PATH = path.resolve(__dirname, '..', 'dist', 'workflow-bundle.js');
+// This file runs from the sources (workers/, via tsx) or compiled (dist/workers/): find the project root either way.
+const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
+const ROOT = COMPILED ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..');
+export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : path.join(ROOT, 'workflows');
+export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
 
 const quietLogger = {
   log: () => undefined,
@@ -14,9 +17,13 @@ const quietLogger = {
   error: (message: string) => console.error(message),
 };
 
-/** The prebuilt bundle when there is one (production: `npm run build`), else bundle the sources now (dev). */
-export async function loadWorkflowBundle(bundlePath = DEFAULT_BUNDLE_PATH): Promise<WorkflowBundleOption> {
-  if (existsSync(bundlePath)) return { codePath: bundlePath };
+/**
+ * Compiled (production, `npm run build`): the prebuilt bundle. From the sources (dev, tests): always bundle the
+ * current workflow code, so a stale dist/ bundle is never run by mistake. An explicit path always wins.
+ */
+export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
+  if (bundlePath) return { codePath: bundlePath };
+  if (COMPILED && existsSync(DEFAULT_BUNDLE_PATH)) return { codePath: DEFAULT_BUNDLE_PATH };
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
 }
 

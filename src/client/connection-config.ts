@@ -11,9 +11,9 @@ const EnvSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
-  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
 });
 
@@ -39,18 +39,18 @@ export function temporalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Tem
     throw new Error(`Invalid Temporal connection environment: ${problems}`);
   }
   const e = parsed.data;
-  if (Boolean(e.TEMPORAL_TLS_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_KEY_PATH)) {
-    throw new Error('Set both TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH for mTLS, or neither.');
+  if (Boolean(e.TEMPORAL_TLS_CLIENT_CERT_PATH) !== Boolean(e.TEMPORAL_TLS_CLIENT_KEY_PATH)) {
+    throw new Error('Set both TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH for mTLS, or neither.');
   }
-  const wantsTls = e.TEMPORAL_TLS === 'true' || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CERT_PATH);
+  const wantsTls = e.TEMPORAL_TLS === 'true' || Boolean(e.TEMPORAL_API_KEY) || Boolean(e.TEMPORAL_TLS_CLIENT_CERT_PATH);
   const config: TemporalConnectionConfig = { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE };
   if (e.TEMPORAL_API_KEY) config.apiKey = e.TEMPORAL_API_KEY;
   if (wantsTls && e.TEMPORAL_TLS !== 'false') {
     config.tls = {
       ...(e.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: e.TEMPORAL_TLS_SERVER_NAME } : {}),
-      ...(e.TEMPORAL_TLS_CA_PATH ? { serverRootCACertificate: readFileSync(e.TEMPORAL_TLS_CA_PATH) } : {}),
-      ...(e.TEMPORAL_TLS_CERT_PATH && e.TEMPORAL_TLS_KEY_PATH
-        ? { clientCertPair: { crt: readFileSync(e.TEMPORAL_TLS_CERT_PATH), key: readFileSync(e.TEMPORAL_TLS_KEY_PATH) } }
+      ...(e.TEMPORAL_TLS_SERVER_CA_CERT_PATH ? { serverRootCACertificate: readFileSync(e.TEMPORAL_TLS_SERVER_CA_CERT_PATH) } : {}),
+      ...(e.TEMPORAL_TLS_CLIENT_CERT_PATH && e.TEMPORAL_TLS_CLIENT_KEY_PATH
+        ? { clientCertPair: { crt: readFileSync(e.TEMPORAL_TLS_CLIENT_CERT_PATH), key: readFileSync(e.TEMPORAL_TLS_CLIENT_KEY_PATH) } }
         : {}),
     };
   }

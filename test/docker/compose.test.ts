@@ -171,7 +171,7 @@ describe.each([
     expect(durationMs(worker.stop_grace_period ?? '10s')).toBeGreaterThan(config.shutdownGraceMs);
     // Optional variables of the code are passed through from .env, so a deployment can set them.
     expect(Object.entries(worker.environment ?? {}).filter(([, v]) => v === null).map(([k]) => k)).toEqual(
-      expect.arrayContaining(['XBORDER_TASK_QUEUE', 'XBORDER_ACTIVITIES_PER_SECOND', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CERT_PATH']),
+      expect.arrayContaining(['XBORDER_TASK_QUEUE', 'XBORDER_ACTIVITIES_PER_SECOND', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_CERT_PATH']),
     );
   });
 
@@ -269,7 +269,7 @@ describe('compose.yaml: the local cluster wiring', () => {
     // The mTLS files are read from the folder mounted into the container (compose.cloud.yaml header).
     const mountTarget = worker.volumes!.map((v) => interpolate(v, {}).split(':')[1]).find((t) => t?.includes('tls'));
     expect(mountTarget).toBe('/run/temporal-tls');
-    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(`TEMPORAL_TLS_CERT_PATH=${mountTarget}/client.pem`);
+    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(`TEMPORAL_TLS_CLIENT_CERT_PATH=${mountTarget}/client.pem`);
     expect(service(cloud, 'ingress').volumes).toEqual(worker.volumes);
     expect(Object.keys(cloud.services).sort()).toEqual(['ingress', 'worker']);
   });
