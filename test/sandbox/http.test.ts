@@ -83,6 +83,9 @@ describe('request pipeline', () => {
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/payments', '/v1/payments/{id}', '/v1/customers', '/v1/accounts/requirements', '/v1/payments/rate']));
     expect(res.body.components.schemas.Payment.properties.quote).toBeDefined();
     expect(res.body.paths['/v1/payments'].post.parameters.map((p: { name: string }) => p.name)).toContain('X-Idempotency-Key');
+    const refs = JSON.stringify(res.body).match(/"#\/components\/schemas\/[A-Za-z]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) expect(res.body.components.schemas[ref.slice(22, -1)]).toBeDefined();
   });
 });
 

@@ -187,6 +187,22 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect((await w.status(b)).error.code).toBe('RFI_NOT_ANSWERED_IN_TIME');
   });
 
+  it.each([
+    ['222222222', {}, 'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED'],
+    ['333333333', {}, 'RFI_NOT_ANSWERED_IN_TIME'],
+    ['444444444', {}, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_ADDRESS'],
+    ['123456789012', { firstName: 'Invalid', lastName: 'Name' }, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME'],
+    ['123456789012', { address: { line1: 'PO Box 12', countryCode: 'US' } }, 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX'],
+  ])('magic destination %s %j → FAILED %s', async (accountNumber, holder, code) => {
+    const w = await world(asOf);
+    const body = usdBank(w.customerId, accountNumber);
+    const dest = await account(w.sb, { ...body, accountHolder: { ...body.accountHolder, ...holder } });
+    const id = (await w.c.post('/v1/payments', unfundedPayment(dest))).body.id;
+    await w.c.post(`/sandbox/payments/${id}/fund`, {});
+    await w.c.advance('PT1M');
+    expect(await w.status(id)).toMatchObject({ status: 'FAILED', error: { code }, statusReasons: [code] });
+  });
+
   it('control: fail with a code and return after SENT; invalid states → 409', async () => {
     const w = await world(asOf);
     const a = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
