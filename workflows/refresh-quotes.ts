@@ -11,6 +11,7 @@ import {
   ApplicationFailure,
   ParentClosePolicy,
   getExternalWorkflowHandle,
+  log,
   proxyActivities,
   sleep,
   startChild,
@@ -94,8 +95,9 @@ async function deliverToBoard(
   try {
     await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
     return 'signal';
-  } catch {
+  } catch (err) {
     // No running board: start one with the quotes as its first entries.
+    log.info('rate board not signalled; starting it', { boardId, reason: errorMessage(err) });
   }
   try {
     await startChild(rateBoard, {

@@ -42,6 +42,8 @@ export const QuoteRefreshConfigSchema = z.object({
   referenceAmount: z.number().positive().default(1000),
   /** pause between two rate calls of one refresh (spec: Limits, "Rate limit": numbers not shown) */
   pauseBetweenCallsMs: z.number().int().nonnegative().default(1000),
+  /** the board the refresh feeds; default `rate-board` (tests give their own) */
+  boardWorkflowId: z.string().min(1).optional(),
 });
 export type QuoteRefreshConfigInput = z.input<typeof QuoteRefreshConfigSchema>;
 export type QuoteRefreshConfig = z.output<typeof QuoteRefreshConfigSchema>;

@@ -1,7 +1,10 @@
 // The quote-refresh Schedule (issue 6, ARCHITECTURE: refreshQuotes): created or updated idempotently.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
 import {
+  RATE_BOARD_WORKFLOW_ID,
+  RATE_BOARD_WORKFLOW_TYPE,
   REFRESH_QUOTES_WORKFLOW_TYPE,
+  type RateBoardInput,
   type RefreshQuotesInput,
 } from '../../workflows/rate-board-messages';
 import { QuoteRefreshConfigSchema, type QuoteRefreshConfigInput, type QuoteRefreshConfig } from './quote-refresh-config';
@@ -20,6 +23,7 @@ function scheduleParts(config: QuoteRefreshConfig) {
     pairs: config.pairs,
     referenceAmount: config.referenceAmount,
     pauseBetweenCallsMs: config.pauseBetweenCallsMs,
+    ...(config.boardWorkflowId ? { boardWorkflowId: config.boardWorkflowId } : {}),
   };
   return {
     spec: { intervals: [{ every: config.intervalMs }] },
@@ -41,12 +45,33 @@ function scheduleParts(config: QuoteRefreshConfig) {
 }
 
 /**
+ * Starts the rateBoard entity unless it runs (USE_EXISTING): refreshes then only signal it. refreshQuotes
+ * still starts it itself when it is missing (terminated by an operator, say).
+ */
+export async function ensureRateBoard(
+  client: Client,
+  options: { taskQueue: string; boardWorkflowId?: string },
+): Promise<{ workflowId: string; runId: string }> {
+  const workflowId = options.boardWorkflowId ?? RATE_BOARD_WORKFLOW_ID;
+  const input: RateBoardInput = {};
+  const handle = await client.workflow.start(RATE_BOARD_WORKFLOW_TYPE, {
+    workflowId,
+    taskQueue: options.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    staticSummary: 'Indicative rates per currency/rail pair, fed by the quote-refresh Schedule',
+  });
+  return { workflowId, runId: handle.firstExecutionRunId };
+}
+
+/**
  * Creates the Schedule, or updates it to `config` when it exists (never fails with "already exists").
  * An update keeps the Schedule's state: a Schedule an operator paused stays paused.
  */
 export async function ensureSchedules(client: Client, configInput: QuoteRefreshConfigInput): Promise<EnsuredSchedule> {
   const config = QuoteRefreshConfigSchema.parse(configInput);
   const parts = scheduleParts(config);
+  await ensureRateBoard(client, config);
   try {
     const handle = await client.schedule.create({
       scheduleId: config.scheduleId,
