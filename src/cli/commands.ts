@@ -52,4 +52,9 @@ export const commands: Command[] = [
     summary: 'list stuck payments with age, phase, provider id and Temporal UI link',
     run: async (args) => (await import('./stuck')).runStuck(args),
   },
+  {
+    name: 'schedule',
+    summary: 'the quote-refresh Schedule: create (or update) | describe | pause | unpause | trigger | delete',
+    run: async (args) => (await import('./schedule')).runSchedule(args),
+  },
 ];

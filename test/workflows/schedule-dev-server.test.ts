@@ -3,7 +3,9 @@
 // board; ensureSchedules is idempotent and updates the interval; a paused Schedule stays paused on update.
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { ensureSchedules } from '../../src/client/schedules';
+import { runScheduleSubcommand } from '../../src/cli/schedule';
 import { getIndicativeQuote, readRateBoard } from '../../src/client/indicative-quote';
 import { rateBoardQuery, ratePairKey } from '../../workflows/rate-board-messages';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../support/temporal';
@@ -91,3 +93,34 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
     }
   });
 }, 90_000);
+
+it('xborder schedule: create, create again (update), pause, describe, unpause, trigger, delete', async () => {
+  const scheduleId = uniqueWorkflowId('cli-schedule');
+  const taskQueue = uniqueTaskQueue('cli-schedule');
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+  const run = (sub: Parameters<typeof runScheduleSubcommand>[1], extra: { json?: boolean; note?: string } = {}) =>
+    runScheduleSubcommand(env.client, sub, { scheduleId, taskQueue, json: false, ...extra });
+  try {
+    expect(await run('create')).toBe(0);
+    expect(lines.pop()).toMatch(new RegExp(`^created Schedule ${scheduleId}: every 60000 ms, 5 pairs \\(USD:ACH>EUR:LOCAL`));
+    expect(await run('create')).toBe(0);
+    expect(lines.pop()).toMatch(/^updated Schedule/);
+    expect(await run('pause', { note: 'maintenance' })).toBe(0);
+    expect(await run('describe', { json: true })).toBe(0);
+    expect(JSON.parse(lines.pop()!)).toMatchObject({ scheduleId, paused: true, note: 'maintenance', overlap: 'SKIP', catchupWindowMs: 60_000 });
+    expect(await run('unpause')).toBe(0);
+    expect(await run('trigger')).toBe(0);
+    await eventually(() => client().describe(), (d) => d.info.recentActions.length >= 1, 10_000);
+    expect(await run('describe')).toBe(0);
+    expect(lines.pop()).toMatch(new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ ${scheduleId}-run`));
+    expect(await run('delete')).toBe(0);
+    await expect(client().describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  } finally {
+    log.mockRestore();
+    await client().delete().catch(() => undefined);
+  }
+  function client() {
+    return env.client.schedule.getHandle(scheduleId);
+  }
+}, 60_000);
