@@ -4,16 +4,26 @@ import { describeTemporalConfig } from '../src/client/connection-config';
 import { createProviderClient } from '../src/provider';
 import { workerConfigFromEnv } from './config';
 import { startXborderWorker } from './worker';
+import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetry/runtime';
+import { connectClient } from '../src/client/connect';
+import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
 
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = workerConfigFromEnv(env);
+  // telemetry (issue 6): JSON logs (redacted) and, with XBORDER_METRICS_ADDRESS, Prometheus metrics.
+  // Must run before the first NativeConnection.
+  const telemetry = installTelemetryRuntime(telemetryConfigFromEnv(env));
+  if (telemetry.metricsUrl) console.log(`worker: metrics at ${telemetry.metricsUrl}`);
   const provider = createProviderClient({
     baseUrl: config.provider.baseUrl,
     apiKey: config.provider.apiKey,
     timeoutMs: config.provider.timeoutMs,
+    logger: telemetry.logger.child({ component: 'provider' }),
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
   const running = await startXborderWorker({ ...config, provider });
+  // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
+  if (env.XBORDER_ENSURE_SCHEDULES !== 'false') await ensureQuoteRefresh(env, config.temporal, config.taskQueue);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();
@@ -22,6 +32,21 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   process.once('SIGINT', () => stop('SIGINT'));
   await running.done;
   console.log('worker: stopped');
+}
+
+/** A failure here is logged, not fatal: the worker is useful without the Schedule, and the next start retries. */
+async function ensureQuoteRefresh(env: NodeJS.ProcessEnv, temporal: Parameters<typeof connectClient>[0], taskQueue: string): Promise<void> {
+  try {
+    const client = await connectClient(temporal);
+    try {
+      const ensured = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(env), taskQueue });
+      console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
+    } finally {
+      await client.connection.close();
+    }
+  } catch (error) {
+    console.error(`worker: could not ensure the quote-refresh Schedule: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 if (require.main === module) {

@@ -2,6 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ProviderPort } from '../activities';
 import type { TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
+import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -33,6 +34,8 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     taskQueue: options.taskQueue,
     workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
     activities: createActivities({ provider: options.provider }),
+    // telemetry (issue 6): provider errors by type, on the runtime's metric meter
+    interceptors: { activity: [providerErrorCounter()] },
     shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
     ...(options.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond } : {}),
   });

@@ -6,6 +6,8 @@ import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worke
 const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
 const ROOT = COMPILED ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..');
 export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : path.join(ROOT, 'workflows');
+/** telemetry (issue 6): counts payments by outcome on the workflow metric meter */
+export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor')];
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
 
 const quietLogger = {
@@ -24,9 +26,9 @@ const quietLogger = {
 export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
   if (bundlePath) return { codePath: bundlePath };
   if (COMPILED && existsSync(DEFAULT_BUNDLE_PATH)) return { codePath: DEFAULT_BUNDLE_PATH };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger });
 }
 
 export async function buildWorkflowBundle(): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger })).code;
+  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger })).code;
 }

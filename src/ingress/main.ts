@@ -5,21 +5,26 @@ import { ingressConfigFromEnv } from './config';
 import { createWebhookHandler } from './handler';
 import { startIngressServer } from './node-server';
 import { createTemporalRouter } from './routing';
+import { ingressTelemetryFromEnv } from '../telemetry/ingress-telemetry';
 
 export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = ingressConfigFromEnv(env);
   const client = await connectClient(config.temporal);
+  // telemetry (issue 6): webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines
+  const telemetry = ingressTelemetryFromEnv(env);
+  const metricsServer = await telemetry.startServer();
+  if (metricsServer) console.log(`ingress: metrics at ${metricsServer.url}`);
   const handler = createWebhookHandler({
     secrets: config.secrets,
     toleranceSec: config.toleranceSec,
     router: createTemporalRouter(client, config.taskQueue),
-    onOutcome: (outcome, detail) =>
-      console.log(JSON.stringify({ msg: 'webhook', outcome, eventId: detail.eventId, type: detail.type, detail: detail.message })),
+    onOutcome: telemetry.onOutcome,
   });
   const server = await startIngressServer({ handler, host: config.host, port: config.port, path: config.path });
   console.log(`ingress: listening on ${server.webhookUrl}, Temporal ${describeTemporalConfig(config.temporal)}`);
   const stop = async () => {
     await server.close();
+    await metricsServer?.close();
     await client.connection.close();
     process.exit(0);
   };

@@ -5,3 +5,4 @@ export * from './prometheus-registry';
 export * from './metrics-server';
 export * from './runtime';
 export * from './activity-interceptor';
+export * from './ingress-telemetry';

@@ -9,7 +9,8 @@ export const METRIC_NAMES = {
   providerErrors: 'xborder_provider_errors_total',
 } as const;
 
-export type WebhookEventResult = 'accepted' | 'duplicate' | 'rejected';
+/** accepted/duplicate/rejected of issue 6, plus the ingress's ignored (no workflow follows it) and failed (Temporal down). */
+export type WebhookEventResult = 'accepted' | 'duplicate' | 'rejected' | 'ignored' | 'failed';
 
 export interface XborderMetrics {
   /** a payment workflow ended with this outcome (COMPLETED, FAILED, EXPIRED, REFUNDED, REJECTED, CANCELLED) */

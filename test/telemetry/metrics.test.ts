@@ -7,6 +7,8 @@ import { parseBindAddress, startMetricsServer, type MetricsServer } from '../../
 import { errorTypeOf } from '../../src/telemetry/activity-interceptor';
 import { telemetryConfigFromEnv, telemetryRuntimeOptions } from '../../src/telemetry/runtime';
 import { createJsonLogger } from '../../src/telemetry/logger';
+import { createIngressTelemetry } from '../../src/telemetry/ingress-telemetry';
+import { createWebhookHandler } from '../../src/ingress/handler';
 
 describe('createXborderMetrics on a PrometheusRegistry', () => {
   it('counts payments by outcome, webhook events by result and provider errors by type', () => {
@@ -99,5 +101,31 @@ describe('errorTypeOf (what the activity interceptor counts)', () => {
     expect(errorTypeOf(Object.assign(new Error('x'), { type: 'NETWORK_ERROR' }))).toBe('NETWORK_ERROR');
     expect(errorTypeOf(new Error('x'))).toBe('UNKNOWN');
     expect(errorTypeOf('boom')).toBe('UNKNOWN');
+  });
+});
+
+describe('ingress telemetry (createWebhookHandler onOutcome)', () => {
+  let server: MetricsServer | null = null;
+  afterAll(async () => server?.close());
+
+  it('counts a forged event as rejected, serves the counters and logs one redacted JSON line per event', async () => {
+    const lines: string[] = [];
+    const telemetry = createIngressTelemetry({ metricsAddress: '127.0.0.1:0', logger: createJsonLogger({ write: (l) => lines.push(l) }) });
+    const handler = createWebhookHandler({
+      secrets: ['whsec_dGVzdHNlY3JldA=='],
+      router: { route: () => null },
+      onOutcome: telemetry.onOutcome,
+    });
+    const response = await handler({ 'webhook-id': 'msg_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,forged' }, '{"id":"evt_1"}');
+    expect(response.status).toBe(401);
+    server = await telemetry.startServer();
+    const text = await (await fetch(server!.url)).text();
+    expect(text).toContain('xborder_webhook_events_total{event_type="unknown",result="rejected"} 1');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'WARN', message: 'webhook rejected', outcome: 'rejected' });
+  });
+
+  it('starts no server without an address', async () => {
+    expect(await createIngressTelemetry().startServer()).toBeNull();
   });
 });

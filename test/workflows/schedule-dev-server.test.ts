@@ -24,7 +24,11 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-async function eventually<T>(read: () => Promise<T>, accept: (v: T) => boolean, timeoutMs: number): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (v: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
   const started = Date.now();
   let last: T | undefined;
   let lastError: unknown;
@@ -52,7 +56,14 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
     workflowBundle: await workflowBundle(WORKFLOWS),
     activities: fake.activities(),
   });
-  const config = { taskQueue, scheduleId, boardWorkflowId, intervalMs: 2000, pauseBetweenCallsMs: 100, pairs: [USD_EUR, USD_BRL] };
+  const config = {
+    taskQueue,
+    scheduleId,
+    boardWorkflowId,
+    intervalMs: 2000,
+    pauseBetweenCallsMs: 100,
+    pairs: [USD_EUR, USD_BRL],
+  };
   await worker.runUntil(async () => {
     const first = await ensureSchedules(env.client, config);
     try {
@@ -61,22 +72,41 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
       expect(described.policies.overlap).toBe('SKIP');
       expect(described.policies.catchupWindow).toBe(60_000);
       expect(described.spec.intervals?.[0]?.every).toBe(2000);
-      expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'refreshQuotes', taskQueue });
+      expect(described.action).toMatchObject({
+        type: 'startWorkflow',
+        workflowType: 'refreshQuotes',
+        taskQueue,
+      });
 
       // The Schedule fires (no trigger): rates land on the board.
-      const entries = await eventually(() => readRateBoard(env.client, boardWorkflowId), (e) => e.length === 2, 20_000);
+      const entries = await eventually(
+        () => readRateBoard(env.client, boardWorkflowId),
+        (e) => e.length === 2,
+        20_000,
+      );
       expect(entries.map((e) => ratePairKey(e.pair))).toEqual([ratePairKey(USD_BRL), ratePairKey(USD_EUR)]);
-      const quote = await getIndicativeQuote(env.client, USD_EUR, 1000, { maxAgeMs: 60_000, boardWorkflowId });
+      const quote = await getIndicativeQuote(env.client, USD_EUR, 1000, {
+        maxAgeMs: 60_000,
+        boardWorkflowId,
+      });
       expect(quote.ageMs).toBeLessThan(60_000);
       expect(quote.destinationAmount).toBeGreaterThan(0);
 
       // It keeps firing: a later refresh signals the running board.
       const callsBefore = fake.rateCalls().length;
-      await eventually(async () => fake.rateCalls().length, (n) => n >= callsBefore + 2, 20_000);
+      await eventually(
+        async () => fake.rateCalls().length,
+        (n) => n >= callsBefore + 2,
+        20_000,
+      );
       const recent = (await first.handle.describe()).info.recentActions;
       expect(recent.length).toBeGreaterThanOrEqual(2);
       // ensureSchedules started the board; every refresh signalled it (no second board run).
-      const board = await eventually(() => env.client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery), (b) => b.updatesThisRun >= 2, 10_000);
+      const board = await eventually(
+        () => env.client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery),
+        (b) => b.updatesThisRun >= 2,
+        10_000,
+      );
       expect(board.generation).toBe(0);
       expect(board.lastRefreshedBy).toMatch(new RegExp(`^${scheduleId}-run`));
 
@@ -99,26 +129,44 @@ it('xborder schedule: create, create again (update), pause, describe, unpause, t
   const taskQueue = uniqueTaskQueue('cli-schedule');
   const lines: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
-  const run = (sub: Parameters<typeof runScheduleSubcommand>[1], extra: { json?: boolean; note?: string } = {}) =>
-    runScheduleSubcommand(env.client, sub, { scheduleId, taskQueue, json: false, ...extra });
+  const run = (
+    sub: Parameters<typeof runScheduleSubcommand>[1],
+    extra: { json?: boolean; note?: string } = {},
+  ) => runScheduleSubcommand(env.client, sub, { scheduleId, taskQueue, json: false, ...extra });
   try {
     expect(await run('create')).toBe(0);
-    expect(lines.pop()).toMatch(new RegExp(`^created Schedule ${scheduleId}: every 60000 ms, 5 pairs \\(USD:ACH>EUR:LOCAL`));
+    expect(lines.pop()).toMatch(
+      new RegExp(`^created Schedule ${scheduleId}: every 60000 ms, 5 pairs \\(USD:ACH>EUR:LOCAL`),
+    );
     expect(await run('create')).toBe(0);
     expect(lines.pop()).toMatch(/^updated Schedule/);
     expect(await run('pause', { note: 'maintenance' })).toBe(0);
     expect(await run('describe', { json: true })).toBe(0);
-    expect(JSON.parse(lines.pop()!)).toMatchObject({ scheduleId, paused: true, note: 'maintenance', overlap: 'SKIP', catchupWindowMs: 60_000 });
+    expect(JSON.parse(lines.pop()!)).toMatchObject({
+      scheduleId,
+      paused: true,
+      note: 'maintenance',
+      overlap: 'SKIP',
+      catchupWindowMs: 60_000,
+    });
     expect(await run('unpause')).toBe(0);
     expect(await run('trigger')).toBe(0);
-    await eventually(() => client().describe(), (d) => d.info.recentActions.length >= 1, 10_000);
+    await eventually(
+      () => client().describe(),
+      (d) => d.info.recentActions.length >= 1,
+      10_000,
+    );
     expect(await run('describe')).toBe(0);
-    expect(lines.pop()).toMatch(new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ ${scheduleId}-run`));
+    expect(lines.pop()).toMatch(
+      new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ ${scheduleId}-run`),
+    );
     expect(await run('delete')).toBe(0);
     await expect(client().describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   } finally {
     log.mockRestore();
-    await client().delete().catch(() => undefined);
+    await client()
+      .delete()
+      .catch(() => undefined);
   }
   function client() {
     return env.client.schedule.getHandle(scheduleId);

@@ -18,10 +18,25 @@ export const CORRIDORS: Corridor[] = [
   },
 ];
 
-export const USD_EUR: RatePair = { sourceCurrency: 'USD', sourceRail: 'ACH', destinationCurrency: 'EUR', destinationRail: 'LOCAL' };
-export const USD_BRL: RatePair = { sourceCurrency: 'USD', sourceRail: 'ACH', destinationCurrency: 'BRL', destinationRail: 'PIX' };
+export const USD_EUR: RatePair = {
+  sourceCurrency: 'USD',
+  sourceRail: 'ACH',
+  destinationCurrency: 'EUR',
+  destinationRail: 'LOCAL',
+};
+export const USD_BRL: RatePair = {
+  sourceCurrency: 'USD',
+  sourceRail: 'ACH',
+  destinationCurrency: 'BRL',
+  destinationRail: 'PIX',
+};
 /** no corridor offers it */
-export const USD_JPY: RatePair = { sourceCurrency: 'USD', sourceRail: 'ACH', destinationCurrency: 'JPY', destinationRail: 'LOCAL' };
+export const USD_JPY: RatePair = {
+  sourceCurrency: 'USD',
+  sourceRail: 'ACH',
+  destinationCurrency: 'JPY',
+  destinationRail: 'LOCAL',
+};
 
 export class FakeQuoteProvider {
   readonly calls: { name: string; pair?: RatePair; scheduledAtMs: number }[] = [];
@@ -38,13 +53,24 @@ export class FakeQuoteProvider {
   activities(): QuoteActivities {
     return {
       listCorridors: async () => {
-        this.calls.push({ name: 'listCorridors', scheduledAtMs: Context.current().info.currentAttemptScheduledTimestampMs });
+        this.calls.push({
+          name: 'listCorridors',
+          scheduledAtMs: Context.current().info.currentAttemptScheduledTimestampMs,
+        });
         return CORRIDORS;
       },
       getPairRate: async (pair, referenceAmount): Promise<IndicativeRate> => {
-        this.calls.push({ name: 'getPairRate', pair, scheduledAtMs: Context.current().info.currentAttemptScheduledTimestampMs });
+        this.calls.push({
+          name: 'getPairRate',
+          pair,
+          scheduledAtMs: Context.current().info.currentAttemptScheduledTimestampMs,
+        });
         if (this.failing.has(pair.destinationCurrency)) {
-          throw ApplicationFailure.create({ type: 'RATE_LIMITED', message: 'rate limited (fake)', nonRetryable: true });
+          throw ApplicationFailure.create({
+            type: 'RATE_LIMITED',
+            message: 'rate limited (fake)',
+            nonRetryable: true,
+          });
         }
         const m = this.rates[pair.destinationCurrency] ?? 1;
         return {
