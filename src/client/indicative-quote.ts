@@ -2,6 +2,7 @@
 // (spec: Limits, "Rate limit"), and get the contract's fee math (spec: Rate (quote), Calculation) with the
 // age of the rate. A quote older than the caller's limit, or missing, is refused with a typed error.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { z } from 'zod';
 import { destinationFromSource, sourceFromDestination } from '../contract';
 import {
   RATE_BOARD_WORKFLOW_ID,
@@ -11,6 +12,25 @@ import {
   type RatePair,
 } from '../../workflows/rate-board-messages';
 import { RatePairSchema } from './quote-refresh-config';
+
+const FeePair = z.object({ fixed: z.number(), variable: z.number() });
+/** The board's answer crosses a process boundary: checked before its numbers go into the fee math. */
+const BoardSnapshotSchema = z.object({
+  entries: z.array(
+    z.object({
+      pair: RatePairSchema,
+      rate: z.object({
+        midMarketRate: z.number().positive(),
+        invertedMidMarketRate: z.number().positive(),
+        serviceFee: FeePair,
+        developerFee: FeePair,
+        quoteId: z.string(),
+        referenceAmount: z.number(),
+      }),
+      fetchedAt: z.iso.datetime(),
+    }),
+  ),
+});
 
 export type IndicativeQuoteErrorType = 'RATE_MISSING' | 'RATE_STALE' | 'RATE_BOARD_UNAVAILABLE';
 
@@ -55,7 +75,8 @@ export interface IndicativeQuote {
 /** The whole board (every pair with its fetch time), or RATE_BOARD_UNAVAILABLE when no board runs. */
 export async function readRateBoard(client: Client, boardWorkflowId = RATE_BOARD_WORKFLOW_ID): Promise<RateBoardEntry[]> {
   try {
-    return (await client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery)).entries;
+    const snapshot = await client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery);
+    return BoardSnapshotSchema.parse(snapshot).entries;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
       throw new IndicativeQuoteError('RATE_BOARD_UNAVAILABLE', `no rate board is running (workflow ${boardWorkflowId}); is the quote-refresh Schedule created?`, { pair: '*' });
