@@ -16,7 +16,7 @@ let metricsText = '';
 
 beforeAll(async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['test/telemetry/fixtures/runtime-worker.ts', address], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['test/telemetry/fixtures/runtime-worker.ts', address], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -38,7 +38,15 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  if (child && child.exitCode === null) child.kill('SIGTERM');
+  // Closing stdin ends the child; the group signal also takes tsx's node process and the test server along.
+  child?.stdin?.end();
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
 });
 
 function series(name: string): string[] {
