@@ -7,7 +7,7 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { ensureSchedules } from '../../src/client/schedules';
 import { runScheduleSubcommand } from '../../src/cli/schedule';
 import { getIndicativeQuote, readRateBoard } from '../../src/client/indicative-quote';
-import { rateBoardQuery, ratePairKey } from '../../workflows/rate-board-messages';
+import { rateBoardQuery, ratePairKey, type RefreshQuotesResult } from '../../workflows/rate-board-messages';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../support/temporal';
 import { FakeQuoteProvider, USD_BRL, USD_EUR } from './schedule-fakes';
 
@@ -171,4 +171,33 @@ it('xborder schedule: create, create again (update), pause, describe, unpause, t
   function client() {
     return env.client.schedule.getHandle(scheduleId);
   }
+}, 60_000);
+
+it('refreshQuotes starts a missing board as an abandoned child, then signals it (real server)', async () => {
+  const fake = new FakeQuoteProvider();
+  const taskQueue = uniqueTaskQueue('refresh-direct');
+  const boardWorkflowId = uniqueWorkflowId('rate-board');
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+    workflowBundle: await workflowBundle(WORKFLOWS),
+    activities: fake.activities(),
+  });
+  await worker.runUntil(async () => {
+    const run = (): Promise<RefreshQuotesResult> =>
+      env.client.workflow.execute('refreshQuotes', {
+        taskQueue,
+        workflowId: uniqueWorkflowId('refresh'),
+        args: [{ pairs: [USD_EUR], pauseBetweenCallsMs: 0, boardWorkflowId }],
+      });
+    expect((await run()).delivery).toBe('started');
+    fake.tick();
+    expect((await run()).delivery).toBe('signal');
+    const board = await env.client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery);
+    expect(board.updatesThisRun).toBe(1);
+    expect(board.entries).toHaveLength(1);
+    expect(board.entries[0]!.rate.midMarketRate).toBeCloseTo(0.909, 6);
+    await env.client.workflow.getHandle(boardWorkflowId).terminate('test done');
+  });
 }, 60_000);
