@@ -1,0 +1,81 @@
+// The demo transfer of `npm start`: onboard → register → pay as one `transfer` workflow, then the
+// customer's funds are "sent" through the sandbox's control API, and the payment is followed to its outcome.
+import got from 'got';
+import { startTransfer } from '../client/payments';
+import { paymentWorkflowId, type PaymentState } from '../../workflows/messages';
+import { getPaymentState } from '../client/payments';
+import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
+import type { LocalStack } from './stack';
+
+export interface DemoOptions {
+  log: (line: string) => void;
+  uiLink: (workflowId: string) => string;
+  /** Give up after this long (default 2 minutes). */
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the payment's state until `done` says so; the payment workflow may not exist yet at first. */
+async function waitForPayment(
+  stack: LocalStack,
+  workflowId: string,
+  deadline: number,
+  done: (state: PaymentState) => boolean,
+  onState: (state: PaymentState) => void = () => undefined,
+): Promise<PaymentState> {
+  for (;;) {
+    const state = await getPaymentState(stack.client, workflowId).catch(() => null);
+    if (state) onState(state);
+    if (state && done(state)) return state;
+    if (Date.now() > deadline) throw new Error(`demo: ${workflowId} did not get there in time (phase ${state?.phase ?? 'not started'})`);
+    await sleep(300);
+  }
+}
+
+export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): Promise<string> {
+  const { log, uiLink } = options;
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const runKey = `demo-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
+  const paymentKey = `${runKey}-payment`;
+  const handle = await startTransfer(
+    stack.client,
+    {
+      transferKey: runKey,
+      customer: { customerKey: `${runKey}-customer`, body: demoCustomer() },
+      account: {
+        accountKey: `${runKey}-account`,
+        body: demoAccount(),
+        requirementsQuery: { bankCountryCode: 'BR', currencyCode: 'BRL' },
+        accountHolderType: 'INDIVIDUAL',
+      },
+      payment: { paymentKey, request: demoPaymentRequest() },
+    },
+    { taskQueue: stack.taskQueue },
+  );
+  log(`demo transfer started: ${handle.workflowId}`);
+  log(`  ${uiLink(handle.workflowId)}`);
+  log('  onboarding the customer (KYC) and registering the BRL account; the payment follows');
+
+  const workflowId = paymentWorkflowId(paymentKey);
+  let printed = 0;
+  const printTimeline = (state: PaymentState) => {
+    for (const entry of state.timeline.slice(printed)) log(`  payment: ${entry.kind}${entry.detail ? ` ${entry.detail}` : ''}`);
+    printed = state.timeline.length;
+  };
+  const awaiting = await waitForPayment(stack, workflowId, deadline, (s) => s.providerPaymentId !== null || s.outcome !== null, printTimeline);
+  if (awaiting.outcome) return awaiting.outcome.outcome;
+  log(`payment created: ${workflowId} → provider payment ${awaiting.providerPaymentId}`);
+  log(`  ${uiLink(workflowId)}`);
+  const funding = (awaiting.fundingInstructions ?? {}) as Record<string, unknown>;
+  log(`  quote rate ${awaiting.quote?.exchangeRate}, valid until ${awaiting.quote?.expiresAt}`);
+  log(`  the customer sends ${String(funding.amount)} ${String(funding.currencyCode)} on ${String(funding.rail)} to ${String(funding.toAddress)}`);
+
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${encodeURIComponent(awaiting.providerPaymentId!)}/fund`, { json: {} });
+  log('  funds sent (sandbox funding notice)');
+
+  const final = await waitForPayment(stack, workflowId, deadline, (s) => s.outcome !== null, printTimeline);
+  const result = (await handle.result()) as { outcome?: string } | undefined;
+  log(`transfer ${handle.workflowId} finished: ${result?.outcome ?? final.outcome!.outcome}`);
+  return final.outcome!.outcome;
+}

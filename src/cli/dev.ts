@@ -1,0 +1,109 @@
+// `xborder dev` (npm start): the whole local stack on embedded defaults, then one demo transfer end to
+// end (onboard → register → pay → fund through the sandbox → COMPLETED), then serve until Ctrl-C.
+// Everything persists under .data/ (Temporal's SQLite, the sandbox's state, the webhook secret), so a
+// second `npm start` reuses what is there.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { temporalUiLink } from '../client/stuck';
+import { runDemoTransfer } from './demo';
+import { startLocalStack } from './stack';
+
+const USAGE = `Usage: xborder dev [options]   (npm start)
+  --data-dir DIR       where state persists (default .data)
+  --temporal-port N    Temporal frontend port (default 7233; UI on N+1000)
+  --sandbox-port N     sandbox port (default 4010)
+  --ingress-port N     webhook ingress port (default 4020)
+  --no-demo            do not run the demo transfer
+  --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)`;
+
+function loadOrCreateSecret(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export async function runDev(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'data-dir': { type: 'string' },
+      'temporal-port': { type: 'string' },
+      'sandbox-port': { type: 'string' },
+      'ingress-port': { type: 'string' },
+      'no-demo': { type: 'boolean' },
+      once: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = (name: string, fallback: number) => {
+    const raw = values[name as 'temporal-port'];
+    const n = raw === undefined ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`--${name} must be a port number, got ${raw}`);
+    return n;
+  };
+  const dataDir = path.resolve(values['data-dir'] ?? '.data');
+  mkdirSync(dataDir, { recursive: true });
+  const temporalPort = port('temporal-port', 7233);
+  const started = Date.now();
+  const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+
+  log(`starting the local stack (state in ${dataDir})`);
+  const stack = await startLocalStack({
+    temporalPort,
+    temporalUiPort: temporalPort + 1000,
+    temporalDbFile: path.join(dataDir, 'temporal.db'),
+    sandboxPort: port('sandbox-port', 4010),
+    ingressPort: port('ingress-port', 4020),
+    webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
+    sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
+    log: (line) => {
+      if (!line.startsWith('webhook accepted')) log(line);
+    },
+  });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping: worker, sandbox, ingress, Temporal dev server');
+    await stack.close();
+    log('stopped');
+  };
+
+  try {
+    log(`Temporal UI       ${stack.temporal.uiUrl}`);
+    log(`sandbox API       ${stack.sandbox.url}/v1  (key ${stack.apiKey}; controls under /sandbox, OpenAPI at /openapi.json)`);
+    log(`webhook ingress   ${stack.ingress.webhookUrl}`);
+    log(`worker            task queue ${stack.taskQueue}`);
+
+    let demoOk = true;
+    if (!values['no-demo']) {
+      const outcome = await runDemoTransfer(stack, {
+        log,
+        uiLink: (workflowId) => temporalUiLink(stack.temporal.uiUrl, stack.namespace, workflowId),
+      });
+      demoOk = outcome === 'COMPLETED';
+      log(`demo transfer ${outcome} after ${((Date.now() - started) / 1000).toFixed(1)} s since start`);
+    }
+    if (values.once) {
+      await stop();
+      return demoOk ? 0 : 1;
+    }
+    log('serving; Ctrl-C stops everything cleanly');
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await stop();
+    return 0;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
