@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../client/connect';
+import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
+import { ensureSchedules } from '../client/schedules';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
@@ -24,6 +26,8 @@ export interface LocalStackOptions {
   apiKey?: string;
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
+  /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
+  schedules?: boolean;
   log?: (line: string) => void;
 }
 
@@ -87,6 +91,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (options.worker !== false) {
       worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider });
       closers.push(() => worker!.shutdown());
+    }
+    if (options.schedules !== false) {
+      const schedule = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(), taskQueue });
+      log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
     }
     log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
     return { temporal, client, sandbox, provider, ingress, webhooks, worker, taskQueue, namespace, webhookSecret, apiKey, close };
