@@ -153,24 +153,23 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
 
   async function forwardChanges(): Promise<void> {
     if (!payment) return;
+    // what is sent is captured before awaiting: events may land while a signal is in flight
+    const sending = payment;
+    const sendingVersion = version;
     for (const subscriber of [...subscribers]) {
       const had = forwarded.get(subscriber);
-      if (had === version) continue;
+      if (had === sendingVersion) continue;
       const cause: Cause = had === undefined ? 'subscribe' : lastCause;
       try {
         await getExternalWorkflowHandle(subscriber).signal(providerPaymentChangedSignal, {
           providerPaymentId: id,
-          payment,
+          payment: sending,
           cause,
         });
-        forwarded.set(subscriber, version);
+        forwarded.set(subscriber, sendingVersion);
       } catch (err) {
         // the subscriber is gone (completed or cancelled): stop telling it
-        log.info('subscriber unreachable; removed', {
-          providerPaymentId: id,
-          subscriber,
-          error: String(err),
-        });
+        log.info('subscriber unreachable; removed', { providerPaymentId: id, subscriber, error: String(err) });
         subscribers.delete(subscriber);
         forwarded.delete(subscriber);
       }
@@ -223,7 +222,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     }
     const v = version;
     const w = wakeups;
-    await condition(() => version !== v || wakeups !== w, Math.max(1, wakeAt - now));
+    const unforwarded = () => payment !== null && [...subscribers].some((s) => forwarded.get(s) !== version);
+    await condition(() => version !== v || wakeups !== w || unforwarded(), Math.max(1, wakeAt - now));
   }
 
   await condition(allHandlersFinished);

@@ -70,7 +70,13 @@ export class FakeProvider {
         const pulled = Boolean(request.source.accountId);
         const p: Payment = {
           id,
-          lifecycle: { createdAt: iso(now), sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
+          lifecycle: {
+            createdAt: iso(now),
+            sentAt: null,
+            completedAt: null,
+            expiredAt: null,
+            refundedAt: null,
+          },
           customerId: (request.customerId as string | undefined) ?? 'cus_1',
           status: pulled ? 'PENDING' : 'AWAITING_FUNDS',
           statusReasons: null,
@@ -118,7 +124,12 @@ export class FakeProvider {
         this.calls.push({ name: 'getPayment', args: [id] });
         await this.applyTime(id);
         const p = this.payments.get(id);
-        if (!p) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `no payment ${id}`, nonRetryable: true });
+        if (!p)
+          throw ApplicationFailure.create({
+            type: 'NOT_FOUND',
+            message: `no payment ${id}`,
+            nonRetryable: true,
+          });
         return p;
       },
       createCustomer: async (body, idempotencyKey) => {
@@ -126,7 +137,12 @@ export class FakeProvider {
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.customers.get(existing)!;
         const id = `cus_${++this.seq}`;
-        const customer = { ...body, id, status: 'PENDING_REVIEW', createdAt: iso(await this.options.now()) } as Customer;
+        const customer = {
+          ...body,
+          id,
+          status: 'PENDING_REVIEW',
+          createdAt: iso(await this.options.now()),
+        } as Customer;
         this.customers.set(id, customer);
         this.byKey.set(idempotencyKey, id);
         return customer;
@@ -137,7 +153,12 @@ export class FakeProvider {
           throw ApplicationFailure.create({ type: 'NOT_SUPPORTED', message: 'no GET', nonRetryable: true });
         }
         const c = this.customers.get(id);
-        if (!c) throw ApplicationFailure.create({ type: 'NOT_FOUND', message: `no customer ${id}`, nonRetryable: true });
+        if (!c)
+          throw ApplicationFailure.create({
+            type: 'NOT_FOUND',
+            message: `no customer ${id}`,
+            nonRetryable: true,
+          });
         return c;
       },
       getAccountRequirements: async (query) => {
@@ -163,7 +184,8 @@ export class FakeProvider {
     if (!p || p.status !== 'AWAITING_FUNDS') return;
     const now = await this.options.now();
     const deadline = addBusinessDays(new Date(p.lifecycle.createdAt!), 3).getTime();
-    if (now >= deadline) this.set(id, { status: 'EXPIRED', lifecycle: { ...p.lifecycle, expiredAt: iso(now) } });
+    if (now >= deadline)
+      this.set(id, { status: 'EXPIRED', lifecycle: { ...p.lifecycle, expiredAt: iso(now) } });
   }
 
   /**
@@ -186,7 +208,11 @@ export class FakeProvider {
     return this.set(id, { ...refund, status: 'REFUNDED' });
   }
 
-  async advance(id: string, status: 'PROCESSING' | 'SENT' | 'COMPLETED' | 'FAILED', code?: string): Promise<Payment> {
+  async advance(
+    id: string,
+    status: 'PROCESSING' | 'SENT' | 'COMPLETED' | 'FAILED',
+    code?: string,
+  ): Promise<Payment> {
     const p = this.payments.get(id)!;
     const now = iso(await this.options.now());
     const lifecycle = { ...p.lifecycle };

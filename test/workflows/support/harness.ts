@@ -1,15 +1,16 @@
 // Runs the real workflow bundle on a worker with fake activities, against the time-skipping test server.
-// test/workflows holds tests, not workflow code: these two imports are what a test needs to run a worker.
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- a test runs a real worker
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { temporal } from '@temporalio/proto';
 import {
   ALL_SEARCH_ATTRIBUTE_KEYS,
+  paymentStateQuery,
   providerPaymentEventSignal,
   providerPaymentWorkflowId,
+  type PaymentOutcome,
 } from '../../../workflows/messages';
 import { createTimeSkippingEnv, uniqueTaskQueue, workflowBundle } from '../../support/temporal';
 
@@ -35,21 +36,60 @@ export async function createWorkflowTestEnv(): Promise<TestWorkflowEnvironment> 
   return env;
 }
 
-/** Runs `fn` while a worker with `activities` polls a fresh task queue. */
-export async function withWorker<T>(
-  env: TestWorkflowEnvironment,
-  activities: AllActivities,
-  fn: (taskQueue: string) => Promise<T>,
-): Promise<T> {
-  const taskQueue = uniqueTaskQueue('wf');
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
-    namespace: env.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: await workflowBundle(WORKFLOWS_PATH),
-    activities,
-  });
-  return worker.runUntil(fn(taskQueue));
+/**
+ * One worker per test file on one task queue, with activities that call whatever `current()` returns,
+ * so each test brings its own fake. One worker (not one per test) matters on the time-skipping server:
+ * a workflow left on a task queue nobody polls would hold its timers and stop time skipping.
+ */
+export class SharedWorker {
+  readonly taskQueue = uniqueTaskQueue('wf');
+  private worker?: Worker;
+  private running?: Promise<void>;
+  /** workflow IDs a test started or caused; terminated by `cleanup()` so their timers do not pile up */
+  readonly started = new Set<string>();
+
+  constructor(
+    private readonly env: TestWorkflowEnvironment,
+    private readonly current: () => AllActivities,
+  ) {}
+
+  async start(): Promise<void> {
+    const current = this.current;
+    const names = Object.keys(current()) as (keyof AllActivities)[];
+    const activities = Object.fromEntries(
+      names.map((name) => [
+        name,
+        (...args: unknown[]) => (current()[name] as (...a: unknown[]) => unknown)(...args),
+      ]),
+    );
+    this.worker = await Worker.create({
+      connection: this.env.nativeConnection,
+      namespace: this.env.namespace ?? 'default',
+      taskQueue: this.taskQueue,
+      workflowBundle: await workflowBundle(WORKFLOWS_PATH),
+      activities,
+    });
+    this.running = this.worker.run();
+  }
+
+  async cleanup(extraIds: Iterable<string> = []): Promise<void> {
+    const ids = [...this.started, ...extraIds];
+    this.started.clear();
+    await Promise.all(
+      ids.map((id) =>
+        this.env.client.workflow
+          .getHandle(id)
+          .terminate('test over')
+          .catch(() => undefined),
+      ),
+    );
+  }
+
+  async stop(): Promise<void> {
+    await this.cleanup();
+    this.worker?.shutdown();
+    await this.running;
+  }
 }
 
 let eventSeq = 0;
@@ -73,12 +113,36 @@ export async function deliverPaymentEvent(
 }
 
 /** Polls `read` until `accept` holds (signals travel through the server asynchronously). */
-export async function eventually<T>(read: () => Promise<T>, accept: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  accept: (v: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const v = await read();
     if (accept(v)) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * The outcome of a payment workflow once it has closed, read with the `state` query (the same object the
+ * workflow returns). Not `handle.result()`: on the time-skipping server, awaiting a result unlocks time
+ * skipping and can race far ahead through other workflows' timers, after which `env.sleep` hangs.
+ */
+export async function closedPaymentOutcome(
+  handle: WorkflowHandle,
+  timeoutMs = 10_000,
+): Promise<PaymentOutcome> {
+  await eventually(
+    () => handle.describe().then((d) => d.status.name),
+    (status) => status !== 'RUNNING',
+    timeoutMs,
+  );
+  const state = await handle.query(paymentStateQuery);
+  if (!state.outcome) throw new Error(`workflow closed without an outcome: ${JSON.stringify(state)}`);
+  return state.outcome;
 }
