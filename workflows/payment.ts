@@ -4,15 +4,10 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  getExternalWorkflowHandle,
-  log,
-  ParentClosePolicy,
   setCurrentDetails,
   setHandler,
-  startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   validatePaymentRequest,
   type CreatePaymentRequest,
@@ -29,12 +24,12 @@ import {
   providerPaymentChangedSignal,
   providerPaymentWorkflowId,
   requoteUpdate,
-  subscribeSignal,
   type PaymentCreated,
   type PaymentOutcome,
   type PaymentState,
 } from './messages';
-import { PaymentInputSchema, type PaymentInput } from './inputs';
+import { PaymentInputSchema, type PaymentInput, type ProviderPaymentInput } from './inputs';
+import { startOrSubscribe } from './follow-entity';
 import type { PaymentPhase, TimelineEntry } from './types';
 import { mergePayment } from './payment-merge';
 import { applicationFailureOf, failureViolation, providerViolations } from './failures';
@@ -49,7 +44,6 @@ import {
   quoteExpiresAtMs,
 } from './payment-rules';
 import { createIndexer } from './indexing';
-import { providerPayment } from './provider-payment';
 
 const HOUR = 60 * 60 * 1000;
 const MAX_TIMELINE = 200;
@@ -321,26 +315,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   /** Start the entity of the provider payment, or subscribe to it when a webhook started it first. */
   async function follow(p: Payment): Promise<void> {
-    const entityId = providerPaymentWorkflowId(p.id);
-    try {
-      await startChild(providerPayment, {
-        workflowId: entityId,
-        args: [{ providerPaymentId: p.id, payment: p, subscribers: [workflowId] }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        staticSummary: `provider payment ${p.id} (for ${workflowId})`,
-      });
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-      try {
-        await getExternalWorkflowHandle(entityId).signal(subscribeSignal, { workflowId });
-      } catch (signalErr) {
-        // closed between the two calls: our own reconciliation reads the payment instead
-        log.warn('could not subscribe to the provider payment entity', {
-          entityId,
-          error: String(signalErr),
-        });
-      }
-    }
+    const entityInput: ProviderPaymentInput = {
+      providerPaymentId: p.id,
+      payment: p,
+      subscribers: [workflowId],
+    };
+    await startOrSubscribe(
+      'providerPayment',
+      providerPaymentWorkflowId(p.id),
+      entityInput,
+      `provider payment ${p.id} (for ${workflowId})`,
+    );
   }
 
   async function reconcile(id: string, why: string): Promise<void> {

@@ -3,6 +3,7 @@
 // round trip is an exact, deterministic clone. Imported first by every workflow that normalizes.
 const g = globalThis as { structuredClone?: <T>(value: T) => T };
 if (typeof g.structuredClone !== 'function') {
-  g.structuredClone = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T));
+  g.structuredClone = <T>(value: T): T =>
+    value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
 export {};

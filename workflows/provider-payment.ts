@@ -169,7 +169,11 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
         forwarded.set(subscriber, sendingVersion);
       } catch (err) {
         // the subscriber is gone (completed or cancelled): stop telling it
-        log.info('subscriber unreachable; removed', { providerPaymentId: id, subscriber, error: String(err) });
+        log.info('subscriber unreachable; removed', {
+          providerPaymentId: id,
+          subscriber,
+          error: String(err),
+        });
         subscribers.delete(subscriber);
         forwarded.delete(subscriber);
       }

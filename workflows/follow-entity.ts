@@ -1,0 +1,35 @@
+// Start an entity workflow as an abandoned child, or subscribe to it when a webhook started it first.
+import {
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  startChild,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { subscribeSignal } from './messages';
+
+export async function startOrSubscribe<A>(
+  workflowType: string,
+  entityId: string,
+  input: A,
+  staticSummary: string,
+): Promise<void> {
+  const subscriber = workflowInfo().workflowId;
+  try {
+    await startChild(workflowType, {
+      workflowId: entityId,
+      args: [input],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      staticSummary,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    try {
+      await getExternalWorkflowHandle(entityId).signal(subscribeSignal, { workflowId: subscriber });
+    } catch (signalErr) {
+      // closed between the two calls: the caller's own reconciliation covers it
+      log.warn('could not subscribe to the entity', { entityId, error: String(signalErr) });
+    }
+  }
+}

@@ -1,0 +1,87 @@
+// onboardCustomer: validate (contract KYC/KYB rules) → POST /customers (key `<workflowId>:create`) → wait
+// for the review outcome (webhook via the providerCustomer entity, GET when the client has one, deadline).
+// ID `customer:<customerKey>` chosen by the caller.
+import { ApplicationFailure, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CustomerSchema, validateCustomer, type CreateCustomerRequest, type Customer } from '../src/contract';
+import { createActivities, readActivities } from './activity-options';
+import { applicationFailureOf, providerViolations } from './failures';
+import { startOrSubscribe } from './follow-entity';
+import { OnboardCustomerInputSchema, type OnboardCustomerInput, type ProviderCustomerInput } from './inputs';
+import { customerChangedSignal, PAYMENT_FAILURE_TYPES, providerCustomerWorkflowId } from './messages';
+import { isReviewFinal } from './provider-customer';
+import { createIndexer } from './indexing';
+import type { OnboardCustomerResult } from './types';
+
+const HOUR = 60 * 60 * 1000;
+
+export const onboardStateQueryName = 'onboardState';
+
+export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<OnboardCustomerResult> {
+  const parsed = OnboardCustomerInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({
+      type: PAYMENT_FAILURE_TYPES.INVALID_INPUT,
+      message: parsed.error.message,
+      nonRetryable: true,
+    });
+  }
+  const input = parsed.data;
+  const workflowId = workflowInfo().workflowId;
+  const reviewTimeoutMs = input.reviewTimeoutMs ?? 7 * 24 * HOUR;
+  const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
+  let customer: Customer | null = null;
+  let getSupported = true;
+
+  setHandler(customerChangedSignal, ({ customer: raw }) => {
+    const r = CustomerSchema.safeParse(raw);
+    if (r.success && (!customer || !isReviewFinal(customer))) customer = r.data;
+  });
+
+  // 1. KYC/KYB rules first (spec: Customer; Errors 4)
+  const violations = validateCustomer(input.customer, new Date());
+  if (violations.length > 0) return { outcome: 'REJECTED', violations, customer: null };
+
+  // 2. create
+  try {
+    customer = await createActivities.createCustomer(
+      input.customer as CreateCustomerRequest,
+      `${workflowId}:create`,
+    );
+  } catch (err) {
+    const app = applicationFailureOf(err);
+    if (app?.nonRetryable)
+      return { outcome: 'REJECTED', violations: providerViolations(app), customer: null };
+    throw err;
+  }
+  const id = customer.id;
+  createIndexer()({ customerId: id });
+
+  // 3. wait for the review outcome
+  if (!isReviewFinal(customer)) {
+    const entityInput: ProviderCustomerInput = { customerId: id, customer, subscribers: [workflowId] };
+    await startOrSubscribe(
+      'providerCustomer',
+      providerCustomerWorkflowId(id),
+      entityInput,
+      `customer ${id} review`,
+    );
+  }
+  const deadline = Date.now() + reviewTimeoutMs;
+  while (!isReviewFinal(customer) && Date.now() < deadline) {
+    const wait = Math.min(deadline, Date.now() + reconcileEveryMs) - Date.now();
+    if (await condition(() => isReviewFinal(customer), Math.max(1, wait))) break;
+    if (getSupported) {
+      try {
+        const fresh = await readActivities.getCustomer(id);
+        if (!isReviewFinal(customer)) customer = fresh;
+      } catch (err) {
+        // GET /customers/:id is not in the spec: without it, the webhook is the only source
+        if (applicationFailureOf(err)?.type === 'NOT_SUPPORTED') getSupported = false;
+      }
+    }
+  }
+  const final = customer as Customer;
+  if (final.status === 'APPROVED') return { outcome: 'APPROVED', customer: final };
+  if (final.status === 'REJECTED') return { outcome: 'REVIEW_REJECTED', customer: final };
+  return { outcome: 'REVIEW_TIMEOUT', customer: final };
+}

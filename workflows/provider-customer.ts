@@ -1,0 +1,106 @@
+// providerCustomer: the entity workflow of one provider customer, ID `provider-customer:<id>`, fed by the
+// ingress (customer.created / customer.updated, signalWithStart) and forwarding review outcomes to the
+// onboarding workflow that subscribed. The review status only moves PENDING_REVIEW → APPROVED | REJECTED
+// (docs/spec-gaps.md, "Customer review status"); a late or duplicate event never moves it back.
+import {
+  allHandlersFinished,
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  setHandler,
+} from '@temporalio/workflow';
+import { CustomerSchema, type Customer } from '../src/contract';
+import {
+  customerChangedSignal,
+  customerEventSignal,
+  customerSnapshotQuery,
+  subscribeSignal,
+} from './messages';
+import { ProviderCustomerInputSchema, type ProviderCustomerInput } from './inputs';
+import { BoundedIdSet } from './payment-merge';
+
+const DAY = 24 * 60 * 60 * 1000;
+const RANK: Record<string, number> = { PENDING_REVIEW: 0, APPROVED: 1, REJECTED: 1 };
+
+export function isReviewFinal(customer: { status?: string } | null): boolean {
+  return customer?.status === 'APPROVED' || customer?.status === 'REJECTED';
+}
+
+export async function providerCustomer(
+  rawInput: ProviderCustomerInput,
+): Promise<{ customerId: string; customer: Customer | null }> {
+  const input = ProviderCustomerInputSchema.parse(rawInput);
+  const lingerMs = input.lingerAfterFinalMs ?? DAY;
+  const seen = new BoundedIdSet(input.seenEventIds ?? []);
+  const subscribers = new Set(input.subscribers ?? []);
+  const forwarded = new Map<string, number>();
+  let customer: Customer | null = parse(input.customer);
+  let version = customer ? 1 : 0;
+  let wakeups = 0;
+
+  function parse(raw: unknown): Customer | null {
+    if (raw === undefined) return null;
+    const r = CustomerSchema.safeParse(raw);
+    if (!r.success) log.warn('customer payload not understood; dropped', { customerId: input.customerId });
+    return r.success ? r.data : null;
+  }
+
+  function accept(raw: unknown): void {
+    const incoming = parse(raw);
+    if (!incoming || incoming.id !== input.customerId) return;
+    if (customer && (RANK[incoming.status] ?? 0) < (RANK[customer.status] ?? 0)) return; // never backwards
+    if (customer && isReviewFinal(customer) && incoming.status !== customer.status) return; // a decision stands
+    customer = incoming;
+    version++;
+  }
+
+  setHandler(customerEventSignal, (event) => {
+    if (seen.add(event.eventId)) accept(event.customer);
+  });
+  setHandler(subscribeSignal, ({ workflowId }) => {
+    subscribers.add(workflowId);
+    forwarded.delete(workflowId);
+    wakeups++;
+  });
+  setHandler(customerSnapshotQuery, () => ({
+    customerId: input.customerId,
+    customer,
+    subscribers: [...subscribers],
+  }));
+
+  async function forward(): Promise<void> {
+    if (!customer) return;
+    const sending = customer;
+    const sendingVersion = version;
+    for (const s of [...subscribers]) {
+      if (forwarded.get(s) === sendingVersion) continue;
+      try {
+        await getExternalWorkflowHandle(s).signal(customerChangedSignal, {
+          customerId: input.customerId,
+          customer: sending,
+        });
+        forwarded.set(s, sendingVersion);
+      } catch {
+        subscribers.delete(s);
+        forwarded.delete(s);
+      }
+    }
+  }
+
+  let finalSince: number | null = null;
+  for (;;) {
+    await forward();
+    const now = Date.now();
+    if (isReviewFinal(customer)) {
+      finalSince ??= now;
+      if (now >= finalSince + lingerMs) break;
+    }
+    const v = version;
+    const w = wakeups;
+    const timeout = finalSince === null ? lingerMs * 30 : Math.max(1, finalSince + lingerMs - now);
+    await condition(() => version !== v || wakeups !== w, timeout);
+  }
+  await condition(allHandlersFinished);
+  await forward();
+  return { customerId: input.customerId, customer };
+}
