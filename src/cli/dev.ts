@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalUiLink } from '../client/stuck';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
@@ -54,6 +55,8 @@ export async function runDev(args: string[]): Promise<number> {
   const started = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
+  // The worker's own state changes are noise here; warnings and errors still show.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
   const stack = await startLocalStack({
     temporalPort,
@@ -64,7 +67,8 @@ export async function runDev(args: string[]): Promise<number> {
     webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {
-      if (!line.startsWith('webhook accepted')) log(line);
+      // Accepted and ignored (account.created) webhooks are routine; refusals and failures are shown.
+      if (!line.startsWith('webhook accepted') && !line.startsWith('webhook ignored')) log(line);
     },
   });
   let stopping = false;
