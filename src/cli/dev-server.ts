@@ -61,8 +61,11 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     log(`starting Temporal dev server on ${address} (db ${dbFile})`);
     child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     // Its errors matter while it runs; the burst of "context canceled" lines at shutdown does not.
+    // ("context canceled" also comes whenever a client drops a long poll: not an error of the server.)
     child.stderr?.on('data', (chunk: Buffer) => {
-      if (!stopping) process.stderr.write(chunk);
+      if (stopping) return;
+      const lines = chunk.toString('utf8').split('\n').filter((l) => l.trim() && !l.includes('context canceled'));
+      if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
     });
     await waitUntil(() => isListening(host, port), 60_000, `Temporal dev server did not listen on ${address}`);
   }

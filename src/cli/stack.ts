@@ -23,6 +23,8 @@ export interface LocalStackOptions {
   /** Sandbox options merged over the stack's (webhook URL, secret and API key are set by the stack). */
   sandbox?: Omit<SandboxOptions, 'port' | 'webhookUrls' | 'webhookSecret' | 'apiKeys'>;
   webhookSecret?: string;
+  /** Where the sandbox sends webhooks; default the stack's ingress. Tests point it elsewhere to drop them. */
+  sandboxWebhookUrls?: string[];
   apiKey?: string;
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
@@ -81,7 +83,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...options.sandbox,
       port: options.sandboxPort ?? 0,
       apiKeys: [{ key: apiKey }],
-      webhookUrls: [ingress.webhookUrl],
+      webhookUrls: options.sandboxWebhookUrls ?? [ingress.webhookUrl],
       webhookSecret,
     });
     closers.push(() => sandbox.close());

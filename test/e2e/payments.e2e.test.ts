@@ -1,0 +1,175 @@
+// End to end: a real Temporal dev server + the sandbox + the worker + the ingress (the stack of npm start).
+import got from 'got';
+import type { LocalStack } from '../../src/cli/stack';
+import { getPaymentState, startPayment } from '../../src/client/payments';
+import { signWebhook } from '../../src/provider/webhook-signature';
+import { paymentWorkflowId, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { runDemoTransfer } from '../../src/cli/demo';
+import { eventually, startTestStack, uniqueKey } from './stack-support';
+
+jest.setTimeout(120_000);
+
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 4_000 } });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+function request(reference: string, extra: Record<string, unknown> = {}) {
+  return {
+    customerId: 'cus_demo_individual',
+    source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
+    reference,
+    paymentReason: 'PERSONAL_TRANSFERS',
+    ...extra,
+  };
+}
+
+async function sandboxPaymentsWithReference(reference: string): Promise<Array<{ id: string; status: string }>> {
+  const found: Array<{ id: string; status: string }> = [];
+  for await (const p of stack.provider.payments.listAll()) if (p.reference === reference) found.push(p);
+  return found;
+}
+
+async function fund(providerPaymentId: string, body: Record<string, unknown> = {}) {
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { json: body });
+}
+
+it('runs the demo transfer of npm start: onboard → register → pay → fund → COMPLETED', async () => {
+  const lines: string[] = [];
+  const outcome = await runDemoTransfer(stack, { log: (l) => lines.push(l), uiLink: (id) => id });
+  expect(outcome).toBe('COMPLETED');
+  expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
+});
+
+it('completes a funded payment, with exactly one provider payment for the workflow', async () => {
+  const key = uniqueKey('e2e-complete');
+  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  expect(started.created.outcome).toBe('CREATED');
+  if (started.created.outcome !== 'CREATED') return;
+  // A second start with the same key attaches to the first: same provider payment, no second one.
+  const again = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  expect(again.created).toMatchObject({ providerPaymentId: started.created.providerPaymentId });
+  await fund(started.created.providerPaymentId);
+  const result = await started.result();
+  expect(result.outcome).toBe('COMPLETED');
+  expect(await sandboxPaymentsWithReference(key)).toEqual([expect.objectContaining({ id: started.created.providerPaymentId, status: 'COMPLETED' })]);
+});
+
+it('honours a late funding notice for funds sent before the quote expired', async () => {
+  const key = uniqueKey('e2e-late');
+  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  if (started.created.outcome !== 'CREATED') throw new Error('not created');
+  const sentAt = new Date(Date.parse(started.created.quote.expiresAt) - 1_000).toISOString();
+  await eventually('QUOTE_EXPIRED phase', async () => {
+    const state = await getPaymentState(stack.client, paymentWorkflowId(key));
+    return state.phase === 'QUOTE_EXPIRED' ? state : null;
+  });
+  await fund(started.created.providerPaymentId, { sentAt });
+  const result = await started.result();
+  expect(result.outcome).toBe('COMPLETED');
+});
+
+it('ends REFUNDED with FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED when funds were sent after expiry', async () => {
+  const key = uniqueKey('e2e-refund');
+  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  if (started.created.outcome !== 'CREATED') throw new Error('not created');
+  await eventually('QUOTE_EXPIRED phase', async () => {
+    const state = await getPaymentState(stack.client, paymentWorkflowId(key));
+    return state.phase === 'QUOTE_EXPIRED' ? state : null;
+  });
+  await fund(started.created.providerPaymentId);
+  const result = await started.result();
+  expect(result).toMatchObject({ outcome: 'REFUNDED', code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' });
+});
+
+it('ends FAILED with the provider failure code of a payout', async () => {
+  const key = uniqueKey('e2e-fail');
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request('FAIL:INVALID_EXTERNAL_ACCOUNT_NUMBER') },
+    { taskQueue: stack.taskQueue },
+  );
+  if (started.created.outcome !== 'CREATED') throw new Error('not created');
+  await fund(started.created.providerPaymentId);
+  const result = await started.result();
+  expect(result).toMatchObject({ outcome: 'FAILED', code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
+});
+
+it('refuses a payment that breaks the contract before anything is created', async () => {
+  const key = uniqueKey('e2e-reject');
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key, { paymentReason: 'OTHER' }) },
+    { taskQueue: stack.taskQueue },
+  );
+  expect(started.created.outcome).toBe('REJECTED');
+  if (started.created.outcome === 'REJECTED') expect(started.created.violations.map((v) => v.path)).toContain('paymentReason');
+  expect(await sandboxPaymentsWithReference(key)).toEqual([]);
+});
+
+it('tracks a PAYIN and its automatic conversion that nobody here started', async () => {
+  const deposit = await got
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 250 } })
+    .json<Record<string, unknown>>();
+  const ids = JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [];
+  expect(ids.length).toBeGreaterThanOrEqual(2);
+  const roles = await eventually('entities for the PAYIN and the conversion', async () => {
+    const found: string[] = [];
+    for (const id of new Set(ids)) {
+      const snap = await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).query(providerPaymentSnapshotQuery);
+      found.push(snap.role);
+    }
+    return found.includes('PAYIN') && found.includes('CONVERSION') ? found : null;
+  });
+  expect(roles).toEqual(expect.arrayContaining(['PAYIN', 'CONVERSION']));
+});
+
+describe('webhooks at the ingress', () => {
+  function signedEvent(event: Record<string, unknown>, secret = stack.webhookSecret) {
+    const raw = JSON.stringify(event);
+    const id = String(event.id);
+    const at = Math.floor(Date.now() / 1000);
+    return { headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(secret, id, at, raw) }, raw };
+  }
+
+  it('refuses a forged webhook (401) and starts no workflow', async () => {
+    const fakeId = uniqueKey('pay_forged');
+    const { headers, raw } = signedEvent(
+      { id: uniqueKey('evt'), type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: fakeId, status: 'COMPLETED' } },
+      'whsec_' + Buffer.from('not-the-secret-at-all-000000').toString('base64'),
+    );
+    const response = await got.post(stack.ingress.webhookUrl, { headers, body: raw, throwHttpErrors: false });
+    expect(response.statusCode).toBe(401);
+    await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(fakeId)).describe()).rejects.toThrow(/not found/i);
+  });
+
+  it('drops a duplicate and ignores an out-of-order older status', async () => {
+    const key = uniqueKey('e2e-dup');
+    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    if (started.created.outcome !== 'CREATED') throw new Error('not created');
+    const providerId = started.created.providerPaymentId;
+    await fund(providerId);
+    expect((await started.result()).outcome).toBe('COMPLETED');
+
+    const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(providerId));
+    const before = await entity.query(providerPaymentSnapshotQuery);
+    const stale = await stack.provider.payments.get(providerId);
+    const old = { ...stale, status: 'PROCESSING' };
+    const event = { id: uniqueKey('evt_replayed'), type: 'payment.updated', createdAt: new Date().toISOString(), data: old };
+    const first = signedEvent(event);
+    const r1 = await got.post(stack.ingress.webhookUrl, { headers: first.headers, body: first.raw, throwHttpErrors: false });
+    expect(r1.statusCode).toBe(200);
+    const r2 = await got.post(stack.ingress.webhookUrl, { headers: first.headers, body: first.raw, throwHttpErrors: false });
+    expect(JSON.parse(r2.body)).toMatchObject({ code: 'DUPLICATE' });
+    const after = await eventually('the entity to see the replayed event', async () => {
+      const snap = await entity.query(providerPaymentSnapshotQuery);
+      return snap.seenEventIds > before.seenEventIds ? snap : null;
+    });
+    expect(after.seenEventIds).toBe(before.seenEventIds + 1);
+    expect(after.payment?.status).toBe('COMPLETED');
+  });
+});
