@@ -130,6 +130,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   }
 
   setHandler(providerPaymentEventSignal, (event) => {
+    wakeups++; // every signal lets the loop look at history size again
     if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
     accept(event.payment, 'event');
   });

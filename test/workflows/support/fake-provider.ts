@@ -7,6 +7,9 @@ import type { AllActivities, RateQuery } from '../../../activities/types';
 
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000;
 
+/** ids unique across the fakes of one test file, so entity workflow IDs never repeat */
+let globalSeq = 0;
+
 export interface FakeProviderOptions {
   now: () => Promise<number>;
   midMarketRate?: number;
@@ -20,7 +23,6 @@ export class FakeProvider {
   readonly accounts = new Map<string, Account>();
   readonly calls: { name: string; args: unknown[] }[] = [];
   private readonly byKey = new Map<string, string>();
-  private seq = 0;
   midMarketRate: number;
   quotedRate: number;
   totalFee: number;
@@ -56,7 +58,7 @@ export class FakeProvider {
             destinationAmount: (query.sourceAmount ?? 0) * this.midMarketRate,
             totalFeeInSourceCurrency: this.totalFee,
           },
-          quoteId: `quote_${++this.seq}`,
+          quoteId: `quote_${++globalSeq}`,
         };
       },
       createPayment: async (request, idempotencyKey) => {
@@ -66,7 +68,7 @@ export class FakeProvider {
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.payments.get(existing)!;
         const now = await this.options.now();
-        const id = `pay_${++this.seq}`;
+        const id = `pay_${++globalSeq}`;
         const pulled = Boolean(request.source.accountId);
         const p: Payment = {
           id,
@@ -136,7 +138,7 @@ export class FakeProvider {
         this.calls.push({ name: 'createCustomer', args: [body, idempotencyKey] });
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.customers.get(existing)!;
-        const id = `cus_${++this.seq}`;
+        const id = `cus_${++globalSeq}`;
         const customer = {
           ...body,
           id,
@@ -169,7 +171,7 @@ export class FakeProvider {
         this.calls.push({ name: 'createAccount', args: [body, idempotencyKey] });
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.accounts.get(existing)!;
-        const id = `acc_${++this.seq}`;
+        const id = `acc_${++globalSeq}`;
         const account = { ...body, id, createdAt: iso(await this.options.now()) } as Account;
         this.accounts.set(id, account);
         this.byKey.set(idempotencyKey, id);
