@@ -2,7 +2,12 @@
 // customer's funds are "sent" through the sandbox's control API, and the payment is followed to its outcome.
 import got from 'got';
 import { startTransfer } from '../client/payments';
-import { paymentWorkflowId, type PaymentState } from '../../workflows/messages';
+import {
+  paymentWorkflowId,
+  providerCustomerWorkflowId,
+  providerPaymentWorkflowId,
+  type PaymentState,
+} from '../../workflows/messages';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
 import type { LocalStack } from './stack';
@@ -33,11 +38,19 @@ async function waitForPayment(
   }
 }
 
-export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): Promise<string> {
+export interface DemoResult {
+  /** The payment's outcome (COMPLETED when all went well). */
+  outcome: string;
+  /** Every workflow the demo ran: transfer, its children and the entities they followed. */
+  workflowIds: string[];
+}
+
+export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): Promise<DemoResult> {
   const { log, uiLink } = options;
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   const runKey = `demo-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
   const paymentKey = `${runKey}-payment`;
+  const workflowIds = [`customer:${runKey}-customer`, `account:${runKey}-account`, paymentWorkflowId(paymentKey)];
   const handle = await startTransfer(
     stack.client,
     {
@@ -64,7 +77,8 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
     printed = state.timeline.length;
   };
   const awaiting = await waitForPayment(stack, workflowId, deadline, (s) => s.providerPaymentId !== null || s.outcome !== null, printTimeline);
-  if (awaiting.outcome) return awaiting.outcome.outcome;
+  if (awaiting.outcome) return { outcome: awaiting.outcome.outcome, workflowIds: [handle.workflowId, ...workflowIds] };
+  workflowIds.push(providerPaymentWorkflowId(awaiting.providerPaymentId!));
   log(`payment created: ${workflowId} → provider payment ${awaiting.providerPaymentId}`);
   log(`  ${uiLink(workflowId)}`);
   const funding = (awaiting.fundingInstructions ?? {}) as Record<string, unknown>;
@@ -75,7 +89,8 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
   log('  funds sent (sandbox funding notice)');
 
   const final = await waitForPayment(stack, workflowId, deadline, (s) => s.outcome !== null, printTimeline);
-  const result = (await handle.result()) as { outcome?: string } | undefined;
+  const result = (await handle.result()) as { outcome?: string; customerId?: string | null } | undefined;
   log(`transfer ${handle.workflowId} finished: ${result?.outcome ?? final.outcome!.outcome}`);
-  return final.outcome!.outcome;
+  if (result?.customerId) workflowIds.push(providerCustomerWorkflowId(result.customerId));
+  return { outcome: final.outcome!.outcome, workflowIds: [handle.workflowId, ...workflowIds] };
 }

@@ -88,7 +88,7 @@ export async function runDev(args: string[]): Promise<number> {
 
     let demoOk = true;
     if (!values['no-demo']) {
-      const outcome = await runDemoTransfer(stack, {
+      const { outcome } = await runDemoTransfer(stack, {
         log,
         uiLink: (workflowId) => temporalUiLink(stack.temporal.uiUrl, stack.namespace, workflowId),
       });

@@ -6,6 +6,10 @@ import { signWebhook } from '../../src/provider/webhook-signature';
 import { paymentWorkflowId, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { recordHistories } from '../support/history-recorder';
+
+/** Workflows whose histories `npm run record-histories` keeps for the replay test, by scenario. */
+const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
 
 jest.setTimeout(120_000);
 
@@ -14,6 +18,7 @@ beforeAll(async () => {
   stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 4_000 } });
 });
 afterAll(async () => {
+  for (const [scenario, ids] of toRecord) await recordHistories(stack.client, stack.temporal.address, scenario, ids);
   await stack?.close();
 });
 
@@ -40,8 +45,9 @@ async function fund(providerPaymentId: string, body: Record<string, unknown> = {
 
 it('runs the demo transfer of npm start: onboard → register → pay → fund → COMPLETED', async () => {
   const lines: string[] = [];
-  const outcome = await runDemoTransfer(stack, { log: (l) => lines.push(l), uiLink: (id) => id });
+  const { outcome, workflowIds } = await runDemoTransfer(stack, { log: (l) => lines.push(l), uiLink: (id) => id });
   expect(outcome).toBe('COMPLETED');
+  toRecord.push(['demo', workflowIds]);
   expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
 });
 
@@ -71,6 +77,7 @@ it('honours a late funding notice for funds sent before the quote expired', asyn
   await fund(started.created.providerPaymentId, { sentAt });
   const result = await started.result();
   expect(result.outcome).toBe('COMPLETED');
+  toRecord.push(['late-funding', [started.workflowId]]);
 });
 
 it('ends REFUNDED with FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED when funds were sent after expiry', async () => {
@@ -84,6 +91,7 @@ it('ends REFUNDED with FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED when funds were sent
   await fund(started.created.providerPaymentId);
   const result = await started.result();
   expect(result).toMatchObject({ outcome: 'REFUNDED', code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' });
+  toRecord.push(['refund-after-expiry', [started.workflowId]]);
 });
 
 it('ends FAILED with the provider failure code of a payout', async () => {
