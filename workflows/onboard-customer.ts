@@ -1,7 +1,7 @@
 // onboardCustomer: validate (contract KYC/KYB rules) → POST /customers (key `<workflowId>:create`) → wait
 // for the review outcome (webhook via the providerCustomer entity, GET when the client has one, deadline).
 // ID `customer:<customerKey>` chosen by the caller.
-import { ApplicationFailure, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, defineQuery, setHandler, workflowInfo } from '@temporalio/workflow';
 import { CustomerSchema, validateCustomer, type CreateCustomerRequest, type Customer } from '../src/contract';
 import { createActivities, readActivities } from './activity-options';
 import { applicationFailureOf, providerViolations } from './failures';
@@ -14,7 +14,9 @@ import type { OnboardCustomerResult } from './types';
 
 const HOUR = 60 * 60 * 1000;
 
-export const onboardStateQueryName = 'onboardState';
+export const onboardStateQuery = defineQuery<{ customer: Customer | null; lastSignal: string | null }>(
+  'onboardState',
+);
 
 export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<OnboardCustomerResult> {
   const parsed = OnboardCustomerInputSchema.safeParse(rawInput);
@@ -29,12 +31,17 @@ export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<O
   const workflowId = workflowInfo().workflowId;
   const reviewTimeoutMs = input.reviewTimeoutMs ?? 7 * 24 * HOUR;
   const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
-  let customer: Customer | null = null;
+  let customer = null as Customer | null;
+  let changes = 0;
   let getSupported = true;
 
+  let lastSignal: string | null = null;
+  setHandler(onboardStateQuery, () => ({ customer, lastSignal }));
   setHandler(customerChangedSignal, ({ customer: raw }) => {
     const r = CustomerSchema.safeParse(raw);
+    lastSignal = r.success ? `ok ${r.data.status}` : `unparsable: ${r.error.message}`;
     if (r.success && (!customer || !isReviewFinal(customer))) customer = r.data;
+    changes++;
   });
 
   // 1. KYC/KYB rules first (spec: Customer; Errors 4)
@@ -67,9 +74,11 @@ export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<O
     );
   }
   const deadline = Date.now() + reviewTimeoutMs;
-  while (!isReviewFinal(customer) && Date.now() < deadline) {
+  const current = (): Customer | null => customer; // read through a function: the handler changes it
+  while (!isReviewFinal(current()) && Date.now() < deadline) {
     const wait = Math.min(deadline, Date.now() + reconcileEveryMs) - Date.now();
-    if (await condition(() => isReviewFinal(customer), Math.max(1, wait))) break;
+    const seen = changes;
+    if (await condition(() => changes !== seen, Math.max(1, wait))) continue;
     if (getSupported) {
       try {
         const fresh = await readActivities.getCustomer(id);

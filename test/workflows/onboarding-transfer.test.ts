@@ -1,0 +1,239 @@
+// onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
+import {
+  customerEventSignal,
+  customerSnapshotQuery,
+  paymentStateQuery,
+  providerCustomerWorkflowId,
+  awaitCreatedUpdate,
+} from '../../workflows/messages';
+import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
+import type { TransferResult } from '../../workflows/transfer';
+import { uniqueWorkflowId } from '../support/temporal';
+import { deliverPaymentEvent, eventually } from './support/harness';
+import { paymentRequest, useTestBed } from './support/test-bed';
+
+const bed = useTestBed();
+
+function individual(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'INDIVIDUAL',
+    firstName: 'Ana',
+    lastName: 'Silva',
+    email: 'ana.silva@example.org',
+    phone: '+5511999999999',
+    birthDate: '1990-05-20',
+    accountPurpose: 'Receiving salary from abroad',
+    address: {
+      line1: 'Rua A 1',
+      city: 'São Paulo',
+      postalCode: '01000-000',
+      stateRegionOrProvince: 'SP',
+      countryCode: 'BR',
+    },
+    ...overrides,
+  };
+}
+
+function bankAccount(bank: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    type: 'EXTERNAL_BANK_ACCOUNT',
+    currencyCode: 'USD',
+    rails: ['ACH'],
+    bank: {
+      name: 'First Bank',
+      countryCode: 'US',
+      accountNumber: '123456789',
+      routingNumber: '021000021',
+      ...bank,
+    },
+    accountHolder: {
+      type: 'BUSINESS',
+      businessName: 'Acme',
+      address: { countryCode: 'US', postalCode: '10001', stateRegionOrProvince: 'NY' },
+    },
+  };
+}
+
+const US_REQUIREMENTS = [
+  {
+    variableName: 'bank.accountNumber',
+    rails: ['ACH'],
+    accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+    regex: '^\\d{4,17}$',
+    example: '123456789',
+    enum: [],
+  },
+  {
+    variableName: 'bank.routingNumber',
+    rails: ['ACH'],
+    accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+    regex: '^\\d{9}$',
+    example: '021000021',
+    enum: [],
+  },
+  {
+    variableName: 'bank.accountType',
+    rails: ['ACH'],
+    accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+    regex: '',
+    example: 'CHECKING',
+    enum: ['CHECKING', 'SAVINGS'],
+  },
+];
+
+async function start<T>(type: string, workflowId: string, arg: unknown) {
+  const handle = await bed.env.client.workflow.start(type, {
+    taskQueue: bed.taskQueue,
+    workflowId,
+    args: [arg],
+  });
+  bed.worker.started.add(workflowId);
+  return bed.env.client.workflow.getHandle<() => Promise<T>>(handle.workflowId);
+}
+
+async function closed(workflowId: string) {
+  return eventually(
+    () => bed.env.client.workflow.getHandle(workflowId).describe(),
+    (d) => d.status.name !== 'RUNNING',
+  );
+}
+
+describe('onboardCustomer', () => {
+  it('refuses a body that breaks the KYC rules, with every violation and no provider call', async () => {
+    bed.newFake();
+    const key = uniqueWorkflowId('c');
+    const handle = await start<OnboardCustomerResult>('onboardCustomer', `customer:${key}`, {
+      customerKey: key,
+      customer: individual({ accountPurpose: undefined, birthDate: '1950-01-01' }),
+    });
+    await closed(handle.workflowId);
+    const result = await handle.result();
+    expect(result.outcome).toBe('REJECTED');
+    if (result.outcome !== 'REJECTED') return;
+    expect(result.violations.map((v) => v.path)).toEqual(
+      expect.arrayContaining(['accountPurpose', 'birthDate']),
+    );
+    expect(bed.fake.calls).toHaveLength(0);
+  });
+
+  it('creates the customer (key from the workflow ID) and waits for the review outcome webhook', async () => {
+    const fake = bed.newFake();
+    const key = uniqueWorkflowId('c');
+    const handle = await start<OnboardCustomerResult>('onboardCustomer', `customer:${key}`, {
+      customerKey: key,
+      customer: individual(),
+    });
+    await eventually(
+      async () => fake.customers.size,
+      (n) => n === 1,
+    );
+    const [created] = [...fake.customers.values()];
+    expect(fake.callsOf('createCustomer')[0]!.args[1]).toBe(`customer:${key}:create`);
+    bed.worker.started.add(providerCustomerWorkflowId(created!.id));
+    const entity = bed.env.client.workflow.getHandle(providerCustomerWorkflowId(created!.id));
+    await eventually(
+      () => entity.query(customerSnapshotQuery).catch(() => null),
+      (s) => s?.subscribers.includes(handle.workflowId) === true,
+    );
+    const approved = { ...created, status: 'APPROVED' };
+    await bed.env.client.workflow.signalWithStart('providerCustomer', {
+      workflowId: providerCustomerWorkflowId(created!.id),
+      taskQueue: bed.taskQueue,
+      args: [{ customerId: created!.id }],
+      signal: customerEventSignal,
+      signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: approved }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await closed(handle.workflowId);
+    const result = await handle.result();
+    expect(result.outcome).toBe('APPROVED');
+    expect(result.customer?.id).toBe(created!.id);
+  });
+});
+
+describe('registerAccount', () => {
+  it('reports every mismatch with the requirements and creates nothing', async () => {
+    const fake = bed.newFake();
+    fake.requirements = US_REQUIREMENTS;
+    const key = uniqueWorkflowId('a');
+    const handle = await start<RegisterAccountResult>('registerAccount', `account:${key}`, {
+      accountKey: key,
+      account: bankAccount({ routingNumber: '12', accountNumber: 'abc' }),
+    });
+    await closed(handle.workflowId);
+    const result = await handle.result();
+    expect(result.outcome).toBe('REJECTED');
+    if (result.outcome !== 'REJECTED') return;
+    expect(result.violations.map((v) => `${v.path}:${v.rule}`).sort()).toEqual([
+      'bank.accountNumber:PATTERN_MISMATCH',
+      'bank.accountType:REQUIRED_BY_REQUIREMENTS',
+      'bank.routingNumber:PATTERN_MISMATCH',
+    ]);
+    expect(fake.callsOf('getAccountRequirements')[0]!.args[0]).toEqual({
+      bankCountryCode: 'US',
+      currencyCode: 'USD',
+    });
+    expect(fake.callsOf('createAccount')).toHaveLength(0);
+  });
+
+  it('creates an account that meets them, with the idempotency key from the workflow ID', async () => {
+    const fake = bed.newFake();
+    fake.requirements = US_REQUIREMENTS;
+    const key = uniqueWorkflowId('a');
+    const handle = await start<RegisterAccountResult>('registerAccount', `account:${key}`, {
+      accountKey: key,
+      account: bankAccount({ accountType: 'CHECKING' }),
+    });
+    await closed(handle.workflowId);
+    expect((await handle.result()).outcome).toBe('REGISTERED');
+    expect(fake.callsOf('createAccount')[0]!.args[1]).toBe(`account:${key}:create`);
+  });
+});
+
+describe('transfer', () => {
+  // last in the file: it awaits a child chain through handle.result()
+  it('skips onboarding for a known customer, registers the account, pays it and completes', async () => {
+    const fake = bed.newFake();
+    fake.requirements = US_REQUIREMENTS;
+    const key = uniqueWorkflowId('tr');
+    const handle = await start<TransferResult>('transfer', `transfer:${key}`, {
+      transferKey: key,
+      customer: { customerId: 'cus_known' },
+      account: { accountKey: key, body: bankAccount({ accountType: 'CHECKING' }) },
+      payment: { request: paymentRequest({ destination: { currencyCode: 'USD', rail: 'ACH' } }) },
+    });
+    const paymentHandle = bed.env.client.workflow.getHandle(`payment:${key}`);
+    bed.worker.started.add(paymentHandle.workflowId);
+    const created = await eventually(
+      () => paymentHandle.executeUpdate(awaitCreatedUpdate).catch(() => null),
+      (c) => c !== null,
+    );
+    if (created?.outcome !== 'CREATED') throw new Error('payment not created');
+    const [account] = [...fake.accounts.values()];
+    const request = fake.callsOf('createPayment')[0]!.args[0] as {
+      customerId: string;
+      destination: { accountId: string };
+    };
+    expect(request).toMatchObject({ customerId: 'cus_known', destination: { accountId: account!.id } });
+    expect(fake.callsOf('createCustomer')).toHaveLength(0);
+
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.fund(created.providerPaymentId, await bed.env.currentTimeMs()),
+    );
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.advance(created.providerPaymentId, 'COMPLETED'),
+    );
+    await eventually(
+      () => paymentHandle.query(paymentStateQuery),
+      (s) => s.outcome !== null,
+    );
+    await closed(handle.workflowId);
+    const result = await handle.result();
+    expect(result).toMatchObject({ outcome: 'COMPLETED', customerId: 'cus_known', accountId: account!.id });
+    expect(result.payment?.outcome).toBe('COMPLETED');
+  });
+});
