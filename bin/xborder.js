@@ -7,6 +7,8 @@ const compiled = path.join(__dirname, '..', 'dist', 'src', 'cli', 'main.js');
 if (fs.existsSync(compiled)) {
   require(compiled);
 } else {
-  require('tsx/cjs');
+  // Both loaders: require() of .ts files, and the dynamic import() of the subcommand modules.
+  require('tsx/cjs/api').register();
+  require('tsx/esm/api').register();
   require(path.join(__dirname, '..', 'src', 'cli', 'main.ts'));
 }
