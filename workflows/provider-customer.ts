@@ -98,7 +98,9 @@ export async function providerCustomer(
     const v = version;
     const w = wakeups;
     const timeout = finalSince === null ? lingerMs * 30 : Math.max(1, finalSince + lingerMs - now);
-    await condition(() => version !== v || wakeups !== w, timeout);
+    // a change that landed while a forward was in flight is forwarded on the next turn
+    const unforwarded = () => customer !== null && [...subscribers].some((s) => forwarded.get(s) !== version);
+    await condition(() => version !== v || wakeups !== w || unforwarded(), timeout);
   }
   await condition(allHandlersFinished);
   await forward();

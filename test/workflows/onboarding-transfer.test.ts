@@ -1,7 +1,6 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
 import {
   customerEventSignal,
-  customerSnapshotQuery,
   paymentStateQuery,
   providerCustomerWorkflowId,
   awaitCreatedUpdate,
@@ -130,11 +129,7 @@ describe('onboardCustomer', () => {
     const [created] = [...fake.customers.values()];
     expect(fake.callsOf('createCustomer')[0]!.args[1]).toBe(`customer:${key}:create`);
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
-    const entity = bed.env.client.workflow.getHandle(providerCustomerWorkflowId(created!.id));
-    await eventually(
-      () => entity.query(customerSnapshotQuery).catch(() => null),
-      (s) => s?.subscribers.includes(handle.workflowId) === true,
-    );
+    // no wait for the subscription: the review webhook races the entity start, as with a fast service
     const approved = { ...created, status: 'APPROVED' };
     await bed.env.client.workflow.signalWithStart('providerCustomer', {
       workflowId: providerCustomerWorkflowId(created!.id),
