@@ -186,6 +186,42 @@ describe('registerAccount', () => {
 });
 
 describe('transfer', () => {
+  it('onboards a new customer first and stops when the review rejects it', async () => {
+    const fake = bed.newFake();
+    const key = uniqueWorkflowId('tr');
+    const handle = await start<TransferResult>('transfer', `transfer:${key}`, {
+      transferKey: key,
+      customer: { customerKey: key, body: individual() },
+      account: { accountKey: key, body: bankAccount({ accountType: 'CHECKING' }) },
+      payment: { request: paymentRequest() },
+    });
+    bed.worker.started.add(`customer:${key}`);
+    const created = await eventually(
+      async () => [...fake.customers.values()][0],
+      (c) => c !== undefined,
+    );
+    bed.worker.started.add(providerCustomerWorkflowId(created!.id));
+    await bed.env.client.workflow.signalWithStart('providerCustomer', {
+      workflowId: providerCustomerWorkflowId(created!.id),
+      taskQueue: bed.taskQueue,
+      args: [{ customerId: created!.id }],
+      signal: customerEventSignal,
+      signalArgs: [
+        { eventId: `evt_${key}`, type: 'customer.updated', customer: { ...created, status: 'REJECTED' } },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await closed(handle.workflowId);
+    const result = await handle.result();
+    expect(result).toMatchObject({
+      outcome: 'CUSTOMER_NOT_APPROVED',
+      customer: { outcome: 'REVIEW_REJECTED' },
+    });
+    expect(fake.callsOf('createCustomer')[0]!.args[1]).toBe(`customer:${key}:create`);
+    expect(fake.callsOf('createAccount')).toHaveLength(0);
+    expect(fake.callsOf('createPayment')).toHaveLength(0);
+  });
+
   // last in the file: it awaits a child chain through handle.result()
   it('skips onboarding for a known customer, registers the account, pays it and completes', async () => {
     const fake = bed.newFake();
