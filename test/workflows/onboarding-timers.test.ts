@@ -2,7 +2,7 @@
 // deadline (REVIEW_TIMEOUT) when it has none. Timer-driven, so in a file (and time-skipping server) of its own.
 import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';
-import { eventually } from './support/harness';
+import { closedResult, eventually } from './support/harness';
 import { MIN, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -30,14 +30,6 @@ async function startOnboarding(extra: Record<string, unknown>) {
   return bed.env.client.workflow.getHandle<() => Promise<OnboardCustomerResult>>(workflowId);
 }
 
-async function closedResult(handle: Awaited<ReturnType<typeof startOnboarding>>) {
-  await eventually(
-    () => handle.describe(),
-    (d) => d.status.name !== 'RUNNING',
-  );
-  return handle.result();
-}
-
 describe('onboardCustomer timers', () => {
   it('finds the review outcome by GET when no webhook comes', async () => {
     const fake = bed.newFake();
@@ -49,7 +41,7 @@ describe('onboardCustomer timers', () => {
     bed.worker.started.add(`provider-customer:${customer!.id}`);
     fake.customers.set(customer!.id, { ...customer!, status: 'APPROVED' }); // the service decided; its webhook is lost
     await bed.env.sleep(61 * MIN);
-    const result = await closedResult(handle);
+    const result = await closedResult<OnboardCustomerResult>(handle);
     expect(result.outcome).toBe('APPROVED');
     expect(fake.callsOf('getCustomer')).toHaveLength(1);
   });
@@ -64,7 +56,7 @@ describe('onboardCustomer timers', () => {
     );
     bed.worker.started.add(`provider-customer:${customer!.id}`);
     await bed.env.sleep(121 * MIN);
-    const result = await closedResult(handle);
+    const result = await closedResult<OnboardCustomerResult>(handle);
     expect(result).toMatchObject({
       outcome: 'REVIEW_TIMEOUT',
       customer: { id: customer!.id, status: 'PENDING_REVIEW' },

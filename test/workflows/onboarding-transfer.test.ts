@@ -8,7 +8,7 @@ import {
 import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
 import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';
-import { deliverPaymentEvent, eventually } from './support/harness';
+import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -90,13 +90,6 @@ async function start<T>(type: string, workflowId: string, arg: unknown) {
   return bed.env.client.workflow.getHandle<() => Promise<T>>(handle.workflowId);
 }
 
-async function closed(workflowId: string) {
-  return eventually(
-    () => bed.env.client.workflow.getHandle(workflowId).describe(),
-    (d) => d.status.name !== 'RUNNING',
-  );
-}
-
 describe('onboardCustomer', () => {
   it('refuses a body that breaks the KYC rules, with every violation and no provider call', async () => {
     bed.newFake();
@@ -105,8 +98,7 @@ describe('onboardCustomer', () => {
       customerKey: key,
       customer: individual({ accountPurpose: undefined, birthDate: '1950-01-01' }),
     });
-    await closed(handle.workflowId);
-    const result = await handle.result();
+    const result = await closedResult<OnboardCustomerResult>(handle);
     expect(result.outcome).toBe('REJECTED');
     if (result.outcome !== 'REJECTED') return;
     expect(result.violations.map((v) => v.path)).toEqual(
@@ -139,8 +131,7 @@ describe('onboardCustomer', () => {
       signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: approved }],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    await closed(handle.workflowId);
-    const result = await handle.result();
+    const result = await closedResult<OnboardCustomerResult>(handle);
     expect(result.outcome).toBe('APPROVED');
     expect(result.customer?.id).toBe(created!.id);
   });
@@ -155,8 +146,7 @@ describe('registerAccount', () => {
       accountKey: key,
       account: bankAccount({ routingNumber: '12', accountNumber: 'abc' }),
     });
-    await closed(handle.workflowId);
-    const result = await handle.result();
+    const result = await closedResult<RegisterAccountResult>(handle);
     expect(result.outcome).toBe('REJECTED');
     if (result.outcome !== 'REJECTED') return;
     expect(result.violations.map((v) => `${v.path}:${v.rule}`).sort()).toEqual([
@@ -179,8 +169,7 @@ describe('registerAccount', () => {
       accountKey: key,
       account: bankAccount({ accountType: 'CHECKING' }),
     });
-    await closed(handle.workflowId);
-    expect((await handle.result()).outcome).toBe('REGISTERED');
+    expect((await closedResult<RegisterAccountResult>(handle)).outcome).toBe('REGISTERED');
     expect(fake.callsOf('createAccount')[0]!.args[1]).toBe(`account:${key}:create`);
   });
 });
@@ -211,8 +200,7 @@ describe('transfer', () => {
       ],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    await closed(handle.workflowId);
-    const result = await handle.result();
+    const result = await closedResult<TransferResult>(handle);
     expect(result).toMatchObject({
       outcome: 'CUSTOMER_NOT_APPROVED',
       customer: { outcome: 'REVIEW_REJECTED' },
@@ -222,7 +210,6 @@ describe('transfer', () => {
     expect(fake.callsOf('createPayment')).toHaveLength(0);
   });
 
-  // last in the file: it awaits a child chain through handle.result()
   it('skips onboarding for a known customer, registers the account, pays it and completes', async () => {
     const fake = bed.newFake();
     fake.requirements = US_REQUIREMENTS;
@@ -262,8 +249,7 @@ describe('transfer', () => {
       () => paymentHandle.query(paymentStateQuery),
       (s) => s.outcome !== null,
     );
-    await closed(handle.workflowId);
-    const result = await handle.result();
+    const result = await closedResult<TransferResult>(handle);
     expect(result).toMatchObject({ outcome: 'COMPLETED', customerId: 'cus_known', accountId: account!.id });
     expect(result.payment?.outcome).toBe('COMPLETED');
   });

@@ -2,6 +2,7 @@
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { WorkflowHandle } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { temporal } from '@temporalio/proto';
@@ -145,4 +146,21 @@ export async function closedPaymentOutcome(
   const state = await handle.query(paymentStateQuery);
   if (!state.outcome) throw new Error(`workflow closed without an outcome: ${JSON.stringify(state)}`);
   return state.outcome;
+}
+
+/**
+ * The result of a workflow once it has closed, read from its history: unlike `handle.result()` it does not
+ * unlock time skipping (see `closedPaymentOutcome`).
+ */
+export async function closedResult<T>(handle: WorkflowHandle, timeoutMs = 10_000): Promise<T> {
+  await eventually(
+    () => handle.describe().then((d) => d.status.name),
+    (status) => status !== 'RUNNING',
+    timeoutMs,
+  );
+  const history = await handle.fetchHistory();
+  const last = history.events?.at(-1);
+  const payload = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
+  if (!payload) throw new Error(`workflow did not complete: last event ${String(last?.eventType)}`);
+  return defaultPayloadConverter.fromPayload<T>(payload);
 }
