@@ -135,4 +135,26 @@ describe('payment: cancel and requote', () => {
       expect(outcome.payment?.id).toBe(second.providerPaymentId);
     });
   });
+
+  it('funds sent with the superseded quote make the old payment the one followed', async () => {
+    const fake = newFake();
+    await inWorker(async (taskQueue) => {
+      const handle = await startPayment(taskQueue);
+      const first = await created(handle);
+      const sentAt = await bed.env.currentTimeMs(); // the customer pays with the first instructions
+      const second = await handle.executeUpdate(requoteUpdate);
+      if (second.outcome !== 'CREATED') throw new Error('requote refused');
+      await deliverPaymentEvent(bed.env, taskQueue, await fake.fund(first.providerPaymentId, sentAt));
+      const state = await eventually(
+        () => handle.query(paymentStateQuery),
+        (s) => s.providerPaymentId === first.providerPaymentId,
+      );
+      expect(state.phase).toBe('IN_PROGRESS');
+      expect(state.superseded).toEqual([{ id: second.providerPaymentId, status: 'AWAITING_FUNDS' }]);
+      expect(await refusalType(handle.executeUpdate(cancelUpdate, { args: [{}] }))).toBe('CANCEL_REFUSED');
+      await deliverPaymentEvent(bed.env, taskQueue, await fake.advance(first.providerPaymentId, 'COMPLETED'));
+      const outcome = await closedPaymentOutcome(handle);
+      expect(outcome).toMatchObject({ outcome: 'COMPLETED', payment: { id: first.providerPaymentId } });
+    });
+  });
 });
