@@ -16,8 +16,14 @@ export function failureCodeOf(payment: Payment): string | null {
   return null;
 }
 
+/**
+ * The payment ended in a refund: status REFUNDED, or refundedAt on a payment that did not fail (EXPIRED with
+ * funds after the quote, spec: States and transitions, row 4). A FAILED payment whose held funds went back to the
+ * sender stays FAILED(code): the failure is the outcome, the return of funds is part of it (docs/spec-gaps.md).
+ */
 export function isRefunded(payment: Payment): boolean {
-  return payment.status === 'REFUNDED' || Boolean(payment.lifecycle?.refundedAt);
+  if (payment.status === 'REFUNDED') return true;
+  return payment.status !== 'FAILED' && Boolean(payment.lifecycle?.refundedAt);
 }
 
 /** Funds are in: the provider moved past AWAITING_FUNDS without expiring (spec: States and transitions, row 2). */

@@ -105,6 +105,7 @@ it('ends FAILED with the provider failure code of a payout', async () => {
   await fund(started.created.providerPaymentId);
   const result = await started.result();
   expect(result).toMatchObject({ outcome: 'FAILED', code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
+  toRecord.push(['payout-failed', [started.workflowId]]);
 });
 
 it('refuses a payment that breaks the contract before anything is created', async () => {

@@ -212,3 +212,14 @@ describe('requirementViolations', () => {
     ]);
   });
 });
+
+describe('a failed payment whose held funds were returned', () => {
+  it('ends FAILED with its code, not REFUNDED (the sandbox and the service return held funds on failure)', () => {
+    const failed = payment(
+      { status: 'FAILED', error: { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' } as Payment['error'] },
+      { refundedAt: '2026-11-26T00:00:00Z' },
+    );
+    expect(outcomeOf(failed)).toMatchObject({ outcome: 'FAILED', code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
+    expect(phaseOf(failed, false)).toBe('FAILED');
+  });
+});
