@@ -12,7 +12,7 @@ if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "[ensure-chromium] installing Debian's chromium package" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends chromium >&2
+  apt-get install -y -qq chromium >&2
   command -v chromium
   exit 0
 fi
