@@ -1,6 +1,8 @@
 // Turning activity failures into violations, so a refusal by the service reads like our own refusals.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import type { z } from 'zod';
 import type { Violation } from '../src/contract';
+import { PAYMENT_FAILURE_TYPES } from './messages';
 
 /** The ApplicationFailure an activity failed with, if any. */
 export function applicationFailureOf(err: unknown): ApplicationFailure | null {
@@ -30,4 +32,13 @@ export function failureViolation(path: string, err: unknown, fallbackRule: strin
   const app = applicationFailureOf(err);
   if (app) return providerViolations(app, path)[0]!;
   return { path, rule: fallbackRule, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Parses a workflow's input; a bad input fails the workflow at once (INVALID_INPUT, not retryable). */
+export function parseWorkflowInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw ApplicationFailure.create({ type: PAYMENT_FAILURE_TYPES.INVALID_INPUT, message: parsed.error.message, nonRetryable: true });
+  }
+  return parsed.data;
 }

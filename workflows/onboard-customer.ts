@@ -1,13 +1,13 @@
 // onboardCustomer: validate (contract KYC/KYB rules) → POST /customers (key `<workflowId>:create`) → wait
 // for the review outcome (webhook via the providerCustomer entity, GET when the client has one, deadline).
 // ID `customer:<customerKey>` chosen by the caller.
-import { ApplicationFailure, condition, defineQuery, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, setHandler, workflowInfo } from '@temporalio/workflow';
 import { CustomerSchema, validateCustomer, type CreateCustomerRequest, type Customer } from '../src/contract';
 import { createActivities, readActivities } from './activity-options';
-import { applicationFailureOf, providerViolations } from './failures';
+import { applicationFailureOf, providerViolations, parseWorkflowInput } from './failures';
 import { startOrSubscribe } from './follow-entity';
 import { OnboardCustomerInputSchema, type OnboardCustomerInput, type ProviderCustomerInput } from './inputs';
-import { customerChangedSignal, PAYMENT_FAILURE_TYPES, providerCustomerWorkflowId } from './messages';
+import { customerChangedSignal, providerCustomerWorkflowId } from './messages';
 import { isReviewFinal } from './provider-customer';
 import { createIndexer } from './indexing';
 import type { OnboardCustomerResult } from './types';
@@ -19,15 +19,7 @@ export const onboardStateQuery = defineQuery<{ customer: Customer | null; lastSi
 );
 
 export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<OnboardCustomerResult> {
-  const parsed = OnboardCustomerInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: PAYMENT_FAILURE_TYPES.INVALID_INPUT,
-      message: parsed.error.message,
-      nonRetryable: true,
-    });
-  }
-  const input = parsed.data;
+  const input = parseWorkflowInput(OnboardCustomerInputSchema, rawInput);
   const workflowId = workflowInfo().workflowId;
   const reviewTimeoutMs = input.reviewTimeoutMs ?? 7 * 24 * HOUR;
   const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;

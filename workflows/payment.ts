@@ -32,7 +32,7 @@ import { PaymentInputSchema, type PaymentInput, type ProviderPaymentInput } from
 import { startOrSubscribe } from './follow-entity';
 import type { PaymentPhase, TimelineEntry } from './types';
 import { mergePayment } from './payment-merge';
-import { applicationFailureOf, failureViolation, providerViolations } from './failures';
+import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
 import {
   driftViolations,
   feeViolations,
@@ -53,15 +53,7 @@ type CreateResult =
   | { rejected: Violation[]; payment: Payment | null };
 
 export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
-  const parsed = PaymentInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: PAYMENT_FAILURE_TYPES.INVALID_INPUT,
-      message: parsed.error.message,
-      nonRetryable: true,
-    });
-  }
-  const input = parsed.data;
+  const input = parseWorkflowInput(PaymentInputSchema, rawInput);
   const workflowId = workflowInfo().workflowId;
   const holidays = new Set(input.options?.holidays ?? []);
   const expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;

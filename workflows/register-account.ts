@@ -1,12 +1,11 @@
 // registerAccount: contract account rules → GET /accounts/requirements (external bank accounts) → check
 // every requirement → POST /accounts (key `<workflowId>:create`). ID `account:<accountKey>`.
-import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import { validateAccount, type CreateAccountRequest, type Violation } from '../src/contract';
 import { createActivities, readActivities } from './activity-options';
 import { requirementViolations } from './account-requirements';
-import { applicationFailureOf, failureViolation, providerViolations } from './failures';
+import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
 import { RegisterAccountInputSchema, type RegisterAccountInput } from './inputs';
-import { PAYMENT_FAILURE_TYPES } from './messages';
 import type { RegisterAccountResult } from './types';
 
 function requirementsQueryOf(input: ReturnType<typeof RegisterAccountInputSchema.parse>) {
@@ -21,15 +20,7 @@ function requirementsQueryOf(input: ReturnType<typeof RegisterAccountInputSchema
 }
 
 export async function registerAccount(rawInput: RegisterAccountInput): Promise<RegisterAccountResult> {
-  const parsed = RegisterAccountInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: PAYMENT_FAILURE_TYPES.INVALID_INPUT,
-      message: parsed.error.message,
-      nonRetryable: true,
-    });
-  }
-  const input = parsed.data;
+  const input = parseWorkflowInput(RegisterAccountInputSchema, rawInput);
   const workflowId = workflowInfo().workflowId;
   const violations: Violation[] = [...validateAccount(input.account, new Date())];
 

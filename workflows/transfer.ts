@@ -2,11 +2,11 @@
 // (ARCHITECTURE: Workflows). A step whose result the caller already has (customerId, accountId) is skipped;
 // a step re-run under the same key re-sends its creating call with the same idempotency key, so the
 // service answers with the record it already made.
-import { ApplicationFailure, defineQuery, executeChild, setHandler } from '@temporalio/workflow';
+import { parseWorkflowInput } from './failures';
+import { defineQuery, executeChild, setHandler } from '@temporalio/workflow';
 import { TransferInputSchema, type TransferInput } from './inputs';
 import {
   onboardCustomerWorkflowId,
-  PAYMENT_FAILURE_TYPES,
   paymentWorkflowId,
   registerAccountWorkflowId,
   type PaymentOutcome,
@@ -37,15 +37,7 @@ export interface TransferState {
 export const transferStateQuery = defineQuery<TransferState>('transferState');
 
 export async function transfer(rawInput: TransferInput): Promise<TransferResult> {
-  const parsed = TransferInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.create({
-      type: PAYMENT_FAILURE_TYPES.INVALID_INPUT,
-      message: parsed.error.message,
-      nonRetryable: true,
-    });
-  }
-  const input = parsed.data;
+  const input = parseWorkflowInput(TransferInputSchema, rawInput);
   const state: TransferState = {
     step: 'ONBOARDING',
     customerId: null,
