@@ -17,6 +17,8 @@ import { startIngressServer } from '../../src/ingress/node-server';
 import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
 import { DEFAULT_PORT as DEFAULT_SANDBOX_PORT } from '../../src/sandbox/options';
 import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../workers/config';
+import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
+import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { temporalBinaries } from '../support/temporal';
@@ -160,7 +162,15 @@ describe.each([
 
   test('the worker sets only variables workers/config.ts or connection-config.ts read, and its config parses', () => {
     const worker = service(c, 'worker');
-    expect(Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS].includes(k as never))).toEqual([]);
+    expect(
+      Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS].includes(k as never)),
+    ).toEqual([]);
+    // A metrics address, when set, listens on all interfaces of the container and its port is published.
+    const workerMetrics = worker.environment?.XBORDER_METRICS_ADDRESS;
+    if (workerMetrics) {
+      expect(workerMetrics).toMatch(/^0\.0\.0\.0:\d+$/);
+      expect((worker.ports ?? []).map((p) => parsePort(p, env).target)).toContain(Number(workerMetrics.split(':')[1]));
+    }
     // Every variable the code reads is listed (so .env can set it) or has a default in the code.
     const config = workerConfigFromEnv(containerEnv(worker, env));
     expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
@@ -177,11 +187,17 @@ describe.each([
 
   test('the ingress sets only variables src/ingress/config.ts or connection-config.ts read, on the default port and path', () => {
     const ingress = service(c, 'ingress');
-    expect(Object.keys(ingress.environment ?? {}).filter((k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS].includes(k as never))).toEqual([]);
+    expect(
+      Object.keys(ingress.environment ?? {}).filter(
+        (k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS].includes(k as never),
+      ),
+    ).toEqual([]);
+    const ingressMetrics = ingress.environment?.XBORDER_INGRESS_METRICS_ADDRESS;
+    const metricsPorts = ingressMetrics ? [Number(ingressMetrics.split(':')[1])] : [];
     const config = ingressConfigFromEnv(containerEnv(ingress, env));
     expect(config).toMatchObject({ host: '0.0.0.0', port: DEFAULT_INGRESS_PORT, path: DEFAULT_INGRESS_PATH, taskQueue: DEFAULT_TASK_QUEUE });
     expect(config.secrets).toEqual([dotenv.XBORDER_WEBHOOK_SECRETS]);
-    expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port]);
+    expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port, ...metricsPorts]);
     expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
   });
 
