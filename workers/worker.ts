@@ -28,17 +28,25 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     ...(options.temporal.tls ? { tls: options.temporal.tls } : {}),
     ...(options.temporal.apiKey ? { apiKey: options.temporal.apiKey } : {}),
   });
-  const worker = await Worker.create({
-    connection,
-    namespace: options.temporal.namespace,
-    taskQueue: options.taskQueue,
-    workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
-    activities: createActivities({ provider: options.provider }),
-    // telemetry (issue 6): provider errors by type, on the runtime's metric meter
-    interceptors: { activity: [providerErrorCounter()] },
-    shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
-    ...(options.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond } : {}),
-  });
+  let worker: Worker;
+  try {
+    worker = await Worker.create({
+      connection,
+      namespace: options.temporal.namespace,
+      taskQueue: options.taskQueue,
+      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
+      activities: createActivities({ provider: options.provider }),
+      // telemetry (issue 6): provider errors by type, on the runtime's metric meter
+      interceptors: { activity: [providerErrorCounter()] },
+      shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+      ...(options.activitiesPerSecond
+        ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond }
+        : {}),
+    });
+  } catch (error) {
+    await connection.close(); // a bad bundle or namespace must not leak the connection
+    throw error;
+  }
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

@@ -20,8 +20,9 @@ const quietLogger = {
 };
 
 /**
- * Compiled (production, `npm run build`): the prebuilt bundle. From the sources (dev, tests): always bundle the
- * current workflow code, so a stale dist/ bundle is never run by mistake. An explicit path always wins.
+ * Compiled (production, `npm run build`): the prebuilt bundle next to the compiled code. From the sources (dev,
+ * tests): always bundle the current workflow code, never dist/'s. An explicit path always wins. (A compiled worker
+ * runs what the last `npm run build` made: rebuild after changing workflows.)
  */
 export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
   if (bundlePath) return { codePath: bundlePath };

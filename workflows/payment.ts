@@ -206,6 +206,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
             PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
             'funds are in: the payment can no longer be cancelled',
           );
+        // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
+        if (active()?.status === 'EXPIRED')
+          throw refusal(
+            PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
+            'the provider expired the payment: it is followed until a late refund could no longer arrive',
+          );
         if (cancel) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'a cancel is already being applied');
       },
     },
@@ -263,6 +269,22 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     };
   }
 
+  /**
+   * A payment pulled from an account moves the funds at creation (spec: States and transitions, rule 1), so a
+   * drift limit, which can only be judged on the created payment's quote, could not stop anything: refuse it up front.
+   */
+  function pullLimitViolations(): Violation[] {
+    if (input.limits?.maxRateDrift === undefined || !pullsFromAccount(request)) return [];
+    return [
+      {
+        path: 'limits.maxRateDrift',
+        rule: 'DRIFT_LIMIT_ON_PULL_PAYMENT',
+        message:
+          'maxRateDrift cannot be enforced for a payment with source.accountId: the funds are pulled when it is created. Omit maxRateDrift, or use maxTotalFee (checked before creation).',
+      },
+    ];
+  }
+
   /** Rate → fee limit → POST /payments (key `<workflowId>:create:<n>`) → drift limit → follow. */
   async function quoteAndCreate(n: number): Promise<CreateResult> {
     let rate;
@@ -285,7 +307,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     tracked.set(p.id, p);
     note('created', `provider payment ${p.id} (${p.status}), quote until ${p.quote?.expiresAt ?? '—'}`);
     const drift = driftViolations(rate, p, input.limits);
-    if (drift.length > 0) {
+    // Never walk away from a payment whose funds are already moving (pull payments are refused above; defensive).
+    if (drift.length > 0 && !pullsFromAccount(p)) {
       // The provider payment exists but is never funded by us: it expires on its own (no cancel endpoint).
       note('refused', `rate drift above the limit; provider payment ${p.id} is left to expire`);
       return { rejected: drift, payment: p };
@@ -343,7 +366,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   // ---- 1. validate (contract rules at workflow time) ----
   setPhase('VALIDATING');
-  const violations = validatePaymentRequest(input.request, new Date());
+  const violations = [...validatePaymentRequest(input.request, new Date()), ...pullLimitViolations()];
   if (violations.length > 0) return finish({ outcome: 'REJECTED', violations, payment: null });
 
   // ---- 2–3. rate, limits, create ----

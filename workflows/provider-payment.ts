@@ -181,6 +181,16 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     }
   }
 
+  const unforwarded = () => payment !== null && [...subscribers].some((s) => forwarded.get(s) !== version);
+
+  /** Before this run ends: tell every subscriber the latest, again if an event landed while signals were in flight. */
+  async function forwardUntilSettled(): Promise<void> {
+    do {
+      await condition(allHandlersFinished);
+      await forwardChanges();
+    } while (unforwarded());
+  }
+
   function historyIsLarge(): boolean {
     const info = workflowInfo();
     return info.continueAsNewSuggested || info.historyLength >= continueAsNewAfter;
@@ -197,8 +207,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   for (;;) {
     await forwardChanges();
     if (historyIsLarge()) {
-      await condition(allHandlersFinished);
-      await forwardChanges();
+      await forwardUntilSettled(); // the next run takes every subscriber as told
       return continueAsNew<typeof providerPayment>({
         providerPaymentId: id,
         payment: payment ?? undefined,
@@ -227,11 +236,9 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     }
     const v = version;
     const w = wakeups;
-    const unforwarded = () => payment !== null && [...subscribers].some((s) => forwarded.get(s) !== version);
     await condition(() => version !== v || wakeups !== w || unforwarded(), Math.max(1, wakeAt - now));
   }
 
-  await condition(allHandlersFinished);
-  await forwardChanges();
+  await forwardUntilSettled();
   return { ...snapshot(), completedAfterTerminal: true };
 }

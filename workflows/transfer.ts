@@ -3,7 +3,8 @@
 // a step re-run under the same key re-sends its creating call with the same idempotency key, so the
 // service answers with the record it already made.
 import { parseWorkflowInput } from './failures';
-import { defineQuery, executeChild, setHandler } from '@temporalio/workflow';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
+import { defineQuery, executeChild, ParentClosePolicy, setHandler } from '@temporalio/workflow';
 import { TransferInputSchema, type TransferInput } from './inputs';
 import {
   onboardCustomerWorkflowId,
@@ -123,6 +124,10 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
       },
     ],
     staticSummary: `payment ${paymentKey} (transfer ${input.transferKey})`,
+    // A payment runs once: a closed payment:<key> is never started again (that would POST /payments again),
+    // and it outlives its transfer (terminating a transfer must not stop following a funded payment).
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
   });
   state.step = 'DONE';
   result.payment = outcome;

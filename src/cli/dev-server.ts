@@ -54,9 +54,20 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     const dbFile = path.resolve(options.dbFile ?? '.data/temporal.db');
     mkdirSync(path.dirname(dbFile), { recursive: true });
     const args = [
-      'server', 'start-dev',
-      '--ip', host, '--port', String(port), '--ui-port', String(uiPort),
-      '--db-filename', dbFile, '--namespace', namespace, '--log-level', 'error',
+      'server',
+      'start-dev',
+      '--ip',
+      host,
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--db-filename',
+      dbFile,
+      '--namespace',
+      namespace,
+      '--log-level',
+      'error',
     ];
     log(`starting Temporal dev server on ${address} (db ${dbFile})`);
     child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -64,13 +75,32 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     // ("context canceled" also comes whenever a client drops a long poll: not an error of the server.)
     child.stderr?.on('data', (chunk: Buffer) => {
       if (stopping) return;
-      const lines = chunk.toString('utf8').split('\n').filter((l) => l.trim() && !l.includes('context canceled'));
+      const lines = chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim() && !l.includes('context canceled'));
       if (lines.length > 0) process.stderr.write(`${lines.join('\n')}\n`);
     });
-    await waitUntil(() => isListening(host, port), 60_000, `Temporal dev server did not listen on ${address}`);
+    let exited: string | null = null;
+    child.once('exit', (code, signal) => (exited = `exited early (code ${code}, signal ${signal})`));
+    try {
+      // Fails at once when the server exits (port or UI port taken, database locked), not after the timeout.
+      await waitUntil(
+        async () => {
+          if (exited) throw new Error(`Temporal dev server ${exited}; is port ${port} or ${uiPort} in use?`);
+          return isListening(host, port);
+        },
+        60_000,
+        `Temporal dev server did not listen on ${address}`,
+      );
+      await registerSearchAttributes(address, namespace, log);
+    } catch (error) {
+      stopping = true;
+      child.kill('SIGKILL'); // never leave a half-started server behind
+      throw error;
+    }
   }
-
-  await registerSearchAttributes(address, namespace, log);
+  if (reused) await registerSearchAttributes(address, namespace, log);
   return {
     address,
     uiUrl,
@@ -91,7 +121,9 @@ async function registerSearchAttributes(address: string, namespace: string, log:
   const connection = await Connection.connect({ address });
   try {
     const existing = await connection.operatorService.listSearchAttributes({ namespace });
-    const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter((key) => !(key.name in (existing.customAttributes ?? {})));
+    const missing = ALL_SEARCH_ATTRIBUTE_KEYS.filter(
+      (key) => !(key.name in (existing.customAttributes ?? {})),
+    );
     if (missing.length === 0) return;
     const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, INDEXED_TYPE[key.type]!]));
     await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });

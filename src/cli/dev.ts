@@ -79,6 +79,15 @@ export async function runDev(args: string[]): Promise<number> {
     await stack.close();
     log('stopped');
   };
+  // Ctrl-C at any moment (also during the demo) shuts everything down cleanly.
+  let interrupted: () => void = () => undefined;
+  const interruptedPromise = new Promise<void>((resolve) => (interrupted = resolve));
+  const onSignal = () => {
+    interrupted();
+    void stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 
   try {
     log(`Temporal UI       ${stack.temporal.uiUrl}`);
@@ -96,14 +105,13 @@ export async function runDev(args: string[]): Promise<number> {
       log(`demo transfer ${outcome} after ${((Date.now() - started) / 1000).toFixed(1)} s since start`);
     }
     if (values.once) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       await stop();
       return demoOk ? 0 : 1;
     }
     log('serving; Ctrl-C stops everything cleanly');
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await interruptedPromise;
     await stop();
     return 0;
   } catch (error) {

@@ -92,7 +92,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     let worker: RunningWorker | null = null;
     if (options.worker !== false) {
       worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider });
-      closers.push(() => worker!.shutdown());
+      // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
+      worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
+      closers.push(() => worker!.shutdown().catch(() => undefined));
     }
     if (options.schedules !== false) {
       const schedule = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(), taskQueue });

@@ -64,7 +64,10 @@ export async function startPayment(client: Client, input: PaymentInput, options:
   return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
 }
 
-/** Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). */
+/**
+ * Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). A second call with
+ * the same transferKey attaches to the running transfer; once it has closed, a new start is refused.
+ */
 export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
   const parsed = TransferInputSchema.parse(input);
   return client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
@@ -72,6 +75,8 @@ export async function startTransfer(client: Client, input: TransferInput, option
     taskQueue: options.taskQueue,
     args: [parsed],
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    // Like startPayment: a closed transfer is not run again (its payment step would pay twice).
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     staticSummary: `Transfer ${parsed.transferKey}`,
   });
 }

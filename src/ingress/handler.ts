@@ -2,6 +2,7 @@
 // Verify the signature, refuse stale/forged/oversized events, drop duplicates, and route each event to
 // its entity workflow. 2xx only once Temporal accepted the signal; 5xx otherwise so the sender retries
 // (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress").
+import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
 import { verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
 import { RecentIds } from './dedupe';
@@ -32,13 +33,34 @@ export interface WebhookHandlerOptions {
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
 
+/**
+ * What the ingress accepts: the contract's envelope, read leniently because the real envelope is "not shown"
+ * (spec: Events 5). A signed event without `id` takes the `webhook-id` header's; `createdAt` may be any timestamp
+ * text. Refusing such an event with 4xx would lose it: senders do not retry a 4xx.
+ */
+const IngressEventSchema = WebhookEventSchema.extend({
+  id: z.string().min(1).optional(),
+  createdAt: z.string().optional(),
+});
+
+/** The secrets must decode now: a typo found at the first webhook would refuse every event, old secret or new. */
+function checkSecrets(secrets: readonly string[]): void {
+  if (secrets.length === 0) throw new Error('The webhook ingress needs at least one webhook secret.');
+  for (const [i, secret] of secrets.entries()) {
+    const key = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : '';
+    if (!key || Buffer.from(key, 'base64').length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(key)) {
+      throw new Error(`Webhook secret #${i + 1} is not of the form whsec_<base64> (check XBORDER_WEBHOOK_SECRETS).`);
+    }
+  }
+}
+
 export interface WebhookHandler {
   (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse>;
   counters: IngressCounters;
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  if (options.secrets.length === 0) throw new Error('The webhook ingress needs at least one webhook secret.');
+  checkSecrets(options.secrets);
   const recent = new RecentIds();
   const counters: IngressCounters = { accepted: 0, duplicate: 0, rejected: 0, ignored: 0, failed: 0 };
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
@@ -75,14 +97,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     } catch {
       return answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON');
     }
-    const parsed = WebhookEventSchema.safeParse(json);
+    const parsed = IngressEventSchema.safeParse(json);
     if (!parsed.success) {
       const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
       return answer('rejected', 400, 'INVALID_EVENT', `event envelope does not match the contract: ${where}`);
     }
-    const event = parsed.data;
     // The envelope id and the webhook-id are the same event; dedupe on the envelope id, fall back to the header.
-    const eventId = event.id || webhookId;
+    const eventId = parsed.data.id ?? webhookId;
+    const event = { ...parsed.data, id: eventId, createdAt: parsed.data.createdAt ?? new Date().toISOString() };
     if (recent.has(eventId)) {
       return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', { eventId, type: event.type });
     }

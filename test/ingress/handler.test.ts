@@ -88,6 +88,23 @@ describe('webhook handler', () => {
     expect(answer.body.message).toMatch(/id/);
   });
 
+  it('accepts a signed event without an envelope id (the webhook-id is the event id) or with a +00:00 timestamp', async () => {
+    const { router, delivered } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router });
+    const noId = signed({ type: 'payment.updated', createdAt: '2026-11-21T10:00:00+00:00', data: { id: 'pay_9', status: 'SENT' } }, SECRET, undefined, 'msg_header_id');
+    expect(await handler(noId.headers, noId.raw)).toMatchObject({ status: 200, body: { eventId: 'msg_header_id' } });
+    expect(delivered).toEqual(['msg_header_id']);
+    // A redelivery (same webhook-id) is a duplicate.
+    expect(await handler(noId.headers, noId.raw)).toMatchObject({ status: 200, body: { code: 'DUPLICATE' } });
+  });
+
+  it('refuses to start with a malformed secret, instead of refusing every webhook later', () => {
+    const { router } = recordingRouter();
+    expect(() => createWebhookHandler({ secrets: [SECRET, 'whsec_not base64!'], router })).toThrow(/secret #2 .*whsec_<base64>/);
+    expect(() => createWebhookHandler({ secrets: ['plain-text'], router })).toThrow(/secret #1/);
+    expect(() => createWebhookHandler({ secrets: [], router })).toThrow(/at least one/);
+  });
+
   it('acknowledges events no workflow follows with 202', async () => {
     const { router } = recordingRouter();
     const handler = createWebhookHandler({ secrets: [SECRET], router });

@@ -4,6 +4,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   awaitCreatedUpdate,
+  cancelUpdate,
   paymentStateQuery,
   requoteUpdate,
   type PaymentInput,
@@ -185,6 +186,8 @@ describe('payment: the quote/funding table (spec: States and transitions)', () =
         (s) => s.phase === 'EXPIRED',
         20_000,
       );
+      // While a late refund may still come, the payment cannot be cancelled away.
+      expect(await refusalType(handle.executeUpdate(cancelUpdate, { args: [{}] }))).toBe('CANCEL_REFUSED');
       const refunded = await fake.fund(c.providerPaymentId, await bed.env.currentTimeMs());
       expect(refunded.status).toBe('EXPIRED'); // the status of an expired payment does not change
       await deliverPaymentEvent(bed.env, taskQueue, refunded);
@@ -279,6 +282,21 @@ describe('payment: validation and limits', () => {
       if (outcome.outcome !== 'REJECTED') return;
       expect(outcome.violations[0]!.rule).toBe('MAX_RATE_DRIFT_EXCEEDED');
       expect(outcome.payment?.status).toBe('AWAITING_FUNDS');
+    });
+  });
+
+  it('refuses a drift limit on a payment pulled from an account up front: the funds would move at creation', async () => {
+    const fake = newFake({ midMarketRate: 0.9, quotedRate: 0.88 });
+    await inWorker(async (taskQueue) => {
+      const handle = await startPayment(taskQueue, {
+        request: request({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } }),
+        limits: { maxRateDrift: 0.01 },
+      });
+      const outcome = await closedPaymentOutcome(handle);
+      expect(outcome).toMatchObject({ outcome: 'REJECTED', payment: null });
+      if (outcome.outcome !== 'REJECTED') return;
+      expect(outcome.violations).toEqual([expect.objectContaining({ path: 'limits.maxRateDrift', rule: 'DRIFT_LIMIT_ON_PULL_PAYMENT' })]);
+      expect(fake.callsOf('createPayment')).toHaveLength(0);
     });
   });
 
