@@ -1,6 +1,10 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import {
+  isGrpcServiceError,
   WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
   type Client,
@@ -47,21 +51,63 @@ function describeAmounts(request: Record<string, unknown>): string {
  * The workflow goes on following the payment. A second call with the same paymentKey attaches to the first
  * (same answer, no second payment); once that workflow has closed, a new start with the key is refused.
  */
-export async function startPayment(client: Client, input: PaymentInput, options: StartOptions): Promise<StartedPayment> {
+export async function startPayment(
+  client: Client,
+  input: PaymentInput,
+  options: StartOptions,
+): Promise<StartedPayment> {
   const parsed = PaymentInputSchema.parse(input);
   const workflowId = paymentWorkflowId(parsed.paymentKey);
-  const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
-    workflowId,
-    taskQueue: options.taskQueue,
-    args: [parsed],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    // Shown in the Temporal UI; amounts and currencies only, no personal data.
-    staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
-  });
-  const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, { startWorkflowOperation });
-  const handle = await startWorkflowOperation.workflowHandle();
-  return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
+  for (let attempt = 1; ; attempt++) {
+    // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
+    const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
+      workflowId,
+      taskQueue: options.taskQueue,
+      args: [parsed],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      // Shown in the Temporal UI; amounts and currencies only, no personal data.
+      staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
+    });
+    try {
+      const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
+        startWorkflowOperation,
+      });
+      const handle = await startWorkflowOperation.workflowHandle();
+      return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
+    } catch (error) {
+      if (attempt >= START_ATTEMPTS || !isTransientStartError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** (attempt - 1), 3_000)));
+    }
+  }
+}
+
+const START_ATTEMPTS = 8;
+/** gRPC status codes worth another attempt (numbers of the gRPC spec; no direct @grpc/grpc-js dependency). */
+const RETRYABLE_GRPC_CODES = new Set([
+  4, // DEADLINE_EXCEEDED
+  8, // RESOURCE_EXHAUSTED
+  9, // FAILED_PRECONDITION
+  14, // UNAVAILABLE
+]);
+
+/**
+ * Errors after which asking again is safe and useful. `awaitCreated` only waits for the provider payment, and
+ * the workflow ID makes the start idempotent, so a retry never creates a second payment. FAILED_PRECONDITION
+ * ("Update-with-Start could not be executed") is what the server answers when the worker died while taking the
+ * update: the workflow exists by then, and the retry attaches to it. Refusals (update failed, ID already used
+ * by a closed payment) are not retried.
+ */
+function isTransientStartError(error: unknown): boolean {
+  if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowExecutionAlreadyStartedError)
+    return false;
+  if (error instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return true;
+  const code = isGrpcServiceError(error)
+    ? error.code
+    : isGrpcServiceError((error as { cause?: unknown })?.cause)
+      ? (error as { cause: { code: number } }).cause.code
+      : undefined;
+  return code !== undefined && RETRYABLE_GRPC_CODES.has(code);
 }
 
 /**
@@ -92,7 +138,9 @@ export async function getPaymentState(client: Client, keyOrId: string): Promise<
 
 /** Refused (WorkflowUpdateFailedError, cause type CANCEL_REFUSED) once funds are in. */
 export async function cancelPayment(client: Client, keyOrId: string, reason?: string): Promise<PaymentState> {
-  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
+  return client.workflow
+    .getHandle(toPaymentWorkflowId(keyOrId))
+    .executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
 }
 
 /** A new provider payment with a fresh quote; refused (REQUOTE_REFUSED) once funds are in. */

@@ -3,7 +3,11 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { getPaymentState, startPayment } from '../../src/client/payments';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import { paymentWorkflowId, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import {
+  paymentWorkflowId,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/messages';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { recordHistories } from '../support/history-recorder';
@@ -15,17 +19,23 @@ jest.setTimeout(120_000);
 
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 4_000 } });
+  stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 8_000 } }); // short enough to test expiry, long enough to fund in time on a loaded machine
 });
 afterAll(async () => {
-  for (const [scenario, ids] of toRecord) await recordHistories(stack.client, stack.temporal.address, scenario, ids);
+  for (const [scenario, ids] of toRecord)
+    await recordHistories(stack.client, stack.temporal.address, scenario, ids);
   await stack?.close();
 });
 
 function request(reference: string, extra: Record<string, unknown> = {}) {
   return {
     customerId: 'cus_demo_individual',
-    source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount: 100,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
     reference,
     paymentReason: 'PERSONAL_TRANSFERS',
@@ -33,7 +43,9 @@ function request(reference: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-async function sandboxPaymentsWithReference(reference: string): Promise<Array<{ id: string; status: string }>> {
+async function sandboxPaymentsWithReference(
+  reference: string,
+): Promise<Array<{ id: string; status: string }>> {
   const found: Array<{ id: string; status: string }> = [];
   for await (const p of stack.provider.payments.listAll()) if (p.reference === reference) found.push(p);
   return found;
@@ -45,7 +57,10 @@ async function fund(providerPaymentId: string, body: Record<string, unknown> = {
 
 it('runs the demo transfer of npm start: onboard → register → pay → fund → COMPLETED', async () => {
   const lines: string[] = [];
-  const { outcome, workflowIds } = await runDemoTransfer(stack, { log: (l) => lines.push(l), uiLink: (id) => id });
+  const { outcome, workflowIds } = await runDemoTransfer(stack, {
+    log: (l) => lines.push(l),
+    uiLink: (id) => id,
+  });
   expect(outcome).toBe('COMPLETED');
   toRecord.push(['demo', workflowIds]);
   expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
@@ -53,21 +68,35 @@ it('runs the demo transfer of npm start: onboard → register → pay → fund �
 
 it('completes a funded payment, with exactly one provider payment for the workflow', async () => {
   const key = uniqueKey('e2e-complete');
-  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key) },
+    { taskQueue: stack.taskQueue },
+  );
   expect(started.created.outcome).toBe('CREATED');
   if (started.created.outcome !== 'CREATED') return;
   // A second start with the same key attaches to the first: same provider payment, no second one.
-  const again = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  const again = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key) },
+    { taskQueue: stack.taskQueue },
+  );
   expect(again.created).toMatchObject({ providerPaymentId: started.created.providerPaymentId });
   await fund(started.created.providerPaymentId);
   const result = await started.result();
   expect(result.outcome).toBe('COMPLETED');
-  expect(await sandboxPaymentsWithReference(key)).toEqual([expect.objectContaining({ id: started.created.providerPaymentId, status: 'COMPLETED' })]);
+  expect(await sandboxPaymentsWithReference(key)).toEqual([
+    expect.objectContaining({ id: started.created.providerPaymentId, status: 'COMPLETED' }),
+  ]);
 });
 
 it('honours a late funding notice for funds sent before the quote expired', async () => {
   const key = uniqueKey('e2e-late');
-  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key) },
+    { taskQueue: stack.taskQueue },
+  );
   if (started.created.outcome !== 'CREATED') throw new Error('not created');
   const sentAt = new Date(Date.parse(started.created.quote.expiresAt) - 1_000).toISOString();
   await eventually('QUOTE_EXPIRED phase', async () => {
@@ -82,7 +111,11 @@ it('honours a late funding notice for funds sent before the quote expired', asyn
 
 it('ends REFUNDED with FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED when funds were sent after expiry', async () => {
   const key = uniqueKey('e2e-refund');
-  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key) },
+    { taskQueue: stack.taskQueue },
+  );
   if (started.created.outcome !== 'CREATED') throw new Error('not created');
   await eventually('QUOTE_EXPIRED phase', async () => {
     const state = await getPaymentState(stack.client, paymentWorkflowId(key));
@@ -116,7 +149,8 @@ it('refuses a payment that breaks the contract before anything is created', asyn
     { taskQueue: stack.taskQueue },
   );
   expect(started.created.outcome).toBe('REJECTED');
-  if (started.created.outcome === 'REJECTED') expect(started.created.violations.map((v) => v.path)).toContain('paymentReason');
+  if (started.created.outcome === 'REJECTED')
+    expect(started.created.violations.map((v) => v.path)).toContain('paymentReason');
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 
@@ -129,7 +163,9 @@ it('tracks a PAYIN and its automatic conversion that nobody here started', async
   const roles = await eventually('entities for the PAYIN and the conversion', async () => {
     const found: string[] = [];
     for (const id of new Set(ids)) {
-      const snap = await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).query(providerPaymentSnapshotQuery);
+      const snap = await stack.client.workflow
+        .getHandle(providerPaymentWorkflowId(id))
+        .query(providerPaymentSnapshotQuery);
       found.push(snap.role);
     }
     return found.includes('PAYIN') && found.includes('CONVERSION') ? found : null;
@@ -142,23 +178,42 @@ describe('webhooks at the ingress', () => {
     const raw = JSON.stringify(event);
     const id = String(event.id);
     const at = Math.floor(Date.now() / 1000);
-    return { headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(secret, id, at, raw) }, raw };
+    return {
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signWebhook(secret, id, at, raw),
+      },
+      raw,
+    };
   }
 
   it('refuses a forged webhook (401) and starts no workflow', async () => {
     const fakeId = uniqueKey('pay_forged');
     const { headers, raw } = signedEvent(
-      { id: uniqueKey('evt'), type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: fakeId, status: 'COMPLETED' } },
+      {
+        id: uniqueKey('evt'),
+        type: 'payment.updated',
+        createdAt: new Date().toISOString(),
+        data: { id: fakeId, status: 'COMPLETED' },
+      },
       'whsec_' + Buffer.from('not-the-secret-at-all-000000').toString('base64'),
     );
     const response = await got.post(stack.ingress.webhookUrl, { headers, body: raw, throwHttpErrors: false });
     expect(response.statusCode).toBe(401);
-    await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(fakeId)).describe()).rejects.toThrow(/not found/i);
+    await expect(
+      stack.client.workflow.getHandle(providerPaymentWorkflowId(fakeId)).describe(),
+    ).rejects.toThrow(/not found/i);
   });
 
   it('drops a duplicate and ignores an out-of-order older status', async () => {
     const key = uniqueKey('e2e-dup');
-    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: request(key) },
+      { taskQueue: stack.taskQueue },
+    );
     if (started.created.outcome !== 'CREATED') throw new Error('not created');
     const providerId = started.created.providerPaymentId;
     await fund(providerId);
@@ -168,11 +223,24 @@ describe('webhooks at the ingress', () => {
     const before = await entity.query(providerPaymentSnapshotQuery);
     const stale = await stack.provider.payments.get(providerId);
     const old = { ...stale, status: 'PROCESSING' };
-    const event = { id: uniqueKey('evt_replayed'), type: 'payment.updated', createdAt: new Date().toISOString(), data: old };
+    const event = {
+      id: uniqueKey('evt_replayed'),
+      type: 'payment.updated',
+      createdAt: new Date().toISOString(),
+      data: old,
+    };
     const first = signedEvent(event);
-    const r1 = await got.post(stack.ingress.webhookUrl, { headers: first.headers, body: first.raw, throwHttpErrors: false });
+    const r1 = await got.post(stack.ingress.webhookUrl, {
+      headers: first.headers,
+      body: first.raw,
+      throwHttpErrors: false,
+    });
     expect(r1.statusCode).toBe(200);
-    const r2 = await got.post(stack.ingress.webhookUrl, { headers: first.headers, body: first.raw, throwHttpErrors: false });
+    const r2 = await got.post(stack.ingress.webhookUrl, {
+      headers: first.headers,
+      body: first.raw,
+      throwHttpErrors: false,
+    });
     expect(JSON.parse(r2.body)).toMatchObject({ code: 'DUPLICATE' });
     const after = await eventually('the entity to see the replayed event', async () => {
       const snap = await entity.query(providerPaymentSnapshotQuery);

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import got from 'got';
 import { chromium, type Browser } from 'playwright-core';
 import type { LocalStack } from '../../src/cli/stack';
 import { findStuckPayments, stuckQueries } from '../../src/client/stuck';
@@ -21,7 +22,15 @@ let stack: LocalStack;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: QUOTE_VALIDITY_MS } });
+  // Funded payments stay PENDING for 10 minutes: the healthy payment is running and in progress for the whole
+  // test, however slow the machine (an unfunded "healthy" one would itself become stuck once its quote ends).
+  stack = await startTestStack({
+    sandbox: {
+      demoData: true,
+      quoteValidityMs: QUOTE_VALIDITY_MS,
+      stepDelaysMs: { toProcessing: 600_000, toSent: 600_000, toCompleted: 600_000 },
+    },
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -31,7 +40,12 @@ afterAll(async () => {
 function paymentRequest(reference: string) {
   return {
     customerId: 'cus_demo_individual',
-    source: { currencyCode: 'USDC', amount: 75, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount: 75,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
     reference,
     paymentReason: 'PERSONAL_TRANSFERS',
@@ -40,7 +54,11 @@ function paymentRequest(reference: string) {
 
 it('shows the stuck payment, and not the healthy one, for the stuck-payment query in the Temporal UI', async () => {
   const stuckKey = uniqueKey('ui-stuck');
-  await startPayment(stack.client, { paymentKey: stuckKey, request: paymentRequest(stuckKey) }, { taskQueue: stack.taskQueue });
+  await startPayment(
+    stack.client,
+    { paymentKey: stuckKey, request: paymentRequest(stuckKey) },
+    { taskQueue: stack.taskQueue },
+  );
   // Nobody funds it: once the quote has expired the payment waits in QUOTE_EXPIRED.
   await eventually(
     'the unfunded payment to reach QUOTE_EXPIRED',
@@ -48,7 +66,18 @@ it('shows the stuck payment, and not the healthy one, for the stuck-payment quer
     QUOTE_VALIDITY_MS + 20_000,
   );
   const healthyKey = uniqueKey('ui-healthy');
-  await startPayment(stack.client, { paymentKey: healthyKey, request: paymentRequest(healthyKey) }, { taskQueue: stack.taskQueue });
+  const healthy = await startPayment(
+    stack.client,
+    { paymentKey: healthyKey, request: paymentRequest(healthyKey) },
+    { taskQueue: stack.taskQueue },
+  );
+  if (healthy.created.outcome !== 'CREATED') throw new Error('the healthy payment was not created');
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${healthy.created.providerPaymentId}/fund`, {
+    json: {},
+  });
+  await eventually('the healthy payment to be in progress', async () =>
+    (await getPaymentState(stack.client, healthyKey)).phase === 'IN_PROGRESS' ? true : null,
+  );
 
   const query = stuckQueries().QUOTE_EXPIRED_UNFUNDED;
   // The same query through the client (xborder stuck) — visibility is eventually consistent, so wait for it.
@@ -58,11 +87,21 @@ it('shows the stuck payment, and not the healthy one, for the stuck-payment quer
   });
   expect(viaClient.map((s) => s.workflowId)).not.toContain(paymentWorkflowId(healthyKey));
 
-  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], { encoding: 'utf8' }).trim();
+  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], {
+    encoding: 'utf8',
+  }).trim();
   browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
   const url = `${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows?query=${encodeURIComponent(query)}`;
@@ -75,6 +114,8 @@ it('shows the stuck payment, and not the healthy one, for the stuck-payment quer
   expect(body).toContain(paymentWorkflowId(stuckKey));
   expect(body).not.toContain(paymentWorkflowId(healthyKey));
   // The healthy payment is there, just not stuck: the UI lists it without the filter.
-  await page.goto(`${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows`, {
+    waitUntil: 'domcontentloaded',
+  });
   await page.getByText(paymentWorkflowId(healthyKey)).first().waitFor({ timeout: 60_000 });
 });
