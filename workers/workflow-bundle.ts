@@ -10,7 +10,8 @@ export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : 
 export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor')];
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
 
-const quietLogger = {
+/** The bundler's logger: warnings and errors only (webpack's progress lines are noise). */
+export const quietBundlerLogger = {
   log: () => undefined,
   trace: () => undefined,
   debug: () => undefined,
@@ -27,9 +28,9 @@ const quietLogger = {
 export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
   if (bundlePath) return { codePath: bundlePath };
   if (COMPILED && existsSync(DEFAULT_BUNDLE_PATH)) return { codePath: DEFAULT_BUNDLE_PATH };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
 }
 
 export async function buildWorkflowBundle(): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietLogger })).code;
+  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger })).code;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { quietBundlerLogger } from '../../workers/workflow-bundle';
 import { temporalBinaries } from '../../src/cli/temporal-binaries';
 
 export { temporalBinaries };
@@ -39,14 +40,6 @@ export function workflowBundle(workflowsPath: string): Promise<WorkflowBundleWit
   return bundle;
 }
 
-const quietBundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};
 
 /** A task queue no other test uses. */
 export function uniqueTaskQueue(prefix: string): string {
