@@ -127,3 +127,15 @@ export const customerSnapshotQuery = defineQuery<{
   customer: unknown | null;
   subscribers: string[];
 }>('customerSnapshot');
+
+// ---- transfer ----
+
+export type TransferStep = 'ONBOARDING' | 'REGISTERING' | 'PAYING' | 'DONE';
+export interface TransferState {
+  step: TransferStep;
+  customerId: string | null;
+  accountId: string | null;
+  paymentWorkflowId: string | null;
+}
+/** Where a transfer is: clients (the demo of npm start, backends) follow its steps with it. */
+export const transferStateQuery = defineQuery<TransferState>('transferState');

@@ -4,9 +4,11 @@
 // service answers with the record it already made.
 import { parseWorkflowInput } from './failures';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { defineQuery, executeChild, ParentClosePolicy, setHandler } from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, setHandler } from '@temporalio/workflow';
 import { TransferInputSchema, type TransferInput } from './inputs';
 import {
+  transferStateQuery,
+  type TransferState,
   onboardCustomerWorkflowId,
   paymentWorkflowId,
   registerAccountWorkflowId,
@@ -17,8 +19,6 @@ import { onboardCustomer } from './onboard-customer';
 import { registerAccount } from './register-account';
 import { payment } from './payment';
 
-export type TransferStep = 'ONBOARDING' | 'REGISTERING' | 'PAYING' | 'DONE';
-
 export interface TransferResult {
   outcome: 'COMPLETED' | 'CUSTOMER_NOT_APPROVED' | 'ACCOUNT_REJECTED' | 'PAYMENT_NOT_COMPLETED';
   customerId: string | null;
@@ -28,14 +28,6 @@ export interface TransferResult {
   payment: PaymentOutcome | null;
   paymentWorkflowId: string | null;
 }
-
-export interface TransferState {
-  step: TransferStep;
-  customerId: string | null;
-  accountId: string | null;
-  paymentWorkflowId: string | null;
-}
-export const transferStateQuery = defineQuery<TransferState>('transferState');
 
 export async function transfer(rawInput: TransferInput): Promise<TransferResult> {
   const input = parseWorkflowInput(TransferInputSchema, rawInput);

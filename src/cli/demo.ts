@@ -6,7 +6,9 @@ import {
   paymentWorkflowId,
   providerCustomerWorkflowId,
   providerPaymentWorkflowId,
+  transferStateQuery,
   type PaymentState,
+  type TransferStep,
 } from '../../workflows/messages';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
@@ -27,13 +29,16 @@ async function waitForPayment(
   workflowId: string,
   deadline: number,
   done: (state: PaymentState) => boolean,
-  onState: (state: PaymentState) => void = () => undefined,
+  onPoll: (state: PaymentState | null) => Promise<void>,
 ): Promise<PaymentState> {
   for (;;) {
     const state = await getPaymentState(stack.client, workflowId).catch(() => null);
-    if (state) onState(state);
+    await onPoll(state);
     if (state && done(state)) return state;
-    if (Date.now() > deadline) throw new Error(`demo: ${workflowId} did not get there in time (phase ${state?.phase ?? 'not started'})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `demo: ${workflowId} did not get there in time (phase ${state?.phase ?? 'not started'})`,
+      );
     await sleep(300);
   }
 }
@@ -48,9 +53,16 @@ export interface DemoResult {
 export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): Promise<DemoResult> {
   const { log, uiLink } = options;
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  const runKey = `demo-${new Date().toISOString().replace(/[-:.TZ]/g, '').slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
+  const runKey = `demo-${new Date()
+    .toISOString()
+    .replace(/[-:.TZ]/g, '')
+    .slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
   const paymentKey = `${runKey}-payment`;
-  const workflowIds = [`customer:${runKey}-customer`, `account:${runKey}-account`, paymentWorkflowId(paymentKey)];
+  const workflowIds = [
+    `customer:${runKey}-customer`,
+    `account:${runKey}-account`,
+    paymentWorkflowId(paymentKey),
+  ];
   const handle = await startTransfer(
     stack.client,
     {
@@ -68,24 +80,54 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
   );
   log(`demo transfer started: ${handle.workflowId}`);
   log(`  ${uiLink(handle.workflowId)}`);
-  log('  onboarding the customer (KYC) and registering the BRL account; the payment follows');
+
+  // The transfer's steps as they happen (queried at each poll of the payment).
+  const stepText: Record<TransferStep, string> = {
+    ONBOARDING: `onboarding the customer (KYC): ${uiLink(`customer:${runKey}-customer`)}`,
+    REGISTERING: `customer approved; registering the BRL account: ${uiLink(`account:${runKey}-account`)}`,
+    PAYING: 'account registered; creating the payment',
+    DONE: 'transfer done',
+  };
+  let lastStep: TransferStep | null = null;
+  const showStep = async () => {
+    const t = await handle.query(transferStateQuery).catch(() => null);
+    if (t && t.step !== lastStep) {
+      lastStep = t.step;
+      log(`  ${stepText[t.step]}`);
+    }
+  };
 
   const workflowId = paymentWorkflowId(paymentKey);
   let printed = 0;
-  const printTimeline = (state: PaymentState) => {
-    for (const entry of state.timeline.slice(printed)) log(`  payment: ${entry.kind}${entry.detail ? ` ${entry.detail}` : ''}`);
+  const printTimeline = async (state: PaymentState | null) => {
+    await showStep();
+    if (!state) return;
+    for (const entry of state.timeline.slice(printed))
+      log(`  payment: ${entry.kind}${entry.detail ? ` ${entry.detail}` : ''}`);
     printed = state.timeline.length;
   };
-  const awaiting = await waitForPayment(stack, workflowId, deadline, (s) => s.providerPaymentId !== null || s.outcome !== null, printTimeline);
-  if (awaiting.outcome) return { outcome: awaiting.outcome.outcome, workflowIds: [handle.workflowId, ...workflowIds] };
+  const awaiting = await waitForPayment(
+    stack,
+    workflowId,
+    deadline,
+    (s) => s.providerPaymentId !== null || s.outcome !== null,
+    printTimeline,
+  );
+  if (awaiting.outcome)
+    return { outcome: awaiting.outcome.outcome, workflowIds: [handle.workflowId, ...workflowIds] };
   workflowIds.push(providerPaymentWorkflowId(awaiting.providerPaymentId!));
   log(`payment created: ${workflowId} → provider payment ${awaiting.providerPaymentId}`);
   log(`  ${uiLink(workflowId)}`);
   const funding = (awaiting.fundingInstructions ?? {}) as Record<string, unknown>;
   log(`  quote rate ${awaiting.quote?.exchangeRate}, valid until ${awaiting.quote?.expiresAt}`);
-  log(`  the customer sends ${String(funding.amount)} ${String(funding.currencyCode)} on ${String(funding.rail)} to ${String(funding.toAddress)}`);
+  log(
+    `  the customer sends ${String(funding.amount)} ${String(funding.currencyCode)} on ${String(funding.rail)} to ${String(funding.toAddress)}`,
+  );
 
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${encodeURIComponent(awaiting.providerPaymentId!)}/fund`, { json: {} });
+  await got.post(
+    `${stack.sandbox.url}/sandbox/payments/${encodeURIComponent(awaiting.providerPaymentId!)}/fund`,
+    { json: {} },
+  );
   log('  funds sent (sandbox funding notice)');
 
   const final = await waitForPayment(stack, workflowId, deadline, (s) => s.outcome !== null, printTimeline);
