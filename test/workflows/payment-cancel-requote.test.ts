@@ -1,14 +1,13 @@
 // payment workflow: cancel and requote rules (a file of its own: one time-skipping server per file).
-import { WorkflowUpdateFailedError } from '@temporalio/client';
-import {
-  awaitCreatedUpdate,
-  cancelUpdate,
-  paymentStateQuery,
-  requoteUpdate,
-  type PaymentInput,
-} from '../../workflows/messages';
+import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentInput } from '../../workflows/messages';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
-import { closedPaymentOutcome, deliverPaymentEvent, eventually } from './support/harness';
+import {
+  closedPaymentOutcome,
+  deliverPaymentEvent,
+  eventually,
+  created,
+  refusalType,
+} from './support/harness';
 import { MIN, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -20,23 +19,6 @@ async function inWorker(fn: (taskQueue: string) => Promise<void>): Promise<void>
 
 function startPayment(_taskQueue: string, input: Partial<PaymentInput> = {}) {
   return bed.startPayment(input);
-}
-
-async function created(handle: Awaited<ReturnType<typeof startPayment>>) {
-  const c = await handle.executeUpdate(awaitCreatedUpdate);
-  if (c.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(c)}`);
-  return c;
-}
-
-/** The ApplicationFailure type an update was refused with. */
-async function refusalType(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string } | undefined)?.type;
-    throw err;
-  }
-  throw new Error('the update was not refused');
 }
 
 describe('payment: cancel and requote', () => {

@@ -1,6 +1,5 @@
 // payment workflow on the time-skipping server with fake activities: the quote/funding table of the spec
 // (States and transitions), limits, cancel and requote.
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   awaitCreatedUpdate,
@@ -11,7 +10,13 @@ import {
   type PaymentOutcome,
 } from '../../workflows/messages';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
-import { closedPaymentOutcome, deliverPaymentEvent, eventually } from './support/harness';
+import {
+  closedPaymentOutcome,
+  deliverPaymentEvent,
+  eventually,
+  created,
+  refusalType,
+} from './support/harness';
 import { MIN, paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -57,23 +62,6 @@ describe('payment: funded before the quote expires', () => {
     });
   });
 });
-
-async function created(handle: Awaited<ReturnType<typeof startPayment>>) {
-  const c = await handle.executeUpdate(awaitCreatedUpdate);
-  if (c.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(c)}`);
-  return c;
-}
-
-/** The ApplicationFailure type an update was refused with. */
-async function refusalType(p: Promise<unknown>): Promise<string | undefined> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string } | undefined)?.type;
-    throw err;
-  }
-  throw new Error('the update was not refused');
-}
 
 describe('payment: the quote/funding table (spec: States and transitions)', () => {
   it('row 3: at quote expiry the status stays AWAITING_FUNDS, the phase becomes QUOTE_EXPIRED and one GET reconciles', async () => {
@@ -289,13 +277,17 @@ describe('payment: validation and limits', () => {
     const fake = newFake({ midMarketRate: 0.9, quotedRate: 0.88 });
     await inWorker(async (taskQueue) => {
       const handle = await startPayment(taskQueue, {
-        request: request({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } }),
+        request: request({
+          source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' },
+        }),
         limits: { maxRateDrift: 0.01 },
       });
       const outcome = await closedPaymentOutcome(handle);
       expect(outcome).toMatchObject({ outcome: 'REJECTED', payment: null });
       if (outcome.outcome !== 'REJECTED') return;
-      expect(outcome.violations).toEqual([expect.objectContaining({ path: 'limits.maxRateDrift', rule: 'DRIFT_LIMIT_ON_PULL_PAYMENT' })]);
+      expect(outcome.violations).toEqual([
+        expect.objectContaining({ path: 'limits.maxRateDrift', rule: 'DRIFT_LIMIT_ON_PULL_PAYMENT' }),
+      ]);
       expect(fake.callsOf('createPayment')).toHaveLength(0);
     });
   });

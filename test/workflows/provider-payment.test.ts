@@ -1,36 +1,12 @@
 // providerPayment entity on the time-skipping server: duplicate and out-of-order events, reconciliation
 // when events are overdue, payments nobody here started, continue-as-new, closing after a terminal status.
-import type { Payment } from '../../src/contract';
-import {
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  type ProviderPaymentInput,
-} from '../../workflows/messages';
 import { eventually } from './support/harness';
-import { paymentRequest, useTestBed } from './support/test-bed';
+import { providerPaymentDriver } from './support/provider-payment-entity';
+import { useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
-async function providerCreates(overrides: Partial<Payment> = {}): Promise<Payment> {
-  const p = await bed.fake.activities().createPayment(paymentRequest() as never, `test:${Math.random()}`);
-  return bed.fake.set(p.id, overrides);
-}
-
-async function send(p: Payment, eventId: string, input: Partial<ProviderPaymentInput> = {}) {
-  const handle = await bed.env.client.workflow.signalWithStart('providerPayment', {
-    workflowId: providerPaymentWorkflowId(p.id),
-    taskQueue: bed.taskQueue,
-    args: [{ providerPaymentId: p.id, ...input }],
-    signal: providerPaymentEventSignal,
-    signalArgs: [{ eventId, type: 'payment.updated', payment: p }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-  });
-  return bed.env.client.workflow.getHandle(handle.workflowId);
-}
-
-const snapshot = (id: string) =>
-  bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id)).query(providerPaymentSnapshotQuery);
+const { providerCreates, send, snapshot } = providerPaymentDriver(bed);
 
 describe('providerPayment entity', () => {
   it('a fresh run started by a webhook reads the payment first', async () => {

@@ -1,13 +1,14 @@
 // Runs the real workflow bundle on a worker with fake activities, against the time-skipping test server.
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import type { WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { temporal } from '@temporalio/proto';
 import {
   ALL_SEARCH_ATTRIBUTE_KEYS,
+  awaitCreatedUpdate,
   paymentStateQuery,
   providerPaymentEventSignal,
   providerPaymentWorkflowId,
@@ -163,4 +164,22 @@ export async function closedResult<T>(handle: WorkflowHandle, timeoutMs = 10_000
   const payload = last?.workflowExecutionCompletedEventAttributes?.result?.payloads?.[0];
   if (!payload) throw new Error(`workflow did not complete: last event ${String(last?.eventType)}`);
   return defaultPayloadConverter.fromPayload<T>(payload);
+}
+
+/** The early answer of a payment workflow; fails the test when the payment was refused instead. */
+export async function created(handle: WorkflowHandle) {
+  const c = await handle.executeUpdate(awaitCreatedUpdate);
+  if (c.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(c)}`);
+  return c;
+}
+
+/** The ApplicationFailure type an update was refused with. */
+export async function refusalType(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) return (err.cause as { type?: string } | undefined)?.type;
+    throw err;
+  }
+  throw new Error('the update was not refused');
 }
