@@ -46,7 +46,6 @@ export const DATED_RULES = [
   { id: 'BUSINESS_DESCRIPTION_MIN_200', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, description; Limits', summary: 'business description at least 200 characters' },
   { id: 'ACCOUNT_PURPOSE_REQUIRED', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, accountPurpose', summary: 'accountPurpose required for all customers' },
   { id: 'ASSOCIATED_PERSON_TITLE', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, associated persons', summary: 'each associated person needs a title' },
-  { id: 'HIGH_RISK_PERSON_SELFIE', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, associated persons', summary: 'associated persons from high-risk countries need a selfie' },
   { id: 'ANNUAL_REVENUE_VALUES', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, estimatedAnnualRevenueUSD', summary: 'faulty values FIFTY_MILLION_TO_TWENTY_FIVE_MILLION and OVER_TWENTY_FIVE_MILLION refused' },
   { id: 'COUNTRY_RISK_LISTS', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'CF, GN, ML prohibited → high risk; 48 countries added to high risk; 7 removed' },
   { id: 'EDD_QUESTIONNAIRE', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'customers in high-risk countries need an enhanced due diligence questionnaire' },
@@ -62,6 +61,9 @@ export const DATED_RULES = [
   { id: 'WALLET_CURRENCY_CODE', effective: null, appliesTo: 'account', spec: 'Account, currencyCode; Errors 4', summary: 'external digital asset wallets need currencyCode (enforcement date postponed)' },
   { id: 'LIQUIDATION_INFORMATION_REMOVED', effective: null, appliesTo: 'account', spec: 'Account, liquidationInformation', summary: 'liquidationInformation removed: use liquidationAccountId (removal date postponed)' },
   // Immediately
+  // The selfie sentence has no date of its own (the title rule in the same cell has): undated = always in
+  // force (docs/spec-gaps.md, Contract). Which countries are high risk still depends on the date.
+  { id: 'HIGH_RISK_PERSON_SELFIE', effective: ALWAYS, appliesTo: 'customer', spec: 'Customer, associated persons', summary: 'associated persons from high-risk countries (by the risk lists in force) need a selfie' },
   { id: 'LB_PS_PROHIBITED', effective: ALWAYS, appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'Lebanon (LB) and West Bank (PS) prohibited, immediately' },
 ] as const satisfies readonly DatedRule[];
 

@@ -6,6 +6,8 @@ import {
   type Customer,
   CustomerSchema,
   isPaymentEventType,
+  type LegacyDeposit,
+  LegacyDepositSchema,
   normalizePayment,
   type Payment,
   WebhookEventSchema,
@@ -21,6 +23,8 @@ interface EventBase {
 export type ParsedWebhookEvent =
   | (EventBase & { kind: 'payment'; data: Payment })
   | (EventBase & { kind: 'account'; data: Account })
+  /** spec: Events 3 — the legacy deposit event (before 2025-09-08), replaced by payment.created of a PAYIN. */
+  | (EventBase & { kind: 'deposit'; data: LegacyDeposit })
   | (EventBase & { kind: 'customer'; data: Customer })
   /** An event name we do not know (spec: Events 5, the complete list is not shown): kept raw. */
   | (EventBase & { kind: 'unknown'; data: Record<string, unknown> });
@@ -32,6 +36,7 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): ParsedWe
     const event = WebhookEventSchema.parse(json);
     const base: EventBase = { id: event.id, type: event.type, createdAt: event.createdAt };
     if (isPaymentEventType(event.type)) return { ...base, kind: 'payment', data: normalizePayment(event.data) };
+    if (event.type === 'account.deposit') return { ...base, kind: 'deposit', data: LegacyDepositSchema.parse(event.data) };
     if (event.type.startsWith('account.')) return { ...base, kind: 'account', data: AccountSchema.parse(event.data) };
     if (event.type.startsWith('customer.')) return { ...base, kind: 'customer', data: CustomerSchema.parse(event.data) };
     return { ...base, kind: 'unknown', data: event.data };

@@ -59,7 +59,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const api = apiRouter(services);
   let url = '';
   let openapiCache: unknown = null;
-  const control = controlRouter(services, () => (openapiCache ??= buildOpenApi(api, `${url}/v1`)));
+  const control = controlRouter(services, () => (openapiCache ??= buildOpenApi(api, url)));
   const server: Server = createServer(
     createRequestListener(core, api, control, {
       enforceAllowlist: (asOf) => isInForce('IP_WHITELIST_ENFORCED', asOf),

@@ -8,6 +8,11 @@ import {
   CreatePaymentRequestSchema,
   CustomerSchema,
   ErrorBodySchema,
+  LegacyAccountRequirementsSchema,
+  LegacyCorridorSchema,
+  LegacyRateSchema,
+  LIST_LIMIT_DEFAULT,
+  LIST_LIMIT_MAX,
   listEnvelope,
   PaymentSchema,
   RateSchema,
@@ -33,6 +38,9 @@ const COMPONENTS: Record<string, z.ZodType> = {
   Rate: RateSchema,
   RateQuery: RateQuerySchema,
   AccountRequirements: z.array(AccountRequirementSchema),
+  LegacyCorridorList: z.object({ data: z.array(LegacyCorridorSchema) }),
+  LegacyRate: LegacyRateSchema,
+  LegacyAccountRequirements: LegacyAccountRequirementsSchema,
   ErrorBody: ErrorBodySchema,
   WebhookEvent: WebhookEventSchema,
 };
@@ -56,13 +64,64 @@ const IO: Record<string, { request?: string; response: string; status?: number }
   'GET /v1/accounts': { response: 'AccountList' },
   'GET /v1/accounts/:id': { response: 'Account' },
   'GET /v1/accounts/requirements': { response: 'AccountRequirements' },
+  'GET /v1/configurations/corridors': { response: 'LegacyCorridorList' },
+  'GET /v1/payments/rate/service': { response: 'LegacyRate' },
+  'GET /v1/accounts/requirements/external-bank-accounts': { response: 'LegacyAccountRequirements' },
 };
+
+interface QueryParam {
+  name: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+  description?: string;
+}
+
+const str = { type: 'string' };
+const PAGING: QueryParam[] = [
+  { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
+  { name: 'cursor', schema: { type: 'string', minLength: 1 }, description: 'the nextCursor of the previous page' },
+];
+const REQUIREMENTS_QUERY: QueryParam[] = [
+  { name: 'bankCountryCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
+  { name: 'currencyCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{3,5}$' } },
+];
+
+/** Query parameters of each GET (docs/spec-gaps.md: the spec shows none but the rate's rails). */
+const QUERY: Record<string, QueryParam[]> = {
+  'GET /v1/payments': [{ name: 'status', schema: str }, { name: 'type', schema: str }, { name: 'customerId', schema: str }, ...PAGING],
+  'GET /v1/payments/customer/:customerId': PAGING,
+  'GET /v1/payments/entity/:entityId': PAGING,
+  'GET /v1/payment/recipient/:recipient': PAGING,
+  'GET /v1/customers': PAGING,
+  'GET /v1/accounts': [{ name: 'customerId', schema: str }, { name: 'type', schema: str }, ...PAGING],
+  'GET /v1/payments/corridors': [{ name: 'sourceCurrencyCode', schema: str }, { name: 'destinationCurrencyCode', schema: str }, { name: 'destinationCountryCode', schema: str }],
+  'GET /v1/payments/rate': rateQuery(),
+  'GET /v1/payments/rate/service': [
+    { name: 'sourceCurrency', required: true, schema: { type: 'string', minLength: 1 } },
+    { name: 'destinationCurrency', required: true, schema: { type: 'string', minLength: 1 } },
+    { name: 'amount', required: true, schema: { type: 'number', exclusiveMinimum: true, minimum: 0 } },
+  ],
+  'GET /v1/accounts/requirements': REQUIREMENTS_QUERY,
+  'GET /v1/accounts/requirements/external-bank-accounts': REQUIREMENTS_QUERY,
+};
+
+/** GET /v1/payments/rate: one parameter per field of RateQuerySchema, required when the schema requires it. */
+function rateQuery(): QueryParam[] {
+  const object = jsonSchema(RateQuerySchema) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(object.properties).map(([name, schema]) => ({
+    name,
+    required: object.required?.includes(name) ?? false,
+    schema,
+    ...(name === 'sourceAmount' || name === 'destinationAmount' ? { description: 'exactly one of sourceAmount and destinationAmount' } : {}),
+  }));
+}
 
 function jsonSchema(schema: z.ZodType): unknown {
   return z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' });
 }
 
 /** OpenAPI 3.0 document of the sandbox's /v1 API, generated from the zod schemas of src/contract. */
+/** `serverUrl`: the sandbox root (paths carry the /v1 prefix themselves). */
 export function buildOpenApi(api: Router, serverUrl: string): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
   const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
@@ -72,14 +131,15 @@ export function buildOpenApi(api: Router, serverUrl: string): Record<string, unk
     const io = IO[key];
     const path = route.template.replace(/:(\w+)/g, '{$1}');
     const params = [...route.template.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    // X-Api-Key is the security scheme below, not a parameter (a generated value would be a wrong key).
     const headers = [
-      { name: 'X-Api-Key', in: 'header', required: true, schema: { type: 'string' } },
-      ...(route.idempotent ? [{ name: 'X-Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } }] : []),
+      ...(route.idempotent ? [{ name: 'X-Idempotency-Key', in: 'header', required: route.idempotent === true, schema: { type: 'string', minLength: 1 } }] : []),
     ];
+    const query = (QUERY[key] ?? []).map((q) => ({ in: 'query', required: false, ...q }));
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: key.replace(/[^A-Za-z0-9]+/g, '_'),
-      parameters: [...params, ...headers],
+      parameters: [...params, ...query, ...headers],
       ...(io?.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(io.request) } } } } : {}),
       responses: {
         [String(io?.status ?? 200)]: { description: 'OK', content: { 'application/json': { schema: io ? ref(io.response) : {} } } },

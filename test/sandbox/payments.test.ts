@@ -117,16 +117,22 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(w.events(id).at(-1)).toBe('payment.updated:EXPIRED');
   });
 
-  it('gap: funds sent after quote expiry while still AWAITING_FUNDS → REFUNDED with FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', async () => {
+  it('gap: funds sent after quote expiry while still AWAITING_FUNDS → refunded as in row 4: status kept, refundedAt and FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', async () => {
     const w = await world(asOf);
     const id = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
     await w.c.advance('PT20M');
     const res = await w.c.post(`/sandbox/payments/${id}/fund`, {});
-    expect(res.body.status).toBe('REFUNDED');
+    expect(res.body.status).toBe('AWAITING_FUNDS');
     expect(res.body.error.code).toBe('FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED');
     expect(res.body.lifecycle.refundedAt).not.toBeNull();
-    // a second notice is refused: the payment is terminal
+    expect(w.events(id)).toEqual(['payment.created:AWAITING_FUNDS', 'payment.updated:AWAITING_FUNDS']);
+    // a second notice is refused: the funds were refunded
     expect((await w.c.post(`/sandbox/payments/${id}/fund`, {})).status).toBe(409);
+    // the payment still expires at its funding deadline (3 business days), keeping the refund
+    await w.c.advance('P6D');
+    const expired = await w.status(id);
+    expect(expired).toMatchObject({ status: 'EXPIRED', error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } });
+    expect(expired.lifecycle.refundedAt).toBe(res.body.lifecycle.refundedAt);
   });
 
   it('rule 1: source.accountId pulls funds at once (PAYOUT), quote expiry does not apply; short balance → 422 INSUFFICIENT_FUNDS, no record', async () => {

@@ -92,11 +92,17 @@ describe('Router', () => {
 
   it('prefers literal segments and decodes params', () => {
     const m = r.match('GET', '/v1/payments/corridors');
-    expect(m !== null && m !== 'method-not-allowed' && m.route.template).toBe('/v1/payments/corridors');
+    expect(m !== null && 'route' in m && m.route.template).toBe('/v1/payments/corridors');
     const p = r.match('GET', '/v1/payments/pay%20x');
-    expect(p !== null && p !== 'method-not-allowed' && p.params).toEqual({ id: 'pay x' });
-    expect(r.match('DELETE', '/v1/payments')).toBe('method-not-allowed');
+    expect(p !== null && 'route' in p && p.params).toEqual({ id: 'pay x' });
+    expect(r.match('DELETE', '/v1/payments')).toEqual({ allow: ['POST'] });
     expect(r.match('GET', '/v2/nothing')).toBeNull();
+  });
+
+  it('answers HEAD with the GET route, and lists HEAD with GET in the allowed methods', () => {
+    const head = r.match('HEAD', '/v1/payments/corridors');
+    expect(head !== null && 'route' in head && head.route.method).toBe('GET');
+    expect(r.match('POST', '/v1/payments/pay_1')).toEqual({ allow: ['GET', 'HEAD'] });
   });
 });
 

@@ -1,13 +1,15 @@
-import { AUTO_LIQUIDATION, destinationFromSource, isBlockchainRail, isInForce, type Payment, roundMinor } from '../../contract';
+import { AUTO_LIQUIDATION, destinationFromSource, isBlockchainRail, isInForce, type Payment, roundMinor, ruleStart } from '../../contract';
 import { type SandboxCore } from '../core';
 import { notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
-import { accountCountry, defaultRail, isVirtual } from './accounts';
+import { bankCountry, defaultRail, isVirtual, liquidationAccountIdOf } from './accounts';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure } from './magic';
 import { buildPayment, fundingAddress, randomTransactionHash } from './payment-builder';
 import { type PaymentEngine } from './payments';
 import { type RateBook } from './rates';
+
+const MIGRATE = 'deposit.migrate';
 
 export interface DepositResult {
   payin: Payment | null;
@@ -26,7 +28,9 @@ export class DepositService {
     private readonly core: SandboxCore,
     private readonly payments: PaymentEngine,
     private readonly rates: RateBook,
-  ) {}
+  ) {
+    core.scheduler.on(MIGRATE, (job) => this.migrate(job.data.deposit as Record<string, unknown>));
+  }
 
   deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): DepositResult {
     const data = this.core.data;
@@ -41,32 +45,66 @@ export class DepositService {
     const rail = defaultRail(account);
     const amount = roundMinor(input.amount, currency);
     data.balances[account.id] = roundMinor((data.balances[account.id] ?? 0) + amount, currency);
-    const liquidationId = typeof account.liquidationAccountId === 'string' ? account.liquidationAccountId : null;
+    // spec: Account — liquidationAccountId, or the deprecated liquidationInformation (still in force).
+    const liquidationId = liquidationAccountIdOf(account);
     const liquidation = liquidationId ? data.accounts[liquidationId] : undefined;
     const convert = () => (liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null);
 
     if (!isInForce('DEPOSITS_REPLACED_BY_PAYIN', new Date(nowMs))) {
       const deposit = { id: this.core.newId('dep'), accountId: account.id, customerId: account.customerId, amount, currencyCode: currency, rail, createdAt: at };
       this.core.emit('account.deposit', deposit, nowMs);
+      // spec: Deposit (deprecated) — existing deposits were moved into PAYIN payments when deposits ended.
+      const migrateAtMs = ruleStart('DEPOSITS_ENDED')!.getTime();
+      this.core.scheduler.schedule(MIGRATE, Math.max(migrateAtMs, nowMs), { deposit: { ...deposit, fromAddress: input.fromAddress ?? null, fromAccountNumber: input.fromAccountNumber ?? null } });
       return { payin: null, deposit, conversion: convert() };
     }
-    const payin = buildPayment({
-      id: this.core.newId('pay'),
-      createdAt: at,
-      lifecycle: { sentAt: at, completedAt: at },
-      customerId: account.customerId,
+    const payin = this.payinOf({ id: this.core.newId('pay'), at, customerId: account.customerId, accountId: account.id, amount, currency, rail, fromAddress: input.fromAddress, fromAccountNumber: input.fromAccountNumber });
+    this.payments.record(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
+    return { payin, deposit: null, conversion: convert() };
+  }
+
+  /**
+   * DEPOSITS_ENDED (2025-09-30): a deposit record made before 2025-09-08 becomes a COMPLETED PAYIN payment
+   * with the deposit's id and times (gap: how the move looked is not shown; no webhook is sent for it, the
+   * record is not new — docs/spec-gaps.md, Sandbox).
+   */
+  private migrate(d: Record<string, unknown>): void {
+    const id = String(d.id);
+    if (this.core.data.payments[id]) return;
+    const at = String(d.createdAt);
+    const amount = Number(d.amount);
+    const payin = this.payinOf({
+      id,
+      at,
+      customerId: String(d.customerId),
+      accountId: String(d.accountId),
+      amount,
+      currency: String(d.currencyCode),
+      rail: String(d.rail),
+      fromAddress: (d.fromAddress as string | null) ?? undefined,
+      fromAccountNumber: (d.fromAccountNumber as string | null) ?? undefined,
+    });
+    this.core.data.payments[id] = payin;
+    this.core.data.paymentMeta[id] = { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount };
+  }
+
+  /** A PAYIN payment of funds that arrived at `at` (COMPLETED at once: the funds are in). */
+  private payinOf(i: { id: string; at: string; customerId: string; accountId: string; amount: number; currency: string; rail: string; fromAddress?: string; fromAccountNumber?: string }): Payment {
+    return buildPayment({
+      id: i.id,
+      createdAt: i.at,
+      lifecycle: { sentAt: i.at, completedAt: i.at },
+      customerId: i.customerId,
       status: 'COMPLETED',
       type: 'PAYIN',
       paymentReason: 'PERSONAL_TRANSFERS',
       fee: 0,
       exchangeRate: 1,
-      expiresAt: at,
-      source: { amount, currencyCode: currency, rail, fromAddress: input.fromAddress, fromAccountNumber: input.fromAccountNumber, transactionHash: isBlockchainRail(rail) ? randomTransactionHash() : null },
-      destination: { amount, rail, currencyCode: currency, accountId: account.id },
-      fundingToAddress: fundingAddress(account.id, rail),
+      expiresAt: i.at,
+      source: { amount: i.amount, currencyCode: i.currency, rail: i.rail, fromAddress: i.fromAddress, fromAccountNumber: i.fromAccountNumber, transactionHash: isBlockchainRail(i.rail) ? randomTransactionHash() : null },
+      destination: { amount: i.amount, rail: i.rail, currencyCode: i.currency, accountId: i.accountId },
+      fundingToAddress: fundingAddress(i.accountId, i.rail),
     });
-    this.payments.record(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
-    return { payin, deposit: null, conversion: convert() };
   }
 
   /** The conversion payment: pulls the deposit from the virtual account at once and runs the steps. */
@@ -74,7 +112,7 @@ export class DepositService {
     const sourceCurrency = from.currencyCode as string;
     const destinationCurrency = (to.currencyCode as string | undefined) ?? sourceCurrency;
     const sourceRail = defaultRail(from);
-    const destinationRail = resolveLocalRail(defaultRail(to), accountCountry(to));
+    const destinationRail = resolveLocalRail(defaultRail(to), bankCountry(to));
     const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
     const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
     const compute = (serviceFee: { fixed: number; variable: number }) =>

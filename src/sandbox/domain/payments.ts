@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
   addBusinessDays,
+  capabilitiesAllowCorridor,
+  currentRail,
   CreatePaymentRequestSchema,
   destinationFromSource,
   type FailureCode,
@@ -15,7 +17,7 @@ import {
 import { type SandboxCore } from '../core';
 import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type PaymentMeta, type StoredAccount } from '../state';
-import { accountCountry, isVirtual } from './accounts';
+import { bankCountry, isVirtual } from './accounts';
 import { buildPayment, fundingAddress, randomDigits, randomTransactionHash } from './payment-builder';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure, paymentScriptedFailure } from './magic';
@@ -70,11 +72,12 @@ export class PaymentEngine {
     const raw = body as Record<string, unknown>;
     const extra: FieldViolation[] = [];
 
-    // spec: POST /payments — legacy source.rail CRYPTO: the chain value replaces it and is stored as the rail.
+    // spec: POST /payments — legacy rail CRYPTO: the chain value replaces it and is stored as the rail (on
+    // either side); spec: Rail values — WIRE is deprecated for SWIFT.
     const rawSource = raw.source as Record<string, unknown>;
-    let sourceRail = req.source.rail === 'CRYPTO' && typeof rawSource.chain === 'string' ? rawSource.chain : req.source.rail;
-    if (sourceRail === 'WIRE') sourceRail = 'SWIFT'; // spec: Rail values — WIRE is deprecated for SWIFT
-    let destinationRail = req.destination.rail === 'WIRE' ? 'SWIFT' : req.destination.rail;
+    const rawDestination = raw.destination as Record<string, unknown>;
+    const sourceRail = currentRail(req.source.rail, rawSource.chain, asOf);
+    let destinationRail = currentRail(req.destination.rail, rawDestination.chain, asOf);
 
     const destination = this.data.accounts[req.destination.accountId];
     if (!destination) extra.push({ path: 'destination.accountId', rule: 'ACCOUNT_NOT_FOUND', message: `account ${req.destination.accountId} does not exist: create it first` });
@@ -96,9 +99,35 @@ export class PaymentEngine {
       const customer = this.data.customers[customerId];
       if (!customer) extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_FOUND', message: `customer ${customerId} does not exist` });
       else if (customer.status !== 'APPROVED') extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_APPROVED', message: `customer ${customerId} is ${customer.status}: wait for approval` });
+      // spec: Customer, capabilities — USD / OTHER limit the corridors a customer may use.
+      else if (!capabilitiesAllowCorridor(customer.capabilities as string[] | undefined, req.source.currencyCode, req.destination.currencyCode)) {
+        extra.push({
+          path: 'customerId',
+          rule: 'CAPABILITY_MISSING',
+          message: `customer ${customerId} has capabilities ${JSON.stringify(customer.capabilities)}, which do not cover ${req.source.currencyCode} → ${req.destination.currencyCode}: a USD corridor needs USD, any other corridor OTHER (USD also covers EUR onramps)`,
+        });
+      }
     }
 
-    if (destination) destinationRail = resolveLocalRail(destinationRail, accountCountry(destination));
+    if (destination) {
+      destinationRail = resolveLocalRail(destinationRail, bankCountry(destination));
+      // spec: Account rule 3 — from 2026-07-31 a SWIFT payment to an individual needs the US correspondent
+      // bank's ABA routing number; checked here too, whatever rails the account lists.
+      const bank = destination.bank as Record<string, unknown> | undefined;
+      const holder = destination.accountHolder as Record<string, unknown> | undefined;
+      if (
+        destinationRail === 'SWIFT' &&
+        holder?.type === 'INDIVIDUAL' &&
+        !(typeof bank?.routingNumber === 'string' && bank.routingNumber.length > 0) &&
+        isInForce('SWIFT_INDIVIDUAL_ROUTING_NUMBER', asOf)
+      ) {
+        extra.push({
+          path: 'destination.accountId',
+          rule: 'SWIFT_INDIVIDUAL_ROUTING_NUMBER',
+          message: `account ${destination.id} belongs to an individual and has no bank.routingNumber: a SWIFT payment to an individual needs the US correspondent bank's ABA routing number (register an account with it)`,
+        });
+      }
+    }
     const corridor = findCorridors({
       sourceCurrencyCode: req.source.currencyCode,
       sourceRail,
@@ -199,6 +228,7 @@ export class PaymentEngine {
       throw validationError([{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt between the creation of the payment and the sandbox clock' }]);
     }
     if (p.source.accountId) throw invalidState(p, 'fund (its funds were pulled from source.accountId)');
+    if (p.lifecycle.refundedAt !== null) throw invalidState(p, 'fund (funds were already received and refunded)');
     const meta = this.data.paymentMeta[id]!;
     const sentBeforeExpiry = sentAtMs < Date.parse(p.quote.expiresAt);
     const record = () => {
@@ -215,8 +245,10 @@ export class PaymentEngine {
         this.transition(p, 'PENDING', nowMs);
         this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toProcessing);
       } else {
-        // Gap (docs/sandbox.md): funds sent after quote expiry while still AWAITING_FUNDS → refunded.
-        this.transition(p, 'REFUNDED', nowMs, () => {
+        // Gap (docs/spec-gaps.md, Sandbox): funds sent after quote expiry while still AWAITING_FUNDS are
+        // refunded as in the nearest spec row (EXPIRED, row 4): the status does not change; refundedAt and
+        // the failure code are set. The payment still expires at its funding deadline.
+        this.update(p, nowMs, () => {
           p.lifecycle.refundedAt = new Date(nowMs).toISOString();
           this.setError(p, 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', nowMs);
         });

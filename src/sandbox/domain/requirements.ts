@@ -26,6 +26,8 @@ const POSTAL = { variableName: 'accountHolder.address.postalCode', regex: '^.{2,
 
 function table(country: string, currency: string, asOf: Date): Item[] | null {
   const jul31 = isInForce('JPY_BRANCH_CODE', asOf);
+  // spec: Account rule 3 — EUR and GBP external accounts require the holder's postal code from 2026-07-31.
+  const postal = isInForce('EUR_GBP_POSTAL_CODE', asOf) ? [POSTAL] : [];
   switch (`${country}/${currency}`) {
     case 'US/USD':
       return [
@@ -39,7 +41,7 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
         { variableName: 'bank.sortCode', regex: '^\\d{6}$', example: '601613', rails: ['LOCAL'] },
         { variableName: 'bank.iban', regex: '^GB\\d{2}[A-Z]{4}\\d{14}$', example: 'GB29NWBK60161331926819', rails: ['SWIFT'] },
         { ...BIC, rails: ['SWIFT'] },
-        POSTAL,
+        ...postal,
       ];
     case 'BR/BRL':
       return [
@@ -74,9 +76,16 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
     case 'CA/CAD':
       return [
         { variableName: 'bank.accountNumber', regex: '^\\d{7,12}$', example: '1234567', rails: ['LOCAL'] },
-        // spec: Account rule 3 — CAD splits transitNumber into bankCode and transitNumber (both usable now).
-        { variableName: 'bank.transitNumber', regex: '^\\d{5}$', example: '00012', rails: ['LOCAL'] },
-        { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '004', rails: ['LOCAL'] },
+        // spec: Account rule 3 — CAD splits transitNumber into bankCode and transitNumber (both usable now,
+        // the split form required from 2026-07-31). Every item listed is required, so before that date only
+        // transitNumber is listed, in either form: 8 digits (transit + institution, the old form) or 5 digits
+        // (the split form, with bank.bankCode beside it). docs/spec-gaps.md, Sandbox.
+        ...(isInForce('CAD_BANK_CODE_AND_TRANSIT', asOf)
+          ? [
+              { variableName: 'bank.transitNumber', regex: '^\\d{5}$', example: '00012', rails: ['LOCAL'] },
+              { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '004', rails: ['LOCAL'] },
+            ]
+          : [{ variableName: 'bank.transitNumber', regex: '^(\\d{5}|\\d{8})$', example: '00012004', rails: ['LOCAL'] }]),
       ];
     case 'HK/HKD':
       return [
@@ -92,7 +101,7 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
         { variableName: 'bank.bsbNumber', regex: '^\\d{6}$', example: '062000', rails: ['LOCAL'] },
       ];
     default:
-      if (currency === 'EUR' && IBAN[country]) return [{ variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] }, { ...BIC, rails: ['SWIFT'] }, POSTAL];
+      if (currency === 'EUR' && IBAN[country]) return [{ variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] }, { ...BIC, rails: ['SWIFT'] }, ...postal];
       return null;
   }
 }

@@ -21,8 +21,11 @@ export interface Reply {
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 export interface RouteOptions {
-  /** Creating calls require X-Idempotency-Key (spec: Authentication 3). */
-  idempotent?: boolean;
+  /**
+   * Creating calls require X-Idempotency-Key (spec: Authentication 3): `true`. `'optional'`: a key sent is
+   * honoured (replay / 409 as for creating calls), none is required.
+   */
+  idempotent?: boolean | 'optional';
 }
 
 export interface Route extends RouteOptions {
@@ -62,21 +65,28 @@ export class Router {
     return this.routes;
   }
 
-  /** Returns the best match for method and path, or `'method-not-allowed'` when only the method differs. */
-  match(method: string, path: string): RouteMatch | 'method-not-allowed' | null {
+  /**
+   * Returns the best match for method and path; `{ allow }` (the methods the path does take, for the 405's
+   * `Allow` header, RFC 9110 §15.5.6) when only the method differs; null when no route has this path.
+   * HEAD is answered by the GET route (RFC 9110 §9.3.2: same headers, no body).
+   */
+  match(method: string, path: string): RouteMatch | { allow: string[] } | null {
     const parts = split(path);
+    const wanted = method === 'HEAD' ? 'GET' : method;
     let best: { match: RouteMatch; score: number } | null = null;
-    let pathMatched = false;
+    const allow = new Set<string>();
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
-      pathMatched = true;
-      if (route.method !== method) continue;
+      allow.add(route.method);
+      if (route.method !== wanted) continue;
       const score = route.segments.filter((s) => !s.startsWith(':')).length;
       if (!best || score > best.score) best = { match: { route, params }, score };
     }
     if (best) return best.match;
-    return pathMatched ? 'method-not-allowed' : null;
+    if (allow.size === 0) return null;
+    if (allow.has('GET')) allow.add('HEAD');
+    return { allow: [...allow].sort() };
   }
 }
 

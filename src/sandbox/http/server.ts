@@ -5,7 +5,7 @@ import { type Fault } from '../faults';
 import { ApiError } from './api-error';
 import { authenticate } from './auth';
 import { readJsonBody } from './body';
-import { type Reply, type RequestContext, type Router } from './router';
+import { type Reply, type RequestContext, type RouteMatch, type Router } from './router';
 
 export interface ServerRules {
   /** spec: Authentication 5 — IP whitelist enforced from 2026-03-30. */
@@ -53,9 +53,7 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   const asOf = core.now();
   const apiKey = authenticate(req, core.options.apiKeys, rules.enforceAllowlist(asOf));
   if (core.rateLimiter && rules.enforceRateLimit(asOf)) core.rateLimiter.hit(apiKey);
-  if (match === null) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${method} ${url.pathname}`);
-  if (match === 'method-not-allowed') throw new ApiError(405, 'NOT_FOUND', `${method} is not supported on ${url.pathname}`);
-  const { route, params } = match;
+  const { route, params } = routeOrThrow(match, method, url.pathname);
 
   const faults = core.faults.pick(method, route.template, url.pathname);
   const latency = faults.reduce((ms, f) => ms + (f.latencyMs ?? 0), 0);
@@ -63,7 +61,7 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   const before = faults.find((f) => !f.afterCommit && f.kind !== 'latency');
   if (before) return faultReply(before, requestId);
 
-  const body = method === 'GET' || method === 'DELETE' ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
+  const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
   const ctx: RequestContext = { method, path: url.pathname, params, query: url.searchParams, body: body.json, req, requestId, apiKey };
   const execute = async (): Promise<Reply> => {
     try {
@@ -74,9 +72,10 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   };
 
   let reply: Reply;
-  if (route.idempotent) {
-    const header = req.headers['x-idempotency-key'];
-    const key = Array.isArray(header) ? header[0] : header;
+  const header = req.headers['x-idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (route.idempotent === 'optional' && !key) reply = await execute();
+  else if (route.idempotent) {
     if (!key) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Creating calls need an X-Idempotency-Key header', [
         { path: 'X-Idempotency-Key', rule: 'idempotency.required', message: 'Send a unique X-Idempotency-Key per record you create' },
@@ -84,7 +83,7 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
     }
     reply = await core.idempotency.run(`${apiKey}|${method} ${route.template}`, key, body.json, execute);
   } else reply = await execute();
-  if (method !== 'GET') core.saver.saveSoon();
+  if (method !== 'GET' && method !== 'HEAD') core.saver.saveSoon();
 
   const after = faults.find((f) => f.afterCommit && f.kind !== 'latency');
   if (after) return faultReply(after, requestId);
@@ -93,13 +92,21 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
 
 async function handleControl(core: SandboxCore, control: Router, req: IncomingMessage, url: URL, requestId: string): Promise<Reply> {
   const method = req.method ?? 'GET';
-  const match = control.match(method, url.pathname);
-  if (match === null) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${method} ${url.pathname}`);
-  if (match === 'method-not-allowed') throw new ApiError(405, 'NOT_FOUND', `${method} is not supported on ${url.pathname}`);
-  const body = method === 'GET' ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
-  const reply = await match.route.handler({ method, path: url.pathname, params: match.params, query: url.searchParams, body: body.json, req, requestId, apiKey: null });
-  if (method !== 'GET') core.saver.saveSoon();
+  const { route, params } = routeOrThrow(control.match(method, url.pathname), method, url.pathname);
+  const readOnly = method === 'GET' || method === 'HEAD';
+  const body = readOnly ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
+  const reply = await route.handler({ method, path: url.pathname, params, query: url.searchParams, body: body.json, req, requestId, apiKey: null });
+  if (!readOnly) core.saver.saveSoon();
   return reply;
+}
+
+/** 404 for an unknown path; 405 with `Allow` (RFC 9110 §15.5.6) for a known path with another method. */
+function routeOrThrow(match: ReturnType<Router['match']>, method: string, path: string): RouteMatch {
+  if (match === null) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${method} ${path}`);
+  if ('allow' in match) {
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not supported on ${path}: use ${match.allow.join(', ')}`, [], { allow: match.allow.join(', ') });
+  }
+  return match;
 }
 
 function faultReply(fault: Fault, requestId: string): Reply | typeof DROP {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
+import { currentRail, destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
 import { type SandboxCore } from '../core';
 import { ApiError, endpointRemoved, type FieldViolation, validationError } from '../http/api-error';
 import { type Router } from '../http/router';
@@ -20,6 +20,9 @@ export const RateQuerySchema = z.object({
   destinationAmount: z.coerce.number().positive().optional(),
   developerFeeFixed: z.coerce.number().min(0).default(0),
   developerFeeVariable: z.coerce.number().min(0).lt(1).default(0),
+  /** With the legacy rail CRYPTO (before 2026-03-04): the blockchain that replaces it, as in POST /payments. */
+  sourceChain: z.string().min(1).optional(),
+  destinationChain: z.string().min(1).optional(),
 });
 export type RateQuery = z.infer<typeof RateQuerySchema>;
 
@@ -53,12 +56,24 @@ function readRateQuery(query: URLSearchParams): RateQuery {
 export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): Rate {
   const asOf = core.now();
   const fields: FieldViolation[] = [];
+  const rails = { sourceRail: q.sourceRail, destinationRail: q.destinationRail };
   for (const side of ['sourceRail', 'destinationRail'] as const) {
-    // spec: Errors 2 — from 2026-07-31 a rail outside the enumerated list gives 400.
-    if (!isRail(q[side]) && isInForce('RAILS_ENUM_ENFORCED', asOf)) fields.push({ path: side, rule: 'RAILS_ENUM_ENFORCED', message: `${q[side]} is not an accepted rail: use one of ${RAILS.join(', ')}` });
+    const chainParam = side === 'sourceRail' ? 'sourceChain' : 'destinationChain';
+    const chain = side === 'sourceRail' ? q.sourceChain : q.destinationChain;
+    if (q[side] === 'CRYPTO' && isInForce('CRYPTO_RAIL_REMOVED', asOf)) {
+      fields.push({ path: side, rule: 'CRYPTO_RAIL_REMOVED', message: 'CRYPTO is no longer a rail: give the blockchain name (e.g. POLYGON)' });
+    } else if (q[side] === 'CRYPTO' && chain === undefined) {
+      fields.push({ path: chainParam, rule: 'CRYPTO_NEEDS_CHAIN', message: `with rail CRYPTO give ${chainParam} (the blockchain name)` });
+    } else if (!isRail(q[side]) && isInForce('RAILS_ENUM_ENFORCED', asOf)) {
+      // spec: Errors 2 — from 2026-07-31 a rail outside the enumerated list gives 400.
+      fields.push({ path: side, rule: 'RAILS_ENUM_ENFORCED', message: `${q[side]} is not an accepted rail: use one of ${RAILS.join(', ')}` });
+    }
+    // spec: Rail values — WIRE → SWIFT, CRYPTO → its chain, as POST /payments maps them.
+    rails[side] = currentRail(q[side], chain, asOf);
   }
-  const destinationRail = q.destinationRail === 'LOCAL' ? (LOCAL_DEFAULT_RAIL[CURRENCY_COUNTRY[q.destinationCurrencyCode] ?? ''] ?? 'LOCAL') : q.destinationRail;
-  const corridor = findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail: q.sourceRail, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail })[0];
+  const sourceRail = rails.sourceRail;
+  const destinationRail = rails.destinationRail === 'LOCAL' ? (LOCAL_DEFAULT_RAIL[CURRENCY_COUNTRY[q.destinationCurrencyCode] ?? ''] ?? 'LOCAL') : rails.destinationRail;
+  const corridor = findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail })[0];
   if (!corridor && fields.length === 0) fields.push({ path: 'destinationRail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${q.sourceCurrencyCode}/${q.sourceRail} → ${q.destinationCurrencyCode}/${q.destinationRail}: see GET /v1/payments/corridors` });
   if (fields.length > 0 || !corridor) throw validationError(fields);
   const midMarketRate = rates.midMarketRate(q.sourceCurrencyCode, q.destinationCurrencyCode, core.clock.nowMs());
@@ -82,7 +97,7 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
     serviceFee: { ...corridor.fees },
     developerFee: { ...common.developerFee },
     calculatedAmount: {
-      description: `${amounts.sourceAmount} ${q.sourceCurrencyCode} via ${q.sourceRail} → ${amounts.destinationAmount} ${q.destinationCurrencyCode} via ${destinationRail}`,
+      description: `${amounts.sourceAmount} ${q.sourceCurrencyCode} via ${sourceRail} → ${amounts.destinationAmount} ${q.destinationCurrencyCode} via ${destinationRail}`,
       ...amounts,
     },
     quoteId: core.newId('quo'),
@@ -111,7 +126,10 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
     });
     return { status: 200, body: { data } };
   });
-  api.post('/v1/payments/corridors', ({ body }) => ({ status: 200, body: corridorFilter(body) }));
+  // spec: Endpoints — POST /payments/corridors replaces the POST form under /configuration/corridors, a
+  // configuring call: the client sends it with X-Idempotency-Key, which the sandbox honours (same key and
+  // body → the first answer replayed; other body → 409); a call without a key is answered too.
+  api.post('/v1/payments/corridors', ({ body }) => ({ status: 200, body: corridorFilter(body) }), { idempotent: 'optional' });
   // spec: Versioning — POST /configuration/corridors removed from use on 2026-03-04.
   api.post('/v1/configuration/corridors', ({ body }) => {
     if (isInForce('CONFIGURATION_CORRIDORS_POST_REMOVED', core.now())) throw endpointRemoved('POST /v1/payments/corridors', '2026-03-04');

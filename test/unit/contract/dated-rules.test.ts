@@ -43,7 +43,6 @@ const VALIDATOR_CASES: Partial<Record<RuleId, Check>> = {
   BUSINESS_DESCRIPTION_MIN_200: () => ({ validate: customer((b) => (b.description = 'We sell things.'), businessBody), path: 'description' }),
   ACCOUNT_PURPOSE_REQUIRED: () => ({ validate: customer((b) => delete b.accountPurpose), path: 'accountPurpose' }),
   ASSOCIATED_PERSON_TITLE: () => ({ validate: customer((b) => delete b.associatedPersons[0].title, businessBody), path: 'associatedPersons[0].title' }),
-  HIGH_RISK_PERSON_SELFIE: () => ({ validate: customer((b) => (b.associatedPersons[0].countryCode = 'TH'), businessBody), path: 'associatedPersons[0].selfieFileUrl' }),
   ANNUAL_REVENUE_VALUES: () => ({ validate: customer((b) => (b.estimatedAnnualRevenueUSD = 'OVER_TWENTY_FIVE_MILLION'), businessBody), path: 'estimatedAnnualRevenueUSD' }),
   EDD_QUESTIONNAIRE: () => ({ validate: customer((b) => (b.address.countryCode = 'PA')), path: 'eddQuestionnaire' }),
   RAILS_ENUM_ENFORCED: () => ({ validate: payment((b) => (b.destination.rail = 'FPS')), path: 'destination.rail' }),
@@ -74,6 +73,7 @@ const ENFORCED_ELSEWHERE: Partial<Record<RuleId, string>> = {
   WALLET_CURRENCY_CODE: 'never in force (null date), tested below',
   LIQUIDATION_INFORMATION_REMOVED: 'never in force (null date), tested below',
   LB_PS_PROHIBITED: 'always in force, tested below',
+  HIGH_RISK_PERSON_SELFIE: 'always in force (undated sentence), tested in spec-fidelity.test.ts with the dated risk lists',
 };
 
 describe('DATED_RULES table', () => {

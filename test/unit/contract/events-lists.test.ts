@@ -54,8 +54,8 @@ describe('list envelope and query', () => {
 });
 
 describe('error body', () => {
-  test('13 error codes; an unknown code from the real service still parses', () => {
-    expect(ERROR_CODES).toHaveLength(13);
+  test("14 error codes; an unknown code from the real service still parses", () => {
+    expect(ERROR_CODES).toHaveLength(14);
     const body = { error: { code: 'SOMETHING_NEW', message: 'x', requestId: 'r', fields: [] } };
     expect(ErrorBodySchema.parse(body)).toEqual(body);
   });

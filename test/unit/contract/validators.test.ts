@@ -77,8 +77,11 @@ describe('team-alias emails', () => {
     ['ops+alice@acme.com', true],
     ['OPS+Alice@ACME.com', true],
     ['ops@acme.com', true],
-    ['bob@acme.com', true],
-    ['bob@eu.acme.com', true],
+    // Colleagues and other mailboxes are genuine addresses (issue 10: only addresses built from the team's own).
+    ['bob@acme.com', false],
+    ['bob@eu.acme.com', false],
+    ['ops@eu.acme.com', false],
+    ['ops.x@acme.com', false],
     ['alice@example.com', false],
     ['ops@acme.com.evil.io', false],
     ['ops@notacme.com', false],
