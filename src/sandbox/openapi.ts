@@ -45,28 +45,32 @@ const COMPONENTS: Record<string, z.ZodType> = {
   WebhookEvent: WebhookEventSchema,
 };
 
-/** Which component each /v1 route takes and returns. */
-const IO: Record<string, { request?: string; response: string; status?: number }> = {
-  'POST /v1/payments': { request: 'CreatePaymentRequest', response: 'Payment', status: 201 },
+/**
+ * Which component each /v1 route takes and returns. `optionalBody`: the body may be left out.
+ * `deprecated`: a legacy or removed endpoint (410 ENDPOINT_REMOVED after its date; spec: Endpoints, Versioning).
+ * `links`: the GET that reads back what the call created (OpenAPI links, for stateful testing).
+ */
+const IO: Record<string, { request?: string; response: string; status?: number; optionalBody?: boolean; deprecated?: boolean; links?: Record<string, string> }> = {
+  'POST /v1/payments': { request: 'CreatePaymentRequest', response: 'Payment', status: 201, links: { GetPayment: 'GET /v1/payments/:id' } },
   'GET /v1/payments': { response: 'PaymentList' },
   'GET /v1/payments/:id': { response: 'Payment' },
   'GET /v1/payments/customer/:customerId': { response: 'PaymentList' },
-  'GET /v1/payments/entity/:entityId': { response: 'PaymentList' },
-  'GET /v1/payment/recipient/:recipient': { response: 'PaymentList' },
+  'GET /v1/payments/entity/:entityId': { response: 'PaymentList', deprecated: true },
+  'GET /v1/payment/recipient/:recipient': { response: 'PaymentList', deprecated: true },
   'GET /v1/payments/corridors': { response: 'CorridorList' },
-  'POST /v1/payments/corridors': { request: 'CorridorFilter', response: 'CorridorList' },
-  'POST /v1/configuration/corridors': { request: 'CorridorFilter', response: 'CorridorList' },
+  'POST /v1/payments/corridors': { request: 'CorridorFilter', response: 'CorridorList', optionalBody: true },
+  'POST /v1/configuration/corridors': { request: 'CorridorFilter', response: 'CorridorList', optionalBody: true, deprecated: true },
   'GET /v1/payments/rate': { response: 'Rate' },
-  'POST /v1/customers': { request: 'CreateCustomerRequest', response: 'Customer', status: 201 },
+  'POST /v1/customers': { request: 'CreateCustomerRequest', response: 'Customer', status: 201, links: { GetCustomer: 'GET /v1/customers/:id' } },
   'GET /v1/customers': { response: 'CustomerList' },
   'GET /v1/customers/:id': { response: 'Customer' },
-  'POST /v1/accounts': { request: 'CreateAccountRequest', response: 'Account', status: 201 },
+  'POST /v1/accounts': { request: 'CreateAccountRequest', response: 'Account', status: 201, links: { GetAccount: 'GET /v1/accounts/:id' } },
   'GET /v1/accounts': { response: 'AccountList' },
   'GET /v1/accounts/:id': { response: 'Account' },
   'GET /v1/accounts/requirements': { response: 'AccountRequirements' },
-  'GET /v1/configurations/corridors': { response: 'LegacyCorridorList' },
-  'GET /v1/payments/rate/service': { response: 'LegacyRate' },
-  'GET /v1/accounts/requirements/external-bank-accounts': { response: 'LegacyAccountRequirements' },
+  'GET /v1/configurations/corridors': { response: 'LegacyCorridorList', deprecated: true },
+  'GET /v1/payments/rate/service': { response: 'LegacyRate', deprecated: true },
+  'GET /v1/accounts/requirements/external-bank-accounts': { response: 'LegacyAccountRequirements', deprecated: true },
 };
 
 interface QueryParam {
@@ -121,6 +125,8 @@ function jsonSchema(schema: z.ZodType): unknown {
 }
 
 /** OpenAPI 3.0 document of the sandbox's /v1 API, generated from the zod schemas of src/contract. */
+const operationId = (key: string): string => key.replace(/[^A-Za-z0-9]+/g, '_');
+
 /** `serverUrl`: the sandbox root (paths carry the /v1 prefix themselves). */
 export function buildOpenApi(api: Router, serverUrl: string): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -136,13 +142,18 @@ export function buildOpenApi(api: Router, serverUrl: string): Record<string, unk
       ...(route.idempotent ? [{ name: 'X-Idempotency-Key', in: 'header', required: route.idempotent === true, schema: { type: 'string', minLength: 1 } }] : []),
     ];
     const query = (QUERY[key] ?? []).map((q) => ({ in: 'query', required: false, ...q }));
+    const links = Object.fromEntries(
+      Object.entries(io?.links ?? {}).map(([name, target]) => [name, { operationId: operationId(target), parameters: { id: '$response.body#/id' } }]),
+    );
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
-      operationId: key.replace(/[^A-Za-z0-9]+/g, '_'),
+      operationId: operationId(key),
+      ...(io?.deprecated ? { deprecated: true } : {}),
       parameters: [...params, ...query, ...headers],
-      ...(io?.request ? { requestBody: { required: true, content: { 'application/json': { schema: ref(io.request) } } } } : {}),
+      ...(io?.request ? { requestBody: { required: !io.optionalBody, content: { 'application/json': { schema: ref(io.request) } } } } : {}),
       responses: {
-        [String(io?.status ?? 200)]: { description: 'OK', content: { 'application/json': { schema: io ? ref(io.response) : {} } } },
+        [String(io?.status ?? 200)]: { description: 'OK', content: { 'application/json': { schema: io ? ref(io.response) : {} } }, ...(io?.links ? { links } : {}) },
+        ...(io?.deprecated ? { '410': { description: 'ENDPOINT_REMOVED after the end date', content: { 'application/json': { schema: ref('ErrorBody') } } } } : {}),
         '4XX': errorResponse,
         '5XX': errorResponse,
       },

@@ -251,6 +251,8 @@ describe('Decisions revisited', () => {
     expect(other.status).toBe(409);
     const res = await fetch(`${w.sb.url}/v1/payments/corridors`, { method: 'POST', headers: { 'x-api-key': w.sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify(filter) });
     expect(res.status).toBe(200);
+    // an empty key is not "no key"
+    expect((await w.c.post('/v1/payments/corridors', filter, { 'x-idempotency-key': '' })).status).toBe(400);
   });
 });
 
@@ -324,6 +326,9 @@ describe('HTTP: 405 with Allow, HEAD, the OpenAPI document', () => {
       }
     }
     expect(doc.servers[0].url).toBe(w.sb.url); // paths carry /v1 themselves
+    expect(doc.paths['/v1/configurations/corridors'].get.deprecated).toBe(true);
+    expect(doc.paths['/v1/payments/corridors'].post.requestBody.required).toBe(false);
+    expect(doc.paths['/v1/payments'].post.responses['201'].links.GetPayment).toEqual({ operationId: 'GET_v1_payments_id', parameters: { id: '$response.body#/id' } });
   });
 });
 

@@ -74,7 +74,7 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   let reply: Reply;
   const header = req.headers['x-idempotency-key'];
   const key = Array.isArray(header) ? header[0] : header;
-  if (route.idempotent === 'optional' && !key) reply = await execute();
+  if (route.idempotent === 'optional' && key === undefined) reply = await execute();
   else if (route.idempotent) {
     if (!key) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Creating calls need an X-Idempotency-Key header', [
