@@ -86,8 +86,8 @@ const PAGING: QueryParam[] = [
   { name: 'cursor', schema: { type: 'string', minLength: 1 }, description: 'the nextCursor of the previous page' },
 ];
 const REQUIREMENTS_QUERY: QueryParam[] = [
-  { name: 'bankCountryCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{2}$' } },
-  { name: 'currencyCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{3,5}$' } },
+  { name: 'bankCountryCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{2}$', example: 'US' } },
+  { name: 'currencyCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{3,5}$', example: 'USD' } },
 ];
 
 /** Query parameters of each GET (docs/spec-gaps.md: the spec shows none but the rate's rails). */
