@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACCOUNT_TYPES, CUSTOMER_TYPES } from './enums';
-import { AnyObject, CountryCode, CurrencyCode, Timestamp } from './primitives';
+import { AnyObject, CountryCode, CurrencyCode, isRecord, Timestamp } from './primitives';
 
 // spec: Account. "The complete list of account fields and which are required: not shown." Dated
 // requirements (postal code, JPY/CAD codes, HK SWIFT, wallet currency) are in validateAccount.
@@ -74,3 +74,15 @@ export const AccountSchema = CreateAccountRequestSchema.extend({
   createdAt: Timestamp,
 });
 export type Account = z.infer<typeof AccountSchema>;
+
+/**
+ * An account from the service → AccountSchema, with `accountHolder` filled from the former
+ * `paymentAccountHolder` when only that one is present (spec: Account — accountHolder replaces
+ * paymentAccountHolder; rule 5; Events 4). The old object is kept as an extra field.
+ */
+export function normalizeAccount(raw: unknown): Account {
+  if (isRecord(raw) && raw.accountHolder === undefined && isRecord(raw.paymentAccountHolder)) {
+    return AccountSchema.parse({ ...raw, accountHolder: raw.paymentAccountHolder });
+  }
+  return AccountSchema.parse(raw);
+}

@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import {
   type Account,
-  AccountSchema,
   type AccountRequirement,
   type Corridor,
   type Customer,
@@ -12,6 +11,7 @@ import {
   isBlockchainRail,
   type LegacyRailKey,
   listEnvelope,
+  normalizeAccount,
   normalizeCorridor,
   normalizePayment,
   normalizeRate,
@@ -25,7 +25,7 @@ import { issuesOf } from './response-shape';
 
 export const parsePayment = (json: unknown): Payment => normalizePayment(json);
 export const parseCustomer = (json: unknown): Customer => CustomerSchema.parse(json);
-export const parseAccount = (json: unknown): Account => AccountSchema.parse(json);
+export const parseAccount = (json: unknown): Account => normalizeAccount(json);
 /** A legacy rate carries per-rail fees; the key is picked from the destination rail asked for. */
 export const rateParser =
   (destinationRail: string) =>

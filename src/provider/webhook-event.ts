@@ -2,12 +2,12 @@
 // shape. spec: Events 1-4; envelope and names are our decision (docs/spec-gaps.md, "Webhook envelope").
 import {
   type Account,
-  AccountSchema,
   type Customer,
   CustomerSchema,
   isPaymentEventType,
   type LegacyDeposit,
   LegacyDepositSchema,
+  normalizeAccount,
   normalizePayment,
   type Payment,
   WebhookEventSchema,
@@ -37,7 +37,7 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): ParsedWe
     const base: EventBase = { id: event.id, type: event.type, createdAt: event.createdAt };
     if (isPaymentEventType(event.type)) return { ...base, kind: 'payment', data: normalizePayment(event.data) };
     if (event.type === 'account.deposit') return { ...base, kind: 'deposit', data: LegacyDepositSchema.parse(event.data) };
-    if (event.type.startsWith('account.')) return { ...base, kind: 'account', data: AccountSchema.parse(event.data) };
+    if (event.type.startsWith('account.')) return { ...base, kind: 'account', data: normalizeAccount(event.data) };
     if (event.type.startsWith('customer.')) return { ...base, kind: 'customer', data: CustomerSchema.parse(event.data) };
     return { ...base, kind: 'unknown', data: event.data };
   } catch (thrown) {

@@ -1,5 +1,6 @@
 // Issue 10, Wrong 7: the provider client parses the legacy account.deposit event (spec: Events 3) and the
 // account event of an account registered with paymentAccountHolder only (Events 4).
+import { normalizeAccount } from '../../src/contract';
 import { parseWebhookEvent } from '../../src/provider';
 import { account, approvedCustomer, client, type Running, sandbox, usdBank, usdVirtual } from '../sandbox/harness';
 
@@ -37,5 +38,20 @@ describe('parseWebhookEvent: legacy events of the sandbox', () => {
     expect(parsed.kind).toBe('account');
     if (parsed.kind !== 'account') throw new Error('unreachable');
     expect(parsed.data.accountHolder).toMatchObject({ type: 'INDIVIDUAL', address: { countryCode: 'US' } });
+  });
+});
+
+describe('normalizeAccount: a service payload with paymentAccountHolder only (before 2026-03-04)', () => {
+  const legacy = { id: 'acc_1', type: 'EXTERNAL_BANK_ACCOUNT', createdAt: '2026-02-01T00:00:00.000Z', paymentAccountHolder: { name: 'Ana Lima', address: { countryCode: 'BR' } } };
+
+  it('fills accountHolder from it (webhook and GET parsing); the old object stays as an extra field', () => {
+    expect(normalizeAccount(legacy)).toMatchObject({ accountHolder: { name: 'Ana Lima', address: { countryCode: 'BR' } }, paymentAccountHolder: legacy.paymentAccountHolder });
+    const event = parseWebhookEvent({ id: 'evt_9', type: 'account.created', createdAt: '2026-02-01T00:00:00.000Z', data: legacy });
+    expect(event.kind === 'account' && event.data.accountHolder?.name).toBe('Ana Lima');
+  });
+
+  it('an accountHolder sent wins over the old copy', () => {
+    const both = { ...legacy, accountHolder: { name: 'New', address: { countryCode: 'US' } } };
+    expect(normalizeAccount(both).accountHolder?.name).toBe('New');
   });
 });
