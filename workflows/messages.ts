@@ -136,6 +136,8 @@ export interface TransferState {
   customerId: string | null;
   accountId: string | null;
   paymentWorkflowId: string | null;
+  /** a Temporal cancel came while paying: the payment goes on, the transfer follows it (issue 9, point 2) */
+  cancelRequested?: boolean;
 }
 /** Where a transfer is: clients (the demo of npm start, backends) follow its steps with it. */
 export const transferStateQuery = defineQuery<TransferState>('transferState');
