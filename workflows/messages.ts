@@ -52,6 +52,8 @@ export interface ProviderPaymentSnapshot {
   /** the virtual account joining a PAYIN and its automatic conversion (spec: Payment rule 2) */
   linkAccountId: string | null;
   completedAfterTerminal: boolean;
+  /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
+  unknownValues?: string[];
 }
 export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>('snapshot');
 

@@ -1,9 +1,13 @@
 // Issue 9 on the real stack (dev server + sandbox + worker + ingress): same key with another request is
-// refused (point 4).
+// refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6).
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import got from 'got';
+import { findStuckPayments } from '../../src/client/stuck';
+import { signWebhook } from '../../src/provider/webhook-signature';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
 import type { LocalStack } from '../../src/cli/stack';
 import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
-import { startTestStack, uniqueKey } from './stack-support';
+import { eventually, startTestStack, uniqueKey } from './stack-support';
 
 jest.setTimeout(120_000);
 
@@ -101,5 +105,52 @@ describe('same key, other request (issue 9, point 4)', () => {
       .getHandle(`payment:${key}`)
       .terminate('test over')
       .catch(() => undefined);
+  });
+});
+
+describe('values the contract does not know (issue 9, point 6)', () => {
+  it('a webhook with an unknown status and an offset timestamp is taken, shown, and listed by xborder stuck', async () => {
+    const key = uniqueKey('e2e-unknown');
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: request(key) },
+      { taskQueue: stack.taskQueue },
+    );
+    if (started.created.outcome !== 'CREATED') throw new Error('not created');
+    const id = started.created.providerPaymentId;
+    const current = await stack.provider.payments.get(id);
+    const createdAt = String(current.lifecycle.createdAt).replace('Z', '+00:00');
+    const event = {
+      id: uniqueKey('evt_unknown'),
+      type: 'payment.updated',
+      createdAt: new Date().toISOString().replace('Z', '+00:00'),
+      data: { ...current, status: 'ON_HOLD', lifecycle: { ...current.lifecycle, createdAt } },
+    };
+    const raw = JSON.stringify(event);
+    const at = Math.floor(Date.now() / 1000);
+    const response = await got.post(stack.ingress.webhookUrl, {
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw),
+      },
+      body: raw,
+      throwHttpErrors: false,
+    });
+    expect(response.statusCode).toBe(200);
+    const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
+    const snap = await eventually('the entity to take ON_HOLD', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery);
+      return s.payment?.status === 'ON_HOLD' ? s : null;
+    });
+    expect(snap.unknownValues).toEqual(['status ON_HOLD']);
+    const listed = await eventually('xborder stuck to list it', async () => {
+      const stuck = await findStuckPayments(stack.client);
+      return stuck.find((s) => s.providerPaymentId === id) ?? null;
+    });
+    expect(listed).toMatchObject({ kind: 'UNKNOWN_PROVIDER_STATUS', providerStatus: 'ON_HOLD' });
+    await stack.client.workflow.getHandle(started.workflowId).terminate('test over');
+    await entity.terminate('test over');
   });
 });
