@@ -4,16 +4,21 @@ import { createPaymentActivities } from './payment-activities';
 import { createCustomerActivities } from './customer-activities';
 import { createAccountActivities } from './account-activities';
 import { createQuoteActivities, type QuoteActivities } from './quote-activities';
+import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 
 export * from './types';
 export * from './provider-port';
 export { toApplicationFailure, isProviderError } from './errors';
 export { createPaymentActivities, createCustomerActivities, createAccountActivities };
 export * from './quote-activities';
+export * from './workflow-read-activities';
 
 /** Every activity the workflows call, for one worker. */
-export function createActivities(deps: { provider: ProviderPort }): AllActivities & QuoteActivities {
+export function createActivities(deps: {
+  provider: ProviderPort;
+}): AllActivities & QuoteActivities & WorkflowReadActivities {
   return {
+    ...createWorkflowReadActivities(),
     ...createPaymentActivities(deps),
     ...createCustomerActivities(deps),
     ...createAccountActivities(deps),

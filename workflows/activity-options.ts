@@ -2,6 +2,7 @@
 // (ARCHITECTURE: "Activities do not retry by themselves; Temporal does").
 import { proxyActivities } from '@temporalio/workflow';
 import type { AccountActivities, CustomerActivities, PaymentActivities } from '../activities/types';
+import type { WorkflowReadActivities } from '../activities/workflow-read-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
 
@@ -32,6 +33,13 @@ export const readActivities = proxyActivities<
     Pick<CustomerActivities, 'getCustomer'> &
     Pick<AccountActivities, 'getAccountRequirements'>
 >({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '10m',
+  retry: backoff,
+});
+
+/** Reading another workflow's outcome (transfer attaching to a step that already runs or ran). */
+export const workflowReadActivities = proxyActivities<WorkflowReadActivities>({
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '10m',
   retry: backoff,

@@ -1,8 +1,10 @@
 // Start an entity workflow as an abandoned child, or subscribe to it when a webhook started it first.
 import {
+  ChildWorkflowCancellationType,
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
+  patched,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -20,7 +22,13 @@ export async function startOrSubscribe<A>(
     await startChild(workflowType, {
       workflowId: entityId,
       args: [input],
+      // An entity follows money that may be moving: it outlives its parent (ABANDON on close) and a Temporal
+      // cancel of the parent never reaches it (ABANDON on cancel; issue 9, point 2). Other subscribers and
+      // webhooks depend on it too, and it ends by itself after its linger period.
       parentClosePolicy: ParentClosePolicy.ABANDON,
+      ...(patched('entity-ignores-parent-cancel')
+        ? { cancellationType: ChildWorkflowCancellationType.ABANDON }
+        : {}),
       staticSummary,
     });
   } catch (err) {

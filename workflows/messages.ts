@@ -52,6 +52,8 @@ export interface ProviderPaymentSnapshot {
   /** the virtual account joining a PAYIN and its automatic conversion (spec: Payment rule 2) */
   linkAccountId: string | null;
   completedAfterTerminal: boolean;
+  /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
+  unknownValues?: string[];
 }
 export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>('snapshot');
 
@@ -136,6 +138,8 @@ export interface TransferState {
   customerId: string | null;
   accountId: string | null;
   paymentWorkflowId: string | null;
+  /** a Temporal cancel came while paying: the payment goes on, the transfer follows it (issue 9, point 2) */
+  cancelRequested?: boolean;
 }
 /** Where a transfer is: clients (the demo of npm start, backends) follow its steps with it. */
 export const transferStateQuery = defineQuery<TransferState>('transferState');

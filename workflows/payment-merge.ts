@@ -4,7 +4,7 @@
 //
 // Lifecycle timestamps only ever get set, so a newer snapshot has a superset of them. When both have the
 // same timestamps, the status order decides (PENDING and PROCESSING carry no timestamp of their own).
-import { statusRank, type Payment } from '../src/contract';
+import { isKnownPaymentStatus, statusRank, type Payment, type PaymentStatus } from '../src/contract';
 
 const LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
 type LifecycleKey = (typeof LIFECYCLE_KEYS)[number];
@@ -14,8 +14,10 @@ function stampsOf(p: Payment): Set<LifecycleKey> {
   return new Set(LIFECYCLE_KEYS.filter((k) => Boolean(lifecycle[k])));
 }
 
+/** -1 for a status the contract does not know (issue 9, point 6). */
 function rankOf(status: string): number {
-  const r = statusRank(status as Payment['status']);
+  if (!isKnownPaymentStatus(status)) return -1;
+  const r = statusRank(status as PaymentStatus);
   return typeof r === 'number' && Number.isFinite(r) ? r : -1;
 }
 
@@ -29,7 +31,11 @@ export function compareSnapshots(current: Payment, incoming: Payment): Freshness
   const incLacksOld = [...cur].some((k) => !inc.has(k));
   if (incHasNew && !incLacksOld) return 'NEWER';
   if (incLacksOld && !incHasNew) return 'STALE';
-  // same timestamps (or an inconsistent pair): the status order decides
+  // same timestamps (or an inconsistent pair): the status order decides. An unknown status has no place in
+  // that order: a change to or from one is taken as news (never dropped, which would freeze the payment);
+  // the timestamps above still refuse a snapshot that lost one (issue 9, point 6).
+  if (rankOf(incoming.status) < 0 || rankOf(current.status) < 0)
+    return sameContent(current, incoming) ? 'SAME' : 'NEWER';
   const d = rankOf(incoming.status) - rankOf(current.status);
   if (d > 0) return 'NEWER';
   if (d < 0) return 'STALE';

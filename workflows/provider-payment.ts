@@ -7,12 +7,14 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   log,
+  metricMeter,
+  patched,
   setHandler,
   upsertMemo,
   workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
-import { normalizePayment, type Payment } from '../src/contract';
+import { normalizePayment, unknownPaymentValues, type Payment } from '../src/contract';
 import { readActivities } from './activity-options';
 import {
   providerPaymentChangedSignal,
@@ -29,8 +31,18 @@ import { createIndexer } from './indexing';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const MAX_STATUS_HISTORY = 50;
+/** Counted on the workflow metric meter (emitted outside replay only); same name in docs/quote-refresh-and-telemetry.md. */
+export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
 type Cause = ProviderPaymentChanged['cause'];
+
+const UTC_TIMESTAMP = /Z$/;
+/** Would the contract before issue 9 have refused this payment (unknown values, a timestamp with an offset)? */
+function refusedByOldContract(p: Payment): boolean {
+  if (unknownPaymentValues(p).length > 0) return true;
+  const stamps = [...Object.values(p.lifecycle ?? {}), p.quote?.expiresAt];
+  return stamps.some((t) => typeof t === 'string' && !UTC_TIMESTAMP.test(t));
+}
 
 export async function providerPayment(rawInput: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
   const input = ProviderPaymentInputSchema.parse(rawInput);
@@ -52,12 +64,20 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let wakeups = 0;
   let lastHeardAt = Date.now();
   let lastMemo = '';
+  /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
+  let unknownValues: string[] = [];
   // a carried-over run already told its subscribers
   if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
 
   function tryNormalize(raw: unknown): Payment | null {
     try {
-      return normalizePayment(raw);
+      const p = normalizePayment(raw);
+      // The contract refused these before issue 9 (point 6): histories recorded then replay the drop.
+      if (refusedByOldContract(p) && !patched('entity-accepts-unknown-values')) {
+        log.warn('payment payload not understood; dropped', { providerPaymentId: id });
+        return null;
+      }
+      return p;
     } catch (err) {
       log.warn('payment payload not understood; dropped', { providerPaymentId: id, error: String(err) });
       return null;
@@ -86,8 +106,29 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     }
     // a refund after EXPIRED or COMPLETED (spec: States and transitions, row 4) restarts the linger period
     terminalSince = isTerminalStatus(payment) ? Date.now() : null;
+    noteUnknownValues();
     index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
     updateMemo();
+  }
+
+  /**
+   * An unknown status is treated as in progress (not terminal: reconciliation goes on); unknown shapes are
+   * passed through. Each new finding is logged and counted; the memo flags it, and the PaymentStatus search
+   * attribute carries an unknown status as sent, which `xborder stuck` lists (UNKNOWN_PROVIDER_STATUS).
+   */
+  function noteUnknownValues(): void {
+    const found = payment ? unknownPaymentValues(payment) : [];
+    const fresh = found.filter((f) => !unknownValues.includes(f));
+    unknownValues = found;
+    if (fresh.length === 0) return;
+    log.warn('provider payment carries values the contract does not know; passed through', {
+      providerPaymentId: id,
+      unknown: fresh,
+    });
+    for (const what of fresh)
+      metricMeter
+        .createCounter(UNKNOWN_VALUES_METRIC, undefined, 'Provider payment values the contract does not know')
+        .add(1, { kind: what.startsWith('status ') ? 'status' : what });
   }
 
   function role(): ProviderPaymentSnapshot['role'] {
@@ -109,7 +150,12 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   }
 
   function updateMemo(): void {
-    const memo = { role: role(), linkAccountId: linkAccountId(), type: payment?.type ?? null };
+    const memo = {
+      role: role(),
+      linkAccountId: linkAccountId(),
+      type: payment?.type ?? null,
+      ...(unknownValues.length > 0 ? { unknownValues } : {}),
+    };
     const fingerprint = JSON.stringify(memo);
     if (fingerprint === lastMemo) return;
     lastMemo = fingerprint;
@@ -126,6 +172,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       role: role(),
       linkAccountId: linkAccountId(),
       completedAfterTerminal: false,
+      unknownValues: [...unknownValues],
     };
   }
 
@@ -200,6 +247,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   // payment first, so it never trusts one event alone.
   if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) await reconcile();
   if (payment) {
+    noteUnknownValues();
     index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
     updateMemo();
   }

@@ -3,9 +3,20 @@
 // a step re-run under the same key re-sends its creating call with the same idempotency key, so the
 // service answers with the record it already made.
 import { parseWorkflowInput } from './failures';
-import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { executeChild, ParentClosePolicy, setHandler } from '@temporalio/workflow';
-import { TransferInputSchema, type TransferInput } from './inputs';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  CancelledFailure,
+  ChildWorkflowCancellationType,
+  executeChild,
+  ParentClosePolicy,
+  patched,
+  setHandler,
+  sleep,
+} from '@temporalio/workflow';
+import { workflowReadActivities } from './activity-options';
+import { TransferInputSchema, type PaymentInput, type TransferInput } from './inputs';
 import {
   transferStateQuery,
   type TransferState,
@@ -27,6 +38,35 @@ export interface TransferResult {
   account: RegisterAccountResult | null;
   payment: PaymentOutcome | null;
   paymentWorkflowId: string | null;
+  /**
+   * A Temporal cancel came while the payment ran: the payment was left alone (money may be moving) and the
+   * transfer followed it to its real outcome (issue 9, point 2; docs/spec-gaps.md "Cancelling a transfer").
+   */
+  cancelRequested?: boolean;
+}
+
+/** ApplicationFailure type of a step that already ran under the same key and did not complete. */
+export const STEP_NOT_COMPLETED = 'STEP_NOT_COMPLETED';
+const MINUTE = 60_000;
+
+/**
+ * Attach to a step (onboarding, registration) that already runs or ran under the same workflow ID: poll its
+ * outcome until it closes (a child cannot attach: SDK 1.24 children have no workflowIdConflictPolicy).
+ */
+async function stepOutcome<R>(workflowId: string): Promise<R> {
+  let wait = 5_000;
+  for (;;) {
+    const o = await workflowReadActivities.readWorkflowOutcome(workflowId);
+    if (o.status === 'COMPLETED') return o.result as R;
+    if (o.status !== 'RUNNING')
+      throw ApplicationFailure.create({
+        type: STEP_NOT_COMPLETED,
+        nonRetryable: true,
+        message: `${workflowId} already ran and ended ${o.status === 'NOT_COMPLETED' ? o.closeStatus : 'out of sight'}; it is not run again (it may have created its record): pass the record's id, or use a new key`,
+      });
+    await sleep(wait);
+    wait = Math.min(wait * 2, 30 * MINUTE);
+  }
 }
 
 export async function transfer(rawInput: TransferInput): Promise<TransferResult> {
@@ -48,21 +88,54 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
   };
   setHandler(transferStateQuery, () => ({ ...state }));
 
+  // Versioned (docs/deployment.md): histories recorded before these patches replay the old commands.
+  const stepsRunOnce = patched('transfer-steps-run-once');
+  /**
+   * Onboarding and registration create a record with an idempotency key that the service forgets after its
+   * window: a closed step is never started again (REJECT_DUPLICATE), and a step that runs or ran under the
+   * same key is attached to instead of failing the transfer (issue 9, point 7). A cancel of the transfer
+   * does not cancel a step (ABANDON): its record is created once either way, and a retry attaches to it.
+   */
+  async function runStep<R>(
+    workflowId: string,
+    run: (options: {
+      workflowId: string;
+      workflowIdReusePolicy?: WorkflowIdReusePolicy;
+      cancellationType?: ChildWorkflowCancellationType;
+    }) => Promise<R>,
+  ): Promise<R> {
+    if (!stepsRunOnce) return run({ workflowId });
+    try {
+      return await run({
+        workflowId,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+        cancellationType: ChildWorkflowCancellationType.ABANDON,
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      return stepOutcome<R>(workflowId);
+    }
+  }
+
   // 1. customer
   if ('customerId' in input.customer) {
     state.customerId = input.customer.customerId;
   } else {
-    const onboarded = await executeChild(onboardCustomer, {
-      workflowId: onboardCustomerWorkflowId(input.customer.customerKey),
-      args: [
-        {
-          customerKey: input.customer.customerKey,
-          customer: input.customer.body,
-          reviewTimeoutMs: input.customer.reviewTimeoutMs,
-        },
-      ],
-      staticSummary: `onboard customer ${input.customer.customerKey} (transfer ${input.transferKey})`,
-    });
+    const customerKey = input.customer.customerKey;
+    const { body: customerBody, reviewTimeoutMs } = input.customer;
+    const onboarded = await runStep(onboardCustomerWorkflowId(customerKey), (options) =>
+      executeChild(onboardCustomer, {
+        ...options,
+        args: [
+          {
+            customerKey,
+            customer: customerBody,
+            reviewTimeoutMs,
+          },
+        ],
+        staticSummary: `onboard customer ${customerKey} (transfer ${input.transferKey})`,
+      }),
+    );
     result.customer = onboarded;
     if (onboarded.outcome !== 'APPROVED') return { ...result, outcome: 'CUSTOMER_NOT_APPROVED' };
     state.customerId = onboarded.customer.id;
@@ -75,18 +148,14 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
     state.accountId = input.account.accountId;
   } else {
     const body = { customerId: state.customerId, ...input.account.body };
-    const registered = await executeChild(registerAccount, {
-      workflowId: registerAccountWorkflowId(input.account.accountKey),
-      args: [
-        {
-          accountKey: input.account.accountKey,
-          account: body,
-          requirementsQuery: input.account.requirementsQuery,
-          accountHolderType: input.account.accountHolderType,
-        },
-      ],
-      staticSummary: `register account ${input.account.accountKey} (transfer ${input.transferKey})`,
-    });
+    const { accountKey, requirementsQuery, accountHolderType } = input.account;
+    const registered = await runStep(registerAccountWorkflowId(accountKey), (options) =>
+      executeChild(registerAccount, {
+        ...options,
+        args: [{ accountKey, account: body, requirementsQuery, accountHolderType }],
+        staticSummary: `register account ${accountKey} (transfer ${input.transferKey})`,
+      }),
+    );
     result.account = registered;
     if (registered.outcome !== 'REGISTERED') return { ...result, outcome: 'ACCOUNT_REJECTED' };
     state.accountId = registered.account.id;
@@ -101,7 +170,11 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
   const request = input.payment.request as Record<string, unknown> & {
     destination?: Record<string, unknown>;
   };
-  const outcome = await executeChild(payment, {
+  const paymentSurvivesCancel = patched('transfer-payment-survives-cancel');
+  const root = CancellationScope.current();
+  if (paymentSurvivesCancel && root.consideredCancelled)
+    throw new CancelledFailure('the transfer was cancelled before its payment started');
+  const paymentOptions = {
     workflowId: state.paymentWorkflowId,
     args: [
       {
@@ -114,14 +187,30 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
         limits: input.payment.limits,
         options: input.payment.options,
       },
-    ],
+    ] as [PaymentInput],
     staticSummary: `payment ${paymentKey} (transfer ${input.transferKey})`,
     // A payment runs once: a closed payment:<key> is never started again (that would POST /payments again),
     // and it outlives its transfer (terminating a transfer must not stop following a funded payment).
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     parentClosePolicy: ParentClosePolicy.ABANDON,
-  });
+  };
+  let outcome: PaymentOutcome;
+  if (paymentSurvivesCancel) {
+    // A cancel of the transfer never reaches its payment (issue 9, point 2): once created, money may move,
+    // and only the payment's own `cancel` update may stop it (before funds). ABANDON: no cancel request is
+    // sent; the non-cancellable scope: the transfer keeps following the payment to its real outcome, which
+    // is what it reports, with `cancelRequested` set.
+    root.cancelRequested.catch(() => {
+      state.cancelRequested = true;
+    });
+    outcome = await CancellationScope.nonCancellable(() =>
+      executeChild(payment, { ...paymentOptions, cancellationType: ChildWorkflowCancellationType.ABANDON }),
+    );
+  } else {
+    outcome = await executeChild(payment, paymentOptions);
+  }
   state.step = 'DONE';
   result.payment = outcome;
+  if (state.cancelRequested) result.cancelRequested = true;
   return { ...result, outcome: outcome.outcome === 'COMPLETED' ? 'COMPLETED' : 'PAYMENT_NOT_COMPLETED' };
 }

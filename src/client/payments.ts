@@ -24,6 +24,9 @@ import {
   type PaymentState,
   type TransferInput,
 } from '../../workflows/messages';
+import { assertSameRequest } from './same-request';
+
+export { IdempotencyKeyReusedError } from './same-request';
 
 export const PAYMENT_WORKFLOW_TYPE = 'payment';
 export const TRANSFER_WORKFLOW_TYPE = 'transfer';
@@ -48,8 +51,10 @@ function describeAmounts(request: Record<string, unknown>): string {
 /**
  * Starts the payment workflow and returns, as soon as the provider payment exists, what a backend shows its
  * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
- * The workflow goes on following the payment. A second call with the same paymentKey attaches to the first
- * (same answer, no second payment); once that workflow has closed, a new start with the key is refused.
+ * The workflow goes on following the payment. A second call with the same paymentKey and the same input
+ * attaches to the first (same answer, no second payment); with another input it is refused with
+ * IdempotencyKeyReusedError (issue 9, point 4), running or closed. Once that workflow has closed, a new start
+ * with the key is refused (WorkflowExecutionAlreadyStartedError) even with the same input.
  */
 export async function startPayment(
   client: Client,
@@ -58,6 +63,8 @@ export async function startPayment(
 ): Promise<StartedPayment> {
   const parsed = PaymentInputSchema.parse(input);
   const workflowId = paymentWorkflowId(parsed.paymentKey);
+  // Refused before the update when the key is taken by another request; checked again after, for a race.
+  const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -74,8 +81,11 @@ export async function startPayment(
         startWorkflowOperation,
       });
       const handle = await startWorkflowOperation.workflowHandle();
+      if (!existed) await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
       return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
     } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError)
+        await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
       if (attempt >= START_ATTEMPTS || !isTransientStartError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** (attempt - 1), 3_000)));
     }
@@ -112,19 +122,30 @@ function isTransientStartError(error: unknown): boolean {
 
 /**
  * Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). A second call with
- * the same transferKey attaches to the running transfer; once it has closed, a new start is refused.
+ * the same transferKey and the same input attaches to the running transfer; with another input it is refused
+ * with IdempotencyKeyReusedError (issue 9, point 4). Once it has closed, a new start is refused.
  */
 export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
   const parsed = TransferInputSchema.parse(input);
-  return client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
-    workflowId: transferWorkflowId(parsed.transferKey),
-    taskQueue: options.taskQueue,
-    args: [parsed],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    // Like startPayment: a closed transfer is not run again (its payment step would pay twice).
-    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    staticSummary: `Transfer ${parsed.transferKey}`,
-  });
+  const workflowId = transferWorkflowId(parsed.transferKey);
+  const existed = await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+  try {
+    const handle = await client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
+      workflowId,
+      taskQueue: options.taskQueue,
+      args: [parsed],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      // Like startPayment: a closed transfer is not run again (its payment step would pay twice).
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      staticSummary: `Transfer ${parsed.transferKey}`,
+    });
+    if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+    return handle;
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError)
+      await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+    throw error;
+  }
 }
 
 /** Accepts a payment key or a full workflow ID (`payment:<key>`). */

@@ -2,8 +2,13 @@
 // attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
 import type { Client } from '@temporalio/client';
 import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
+import { PAYMENT_STATUSES } from '../contract/enums';
 
-export type StuckKind = 'QUOTE_EXPIRED_UNFUNDED' | 'PAST_FUNDING_DEADLINE' | 'IN_PROGRESS_TOO_LONG';
+export type StuckKind =
+  | 'UNKNOWN_PROVIDER_STATUS'
+  | 'QUOTE_EXPIRED_UNFUNDED'
+  | 'PAST_FUNDING_DEADLINE'
+  | 'IN_PROGRESS_TOO_LONG';
 
 export interface StuckQueryOptions {
   now?: Date;
@@ -17,7 +22,12 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
   const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
   const running = `WorkflowType = 'payment' AND ExecutionStatus = 'Running'`;
   // Most serious first: a payment that fits several kinds is listed under the first (findStuckPayments).
+  const known = PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ');
   return {
+    // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
+    // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
+    // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.
+    UNKNOWN_PROVIDER_STATUS: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus NOT IN (${known})`,
     // 3 business days passed and the provider has not said EXPIRED: a missed webhook or a provider problem.
     PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED') AND FundingDeadline < '${now.toISOString()}'`,
     // Funds are in but not delivered, and the payment was started longer ago than the limit. (StartTime, not the

@@ -52,10 +52,13 @@ export const PaymentSchema = z.looseObject({
   id: z.string().min(1),
   lifecycle: PaymentLifecycleSchema,
   customerId: z.string().min(1),
-  status: z.enum(PAYMENT_STATUSES),
-  // spec: Payment rule 3 — types not shown; ours: array of strings (docs/spec-gaps.md).
-  statusReasons: z.array(z.string()).nullable(),
-  error: PaymentErrorSchema.nullable(),
+  // A status the contract does not know is kept as sent and treated as in progress (issue 9, point 6;
+  // spec: States and transitions — the full status set is not shown). `isKnownPaymentStatus` tells them apart.
+  status: z.union([z.enum(PAYMENT_STATUSES), z.string().min(1)]),
+  // spec: Payment rule 3 — types not shown; ours: array of strings (docs/spec-gaps.md). Another shape is kept
+  // as sent rather than refusing the whole payment (issue 9, point 6).
+  statusReasons: z.union([z.array(z.string()).nullable(), z.array(z.unknown()), z.looseObject({}), z.string()]),
+  error: z.union([PaymentErrorSchema, z.string(), z.looseObject({})]).nullable(),
   type: z.enum(PAYMENT_TYPES),
   comment: NullableString,
   reference: NullableString,
@@ -79,6 +82,26 @@ export const PaymentSchema = z.looseObject({
   fundingInstructions: FundingInstructionsSchema,
 });
 export type Payment = z.infer<typeof PaymentSchema>;
+
+/** A status of the spec's list; any other is passed through and treated as in progress. */
+export function isKnownPaymentStatus(status: string): boolean {
+  return (PAYMENT_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * What of a payment the contract does not know: an unlisted status, a `statusReasons` that is not a list of
+ * strings, an `error` without a string `code`. Empty when everything is known (issue 9, point 6).
+ */
+export function unknownPaymentValues(p: Pick<Payment, 'status' | 'statusReasons' | 'error'>): string[] {
+  const out: string[] = [];
+  if (!isKnownPaymentStatus(p.status)) out.push(`status ${p.status}`);
+  const reasons = p.statusReasons;
+  if (reasons !== null && !(Array.isArray(reasons) && reasons.every((r) => typeof r === 'string')))
+    out.push('statusReasons shape');
+  const error = p.error as unknown;
+  if (error !== null && typeof (error as { code?: unknown }).code !== 'string') out.push('error shape');
+  return out;
+}
 
 // spec: Payment fields present only until March 30, 2026 — the former embedded objects.
 export const FormerDestinationAccountSchema = z.looseObject({

@@ -75,7 +75,7 @@ describe('providerPayment entity', () => {
     );
     expect(snap.payment?.status).toBe('EXPIRED');
     expect(snap.payment?.lifecycle.refundedAt).not.toBeNull();
-    expect(snap.payment?.error?.code).toBe('FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED');
+    expect(snap.payment?.error).toMatchObject({ code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' });
   });
 
   it('tracks a PAYIN nobody here started, and its conversion, linked by the virtual account', async () => {

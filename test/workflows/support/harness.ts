@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
+import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { temporal } from '@temporalio/proto';
 import {
   ALL_SEARCH_ATTRIBUTE_KEYS,
@@ -69,7 +70,8 @@ export class SharedWorker {
       namespace: this.env.namespace ?? 'default',
       taskQueue: this.taskQueue,
       workflowBundle: await workflowBundle(WORKFLOWS_PATH),
-      activities,
+      // reads of other workflows go to the test server itself, as on a real worker
+      activities: { ...activities, ...createWorkflowReadActivities() },
     });
     this.running = this.worker.run();
   }

@@ -1,0 +1,74 @@
+// Same key, other request → refused (issue 9, point 4), like the service's 409 for a reused idempotency key.
+// The request a workflow was started with is read back from its first history event, decoded with the client's
+// own data converter (so a payload codec applies). Nothing is added to the memo or search attributes: a bare
+// hash of a request would let anyone who can list workflows confirm a guessed amount/account pair, and the memo
+// is not encrypted (house rules: no personal data in memo). One history page of one event per check.
+import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
+import type { z } from 'zod';
+
+/** Thrown by startPayment / startTransfer when the key is taken by a workflow started with another request. */
+export class IdempotencyKeyReusedError extends Error {
+  readonly type = 'IDEMPOTENCY_KEY_REUSED';
+  constructor(
+    readonly key: string,
+    readonly workflowId: string,
+  ) {
+    super(
+      `key ${key} is already used by ${workflowId} with another request; the same request attaches, another needs a new key`,
+    );
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
+/** JSON with object keys sorted at every level: the same value gives the same text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+const GRPC_NOT_FOUND = 5;
+
+/** The first argument the latest run of `workflowId` was started with; `undefined` when there is no such workflow. */
+export async function startInputOf(client: Client, workflowId: string): Promise<{ input: unknown } | undefined> {
+  const { namespace, loadedDataConverter } = client.workflow.options;
+  let response;
+  try {
+    response = await client.workflowService.getWorkflowExecutionHistory({
+      namespace,
+      execution: { workflowId },
+      maximumPageSize: 1,
+    });
+  } catch (error) {
+    if (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) return undefined;
+    throw error;
+  }
+  const started = response.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+  if (!started) return undefined;
+  const [input] = await decodeArrayFromPayloads(loadedDataConverter, started.input?.payloads);
+  return { input };
+}
+
+/**
+ * Refuses (IdempotencyKeyReusedError) when `workflowId` exists and was started with another input. Both sides
+ * go through the same schema first, so defaults and key order do not count as a difference.
+ * Returns whether the workflow exists.
+ */
+export async function assertSameRequest<S extends z.ZodType>(
+  client: Client,
+  schema: S,
+  key: string,
+  workflowId: string,
+  ours: z.output<S>,
+): Promise<boolean> {
+  const found = await startInputOf(client, workflowId);
+  if (!found) return false;
+  const theirs = schema.safeParse(found.input);
+  if (!theirs.success || canonicalJson(theirs.data) !== canonicalJson(ours))
+    throw new IdempotencyKeyReusedError(key, workflowId);
+  return true;
+}

@@ -1,0 +1,156 @@
+// Issue 9 on the real stack (dev server + sandbox + worker + ingress): same key with another request is
+// refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6).
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import got from 'got';
+import { findStuckPayments } from '../../src/client/stuck';
+import { signWebhook } from '../../src/provider/webhook-signature';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import type { LocalStack } from '../../src/cli/stack';
+import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
+import { eventually, startTestStack, uniqueKey } from './stack-support';
+
+jest.setTimeout(120_000);
+
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 60_000 } });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+function request(reference: string, amount = 100, extra: Record<string, unknown> = {}) {
+  return {
+    customerId: 'cus_demo_individual',
+    source: {
+      currencyCode: 'USDC',
+      amount,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
+    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
+    reference,
+    paymentReason: 'PERSONAL_TRANSFERS',
+    ...extra,
+  };
+}
+
+async function providerPaymentsWithReference(reference: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const p of stack.provider.payments.listAll()) if (p.reference === reference) found.push(p.id);
+  return found;
+}
+
+async function refusal(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('not refused');
+}
+
+describe('same key, other request (issue 9, point 4)', () => {
+  it('refuses a running payment key with another amount, naming the key; the same request attaches', async () => {
+    const key = uniqueKey('e2e-samekey');
+    const opts = { taskQueue: stack.taskQueue };
+    const first = await startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts);
+    if (first.created.outcome !== 'CREATED') throw new Error('not created');
+
+    const error = await refusal(
+      startPayment(stack.client, { paymentKey: key, request: request(key, 250) }, opts),
+    );
+    expect(error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(error).toMatchObject({ type: 'IDEMPOTENCY_KEY_REUSED', key, workflowId: `payment:${key}` });
+    expect(String(error)).toContain(key);
+
+    const again = await startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts);
+    expect(again.created).toMatchObject({ providerPaymentId: first.created.providerPaymentId });
+    expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
+  });
+
+  it('refuses another request for the key of a closed payment; the same request stays refused as before', async () => {
+    const key = uniqueKey('e2e-samekey-closed');
+    const opts = { taskQueue: stack.taskQueue };
+    // a contract violation closes the workflow at once (REJECTED)
+    const rejected = request(key, 100, { paymentReason: 'OTHER' });
+    const first = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    expect(first.created.outcome).toBe('REJECTED');
+    await first.result();
+
+    const other = await refusal(
+      startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts),
+    );
+    expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
+    const same = await refusal(startPayment(stack.client, { paymentKey: key, request: rejected }, opts));
+    expect(same).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+  });
+
+  it('refuses a transfer key with another payment request; the same request attaches', async () => {
+    const key = uniqueKey('e2e-samekey-transfer');
+    const opts = { taskQueue: stack.taskQueue };
+    const input = (amount: number) => ({
+      transferKey: key,
+      customer: { customerId: 'cus_demo_individual' },
+      account: { accountId: 'acc_demo_brl_bank' },
+      payment: { request: request(key, amount) },
+    });
+    const first = await startTransfer(stack.client, input(100), opts);
+    const error = await refusal(startTransfer(stack.client, input(101), opts));
+    expect(error).toMatchObject({ type: 'IDEMPOTENCY_KEY_REUSED', key, workflowId: `transfer:${key}` });
+    const again = await startTransfer(stack.client, input(100), opts);
+    expect(again.firstExecutionRunId).toBe(first.firstExecutionRunId);
+    await first.terminate('test over').catch(() => undefined);
+    await stack.client.workflow
+      .getHandle(`payment:${key}`)
+      .terminate('test over')
+      .catch(() => undefined);
+  });
+});
+
+describe('values the contract does not know (issue 9, point 6)', () => {
+  it('a webhook with an unknown status and an offset timestamp is taken, shown, and listed by xborder stuck', async () => {
+    const key = uniqueKey('e2e-unknown');
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: request(key) },
+      { taskQueue: stack.taskQueue },
+    );
+    if (started.created.outcome !== 'CREATED') throw new Error('not created');
+    const id = started.created.providerPaymentId;
+    const current = await stack.provider.payments.get(id);
+    const createdAt = String(current.lifecycle.createdAt).replace('Z', '+00:00');
+    const event = {
+      id: uniqueKey('evt_unknown'),
+      type: 'payment.updated',
+      createdAt: new Date().toISOString().replace('Z', '+00:00'),
+      data: { ...current, status: 'ON_HOLD', lifecycle: { ...current.lifecycle, createdAt } },
+    };
+    const raw = JSON.stringify(event);
+    const at = Math.floor(Date.now() / 1000);
+    const response = await got.post(stack.ingress.webhookUrl, {
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw),
+      },
+      body: raw,
+      throwHttpErrors: false,
+    });
+    expect(response.statusCode).toBe(200);
+    const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
+    const snap = await eventually('the entity to take ON_HOLD', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery);
+      return s.payment?.status === 'ON_HOLD' ? s : null;
+    });
+    expect(snap.unknownValues).toEqual(['status ON_HOLD']);
+    const listed = await eventually('xborder stuck to list it', async () => {
+      const stuck = await findStuckPayments(stack.client);
+      return stuck.find((s) => s.providerPaymentId === id) ?? null;
+    });
+    expect(listed).toMatchObject({ kind: 'UNKNOWN_PROVIDER_STATUS', providerStatus: 'ON_HOLD' });
+    await stack.client.workflow.getHandle(started.workflowId).terminate('test over');
+    await entity.terminate('test over');
+  });
+});
