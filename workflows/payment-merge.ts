@@ -29,8 +29,12 @@ export function compareSnapshots(current: Payment, incoming: Payment): Freshness
   const incLacksOld = [...cur].some((k) => !inc.has(k));
   if (incHasNew && !incLacksOld) return 'NEWER';
   if (incLacksOld && !incHasNew) return 'STALE';
-  // same timestamps (or an inconsistent pair): the status order decides
-  const d = rankOf(incoming.status) - rankOf(current.status);
+  // same timestamps (or an inconsistent pair): the status order decides. A status the contract does not name
+  // has no rank: it is never thrown away as "backwards" (that would freeze the payment), a different
+  // snapshot is taken as newer (issue 9, point 6).
+  const ranks = [rankOf(incoming.status), rankOf(current.status)];
+  if (ranks.includes(-1)) return sameContent(current, incoming) ? 'SAME' : 'NEWER';
+  const d = ranks[0]! - ranks[1]!;
   if (d > 0) return 'NEWER';
   if (d < 0) return 'STALE';
   return sameContent(current, incoming) ? 'SAME' : 'NEWER';
