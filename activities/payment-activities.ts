@@ -1,15 +1,66 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ProviderPort } from './provider-port';
 import type { PaymentActivities } from './types';
-import { callProvider } from './errors';
+import { callProvider, toApplicationFailure } from './errors';
+
+/** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/messages.ts. */
+export const CREATE_OUTCOME_UNKNOWN = 'CREATE_OUTCOME_UNKNOWN';
+
+/** The attempt number of the running activity (1 outside an activity, e.g. in unit tests). */
+function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * May an earlier attempt (or this one) have created the payment although we got no usable answer?
+ * attempt > 1: an earlier attempt failed retryably (network, timeout, 5xx, 429) and may have reached the service.
+ * A 2xx whose body did not parse (ResponseShapeError with a 2xx status): the service created it.
+ */
+function mayHaveCreated(err: unknown, attempt: number): boolean {
+  if (attempt > 1) return true;
+  const e = err as { type?: unknown; status?: unknown } | null;
+  return (
+    e?.type === 'ResponseShapeError' && typeof e.status === 'number' && e.status >= 200 && e.status < 300
+  );
+}
 
 export function createPaymentActivities(deps: {
   provider: Pick<ProviderPort, 'payments' | 'rates'>;
+  /** injectable for tests; the activity's attempt number by default */
+  attempt?: () => number;
 }): PaymentActivities {
   const { provider } = deps;
+  const attemptOf = deps.attempt ?? currentAttempt;
   return {
     getRate: (query) => callProvider(() => provider.rates.get(query)),
-    createPayment: (request, idempotencyKey) =>
-      callProvider(() => provider.payments.create(request, { idempotencyKey })),
+    async createPayment(request, idempotencyKey) {
+      const attempt = attemptOf();
+      try {
+        // A retry repeats a create that may have been committed: it must reach the service (which answers the
+        // stored first response for the key), never be refused by local pre-validation on today's date
+        // (issue 9, point 5; src/provider/prevalidation.ts).
+        return await provider.payments.create(
+          request,
+          attempt > 1 ? { idempotencyKey, prevalidate: false } : { idempotencyKey },
+        );
+      } catch (err) {
+        const failure = toApplicationFailure(err);
+        if (!failure.nonRetryable || !mayHaveCreated(err, attempt)) throw failure;
+        // Never a refusal: the workflow goes to NEEDS_ATTENTION (docs/spec-gaps.md, "Maybe created").
+        throw ApplicationFailure.create({
+          type: CREATE_OUTCOME_UNKNOWN,
+          message: `POST /payments with key ${idempotencyKey} may have created a payment: attempt ${attempt} ended with ${failure.type ?? 'an error'}: ${failure.message}`,
+          nonRetryable: true,
+          details: [{ causeType: failure.type ?? null, attempt, cause: failure.details?.[0] ?? null }],
+          cause: failure,
+        });
+      }
+    },
     getPayment: (id) => callProvider(() => provider.payments.get(id)),
   };
 }

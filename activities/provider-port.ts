@@ -15,6 +15,8 @@ import type {
 
 export interface IdempotentCallOptions {
   idempotencyKey: string;
+  /** false on a retry of a create that may have been committed (activities/payment-activities.ts) */
+  prevalidate?: boolean;
 }
 
 /** Query of GET /payments/rate (spec: Endpoints; further parameters "not shown"). */

@@ -59,13 +59,37 @@ export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>
 
 // ---- payment ----
 
-export type PaymentOutcome =
+/**
+ * Something a payment team must look at, never dropped: surfaced in the state, on the outcome, in the worker
+ * log (log.warn) and counted (xborder_payment_alerts_total, workflows/payment-metrics-interceptor.ts).
+ * DOUBLE_FUNDED: funds arrived on two of the payment's provider payments (a requote raced the funding).
+ * FUNDED_AFTER_CANCEL: the cancel was accepted, then funds arrived anyway; the payment is followed to its real end.
+ * CREATE_OUTCOME_UNKNOWN: POST /payments may have created a payment we never saw (phase NEEDS_ATTENTION).
+ * UNKNOWN_STATUS: the provider answered a status the contract does not name; counted as in progress.
+ */
+export type PaymentAlertKind =
+  | 'DOUBLE_FUNDED'
+  | 'FUNDED_AFTER_CANCEL'
+  | 'CREATE_OUTCOME_UNKNOWN'
+  | 'UNKNOWN_STATUS';
+export interface PaymentAlert {
+  kind: PaymentAlertKind;
+  providerPaymentId: string | null;
+  detail: string;
+  at: string;
+}
+
+export type PaymentOutcome = (
   | { outcome: 'COMPLETED'; payment: Payment }
   | { outcome: 'FAILED'; code: string | null; payment: Payment }
   | { outcome: 'EXPIRED'; payment: Payment }
   | { outcome: 'REFUNDED'; code: string | null; payment: Payment }
   | { outcome: 'REJECTED'; violations: Violation[]; payment: Payment | null }
-  | { outcome: 'CANCELLED'; reason: string; payment: Payment | null };
+  | { outcome: 'CANCELLED'; reason: string; payment: Payment | null }
+) & {
+  /** every alert raised while the payment ran (absent on payments recorded before alerts existed) */
+  alerts?: PaymentAlert[];
+};
 
 /** What a backend shows its user right after start (update-with-start on `awaitCreated`). */
 export type PaymentCreated =
@@ -79,37 +103,74 @@ export type PaymentCreated =
       /** true when source.accountId is set: funds are pulled at once, nothing to send */
       pulledFromAccount: boolean;
     }
-  | { outcome: 'REJECTED'; violations: Violation[] };
+  | { outcome: 'REJECTED'; violations: Violation[] }
+  /**
+   * POST /payments may have created a payment we could not see: nothing is refused, an operator decides
+   * (`resolveCreate`). Show the user "being checked", never "refused".
+   */
+  | { outcome: 'NEEDS_ATTENTION'; reason: string };
 
 export interface PaymentState {
   workflowId: string;
   phase: PaymentPhase;
   providerPaymentId: string | null;
   providerStatus: string | null;
+  /** the provider's `error` and `statusReasons` of the followed payment, passed through as they came (spec: Payment, rule 3) */
+  providerError?: unknown;
+  providerStatusReasons?: unknown;
   quote: Payment['quote'] | null;
   fundingInstructions: Payment['fundingInstructions'] | null;
   fundingDeadline: string | null;
   customerId: string;
   requotes: number;
-  /** payments replaced by a requote, still tracked until they expire */
+  /** payments replaced by a requote (or created by a requote that lost a race), still tracked until they expire */
   superseded: { id: string; status: string }[];
+  /** the accepted or pending cancel, and who asked (the `cancel` update or a Temporal cancel request) */
+  cancel?: {
+    reason: string;
+    decision: 'PENDING' | 'ACCEPTED' | 'REFUSED';
+    via: 'UPDATE' | 'TEMPORAL_CANCEL';
+  } | null;
+  alerts?: PaymentAlert[];
   outcome: PaymentOutcome | null;
   timeline: TimelineEntry[];
 }
 
 export const paymentStateQuery = defineQuery<PaymentState>('state');
-/** Resolves once the provider payment exists (or the payment was refused). */
+/** Resolves once the provider payment exists (or the payment was refused, or needs an operator). */
 export const awaitCreatedUpdate = defineUpdate<PaymentCreated>('awaitCreated');
-/** Refused (ApplicationFailure CANCEL_REFUSED) once funds are in. */
+/**
+ * Accepted only before funds are in (else refused, ApplicationFailure CANCEL_REFUSED). An accepted cancel puts
+ * the payment in phase CANCELLED at once; the workflow keeps listening until the provider payment can no longer
+ * be funded (workflows/README.md). A Temporal cancel request on the workflow is treated the same way.
+ */
 export const cancelUpdate = defineUpdate<PaymentState, [{ reason?: string }]>('cancel');
-/** A new provider payment with a fresh quote; refused (REQUOTE_REFUSED) once funds are in. */
+/**
+ * A new provider payment with a fresh quote, once the current quote has expired; refused (REQUOTE_REFUSED) while
+ * the quote is valid and once funds are in. Send it with an update ID (src/client: requotePayment): the same ID
+ * never creates a second provider payment.
+ */
 export const requoteUpdate = defineUpdate<PaymentCreated>('requote');
+/**
+ * Operator's decision on a payment in NEEDS_ATTENTION: the provider payment the create made (found by the
+ * operator, e.g. in GET /payments/customer/:customerId), or that none was made (→ REJECTED).
+ */
+export type ResolveCreateDecision =
+  | { providerPaymentId: string }
+  | { noPaymentCreated: true; reason: string };
+export const resolveCreateUpdate = defineUpdate<PaymentState, [ResolveCreateDecision]>('resolveCreate');
 
 /** ApplicationFailure types the payment workflow's updates and steps raise. */
 export const PAYMENT_FAILURE_TYPES = {
   CANCEL_REFUSED: 'CANCEL_REFUSED',
   REQUOTE_REFUSED: 'REQUOTE_REFUSED',
+  RESOLVE_REFUSED: 'RESOLVE_REFUSED',
   INVALID_INPUT: 'INVALID_INPUT',
+  /**
+   * Raised by the createPayment activity (not retryable): the create failed for good after an attempt that may
+   * have reached the service. The payment may exist; the workflow goes to NEEDS_ATTENTION, never REJECTED.
+   */
+  CREATE_OUTCOME_UNKNOWN: 'CREATE_OUTCOME_UNKNOWN',
 } as const;
 
 // ---- customers ----

@@ -5,6 +5,8 @@ import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@te
 
 /** Same name as METRIC_NAMES.payments of src/telemetry/metrics.ts (workflow code may not import it). */
 export const PAYMENTS_METRIC = 'xborder_payments_total';
+/** Alerts (DOUBLE_FUNDED, FUNDED_AFTER_CANCEL, …) a payment carried on its outcome, by kind (issue 9). */
+export const PAYMENT_ALERTS_METRIC = 'xborder_payment_alerts_total';
 const PAYMENT_WORKFLOW_TYPE = 'payment';
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({
@@ -16,6 +18,18 @@ export const interceptors: WorkflowInterceptorsFactory = () => ({
           const outcome = (result as { outcome?: unknown } | null)?.outcome;
           if (typeof outcome === 'string') {
             metricMeter.createCounter(PAYMENTS_METRIC, undefined, 'Payments by outcome').add(1, { outcome });
+          }
+          const alerts = (result as { alerts?: unknown } | null)?.alerts;
+          if (Array.isArray(alerts)) {
+            const counter = metricMeter.createCounter(
+              PAYMENT_ALERTS_METRIC,
+              undefined,
+              'Payment alerts by kind',
+            );
+            for (const alert of alerts) {
+              const kind = (alert as { kind?: unknown } | null)?.kind;
+              if (typeof kind === 'string') counter.add(1, { kind });
+            }
           }
         }
         return result;

@@ -1,5 +1,12 @@
 // Pure decisions of the payment workflow: phase of a provider payment, outcome, limits, funding deadline.
-import { addBusinessDays, isInForce, type Payment, type Rate, type Violation } from '../src/contract';
+import {
+  addBusinessDays,
+  isInForce,
+  PAYMENT_STATUSES,
+  type Payment,
+  type Rate,
+  type Violation,
+} from '../src/contract';
 import type { PaymentOutcome } from './messages';
 import type { PaymentPhase } from './types';
 
@@ -26,10 +33,20 @@ export function isRefunded(payment: Payment): boolean {
   return payment.status !== 'FAILED' && Boolean(payment.lifecycle?.refundedAt);
 }
 
-/** Funds are in: the provider moved past AWAITING_FUNDS without expiring (spec: States and transitions, row 2). */
+/** A status the contract names; the spec does not show the complete set (States and transitions). */
+export function isKnownStatus(status: string): boolean {
+  return (PAYMENT_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * Funds are in: the provider moved past AWAITING_FUNDS without expiring (spec: States and transitions, row 2).
+ * A status the contract does not name counts as in progress, so as funded: a cancel or requote is refused
+ * rather than walking away from money that may be moving (issue 9, point 6; docs/spec-gaps.md).
+ */
 export function isFunded(payment: Payment): boolean {
   return (
     ['PENDING', 'PROCESSING', 'SENT', 'COMPLETED'].includes(payment.status) ||
+    !isKnownStatus(payment.status) ||
     Boolean(payment.lifecycle?.sentAt)
   );
 }

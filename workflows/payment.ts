@@ -3,7 +3,11 @@
 import {
   ApplicationFailure,
   allHandlersFinished,
+  CancellationScope,
   condition,
+  currentUpdateInfo,
+  log,
+  patched,
   setCurrentDetails,
   setHandler,
   workflowInfo,
@@ -24,9 +28,13 @@ import {
   providerPaymentChangedSignal,
   providerPaymentWorkflowId,
   requoteUpdate,
+  resolveCreateUpdate,
+  type PaymentAlert,
+  type PaymentAlertKind,
   type PaymentCreated,
   type PaymentOutcome,
   type PaymentState,
+  type ResolveCreateDecision,
 } from './messages';
 import { PaymentInputSchema, type PaymentInput, type ProviderPaymentInput } from './inputs';
 import { startOrSubscribe } from './follow-entity';
@@ -38,6 +46,7 @@ import {
   feeViolations,
   fundingDeadlineOf,
   isFunded,
+  isKnownStatus,
   outcomeOf,
   phaseOf,
   pullsFromAccount,
@@ -48,9 +57,32 @@ import { createIndexer } from './indexing';
 const HOUR = 60 * 60 * 1000;
 const MAX_TIMELINE = 200;
 
+/**
+ * patched() ids of the changes that alter the workflow's commands (issue 9, point 10): histories recorded
+ * before them still replay the old way (test/replay).
+ */
+export const PAYMENT_PATCHES = {
+  /** a Temporal cancel request is handled like the `cancel` update (the body runs non-cancellable) */
+  temporalCancelAsCancelUpdate: 'payment-temporal-cancel-as-cancel-update',
+  /** a requote follows its new payment first and makes it live only when nothing changed meanwhile */
+  requoteRechecks: 'payment-requote-rechecks-after-every-await',
+  /** with funds on two payments, the workflow ends only once neither is still moving */
+  followEveryFundedPayment: 'payment-follow-every-funded-payment',
+  /** an accepted cancel keeps listening until the provider payment can no longer be funded */
+  cancelListensUntilUnfundable: 'payment-cancel-listens-until-unfundable',
+  /** a create that may have reached the service ends in NEEDS_ATTENTION, never REJECTED nor a failed workflow */
+  createOutcomeUnknownNeedsAttention: 'payment-create-outcome-unknown-needs-attention',
+} as const;
+
 type CreateResult =
   | { created: PaymentCreated & { outcome: 'CREATED' } }
-  | { rejected: Violation[]; payment: Payment | null };
+  | { rejected: Violation[]; payment: Payment | null }
+  /** the create may have made a payment we never saw (CREATE_OUTCOME_UNKNOWN, or retries ran out) */
+  | { attention: string; idempotencyKey: string }
+  /** a requote lost a race (funds, the end, a cancel): its new payment, if any, is tracked but never live */
+  | { lost: string; payment: Payment | null };
+
+type CancelRequest = NonNullable<PaymentState['cancel']>;
 
 export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   const input = parseWorkflowInput(PaymentInputSchema, rawInput);
@@ -68,8 +100,15 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let requotes = 0;
   let created = null as PaymentCreated | null;
   let outcome = null as PaymentOutcome | null;
-  let cancel = null as { reason: string; decision: 'PENDING' | 'ACCEPTED' | 'REFUSED' } | null;
+  let cancel = null as CancelRequest | null;
   let requoting = false;
+  /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
+  const requoteNumbers = new Map<string, number>();
+  const alerts: PaymentAlert[] = [];
+  const alerted = new Set<string>();
+  /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
+  let attention = null as { reason: string; idempotencyKey: string; first: boolean } | null;
+  let resolution = null as ResolveCreateDecision | null;
   let version = 0; // bumped on every change the main loop must look at
   let lastHeardAt = Date.now();
   let expiredSince: number | null = null;
@@ -86,6 +125,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   function note(kind: string, detail?: string): void {
     timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
     if (timeline.length > MAX_TIMELINE) timeline.shift();
+  }
+
+  /** Loud, never dropped: state, outcome, worker log, and a metric at close (payment-metrics-interceptor.ts). */
+  function raise(
+    kind: PaymentAlertKind,
+    providerPaymentId: string | null,
+    detail: string,
+    once = kind + providerPaymentId,
+  ): void {
+    if (alerted.has(once)) return;
+    alerted.add(once);
+    alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
+    note('alert', `${kind}: ${detail}`);
+    // ids and kinds only: no personal data in logs
+    log.warn(`payment alert ${kind}`, { workflowId, providerPaymentId, detail });
   }
 
   function fundingDeadline(p: Payment | null): Date | null {
@@ -134,6 +188,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       superseded: [...tracked.values()]
         .filter((t) => t.id !== activeId)
         .map((t) => ({ id: t.id, status: t.status })),
+      providerError: (p as { error?: unknown } | null)?.error ?? null,
+      providerStatusReasons: (p as { statusReasons?: unknown } | null)?.statusReasons ?? null,
+      cancel: cancel ? { ...cancel } : null,
+      alerts: [...alerts],
       outcome,
       timeline: [...timeline],
     };
@@ -150,6 +208,33 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     version++;
     if (merged.statusChanged)
       note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
+    const fresh = merged.payment;
+    if (!isKnownStatus(fresh.status))
+      raise(
+        'UNKNOWN_STATUS',
+        fresh.id,
+        `status ${fresh.status} is not in the contract; counted as in progress`,
+        `UNKNOWN_STATUS:${fresh.id}:${fresh.status}`,
+      );
+    if (isFunded(fresh)) {
+      // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
+      for (const other of tracked.values())
+        if (other.id !== fresh.id && isFunded(other)) {
+          const pair = [other.id, fresh.id].sort().join('+');
+          raise(
+            'DOUBLE_FUNDED',
+            fresh.id,
+            `funds arrived on ${fresh.id} and ${other.id}: two payments of one request carry money`,
+            `DOUBLE_FUNDED:${pair}`,
+          );
+        }
+      if (cancel?.decision === 'ACCEPTED')
+        raise(
+          'FUNDED_AFTER_CANCEL',
+          fresh.id,
+          `funds arrived on ${fresh.id} after the cancel was accepted; the payment is followed to its real end`,
+        );
+    }
     const followed = active();
     // Funds sent with the instructions of a superseded quote: that payment is the one that goes on.
     if (incoming.id !== activeId && isFunded(merged.payment) && !(followed && isFunded(followed))) {
@@ -163,27 +248,52 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   }
 
   // ---- handlers ----
+  // Handler bodies run non-cancellable: a Temporal cancel request is a request, decided like the `cancel`
+  // update (below), never an interruption of a create or a wait in flight.
+  const shielded =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      CancellationScope.nonCancellable(() => fn(...args));
+
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
-  setHandler(awaitCreatedUpdate, async (): Promise<PaymentCreated> => {
-    await condition(() => created !== null || outcome !== null);
-    if (created) return created;
-    const violations: Violation[] =
-      outcome?.outcome === 'REJECTED'
-        ? outcome.violations
-        : [
-            {
-              path: '',
-              rule: outcome?.outcome ?? 'ENDED',
-              message: 'the payment ended before a provider payment was created',
-            },
-          ];
-    return { outcome: 'REJECTED', violations };
-  });
+  setHandler(
+    awaitCreatedUpdate,
+    shielded(async (): Promise<PaymentCreated> => {
+      await condition(() => created !== null || outcome !== null || attention?.first === true);
+      if (created) return created;
+      if (attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: attention.reason };
+      const violations: Violation[] =
+        outcome?.outcome === 'REJECTED'
+          ? outcome.violations
+          : [
+              {
+                path: '',
+                rule: outcome?.outcome ?? 'ENDED',
+                message: 'the payment ended before a provider payment was created',
+              },
+            ];
+      return { outcome: 'REJECTED', violations };
+    }),
+  );
+
+  /** Why a cancel cannot be accepted now, or null. */
+  function cancelBlocker(): string | null {
+    if (outcome) return `the payment already ended: ${outcome.outcome}`;
+    if (fundsIn()) return 'funds are in: the payment can no longer be cancelled';
+    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created
+    if (tracked.size > 0 && pullsFromAccount(request))
+      return 'a payment pulled from an account moves its funds when created: it cannot be cancelled';
+    // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
+    if (active()?.status === 'EXPIRED')
+      return 'the provider expired the payment: it is followed until a late refund could no longer arrive';
+    return null;
+  }
+
   setHandler(
     cancelUpdate,
-    async (arg: { reason?: string }): Promise<PaymentState> => {
-      cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING' };
+    shielded(async (arg: { reason?: string }): Promise<PaymentState> => {
+      cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
       version++;
       await condition(() => cancel?.decision !== 'PENDING');
       if (cancel?.decision === 'REFUSED') {
@@ -193,65 +303,133 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         );
       }
       return state();
-    },
+    }),
     {
       validator: (_arg: { reason?: string }) => {
-        if (outcome)
-          throw refusal(
-            PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
-            `the payment already ended: ${outcome.outcome}`,
-          );
-        if (fundsIn())
-          throw refusal(
-            PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
-            'funds are in: the payment can no longer be cancelled',
-          );
-        // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
-        if (active()?.status === 'EXPIRED')
-          throw refusal(
-            PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
-            'the provider expired the payment: it is followed until a late refund could no longer arrive',
-          );
+        const blocker = cancelBlocker();
+        if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, blocker);
+        if (cancel?.decision === 'ACCEPTED')
+          throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'the payment is already cancelled');
         if (cancel) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'a cancel is already being applied');
       },
     },
   );
+
+  /** Why a requote cannot go on now, or null (spec: States and transitions; docs/spec-gaps.md, "Requote"). */
+  function requoteBlocker(): string | null {
+    if (outcome) return `the payment already ended: ${outcome.outcome}`;
+    if (fundsIn()) return 'funds are in: the quote is already used';
+    if (cancel) return 'the payment is being cancelled or was cancelled';
+    if (attention) return 'a create of this payment needs an operator first';
+    if (phase !== 'AWAITING_FUNDS' && phase !== 'QUOTE_EXPIRED')
+      return `nothing to requote in phase ${phase}`;
+    if (pullsFromAccount(request)) return 'a payment pulled from an account has no quote to wait on';
+    const p = active();
+    // A second set of live funding instructions invites two payments: a requote waits for the quote's end.
+    if (p && !isQuoteExpired(p))
+      return `the quote is still valid until ${p.quote?.expiresAt ?? '?'}: requote once it has expired`;
+    return null;
+  }
+
+  /** Why a requote in flight must not make its new payment live, or null. Checked after every await. */
+  function requoteLostTo(): string | null {
+    if (outcome) return `the payment ended (${outcome.outcome}) while the requote was in flight`;
+    const funded = [...tracked.values()].find(isFunded);
+    if (funded) return `funds arrived on ${funded.id} while the requote was in flight`;
+    if (cancel) return 'a cancel came while the requote was in flight';
+    return null;
+  }
+
   setHandler(
     requoteUpdate,
-    async (): Promise<PaymentCreated> => {
+    shielded(async (): Promise<PaymentCreated> => {
+      const updateId = currentUpdateInfo()?.id;
       await condition(() => !requoting);
-      if (outcome || fundsIn() || cancel)
-        throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, 'funds arrived or the payment ended');
+      const known = updateId === undefined ? undefined : requoteNumbers.get(updateId);
+      const blocker = known === undefined ? requoteBlocker() : null;
+      if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
+      const rechecks = patched(PAYMENT_PATCHES.requoteRechecks);
       requoting = true;
       try {
-        requotes++;
-        note('requote', `requote ${requotes} requested`);
-        const result = await quoteAndCreate(requotes);
+        // The same update ID maps to the same n, so to the same idempotency key `<workflowId>:create:<n>`.
+        const n = known ?? ++requotes;
+        if (updateId !== undefined) requoteNumbers.set(updateId, n);
+        note('requote', `requote ${n} requested`);
+        const result = await quoteAndCreate(n, rechecks ? requoteLostTo : null);
         if ('rejected' in result) return { outcome: 'REJECTED', violations: result.rejected };
+        if ('attention' in result) {
+          attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
+          raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
+          return { outcome: 'NEEDS_ATTENTION', reason: result.attention };
+        }
+        if ('lost' in result) {
+          throw refusal(
+            PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED,
+            result.payment
+              ? `${result.lost}; the new provider payment ${result.payment.id} is never used: it is tracked (superseded) until it expires`
+              : result.lost,
+          );
+        }
         return result.created;
       } finally {
         requoting = false;
         version++;
       }
-    },
+    }),
     {
       validator: () => {
-        if (outcome)
+        // a retried update ID is answered again (the server dedupes it too); anything else is checked
+        const updateId = currentUpdateInfo()?.id;
+        if (updateId !== undefined && requoteNumbers.has(updateId)) return;
+        const blocker = requoteBlocker();
+        if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
+      },
+    },
+  );
+
+  setHandler(
+    resolveCreateUpdate,
+    shielded(async (decision: ResolveCreateDecision): Promise<PaymentState> => {
+      const pending = attention!;
+      if (pending.first) {
+        // the main body acts on it (it is waiting in NEEDS_ATTENTION)
+        resolution = decision;
+        version++;
+        await condition(() => resolution === null);
+        if (attention)
           throw refusal(
-            PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED,
-            `the payment already ended: ${outcome.outcome}`,
+            PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+            `could not follow ${JSON.stringify(decision)}: see the timeline`,
           );
-        if (fundsIn())
-          throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, 'funds are in: the quote is already used');
-        if (phase !== 'AWAITING_FUNDS' && phase !== 'QUOTE_EXPIRED') {
-          throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, `nothing to requote in phase ${phase}`);
-        }
-        if (pullsFromAccount(input.request as CreatePaymentRequest)) {
+        return state();
+      }
+      attention = null;
+      if ('providerPaymentId' in decision) {
+        // a requote's payment: tracked as superseded, so its funds (if any) are followed
+        await adopt(
+          decision.providerPaymentId,
+          'operator: made by a requote whose create outcome was unknown',
+        );
+      } else note('resolved', `operator: ${pending.idempotencyKey} made no payment (${decision.reason})`);
+      version++;
+      return state();
+    }),
+    {
+      validator: (decision: ResolveCreateDecision) => {
+        if (!attention)
+          throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
+        if (resolution)
+          throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
+        const ok =
+          (typeof (decision as { providerPaymentId?: unknown })?.providerPaymentId === 'string' &&
+            (decision as { providerPaymentId: string }).providerPaymentId.length > 0) ||
+          ((decision as { noPaymentCreated?: unknown })?.noPaymentCreated === true &&
+            typeof (decision as { reason?: unknown }).reason === 'string');
+        if (!ok)
           throw refusal(
-            PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED,
-            'a payment pulled from an account has no quote to wait on',
+            PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+            'pass { providerPaymentId } or { noPaymentCreated: true, reason }',
           );
-        }
       },
     },
   );
@@ -285,38 +463,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     ];
   }
 
-  /** Rate → fee limit → POST /payments (key `<workflowId>:create:<n>`) → drift limit → follow. */
-  async function quoteAndCreate(n: number): Promise<CreateResult> {
-    let rate;
-    try {
-      rate = await rateActivities.getRate(rateQuery());
-    } catch (err) {
-      return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
-    }
-    const fees = feeViolations(rate, input.limits);
-    if (fees.length > 0) return { rejected: fees, payment: null };
-
-    let p: Payment;
-    try {
-      p = await createActivities.createPayment(request, `${workflowId}:create:${n}`);
-    } catch (err) {
-      const app = applicationFailureOf(err);
-      if (app?.nonRetryable) return { rejected: providerViolations(app), payment: null };
-      throw err; // the outcome stayed unknown for 12 hours: let an operator look
-    }
-    tracked.set(p.id, p);
-    note('created', `provider payment ${p.id} (${p.status}), quote until ${p.quote?.expiresAt ?? '—'}`);
-    const drift = driftViolations(rate, p, input.limits);
-    // Never walk away from a payment whose funds are already moving (pull payments are refused above; defensive).
-    if (drift.length > 0 && !pullsFromAccount(p)) {
-      // The provider payment exists but is never funded by us: it expires on its own (no cancel endpoint).
-      note('refused', `rate drift above the limit; provider payment ${p.id} is left to expire`);
-      return { rejected: drift, payment: p };
-    }
-    activeId = p.id;
-    version++;
-    await follow(p);
-    created = {
+  function createdAnswer(p: Payment): PaymentCreated & { outcome: 'CREATED' } {
+    return {
       outcome: 'CREATED',
       providerPaymentId: p.id,
       quote: p.quote,
@@ -325,7 +473,96 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       fundingDeadline: fundingDeadline(p)?.toISOString() ?? null,
       pulledFromAccount: pullsFromAccount(p),
     };
-    return { created };
+  }
+
+  /** Tracks a snapshot of one of our provider payments (a replayed create answers the same payment again). */
+  function track(p: Payment, cause: string): void {
+    if (tracked.has(p.id)) absorb(p, cause);
+    else tracked.set(p.id, p);
+  }
+
+  /**
+   * Rate → fee limit → POST /payments (key `<workflowId>:create:<n>`) → drift limit → follow.
+   * `lostTo` (a requote): asked after every await; when it names a reason the new payment never goes live.
+   */
+  async function quoteAndCreate(
+    n: number,
+    lostTo: (() => string | null) | null = null,
+  ): Promise<CreateResult> {
+    let rate;
+    try {
+      rate = await rateActivities.getRate(rateQuery());
+    } catch (err) {
+      return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
+    }
+    const lostBeforeCreate = lostTo?.() ?? null;
+    if (lostBeforeCreate) return { lost: lostBeforeCreate, payment: null };
+    const fees = feeViolations(rate, input.limits);
+    if (fees.length > 0) return { rejected: fees, payment: null };
+
+    const idempotencyKey = `${workflowId}:create:${n}`;
+    let p: Payment;
+    try {
+      p = await createActivities.createPayment(request, idempotencyKey);
+    } catch (err) {
+      const app = applicationFailureOf(err);
+      const maybeCreated = app?.type === PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN || !app?.nonRetryable;
+      if (!maybeCreated) return { rejected: providerViolations(app!), payment: null };
+      // A create that may have reached the service is never a refusal (issue 9, point 5).
+      if (patched(PAYMENT_PATCHES.createOutcomeUnknownNeedsAttention)) {
+        const why = app?.nonRetryable
+          ? app.message
+          : `no answer after retrying for 12 hours: ${err instanceof Error ? err.message : String(err)}`;
+        return { attention: why, idempotencyKey };
+      }
+      if (app?.nonRetryable) return { rejected: providerViolations(app), payment: null };
+      throw err; // the outcome stayed unknown for 12 hours: let an operator look
+    }
+    track(p, 'create');
+    note('created', `provider payment ${p.id} (${p.status}), quote until ${p.quote?.expiresAt ?? '—'}`);
+    const drift = driftViolations(rate, p, input.limits);
+    // Never walk away from a payment whose funds are already moving (pull payments are refused above; defensive).
+    if (drift.length > 0 && !pullsFromAccount(p)) {
+      // The provider payment exists but is never funded by us: it expires on its own (no cancel endpoint).
+      note('refused', `rate drift above the limit; provider payment ${p.id} is left to expire`);
+      return { rejected: drift, payment: p };
+    }
+    if (lostTo) {
+      // Follow it first: whatever happens next, funds sent to it reach this workflow.
+      await follow(p);
+      const lost = lostTo();
+      if (lost) {
+        note('superseded', `${p.id} never went live: ${lost}; it is tracked until it expires`);
+        version++;
+        return { lost, payment: p };
+      }
+      activeId = p.id;
+      version++;
+    } else {
+      activeId = p.id;
+      version++;
+      await follow(p);
+    }
+    const answer = createdAnswer(p);
+    created = answer;
+    return { created: answer };
+  }
+
+  /** Reads a provider payment an operator named and follows it (NEEDS_ATTENTION resolved). */
+  async function adopt(id: string, why: string): Promise<Payment> {
+    let p: Payment;
+    try {
+      p = await readActivities.getPayment(id);
+    } catch (err) {
+      throw refusal(
+        PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+        `could not read provider payment ${id}: ${String(err)}`,
+      );
+    }
+    track(p, 'operator');
+    note('adopted', `${id} (${why})`);
+    await follow(p);
+    return p;
   }
 
   /** Start the entity of the provider payment, or subscribe to it when a webhook started it first. */
@@ -354,7 +591,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     }
   }
 
-  async function finish(result: PaymentOutcome): Promise<PaymentOutcome> {
+  async function finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
+    // every alert travels with the outcome: a payment team reads it where it reads the result
+    const result: PaymentOutcome = alerts.length > 0 ? { ...ended, alerts: [...alerts] } : ended;
     outcome = result;
     if (cancel?.decision === 'PENDING')
       cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
@@ -364,69 +603,174 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return result;
   }
 
-  // ---- 1. validate (contract rules at workflow time) ----
-  setPhase('VALIDATING');
-  const violations = [...validatePaymentRequest(input.request, new Date()), ...pullLimitViolations()];
-  if (violations.length > 0) return finish({ outcome: 'REJECTED', violations, payment: null });
+  function cancelledOutcome(p: Payment | null): PaymentOutcome {
+    return { outcome: 'CANCELLED', reason: cancel?.reason ?? 'cancelled', payment: p };
+  }
 
-  // ---- 2–3. rate, limits, create ----
-  setPhase('QUOTING');
-  if (cancel) return finish({ outcome: 'CANCELLED', reason: cancel.reason, payment: null });
-  const first = await quoteAndCreate(0);
-  if ('rejected' in first)
-    return finish({ outcome: 'REJECTED', violations: first.rejected, payment: first.payment });
+  /** The latest funding deadline of the tracked payments the provider has not expired yet. */
+  function latestOpenDeadline(): number | null {
+    let latest: number | null = null;
+    for (const t of tracked.values()) {
+      if (t.status === 'EXPIRED') continue;
+      const d = fundingDeadline(t)?.getTime() ?? null;
+      if (d !== null && (latest === null || d > latest)) latest = d;
+    }
+    return latest;
+  }
 
-  // ---- 4. follow to an outcome ----
-  const quoteExpiryReconciled = new Set<string>();
-  const deadlineReconciled = new Set<string>();
-  for (;;) {
-    const p = active()!;
-    const asked = pendingCancel();
-    if (asked?.decision === 'PENDING') {
-      if (fundsIn()) {
-        asked.decision = 'REFUSED';
-        note('cancel-refused', 'funds are in');
-      } else {
-        // spec: no cancel endpoint — we stop tracking; the provider payment expires on its own (docs/spec-gaps.md)
-        asked.decision = 'ACCEPTED';
-        return finish({ outcome: 'CANCELLED', reason: asked.reason, payment: p });
+  // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
+  // accepted before funds, else the payment is followed to its real end (issue 9, point 2).
+  const shieldFromTemporalCancel = patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate);
+  if (shieldFromTemporalCancel) {
+    CancellationScope.current().cancelRequested.catch(() => {
+      if (outcome || cancel) return;
+      const blocker = cancelBlocker();
+      if (blocker) {
+        note('cancel-ignored', `Temporal cancel request: ${blocker}`);
+        log.info('Temporal cancel request ignored', { workflowId, why: blocker });
+        return;
+      }
+      cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
+      version++;
+    });
+  }
+  return shieldFromTemporalCancel ? CancellationScope.nonCancellable(run) : run();
+
+  async function run(): Promise<PaymentOutcome> {
+    // ---- 1. validate (contract rules at workflow time) ----
+    setPhase('VALIDATING');
+    const violations = [...validatePaymentRequest(input.request, new Date()), ...pullLimitViolations()];
+    if (violations.length > 0) return finish({ outcome: 'REJECTED', violations, payment: null });
+
+    // ---- 2–3. rate, limits, create ----
+    setPhase('QUOTING');
+    if (cancel) return finish({ outcome: 'CANCELLED', reason: cancel.reason, payment: null });
+    const first = await quoteAndCreate(0);
+    if ('rejected' in first)
+      return finish({ outcome: 'REJECTED', violations: first.rejected, payment: first.payment });
+    if ('attention' in first) {
+      // spec: Authentication 3 (the effect of a repeated key is not shown) — an operator decides (docs/spec-gaps.md)
+      attention = { reason: first.attention, idempotencyKey: first.idempotencyKey, first: true };
+      raise('CREATE_OUTCOME_UNKNOWN', null, `${first.idempotencyKey}: ${first.attention}`);
+      setPhase('NEEDS_ATTENTION');
+      for (;;) {
+        await condition(() => resolution !== null);
+        const decision = resolution!;
+        if ('noPaymentCreated' in decision) {
+          note('resolved', `operator: ${first.idempotencyKey} made no payment (${decision.reason})`);
+          attention = null;
+          resolution = null;
+          return finish({
+            outcome: 'REJECTED',
+            violations: [
+              {
+                path: '',
+                rule: PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN,
+                message: `${first.attention}; operator: ${decision.reason}`,
+              },
+            ],
+            payment: null,
+          });
+        }
+        try {
+          const p = await adopt(decision.providerPaymentId, 'operator: made by the first create');
+          activeId = p.id;
+          created = createdAnswer(p);
+          attention = null;
+          resolution = null;
+          version++;
+          break;
+        } catch (err) {
+          note('resolve-failed', String(err));
+          resolution = null; // the operator may try again
+          version++;
+        }
       }
     }
-    const ended = outcomeOf(p);
-    if (ended && ended.outcome !== 'EXPIRED') return finish(ended);
-    const now = Date.now();
-    setPhase(phaseOf(p, isQuoteExpired(p)));
 
-    let wakeAt = lastHeardAt + reconcileEveryMs;
-    if (ended?.outcome === 'EXPIRED') {
-      // spec: States and transitions, rows 4–5 — a refund or a legacy late funding may still follow
-      expiredSince ??= now;
-      if (now >= expiredSince + expiredLingerMs) return finish(ended);
-      wakeAt = expiredSince + expiredLingerMs;
-    } else if (phase === 'AWAITING_FUNDS' && !pullsFromAccount(p)) {
-      // spec: States and transitions, row 2 — wait for funding until quote.expiresAt
-      wakeAt = Math.min(wakeAt, quoteExpiresAtMs(p) ?? wakeAt);
-    } else if (phase === 'QUOTE_EXPIRED') {
-      // row 3: the status does not change at quote expiry; read once, then keep waiting for a late notice,
-      // the provider's EXPIRED (3 business days) or a refund
-      if (!quoteExpiryReconciled.has(p.id)) {
-        quoteExpiryReconciled.add(p.id);
-        await reconcile(p.id, 'quote expired');
+    // ---- 4. follow to an outcome ----
+    const quoteExpiryReconciled = new Set<string>();
+    const deadlineReconciled = new Set<string>();
+    for (;;) {
+      const p = active()!;
+      const asked = pendingCancel();
+      if (asked?.decision === 'PENDING') {
+        const blocker = fundsIn()
+          ? 'funds are in'
+          : pullsFromAccount(request)
+            ? 'a payment pulled from an account moves its funds when created'
+            : null;
+        if (blocker) {
+          asked.decision = 'REFUSED';
+          note('cancel-refused', blocker);
+        } else {
+          // spec: no cancel endpoint — the provider payment expires on its own (docs/spec-gaps.md)
+          asked.decision = 'ACCEPTED';
+          note('cancelled', `${asked.reason} (via ${asked.via})`);
+          if (!patched(PAYMENT_PATCHES.cancelListensUntilUnfundable)) return finish(cancelledOutcome(p));
+          // Cancel does not lie: a late notice can still fund it (spec: States and transitions, row 2), so it is
+          // followed until it can no longer be funded; funds after all → the real outcome, FUNDED_AFTER_CANCEL.
+          setPhase('CANCELLED');
+        }
+      }
+      const listeningAfterCancel = pendingCancel()?.decision === 'ACCEPTED' && !fundsIn();
+      const ended = outcomeOf(p);
+      const now = Date.now();
+      if (ended && ended.outcome !== 'EXPIRED') {
+        // Two payments of one request carry money (DOUBLE_FUNDED): the end waits until neither still moves.
+        const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && isFunded(t) && !outcomeOf(t));
+        if (!stillMoving || !patched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
+        setPhase('IN_PROGRESS');
+        const wakeAt = lastHeardAt + reconcileEveryMs;
+        if (now >= wakeAt) {
+          await reconcile(stillMoving.id, 'the other funded payment is still moving');
+          continue;
+        }
+        const v = version;
+        await condition(() => version !== v, Math.max(1, wakeAt - now));
         continue;
       }
-      const deadline = fundingDeadline(p)?.getTime() ?? null;
-      if (deadline !== null && now >= deadline && !deadlineReconciled.has(p.id)) {
-        deadlineReconciled.add(p.id);
-        await reconcile(p.id, 'funding deadline passed');
+      setPhase(listeningAfterCancel ? 'CANCELLED' : phaseOf(p, isQuoteExpired(p)));
+
+      let wakeAt = lastHeardAt + reconcileEveryMs;
+      if (ended?.outcome === 'EXPIRED') {
+        // spec: States and transitions, rows 4–5 — a refund or a legacy late funding may still follow
+        expiredSince ??= now;
+        if (now >= expiredSince + expiredLingerMs)
+          return finish(listeningAfterCancel ? cancelledOutcome(p) : ended);
+        wakeAt = expiredSince + expiredLingerMs;
+      } else if (listeningAfterCancel) {
+        // the provider's EXPIRED may never reach us: past every funding deadline + the linger, nothing can fund it
+        const deadline = latestOpenDeadline();
+        if (deadline !== null) {
+          if (now >= deadline + expiredLingerMs) return finish(cancelledOutcome(p));
+          wakeAt = Math.min(wakeAt, deadline + expiredLingerMs);
+        }
+      } else if (phase === 'AWAITING_FUNDS' && !pullsFromAccount(p)) {
+        // spec: States and transitions, row 2 — wait for funding until quote.expiresAt
+        wakeAt = Math.min(wakeAt, quoteExpiresAtMs(p) ?? wakeAt);
+      } else if (phase === 'QUOTE_EXPIRED') {
+        // row 3: the status does not change at quote expiry; read once, then keep waiting for a late notice,
+        // the provider's EXPIRED (3 business days) or a refund
+        if (!quoteExpiryReconciled.has(p.id)) {
+          quoteExpiryReconciled.add(p.id);
+          await reconcile(p.id, 'quote expired');
+          continue;
+        }
+        const deadline = fundingDeadline(p)?.getTime() ?? null;
+        if (deadline !== null && now >= deadline && !deadlineReconciled.has(p.id)) {
+          deadlineReconciled.add(p.id);
+          await reconcile(p.id, 'funding deadline passed');
+          continue;
+        }
+        if (deadline !== null && deadline > now) wakeAt = Math.min(wakeAt, deadline);
+      }
+      if (now >= wakeAt && ended?.outcome !== 'EXPIRED') {
+        await reconcile(p.id, 'nothing heard');
         continue;
       }
-      if (deadline !== null && deadline > now) wakeAt = Math.min(wakeAt, deadline);
+      const v = version;
+      await condition(() => version !== v, Math.max(1, wakeAt - now));
     }
-    if (now >= wakeAt && ended?.outcome !== 'EXPIRED') {
-      await reconcile(p.id, 'nothing heard');
-      continue;
-    }
-    const v = version;
-    await condition(() => version !== v, Math.max(1, wakeAt - now));
   }
 }

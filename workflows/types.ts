@@ -4,7 +4,11 @@ import type { Account, Customer, Violation } from '../src/contract';
 /**
  * Where a payment workflow is. QUOTE_EXPIRED: the quote ended with no funds seen; the provider status is
  * still AWAITING_FUNDS (spec: States and transitions, row 3) and a late notice may still be honoured.
- * IN_PROGRESS: funds are in (PENDING, PROCESSING, SENT).
+ * IN_PROGRESS: funds are in (PENDING, PROCESSING, SENT, or a status the contract does not name).
+ * NEEDS_ATTENTION: POST /payments may have created a payment we never saw (a retry after a network error or
+ * timeout was refused, or a 2xx body did not parse): an operator decides (`resolveCreate` update; docs/spec-gaps.md).
+ * CANCELLED while running: the cancel was accepted; the provider payment is still followed until it can no
+ * longer be funded (workflows/README.md, "Cancel").
  */
 export const PAYMENT_PHASES = [
   'VALIDATING',
@@ -19,6 +23,7 @@ export const PAYMENT_PHASES = [
   'REFUNDED',
   'REJECTED',
   'CANCELLED',
+  'NEEDS_ATTENTION',
 ] as const;
 export type PaymentPhase = (typeof PAYMENT_PHASES)[number];
 

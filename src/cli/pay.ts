@@ -51,6 +51,12 @@ export async function runPay(args: string[]): Promise<number> {
       for (const v of started.created.violations) console.log(`  ${v.path}: ${v.message} [${v.rule}]`);
       return 1;
     }
+    if (started.created.outcome === 'NEEDS_ATTENTION') {
+      // the create may have reached the service: not refused, an operator decides (phase NEEDS_ATTENTION)
+      console.log(`payment ${started.workflowId} needs an operator: ${started.created.reason}`);
+      console.log(`  ${link}`);
+      return 1;
+    }
     const c = started.created;
     console.log(`payment ${started.workflowId} → provider payment ${c.providerPaymentId}`);
     console.log(`  quote: rate ${c.quote.exchangeRate}, valid until ${c.quote.expiresAt}; fee ${c.fee}`);

@@ -164,7 +164,21 @@ export async function cancelPayment(client: Client, keyOrId: string, reason?: st
     .executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
 }
 
-/** A new provider payment with a fresh quote; refused (REQUOTE_REFUSED) once funds are in. */
-export async function requotePayment(client: Client, keyOrId: string): Promise<PaymentCreated> {
-  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).executeUpdate(requoteUpdate);
+/**
+ * A new provider payment with a fresh quote, once the current quote has expired; refused (REQUOTE_REFUSED) while
+ * it is valid and once funds are in. `updateId` is required and must be stable for one requote the caller means
+ * (e.g. derived from its own request id): a call retried after an RPC timeout with the same ID attaches to the
+ * first and never creates a second provider payment (the server dedupes the update ID; the workflow maps the
+ * ID to one idempotency key `<workflowId>:create:<n>`).
+ */
+export async function requotePayment(
+  client: Client,
+  keyOrId: string,
+  options: { updateId: string },
+): Promise<PaymentCreated> {
+  if (!options?.updateId)
+    throw new TypeError('requotePayment needs an updateId that is the same on every retry');
+  return client.workflow
+    .getHandle(toPaymentWorkflowId(keyOrId))
+    .executeUpdate(requoteUpdate, { updateId: options.updateId });
 }

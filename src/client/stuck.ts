@@ -5,6 +5,7 @@ import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey 
 import { PAYMENT_STATUSES } from '../contract/enums';
 
 export type StuckKind =
+  | 'NEEDS_ATTENTION'
   | 'UNKNOWN_PROVIDER_STATUS'
   | 'QUOTE_EXPIRED_UNFUNDED'
   | 'PAST_FUNDING_DEADLINE'
@@ -24,6 +25,8 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
   // Most serious first: a payment that fits several kinds is listed under the first (findStuckPayments).
   const known = PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ');
   return {
+    // POST /payments may have created a payment nobody saw: an operator decides (resolveCreate; docs/spec-gaps.md)
+    NEEDS_ATTENTION: `${running} AND PaymentPhase = 'NEEDS_ATTENTION'`,
     // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
     // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.

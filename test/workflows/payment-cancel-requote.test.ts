@@ -8,7 +8,7 @@ import {
   created,
   refusalType,
 } from './support/harness';
-import { MIN, useTestBed } from './support/test-bed';
+import { DAY, MIN, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 const newFake = bed.newFake;
@@ -22,7 +22,7 @@ function startPayment(_taskQueue: string, input: Partial<PaymentInput> = {}) {
 }
 
 describe('payment: cancel and requote', () => {
-  it('cancel before funds → CANCELLED with the provider payment (left to expire)', async () => {
+  it('cancel before funds → CANCELLED with the provider payment (left to expire, listened to until it expires)', async () => {
     newFake();
     await inWorker(async (taskQueue) => {
       const handle = await startPayment(taskQueue);
@@ -31,6 +31,10 @@ describe('payment: cancel and requote', () => {
         args: [{ reason: 'customer changed their mind' }],
       });
       expect(state.phase).toBe('CANCELLED');
+      // a late notice could still fund it (spec: States and transitions, row 2): the workflow listens until
+      // the provider expires it (3 business days), then closes CANCELLED (issue 9, point 3)
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      await bed.env.sleep(5 * DAY);
       const outcome = await closedPaymentOutcome(handle);
       expect(outcome).toMatchObject({ outcome: 'CANCELLED', reason: 'customer changed their mind' });
       expect(outcome.payment?.id).toBe(c.providerPaymentId);
@@ -124,6 +128,8 @@ describe('payment: cancel and requote', () => {
       const handle = await startPayment(taskQueue);
       const first = await created(handle);
       const sentAt = await bed.env.currentTimeMs(); // the customer pays with the first instructions
+      // a requote waits for the quote's end (issue 9, point 1); the notice of the funds comes late (spec row 2)
+      await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
       const second = await handle.executeUpdate(requoteUpdate);
       if (second.outcome !== 'CREATED') throw new Error('requote refused');
       await deliverPaymentEvent(bed.env, taskQueue, await fake.fund(first.providerPaymentId, sentAt));

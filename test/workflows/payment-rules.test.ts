@@ -6,6 +6,7 @@ import {
   driftViolations,
   feeViolations,
   fundingDeadlineOf,
+  isFunded,
   outcomeOf,
   phaseOf,
 } from '../../workflows/payment-rules';
@@ -109,6 +110,13 @@ describe('mergePayment: never backwards', () => {
     );
     expect(compareSnapshots(expired, legacySent)).toBe('NEWER');
   });
+  it('never drops a status the contract does not name as "backwards": it would freeze the payment (issue 9, point 6)', () => {
+    const awaiting = payment();
+    const onHold = payment({ status: 'ON_HOLD' as never, statusReasons: [{ what: 'compliance' }] as never });
+    expect(compareSnapshots(awaiting, onHold)).toBe('NEWER');
+    expect(mergePayment(awaiting, onHold)).toMatchObject({ changed: true, statusChanged: true });
+    expect(compareSnapshots(onHold, { ...onHold })).toBe('SAME');
+  });
   it('keeps a timestamp the incoming snapshot lost', () => {
     const partial = payment({ status: 'COMPLETED' }, { completedAt: '2026-11-20T14:00:00Z' });
     const merged = mergePayment(sent, partial);
@@ -131,6 +139,14 @@ describe('phases and outcomes (spec: States and transitions)', () => {
     expect(phaseOf(payment(), true)).toBe('QUOTE_EXPIRED');
     const pulled = payment({ source: { ...payment().source, accountId: 'acc_v' } });
     expect(phaseOf(pulled, true)).toBe('AWAITING_FUNDS');
+  });
+  it('an unknown status counts as in progress: funded (no cancel, no requote), no outcome (issue 9, point 6)', () => {
+    const onHold = payment({ status: 'ON_HOLD' as never });
+    expect(phaseOf(onHold, true)).toBe('IN_PROGRESS');
+    expect(isFunded(onHold)).toBe(true);
+    expect(outcomeOf(onHold)).toBeNull();
+    expect(isFunded(payment())).toBe(false);
+    expect(isFunded(payment({ status: 'EXPIRED' }))).toBe(false);
   });
   it('maps statuses to outcomes with their failure codes', () => {
     expect(outcomeOf(payment({ status: 'PROCESSING' }))).toBeNull();

@@ -1,7 +1,7 @@
 // Activities with a fake ProviderPort: provider errors become ApplicationFailures with the right type,
 // retryability and nextRetryDelay; idempotency keys reach the provider untouched.
 import { ApplicationFailure } from '@temporalio/common';
-import { createActivities, type ProviderPort } from '../../../activities';
+import { createActivities, createPaymentActivities, type ProviderPort } from '../../../activities';
 
 class FakeProviderError extends Error {
   constructor(
@@ -87,6 +87,44 @@ describe('activities', () => {
     expect(await failureOf(a.createPayment({} as never, 'k'))).toMatchObject({
       type: 'TIMEOUT',
       nonRetryable: false,
+    });
+  });
+
+  it('a retry of a create sends prevalidate: false, so local pre-validation never refuses a committed create', async () => {
+    const seen: unknown[] = [];
+    const provider = port({
+      create: (async (_b: unknown, o: unknown) => (seen.push(o), { id: 'pay_1' })) as never,
+    });
+    await createPaymentActivities({ provider, attempt: () => 1 }).createPayment({} as never, 'k');
+    await createPaymentActivities({ provider, attempt: () => 2 }).createPayment({} as never, 'k');
+    expect(seen).toEqual([{ idempotencyKey: 'k' }, { idempotencyKey: 'k', prevalidate: false }]);
+  });
+
+  it('a refusal after an attempt that may have reached the service is CREATE_OUTCOME_UNKNOWN, never the refusal', async () => {
+    const provider = port({
+      create: async () => Promise.reject(new FakeProviderError('ValidationError', false, { status: 400 })),
+    });
+    const retried = createPaymentActivities({ provider, attempt: () => 3 });
+    expect(await failureOf(retried.createPayment({} as never, 'k'))).toMatchObject({
+      type: 'CREATE_OUTCOME_UNKNOWN',
+      nonRetryable: true,
+    });
+    // the first attempt's refusal is a refusal
+    const first = createPaymentActivities({ provider, attempt: () => 1 });
+    expect(await failureOf(first.createPayment({} as never, 'k'))).toMatchObject({ type: 'ValidationError' });
+  });
+
+  it('a 2xx whose body does not parse is CREATE_OUTCOME_UNKNOWN (the service created it)', async () => {
+    const a = createPaymentActivities({
+      provider: port({
+        create: async () =>
+          Promise.reject(new FakeProviderError('ResponseShapeError', false, { status: 201 })),
+      }),
+      attempt: () => 1,
+    });
+    expect(await failureOf(a.createPayment({} as never, 'k'))).toMatchObject({
+      type: 'CREATE_OUTCOME_UNKNOWN',
+      nonRetryable: true,
     });
   });
 
