@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './keys';
+export * from './encryption-codec';
+export * from './data-converter';
