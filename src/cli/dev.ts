@@ -76,7 +76,7 @@ export async function runDev(args: string[]): Promise<number> {
   log(`starting the local stack (state in ${dataDir})`);
   const codec = devDataConverter(dataDir);
   const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
-  log(`payloads encrypted (keys from ${codec.source})`);
+  log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
   const stack = await startLocalStack({
     temporalPort,
     temporalUiPort: temporalPort + 1000,
