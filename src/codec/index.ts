@@ -2,3 +2,4 @@ export * from './errors';
 export * from './keys';
 export * from './encryption-codec';
 export * from './data-converter';
+export * from './identifiers';
