@@ -1,4 +1,6 @@
+import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { createActivities, type ProviderPort } from '../activities';
 import type { TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
@@ -11,6 +13,8 @@ export interface XborderWorkerOptions {
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
+  /** Payload encryption (issue 13); default from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
+  dataConverter?: DataConverter;
 }
 
 export interface RunningWorker {
@@ -23,6 +27,7 @@ export interface RunningWorker {
 
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
+  const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
   const connection = await NativeConnection.connect({
     address: options.temporal.address,
     ...(options.temporal.tls ? { tls: options.temporal.tls } : {}),
@@ -36,6 +41,10 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
       activities: createActivities({ provider: options.provider }),
+      dataConverter,
+      // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
+      // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).
+      disablePayloadErrorLimit: false,
       // telemetry (issue 6): provider errors by type, on the runtime's metric meter
       interceptors: { activity: [providerErrorCounter()] },
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,

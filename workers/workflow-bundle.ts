@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
+import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter';
 
 // This file runs from the sources (workers/, via tsx) or compiled (dist/workers/): find the project root either way.
 const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
@@ -28,9 +29,9 @@ export const quietBundlerLogger = {
 export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
   if (bundlePath) return { codePath: bundlePath };
   if (COMPILED && existsSync(DEFAULT_BUNDLE_PATH)) return { codePath: DEFAULT_BUNDLE_PATH };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger });
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger });
 }
 
 export async function buildWorkflowBundle(): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, logger: quietBundlerLogger })).code;
+  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger })).code;
 }

@@ -33,6 +33,11 @@ export const commands: Command[] = [
     },
   },
   {
+    name: 'codec-server',
+    summary: 'decodes and encodes payloads for the Temporal UI and CLI, with a bearer token (see docs/codec.md)',
+    run: async (args) => (await import('./codec-server')).runCodecServer(args),
+  },
+  {
     name: 'pay',
     summary: 'start a payment from a JSON request; --watch follows it to its outcome',
     run: async (args) => (await import('./pay')).runPay(args),

@@ -14,6 +14,8 @@ export interface DevServerOptions {
   /** SQLite file of the dev server: workflows survive a restart of `npm start`. */
   dbFile?: string;
   namespace?: string;
+  /** The UI's remote codec endpoint (issue 13): the UI decodes payloads through it. */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -48,6 +50,7 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
   const reused = await isListening(host, port);
   if (reused) {
     log(`Temporal dev server already listening on ${address}: reusing it`);
+    if (options.uiCodecEndpoint) log('its UI keeps its own codec endpoint: set it in the UI (Settings > Codec Server), see docs/codec.md');
   } else {
     const { cli } = temporalBinaries();
     if (!cli) throw new Error('No Temporal CLI found: run `npm run ensure-temporal` (see README).');
@@ -68,6 +71,7 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       namespace,
       '--log-level',
       'error',
+      ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ];
     log(`starting Temporal dev server on ${address} (db ${dbFile})`);
     child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });

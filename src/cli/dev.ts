@@ -8,6 +8,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { temporalUiLink } from '../client/stuck';
+import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCodecKeys, staticKeyProvider, parseCodecKeys } from '../codec';
+import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
 
@@ -16,14 +18,27 @@ const USAGE = `Usage: xborder dev [options]   (npm start)
   --temporal-port N    Temporal frontend port (default 7233; UI on N+1000)
   --sandbox-port N     sandbox port (default 4010)
   --ingress-port N     webhook ingress port (default 4020)
+  --codec-port N       codec server port for the UI and CLI (default 4030)
   --no-demo            do not run the demo transfer
   --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)`;
 
-function loadOrCreateSecret(file: string): string {
+function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const secret = make();
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * issue 13: the payload keys of the local stack. XBORDER_CODEC_KEYS(_FILE) when set (or XBORDER_CODEC=disabled);
+ * else a key generated once into <data-dir>/codec-keys.json, like the webhook secret: a fresh clone encrypts from
+ * its first payload, and the keys stay with the .data/ whose history they decrypt.
+ */
+function devDataConverter(dataDir: string) {
+  if (codecKeysFromEnv().kind !== 'missing') return { dataConverter: dataConverterFromEnv(), source: 'the environment' };
+  const file = path.join(dataDir, 'codec-keys.json');
+  const text = loadOrCreateSecret(file, () => JSON.stringify(generateCodecKeys(), null, 2));
+  return { dataConverter: codecDataConverter(staticKeyProvider(parseCodecKeys(text, file))), source: file };
 }
 
 export async function runDev(args: string[]): Promise<number> {
@@ -34,6 +49,7 @@ export async function runDev(args: string[]): Promise<number> {
       'temporal-port': { type: 'string' },
       'sandbox-port': { type: 'string' },
       'ingress-port': { type: 'string' },
+      'codec-port': { type: 'string' },
       'no-demo': { type: 'boolean' },
       once: { type: 'boolean' },
       help: { type: 'boolean' },
@@ -58,6 +74,9 @@ export async function runDev(args: string[]): Promise<number> {
   // The worker's own state changes are noise here; warnings and errors still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
+  const codec = devDataConverter(dataDir);
+  const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
+  log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
   const stack = await startLocalStack({
     temporalPort,
     temporalUiPort: temporalPort + 1000,
@@ -65,6 +84,8 @@ export async function runDev(args: string[]): Promise<number> {
     sandboxPort: port('sandbox-port', 4010),
     ingressPort: port('ingress-port', 4020),
     webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
+    dataConverter: codec.dataConverter,
+    ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: port('codec-port', DEFAULT_CODEC_SERVER_PORT), token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {
       // Accepted and ignored (account.created) webhooks are routine; refusals and failures are shown.
@@ -94,6 +115,9 @@ export async function runDev(args: string[]): Promise<number> {
     log(`sandbox API       ${stack.sandbox.url}/v1  (key ${stack.apiKey}; controls under /sandbox, OpenAPI at /openapi.json)`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(`worker            task queue ${stack.taskQueue}`);
+    if (stack.codecServer) {
+      log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.relative(process.cwd(), path.join(dataDir, 'codec-server-token')) || '.'})")`);
+    }
 
     let demoOk = true;
     if (!values['no-demo']) {

@@ -3,6 +3,9 @@
 // the end-to-end tests, so both exercise the same wiring.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { dataConverterFromEnv } from '../codec/data-converter';
+import { startCodecServer, type CodecServer } from '../codec/server';
 import { connectClient } from '../client/connect';
 import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
 import { ensureSchedules } from '../client/schedules';
@@ -31,6 +34,10 @@ export interface LocalStackOptions {
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
   schedules?: boolean;
   log?: (line: string) => void;
+  /** Payload encryption of the client and worker (issue 13); default from XBORDER_CODEC_KEYS(_FILE). */
+  dataConverter?: DataConverter;
+  /** Start the codec server (before the dev server, whose UI is pointed at it). */
+  codecServer?: { port?: number; token: string };
 }
 
 export interface LocalStack {
@@ -41,6 +48,8 @@ export interface LocalStack {
   ingress: IngressServer;
   webhooks: WebhookHandler;
   worker: RunningWorker | null;
+  codecServer: CodecServer | null;
+  dataConverter: DataConverter;
   taskQueue: string;
   namespace: string;
   webhookSecret: string;
@@ -59,15 +68,30 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
   };
   try {
+    const dataConverter = options.dataConverter ?? dataConverterFromEnv();
+    const temporalPort = options.temporalPort ?? 7233;
+    const uiPort = options.temporalUiPort ?? temporalPort + 1000;
+    let codecServer: CodecServer | null = null;
+    if (options.codecServer) {
+      codecServer = await startCodecServer({
+        codecs: dataConverter.payloadCodecs ?? [],
+        tokens: [options.codecServer.token],
+        // the dev server's UI, by both names a browser may use for it
+        allowedOrigins: [`http://127.0.0.1:${uiPort}`, `http://localhost:${uiPort}`],
+        port: options.codecServer.port ?? 0,
+      });
+      closers.push(() => codecServer!.close());
+    }
     const temporal = await ensureDevServer({
-      port: options.temporalPort,
-      uiPort: options.temporalUiPort,
+      port: temporalPort,
+      uiPort,
       dbFile: options.temporalDbFile,
       namespace,
       log,
+      ...(codecServer ? { uiCodecEndpoint: codecServer.uiEndpoint(options.codecServer!.token) } : {}),
     });
     closers.push(() => temporal.stop());
-    const client = await connectClient({ address: temporal.address, namespace });
+    const client = await connectClient({ address: temporal.address, namespace }, dataConverter);
     closers.push(() => client.connection.close());
 
     const webhooks = createWebhookHandler({
@@ -91,7 +115,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
     let worker: RunningWorker | null = null;
     if (options.worker !== false) {
-      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider });
+      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider, dataConverter });
       // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
       worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
       closers.push(() => worker!.shutdown().catch(() => undefined));
@@ -101,7 +125,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
     }
     log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
-    return { temporal, client, sandbox, provider, ingress, webhooks, worker, taskQueue, namespace, webhookSecret, apiKey, close };
+    return { temporal, client, sandbox, provider, ingress, webhooks, worker, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };
   } catch (error) {
     await close();
     throw error;

@@ -1,4 +1,5 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
+import { refusePersonalDataInKey } from '../codec/identifiers';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -62,6 +63,7 @@ export async function startPayment(
   options: StartOptions,
 ): Promise<StartedPayment> {
   const parsed = PaymentInputSchema.parse(input);
+  refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
   const workflowId = paymentWorkflowId(parsed.paymentKey);
   // Refused before the update when the key is taken by another request; checked again after, for a race.
   const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
@@ -127,6 +129,11 @@ function isTransientStartError(error: unknown): boolean {
  */
 export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
   const parsed = TransferInputSchema.parse(input);
+  // issue 13: these keys become workflow IDs, which are never encrypted
+  refusePersonalDataInKey('transferKey', parsed.transferKey);
+  if ('customerKey' in parsed.customer) refusePersonalDataInKey('customerKey', parsed.customer.customerKey);
+  if ('accountKey' in parsed.account) refusePersonalDataInKey('accountKey', parsed.account.accountKey);
+  if (parsed.payment.paymentKey) refusePersonalDataInKey('paymentKey', parsed.payment.paymentKey);
   const workflowId = transferWorkflowId(parsed.transferKey);
   const existed = await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
   try {

@@ -20,6 +20,10 @@ import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../
 import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
 import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
+import { codecKeysFromEnv } from '../../src/codec/keys';
+import { CODEC_KEY_ENV_VARS, CODEC_SERVER_ENV_VARS, codecServerConfigFromEnv } from '../../src/codec/server-config';
+import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { temporalBinaries } from '../support/temporal';
 import {
@@ -50,9 +54,9 @@ const service = (c: Compose, name: string): Service => {
   if (!s) throw new Error(`compose has no service ${name}`);
   return s;
 };
-const LONG_RUNNING = ['postgresql', 'temporal', 'temporal-ui', 'worker', 'ingress', 'sandbox'];
+const LONG_RUNNING = ['postgresql', 'temporal', 'temporal-ui', 'worker', 'ingress', 'sandbox', 'codec-server'];
 const ONE_SHOT = ['temporal-schema-setup', 'temporal-namespace-setup'];
-const OURS = ['worker', 'ingress', 'sandbox'];
+const OURS = ['worker', 'ingress', 'sandbox', 'codec-server'];
 /** Where the app lives in our images (WORKDIR of the runtime stage). */
 const APP_DIR = '/app';
 /** The CLI's type names for `--type` (ALL_SEARCH_ATTRIBUTE_KEYS use the SDK's upper-case ones). */
@@ -144,7 +148,7 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
 
   test('required secrets stop `docker compose up` when missing instead of starting half-configured', () => {
     const without = (name: string) => Object.fromEntries(Object.entries(dotenv).filter(([k]) => k !== name));
-    for (const name of ['POSTGRES_PASSWORD', 'XBORDER_PROVIDER_URL', 'XBORDER_PROVIDER_API_KEY', 'XBORDER_WEBHOOK_SECRETS']) {
+    for (const name of ['POSTGRES_PASSWORD', 'XBORDER_PROVIDER_URL', 'XBORDER_PROVIDER_API_KEY', 'XBORDER_WEBHOOK_SECRETS', 'XBORDER_CODEC_KEYS', 'XBORDER_CODEC_SERVER_TOKENS']) {
       const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
       const uses = all.filter((v): v is string => typeof v === 'string' && v.includes(`\${${name}`));
       expect({ name, used: uses.length > 0 }).toEqual({ name, used: true });
@@ -163,7 +167,7 @@ describe.each([
   test('the worker sets only variables workers/config.ts or connection-config.ts read, and its config parses', () => {
     const worker = service(c, 'worker');
     expect(
-      Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS].includes(k as never)),
+      Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never)),
     ).toEqual([]);
     // A metrics address, when set, listens on all interfaces of the container and its port is published.
     const workerMetrics = worker.environment?.XBORDER_METRICS_ADDRESS;
@@ -189,7 +193,7 @@ describe.each([
     const ingress = service(c, 'ingress');
     expect(
       Object.keys(ingress.environment ?? {}).filter(
-        (k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS].includes(k as never),
+        (k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never),
       ),
     ).toEqual([]);
     const ingressMetrics = ingress.environment?.XBORDER_INGRESS_METRICS_ADDRESS;
@@ -199,6 +203,15 @@ describe.each([
     expect(config.secrets).toEqual([dotenv.XBORDER_WEBHOOK_SECRETS]);
     expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port, ...metricsPorts]);
     expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
+  });
+
+  test('worker and ingress encrypt payloads with the same keys (issue 13): no plaintext by default', () => {
+    const worker = containerEnv(service(c, 'worker'), env);
+    const ingress = containerEnv(service(c, 'ingress'), env);
+    expect(worker.XBORDER_CODEC_KEYS).toBe(dotenv.XBORDER_CODEC_KEYS);
+    expect(ingress.XBORDER_CODEC_KEYS).toBe(worker.XBORDER_CODEC_KEYS);
+    expect(worker.XBORDER_CODEC).toBeUndefined();
+    expect(dataConverterFromEnv(worker).payloadCodecs).toHaveLength(1);
   });
 
   test('worker and ingress reach the same Temporal namespace and task queue', () => {
@@ -276,6 +289,20 @@ describe('compose.yaml: the local cluster wiring', () => {
     expect(options.dataFile?.startsWith(`${dataMount?.[1]}/`)).toBe(true);
   });
 
+  test('the codec server: its own variables only, the keys of the worker, its port published, the UI origin allowed', () => {
+    const codec = service(compose, 'codec-server');
+    expect(Object.keys(codec.environment ?? {}).filter((k) => ![...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never))).toEqual([]);
+    const config = codecServerConfigFromEnv(containerEnv(codec, dotenv));
+    expect(config).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT, tokens: [dotenv.XBORDER_CODEC_SERVER_TOKENS] });
+    expect(codecKeysFromEnv(containerEnv(service(compose, 'worker'), dotenv))).toMatchObject({ kind: 'keys', keys: config.keys });
+    expect(codec.ports?.map((p) => parsePort(p, dotenv).target)).toEqual([config.port]);
+    const uiPort = parsePort(service(compose, 'temporal-ui').ports![0]!, dotenv).published;
+    expect(config.allowedOrigins).toContain(`http://127.0.0.1:${uiPort}`);
+    expect(codec.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
+    const image = stageEnv(stageChain(dockerfile.stages, 'codec-server'));
+    expect(codecServerConfigFromEnv({ ...image, XBORDER_CODEC_SERVER_TOKENS: 'x'.repeat(16), XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS })).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
+  });
+
   test('Temporal Cloud: an API key switches TLS on; the mTLS paths point into the mounted folder', () => {
     const worker = service(cloud, 'worker');
     const base = { ...dotenv, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' };
@@ -333,7 +360,8 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     expect(cmdOf('worker')).toBe('dist/workers/main.js');
     expect(cmdOf('ingress')).toBe('dist/src/ingress/main.js');
     expect(cmdOf('sandbox')).toBe('dist/src/sandbox/main.js');
-    for (const [name, source] of [['worker', 'workers/main.ts'], ['ingress', 'src/ingress/main.ts'], ['sandbox', 'src/sandbox/main.ts']] as const) {
+    expect(cmdOf('codec-server')).toBe('dist/src/codec/main.js');
+    for (const [name, source] of [['worker', 'workers/main.ts'], ['ingress', 'src/ingress/main.ts'], ['sandbox', 'src/sandbox/main.ts'], ['codec-server', 'src/codec/main.ts']] as const) {
       expect({ name, entry: readFileSync(path.join(ROOT, source), 'utf8').includes('require.main === module') }).toEqual({ name, entry: true });
     }
   });

@@ -1,9 +1,13 @@
 // Replays the histories recorded from the end-to-end runs (test/replay/histories, refreshed with
 // `npm run record-histories`) against the current workflow code: a change that breaks determinism for
 // workflows already running in production fails here.
+// issue 13: the replaying worker has the payload codec (with the committed TEST key, test/support/
+// codec-test-keys.json). The plaintext histories recorded before the codec still replay with it (workflows
+// running at the switch survive it); the encrypted-* histories were recorded with that test key.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { dataConverterFromEnv } from '../../src/codec';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { HISTORIES_DIR } from '../support/history-recorder';
 
@@ -21,9 +25,27 @@ describe('replay of recorded histories', () => {
     }
   });
 
+  it('has encrypted histories, whose payloads are all encrypted', () => {
+    const encrypted = files.filter((f) => f.startsWith('encrypted-'));
+    expect(encrypted.length).toBeGreaterThan(0);
+    for (const file of encrypted) {
+      // Every payload but the search attributes' (indexed by the server: never encrypted) is binary/encrypted.
+      const encodings: string[] = [];
+      const walk = (value: unknown, key = ''): void => {
+        if (!value || typeof value !== 'object' || key === 'indexedFields') return;
+        const record = value as { metadata?: { encoding?: string } };
+        if (typeof record.metadata?.encoding === 'string') encodings.push(Buffer.from(record.metadata.encoding, 'base64').toString());
+        for (const [k, child] of Object.entries(value)) walk(child, k);
+      };
+      walk(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
+      expect(encodings.length).toBeGreaterThan(0);
+      expect(new Set(encodings)).toEqual(new Set(['binary/encrypted']));
+    }
+  });
+
   it.each(files)('%s replays deterministically', async (file) => {
     // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
     const history: unknown = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
-    await Worker.runReplayHistory({ workflowBundle: await productionBundle() }, history, file);
+    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter: dataConverterFromEnv() }, history, file);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 // Records the histories of workflows run by the end-to-end tests, for the replay test (test/replay).
 // Only when XBORDER_RECORD_HISTORIES=1 (`npm run record-histories`): committed histories change on purpose.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import { temporalBinaries } from '../../src/cli/temporal-binaries';
@@ -21,11 +21,17 @@ export async function recordHistories(client: Client, address: string, scenario:
   for (const workflowId of workflowIds) {
     const handle = client.workflow.getHandle(workflowId);
     const description = await handle.describe();
+    // Histories are added to, never re-recorded over (house rule): an existing file is kept as it is.
+    const file = path.join(HISTORIES_DIR, `${scenario}--${description.type}.json`);
+    if (existsSync(file)) {
+      console.warn(`recordHistories: ${path.basename(file)} exists, kept (record new scenarios under new names)`);
+      continue;
+    }
     // The CLI writes the proto JSON that historyFromJSON reads (the SDK's historyToJSON is tied to one protobufjs copy).
     const json = execFileSync(cli, ['workflow', 'show', '--address', address, '-w', workflowId, '-r', description.runId, '--output', 'json'], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
-    writeFileSync(path.join(HISTORIES_DIR, `${scenario}--${description.type}.json`), json);
+    writeFileSync(file, json);
   }
 }

@@ -1,0 +1,13 @@
+// `xborder codec-server`: the codec server of docs/codec.md (src/codec/main.ts), configured from the environment.
+export async function runCodecServer(args: string[]): Promise<number> {
+  if (args.includes('--help')) {
+    console.log(`Usage: xborder codec-server   (configured from the environment, see docs/codec.md)
+  XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE   the payload keys (the worker's)
+  XBORDER_CODEC_SERVER_TOKENS                     comma-separated bearer tokens, 16+ characters (required)
+  XBORDER_CODEC_SERVER_ORIGINS                    comma-separated UI origins allowed by CORS
+  XBORDER_CODEC_SERVER_HOST / _PORT               default 127.0.0.1:4030`);
+    return 0;
+  }
+  await (await import('../codec/main')).runCodecServerFromEnv();
+  return 0;
+}

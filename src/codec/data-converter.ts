@@ -1,0 +1,37 @@
+// The one function that builds xborder's DataConverter (issue 13): the worker, connectClient (CLI, ingress,
+// schedules, backend services), the codec server, `xborder dev` and the tests all get it from here.
+import type { DataConverter } from '@temporalio/common';
+import { EncryptionCodec } from './encryption-codec';
+import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider } from './keys';
+
+/** The failure converter module (encodeCommonAttributes): also bundled into the workflow code. */
+export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
+
+/** Encrypts every payload with the provider's current key; decrypts with any of its keys; encodes failures. */
+export function codecDataConverter(keys: CodecKeyProvider): DataConverter {
+  return { payloadCodecs: [new EncryptionCodec(keys)], failureConverterPath: FAILURE_CONVERTER_PATH };
+}
+
+export const MISSING_KEYS_MESSAGE =
+  'No payload encryption keys: set XBORDER_CODEC_KEYS to {"current":"<id>","keys":{"<id>":"<base64 of 32 random bytes>"}} ' +
+  'or XBORDER_CODEC_KEYS_FILE to a file holding that JSON (see docs/codec.md). Without keys, personal data would be ' +
+  'stored in plaintext in Temporal; XBORDER_CODEC=disabled runs without encryption on purpose (never in production).';
+
+let warnedDisabled = false;
+
+/**
+ * From XBORDER_CODEC_KEYS / XBORDER_CODEC_KEYS_FILE. Without keys it fails loudly, naming the variables, unless
+ * XBORDER_CODEC=disabled says plaintext is wanted (then it warns once).
+ */
+export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): DataConverter {
+  const source = codecKeysFromEnv(env);
+  if (source.kind === 'keys') return codecDataConverter(staticKeyProvider(source.keys));
+  if (source.kind === 'disabled') {
+    if (!warnedDisabled) {
+      warnedDisabled = true;
+      console.warn('xborder: XBORDER_CODEC=disabled: payloads are NOT encrypted (personal data in plaintext in Temporal)');
+    }
+    return { failureConverterPath: FAILURE_CONVERTER_PATH };
+  }
+  throw new Error(MISSING_KEYS_MESSAGE);
+}

@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './keys';
+export * from './encryption-codec';
+export * from './data-converter';
+export * from './identifiers';

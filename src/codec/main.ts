@@ -1,0 +1,31 @@
+// Codec server entrypoint: `xborder codec-server` / `node dist/src/codec/main.js` (temporal-docker's
+// codec-server image). Configured from the environment (server-config.ts); stops on SIGTERM/SIGINT.
+import { EncryptionCodec } from './encryption-codec';
+import { staticKeyProvider } from './keys';
+import { startCodecServer } from './server';
+import { codecServerConfigFromEnv } from './server-config';
+
+export async function runCodecServerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const config = codecServerConfigFromEnv(env);
+  const server = await startCodecServer({
+    codecs: [new EncryptionCodec(staticKeyProvider(config.keys))],
+    tokens: config.tokens,
+    allowedOrigins: config.allowedOrigins,
+    host: config.host,
+    port: config.port,
+  });
+  console.log(`codec-server: listening on ${server.url} (${config.tokens.length} token(s), CORS origins: ${config.allowedOrigins.join(', ') || 'none'})`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await server.close();
+  console.log('codec-server: stopped');
+}
+
+if (require.main === module) {
+  runCodecServerFromEnv().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

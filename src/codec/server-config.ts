@@ -1,0 +1,35 @@
+// `xborder codec-server` from the environment (the keys from XBORDER_CODEC_KEYS(_FILE), as the worker's).
+import { z } from 'zod';
+import { codecKeysFromEnv } from './keys';
+import { DEFAULT_CODEC_SERVER_PORT } from './server';
+
+const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+
+const EnvSchema = z.object({
+  XBORDER_CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
+  XBORDER_CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_CODEC_SERVER_PORT),
+  /** Comma-separated bearer tokens (16+ characters each); required. */
+  XBORDER_CODEC_SERVER_TOKENS: z.string().min(1, 'XBORDER_CODEC_SERVER_TOKENS is required: the codec server never runs unauthenticated'),
+  /** Comma-separated browser origins allowed by CORS (the Temporal UI's, e.g. http://127.0.0.1:8233). */
+  XBORDER_CODEC_SERVER_ORIGINS: z.string().optional(),
+});
+
+/** Every variable of the codec server's own (the keys' variables besides); the compose test checks them. */
+export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
+export const CODEC_KEY_ENV_VARS = ['XBORDER_CODEC_KEYS', 'XBORDER_CODEC_KEYS_FILE', 'XBORDER_CODEC'] as const;
+
+export function codecServerConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(`Invalid codec server environment:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
+  }
+  const keys = codecKeysFromEnv(env);
+  if (keys.kind !== 'keys') throw new Error('The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).');
+  return {
+    host: parsed.data.XBORDER_CODEC_SERVER_HOST,
+    port: parsed.data.XBORDER_CODEC_SERVER_PORT,
+    tokens: list(parsed.data.XBORDER_CODEC_SERVER_TOKENS),
+    allowedOrigins: list(parsed.data.XBORDER_CODEC_SERVER_ORIGINS),
+    keys: keys.keys,
+  };
+}

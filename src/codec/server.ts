@@ -1,0 +1,176 @@
+// The codec server (issue 13): POST /encode and /decode as the Temporal UI and CLI call them (body and answer
+// `{"payloads":[{"metadata":{"<k>":"<base64>"},"data":"<base64>"}]}`), so operators see decoded payloads where
+// they are allowed to. Unlike Temporal's sample it authenticates every call: a bearer token from the
+// configuration in the Authorization header (the CLI's --codec-auth, or the UI's forwarded access token when
+// it is one of the tokens), or the same token as the first path segment (`/<token>/decode`) for a UI that
+// cannot send a header (the dev server's UI: --ui-codec-endpoint http://host:port/<token>). CORS answers the
+// configured UI origins only. Nothing is logged but method, route and status: never bodies, never tokens.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { z } from 'zod';
+import { CodecError } from './errors';
+
+export interface CodecServerOptions {
+  /** Applied in order on /encode, in reverse on /decode (as DataConverter.payloadCodecs). */
+  codecs: PayloadCodec[];
+  /** Accepted bearer tokens: at least one; there is no unauthenticated mode. */
+  tokens: string[];
+  /** Browser origins allowed by CORS, e.g. the Temporal UI's `http://127.0.0.1:8233`. */
+  allowedOrigins?: string[];
+  host?: string;
+  port?: number;
+  maxBodyBytes?: number;
+  log?: (line: string) => void;
+}
+
+export interface CodecServer {
+  /** Base URL for the CLI (`--codec-endpoint`), used with `--codec-auth "Bearer <token>"`. */
+  url: string;
+  /** Endpoint for a UI that cannot send the header: the token is in the path (keep the URL secret). */
+  uiEndpoint(token: string): string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CODEC_SERVER_PORT = 4030;
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const ALLOWED_HEADERS = 'authorization, content-type, x-namespace';
+
+const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
+const PayloadsBodySchema = z.object({
+  payloads: z.array(z.object({ metadata: z.record(z.string(), base64).optional().nullable(), data: base64.optional().nullable() })),
+});
+
+const toPayload = (p: z.infer<typeof PayloadsBodySchema>['payloads'][number]): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])),
+  data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')),
+});
+const fromPayload = (p: Payload) => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/** Constant-time comparison against every configured token (hashing first hides the lengths). */
+function tokenMatcher(tokens: string[]): (candidate: string | undefined) => boolean {
+  const digests = tokens.map(digest);
+  return (candidate) => {
+    if (!candidate) return false;
+    const d = digest(candidate);
+    return digests.reduce((ok, t) => timingSafeEqual(t, d) || ok, false);
+  };
+}
+
+export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
+  if (options.tokens.length === 0 || options.tokens.some((t) => t.length < 16)) {
+    throw new Error('The codec server needs at least one token of 16+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
+  }
+  const isToken = tokenMatcher(options.tokens);
+  const origins = new Set(options.allowedOrigins ?? []);
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => undefined);
+
+  const server = http.createServer((req, res) => {
+    const origin = req.headers.origin;
+    const cors: Record<string, string> =
+      origin && origins.has(origin)
+        ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
+        : { vary: 'Origin' };
+    const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...cors, ...extra });
+      res.end(JSON.stringify(body));
+    };
+    const segments = (req.url ?? '/').split('?')[0]!.split('/').filter(Boolean);
+    const route = segments.at(-1);
+    const pathToken = segments.length === 2 ? decodeURIComponent(segments[0]!) : undefined;
+    const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
+    const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
+
+    if (req.method === 'GET' && segments.length === 1 && route === 'health') return send(200, { ok: true });
+    if (!known) {
+      done(404);
+      return send(404, { message: 'POST /encode or /decode' });
+    }
+    if (req.method === 'OPTIONS') {
+      // Preflight carries no credentials: answer it for allowed origins only.
+      if (!origin || !origins.has(origin)) {
+        done(403);
+        return send(403, { message: 'origin not allowed' });
+      }
+      res.writeHead(204, {
+        ...cors,
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': '600',
+      });
+      return res.end();
+    }
+    if (req.method !== 'POST') {
+      done(405);
+      return send(405, { message: 'POST only' }, { allow: 'POST, OPTIONS' });
+    }
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    if (!isToken(bearer) && !isToken(pathToken)) {
+      done(401);
+      return send(401, { message: 'missing or invalid codec server token' }, { 'www-authenticate': 'Bearer' });
+    }
+
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size > maxBytes) {
+        done(413);
+        return send(413, { message: `body over ${maxBytes} bytes` });
+      }
+      let body: z.infer<typeof PayloadsBodySchema>;
+      try {
+        const parsed = PayloadsBodySchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        body = parsed.data;
+      } catch (error) {
+        done(400);
+        return send(400, { message: `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${(error as Error).message}` });
+      }
+      void convert(route, options.codecs, body.payloads.map(toPayload)).then(
+        (payloads) => {
+          done(200);
+          send(200, { payloads: payloads.map(fromPayload) });
+        },
+        (error: unknown) => {
+          // A payload this server cannot decrypt (unknown key id, altered bytes): say why, never what.
+          const status = error instanceof CodecError ? 422 : 500;
+          done(status);
+          send(status, error instanceof CodecError ? { type: error.type, message: error.message } : { message: 'codec failure' });
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url,
+    uiEndpoint: (token) => `${url}/${encodeURIComponent(token)}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function convert(route: 'encode' | 'decode', codecs: PayloadCodec[], payloads: Payload[]): Promise<Payload[]> {
+  let result = payloads;
+  if (route === 'encode') for (const codec of codecs) result = await codec.encode(result);
+  else for (const codec of [...codecs].reverse()) result = await codec.decode(result);
+  return result;
+}

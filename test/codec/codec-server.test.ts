@@ -1,0 +1,106 @@
+// The codec server (issue 13): /encode and /decode as the Temporal UI and CLI call them, bearer-token auth
+// (401 without it), CORS for the UI's origin only, 400 on a bad body, 422 on a payload it cannot decrypt.
+import { defaultPayloadConverter } from '@temporalio/common';
+import got, { type Response } from 'got';
+import { EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
+import { startCodecServer, type CodecServer } from '../../src/codec/server';
+
+const TOKEN = 'test-token-0123456789abcdef';
+const UI_ORIGIN = 'http://127.0.0.1:8233';
+const codec = new EncryptionCodec(staticKeyProvider(generateCodecKeys('server-test')));
+let server: CodecServer;
+
+beforeAll(async () => {
+  server = await startCodecServer({ codecs: [codec], tokens: [TOKEN], allowedOrigins: [UI_ORIGIN] });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const toJson = (p: { metadata?: Record<string, Uint8Array | null> | null; data?: Uint8Array | null }) => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response<string>> {
+  return got.post(`${server.url}${path}`, {
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: { 'content-type': 'application/json', 'x-namespace': 'default', ...headers },
+    throwHttpErrors: false,
+  });
+}
+
+async function encryptedBody(value: unknown) {
+  const [encrypted] = await codec.encode([defaultPayloadConverter.toPayload(value)]);
+  return { payloads: [toJson(encrypted!)] };
+}
+
+it('decodes with the bearer token, and refuses without it or with a wrong one (401)', async () => {
+  const body = await encryptedBody({ email: 'ana.silva@example.org' });
+  const ok = await post('/decode', body, { authorization: `Bearer ${TOKEN}` });
+  expect(ok.statusCode).toBe(200);
+  const [payload] = (JSON.parse(ok.body) as { payloads: Array<{ metadata: Record<string, string>; data: string }> }).payloads;
+  expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
+  expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toEqual({ email: 'ana.silva@example.org' });
+
+  for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: TOKEN }] as Array<Record<string, string>>) {
+    const refused = await post('/decode', body, headers);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.body).not.toContain('ana.silva');
+  }
+});
+
+it('takes the token as the first path segment, for a UI that cannot send a header', async () => {
+  const body = await encryptedBody({ n: 1 });
+  expect((await post(`/${TOKEN}/decode`, body)).statusCode).toBe(200);
+  expect(server.uiEndpoint(TOKEN)).toBe(`${server.url}/${TOKEN}`);
+  expect((await post('/not-the-token-0123456789/decode', body)).statusCode).toBe(401);
+});
+
+it('encodes what it decodes', async () => {
+  const plain = { payloads: [toJson(defaultPayloadConverter.toPayload({ hello: 'world' }))] };
+  const encoded = await post('/encode', plain, { authorization: `Bearer ${TOKEN}` });
+  expect(encoded.statusCode).toBe(200);
+  expect(encoded.body).not.toContain(Buffer.from('world').toString('base64'));
+  const decoded = await post('/decode', encoded.body, { authorization: `Bearer ${TOKEN}` });
+  expect(JSON.parse(decoded.body)).toEqual(plain);
+});
+
+it('answers the CORS preflight of the UI origin only', async () => {
+  const preflight = (origin: string) =>
+    got(`${server.url}/decode`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+      throwHttpErrors: false,
+    });
+  const allowed = await preflight(UI_ORIGIN);
+  expect(allowed.statusCode).toBe(204);
+  expect(allowed.headers['access-control-allow-origin']).toBe(UI_ORIGIN);
+  expect(allowed.headers['access-control-allow-headers']).toMatch(/x-namespace/);
+  expect(allowed.headers['access-control-allow-headers']).toMatch(/authorization/);
+  const other = await preflight('https://evil.example');
+  expect(other.statusCode).toBe(403);
+  expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  // The actual request from the UI carries the CORS header too.
+  const decoded = await post('/decode', await encryptedBody({ n: 2 }), { origin: UI_ORIGIN, authorization: `Bearer ${TOKEN}` });
+  expect(decoded.headers['access-control-allow-origin']).toBe(UI_ORIGIN);
+});
+
+it('refuses a bad body (400) and a payload it cannot decrypt (422), without echoing data', async () => {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  expect((await post('/decode', 'not json', auth)).statusCode).toBe(400);
+  expect((await post('/decode', { nope: [] }, auth)).statusCode).toBe(400);
+  expect((await post('/decode', { payloads: [{ data: '***' }] }, auth)).statusCode).toBe(400);
+  const foreign = new EncryptionCodec(staticKeyProvider(generateCodecKeys('other-key')));
+  const [encrypted] = await foreign.encode([defaultPayloadConverter.toPayload({ secret: 'ana.silva@example.org' })]);
+  const refused = await post('/decode', { payloads: [toJson(encrypted!)] }, auth);
+  expect(refused.statusCode).toBe(422);
+  expect(JSON.parse(refused.body)).toMatchObject({ type: 'UNKNOWN_KEY_ID' });
+  expect(refused.body).not.toContain('ana.silva');
+  expect((await got(`${server.url}/decode`, { throwHttpErrors: false })).statusCode).toBe(405);
+});
+
+it('never starts without a token', async () => {
+  await expect(startCodecServer({ codecs: [codec], tokens: [] })).rejects.toThrow(/never runs unauthenticated/);
+  await expect(startCodecServer({ codecs: [codec], tokens: ['short'] })).rejects.toThrow(/16\+ characters/);
+});

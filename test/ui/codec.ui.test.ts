@@ -1,0 +1,81 @@
+// issue 13: the Temporal UI of the local stack decodes payloads through the codec server (`xborder dev` points
+// the dev server's UI at it with --ui-codec-endpoint), and shows only the encrypted payload without it. Headless
+// Debian Chromium driven by playwright-core, as test/ui/stuck-payments.ui.test.ts. Screenshots in test-artifacts/.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LocalStack } from '../../src/cli/stack';
+import { startPayment } from '../../src/client/payments';
+import { paymentWorkflowId } from '../../workflows/messages';
+import { startTestStack, uniqueKey } from '../e2e/stack-support';
+
+jest.setTimeout(180_000);
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+const TOKEN = `ui-test-token-${Math.random().toString(36).slice(2)}`;
+
+let stack: LocalStack;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  stack = await startTestStack({ codecServer: { token: TOKEN }, sandbox: { demoData: true } });
+  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], { encoding: 'utf8' }).trim();
+  browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+async function openWorkflow(page: Page, workflowId: string): Promise<void> {
+  await page.goto(`${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows/${encodeURIComponent(workflowId)}`, { waitUntil: 'domcontentloaded' });
+  await page.getByText(workflowId).first().waitFor({ timeout: 60_000 });
+}
+
+it('shows the decoded payment input with the codec server, and only the encrypted payload without it', async () => {
+  const key = uniqueKey('ui-codec');
+  const marker = `codec-ui-marker-${key}`;
+  await startPayment(
+    stack.client,
+    {
+      paymentKey: key,
+      request: {
+        customerId: 'cus_demo_individual',
+        source: { currencyCode: 'USDC', amount: 75, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
+        reference: marker,
+        paymentReason: 'PERSONAL_TRANSFERS',
+      },
+    },
+    { taskQueue: stack.taskQueue },
+  );
+  const workflowId = paymentWorkflowId(key);
+  mkdirSync(ARTIFACTS, { recursive: true });
+
+  // With the codec server: the UI's own calls to /decode carry the token in the path and are answered.
+  const decoded = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  const decodeCalls: number[] = [];
+  decoded.on('response', (response) => {
+    const url = new URL(response.url());
+    if (url.origin === stack.codecServer!.url && url.pathname === `/${TOKEN}/decode` && response.request().method() === 'POST') decodeCalls.push(response.status());
+  });
+  await openWorkflow(decoded, workflowId);
+  await decoded.getByText(marker).first().waitFor({ timeout: 60_000 });
+  await decoded.screenshot({ path: path.join(ARTIFACTS, 'codec-ui-decoded.png'), fullPage: true });
+  expect(decodeCalls.length).toBeGreaterThan(0);
+  expect(decodeCalls.every((status) => status === 200)).toBe(true);
+
+  // Without it (the codec server unreachable from this browser): the input stays encrypted.
+  const encrypted = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  await encrypted.route(`${stack.codecServer!.url}/**`, (route) => route.abort());
+  await openWorkflow(encrypted, workflowId);
+  await encrypted.getByText(/binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/).first().waitFor({ timeout: 60_000 });
+  await encrypted.screenshot({ path: path.join(ARTIFACTS, 'codec-ui-encrypted.png'), fullPage: true });
+  expect(await encrypted.locator('body').innerText()).not.toContain(marker);
+});
