@@ -1,6 +1,6 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type ProviderPort } from '../activities';
-import type { TemporalConnectionConfig } from '../src/client/connection-config';
+import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 
@@ -23,11 +23,7 @@ export interface RunningWorker {
 
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
-  const connection = await NativeConnection.connect({
-    address: options.temporal.address,
-    ...(options.temporal.tls ? { tls: options.temporal.tls } : {}),
-    ...(options.temporal.apiKey ? { apiKey: options.temporal.apiKey } : {}),
-  });
+  const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
   let worker: Worker;
   try {
     worker = await Worker.create({
