@@ -21,7 +21,9 @@ const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).optional(),
   TEMPORAL_API_KEY: z.string().min(1).optional(),
-  TEMPORAL_TLS: z.enum(['1', '0', 'true', 'false'], { error: 'TEMPORAL_TLS must be 1, 0, true or false' }).optional(),
+  TEMPORAL_TLS: z
+    .enum(['1', '0', 'true', 'false'], { error: 'TEMPORAL_TLS must be 1, 0, true or false' })
+    .optional(),
   TEMPORAL_TLS_CLIENT_CERT_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_CLIENT_KEY_PATH: z.string().min(1).optional(),
   TEMPORAL_TLS_SERVER_CA_CERT_PATH: z.string().min(1).optional(),
@@ -93,8 +95,12 @@ export class TemporalConfigError extends Error {
 /** Where envconfig looks when TEMPORAL_CONFIG_FILE is unset (same rules as the Temporal CLI). */
 export function defaultTemporalConfigFile(env: NodeJS.ProcessEnv): string | undefined {
   const platform = os.platform();
-  if (platform === 'win32') return env.APPDATA ? path.join(env.APPDATA, 'temporalio', 'temporal.toml') : undefined;
-  if (platform === 'darwin') return env.HOME ? path.join(env.HOME, 'Library', 'Application Support', 'temporalio', 'temporal.toml') : undefined;
+  if (platform === 'win32')
+    return env.APPDATA ? path.join(env.APPDATA, 'temporalio', 'temporal.toml') : undefined;
+  if (platform === 'darwin')
+    return env.HOME
+      ? path.join(env.HOME, 'Library', 'Application Support', 'temporalio', 'temporal.toml')
+      : undefined;
   const xdg = env.XDG_CONFIG_HOME;
   if (xdg) return path.isAbsolute(xdg) ? path.join(xdg, 'temporalio', 'temporal.toml') : undefined;
   return env.HOME ? path.join(env.HOME, '.config', 'temporalio', 'temporal.toml') : undefined;
@@ -120,20 +126,27 @@ function readConfigFile(env: NodeJS.ProcessEnv): { file: string; text: string } 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new TemporalConfigError(`Temporal config file ${file} (TEMPORAL_CONFIG_FILE) cannot be read: ${(error as Error).message}`);
+    throw new TemporalConfigError(
+      `Temporal config file ${file} (TEMPORAL_CONFIG_FILE) cannot be read: ${(error as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
     parsed = parseToml(text);
   } catch (error) {
-    throw new TemporalConfigError(`Temporal config file ${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`);
+    throw new TemporalConfigError(
+      `Temporal config file ${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`,
+    );
   }
   const checked = ConfigFile.safeParse(parsed);
-  if (!checked.success) throw new TemporalConfigError(`Temporal config file ${file}: ${formatIssues(checked.error.issues)}`);
+  if (!checked.success)
+    throw new TemporalConfigError(`Temporal config file ${file}: ${formatIssues(checked.error.issues)}`);
   for (const [name, profile] of Object.entries(checked.data.profile ?? {})) {
     for (const which of ['client_cert', 'client_key', 'server_ca_cert'] as const) {
       if (profile.tls?.[`${which}_path`] && profile.tls[`${which}_data`]) {
-        throw new TemporalConfigError(`Temporal config file ${file}: profile.${name}.tls: set ${which}_path or ${which}_data, not both`);
+        throw new TemporalConfigError(
+          `Temporal config file ${file}: profile.${name}.tls: set ${which}_path or ${which}_data, not both`,
+        );
       }
     }
   }
@@ -141,7 +154,9 @@ function readConfigFile(env: NodeJS.ProcessEnv): { file: string; text: string } 
 }
 
 function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 /**
@@ -150,15 +165,22 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
  */
 export function temporalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TemporalConnectionConfig {
   const parsedEnv = EnvSchema.safeParse(env);
-  if (!parsedEnv.success) throw new TemporalConfigError(`Invalid Temporal connection environment: ${formatIssues(parsedEnv.error.issues)}`);
+  if (!parsedEnv.success)
+    throw new TemporalConfigError(
+      `Invalid Temporal connection environment: ${formatIssues(parsedEnv.error.issues)}`,
+    );
   const e = parsedEnv.data;
   if (e.TEMPORAL_TLS_CLIENT_CERT_PATH && e.TEMPORAL_TLS_CLIENT_CERT_DATA) {
-    throw new TemporalConfigError('Set TEMPORAL_TLS_CLIENT_CERT_PATH or TEMPORAL_TLS_CLIENT_CERT_DATA, not both.');
+    throw new TemporalConfigError(
+      'Set TEMPORAL_TLS_CLIENT_CERT_PATH or TEMPORAL_TLS_CLIENT_CERT_DATA, not both.',
+    );
   }
   const configFile = readConfigFile(env);
   if (!configFile && e.TEMPORAL_PROFILE) {
     const looked = defaultTemporalConfigFile(env) ?? '(no config directory: set TEMPORAL_CONFIG_FILE)';
-    throw new TemporalConfigError(`TEMPORAL_PROFILE=${e.TEMPORAL_PROFILE} but there is no Temporal config file (looked for ${looked})`);
+    throw new TemporalConfigError(
+      `TEMPORAL_PROFILE=${e.TEMPORAL_PROFILE} but there is no Temporal config file (looked for ${looked})`,
+    );
   }
   const profileName = e.TEMPORAL_PROFILE ?? 'default';
   let profile: ClientConfigProfile;
@@ -169,14 +191,23 @@ export function temporalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Tem
       overrideEnvVars: definedOnly(env),
     });
   } catch (error) {
-    const where = configFile ? `Temporal config file ${configFile.file}: ` : 'Temporal connection environment: ';
-    const message = (error as Error).message.replace(/^Profile '(.*)' not found in config data$/, 'no profile.$1 (TEMPORAL_PROFILE=$1)');
+    const where = configFile
+      ? `Temporal config file ${configFile.file}: `
+      : 'Temporal connection environment: ';
+    const message = (error as Error).message.replace(
+      /^Profile '(.*)' not found in config data$/,
+      'no profile.$1 (TEMPORAL_PROFILE=$1)',
+    );
     throw new TemporalConfigError(`${where}${message}`);
   }
   // envconfig drops a certificate without its key silently; a half mTLS set-up is a mistake worth naming.
   if (Boolean(profile.tls?.clientCert) !== Boolean(profile.tls?.clientKey)) {
-    const where = configFile ? ` (config file ${configFile.file}, profile ${profileName}, or TEMPORAL_TLS_CLIENT_* variables)` : '';
-    throw new TemporalConfigError(`Set both the TLS client certificate and its key for mTLS, or neither${where}.`);
+    const where = configFile
+      ? ` (config file ${configFile.file}, profile ${profileName}, or TEMPORAL_TLS_CLIENT_* variables)`
+      : '';
+    throw new TemporalConfigError(
+      `Set both the TLS client certificate and its key for mTLS, or neither${where}.`,
+    );
   }
 
   let options: ReturnType<typeof toClientOptions>;
@@ -196,8 +227,17 @@ export function temporalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Tem
   else if (tls) {
     config.tls = {
       ...(tls.serverNameOverride ? { serverNameOverride: tls.serverNameOverride } : {}),
-      ...(tls.serverRootCACertificate ? { serverRootCACertificate: Buffer.from(tls.serverRootCACertificate) } : {}),
-      ...(tls.clientCertPair ? { clientCertPair: { crt: Buffer.from(tls.clientCertPair.crt), key: Buffer.from(tls.clientCertPair.key) } } : {}),
+      ...(tls.serverRootCACertificate
+        ? { serverRootCACertificate: Buffer.from(tls.serverRootCACertificate) }
+        : {}),
+      ...(tls.clientCertPair
+        ? {
+            clientCertPair: {
+              crt: Buffer.from(tls.clientCertPair.crt),
+              key: Buffer.from(tls.clientCertPair.key),
+            },
+          }
+        : {}),
     };
   }
   if (profile.grpcMeta && Object.keys(profile.grpcMeta).length > 0) config.metadata = { ...profile.grpcMeta };
