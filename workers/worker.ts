@@ -2,7 +2,7 @@ import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { createActivities, type ProviderPort } from '../activities';
-import type { TemporalConnectionConfig } from '../src/client/connection-config';
+import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 
@@ -28,11 +28,7 @@ export interface RunningWorker {
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
-  const connection = await NativeConnection.connect({
-    address: options.temporal.address,
-    ...(options.temporal.tls ? { tls: options.temporal.tls } : {}),
-    ...(options.temporal.apiKey ? { apiKey: options.temporal.apiKey } : {}),
-  });
+  const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
   let worker: Worker;
   try {
     worker = await Worker.create({

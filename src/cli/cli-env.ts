@@ -1,18 +1,87 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Client } from '@temporalio/client';
 import { connectClient } from '../client/connect';
-import { temporalConfigFromEnv } from '../client/connection-config';
+import { temporalConfigFromEnv, TemporalConfigError } from '../client/connection-config';
 import { DEFAULT_TASK_QUEUE } from '../../workers/config';
+import { CannotConnectError, UsageError } from './exit-codes';
+
+/** The flags of every command that talks to Temporal; they override temporal.toml and TEMPORAL_* variables. */
+export const CONNECTION_OPTIONS = {
+  address: { type: 'string' },
+  namespace: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const CONNECTION_USAGE = `  --address HOST:PORT   Temporal frontend (default: temporal.toml profile / TEMPORAL_ADDRESS / 127.0.0.1:7233)
+  --namespace NAME      Temporal namespace (default: profile / TEMPORAL_NAMESPACE / default)`;
+
+/** parseArgs whose mistakes (unknown flag, missing value) are usage errors (exit code 2) with the command's usage. */
+export function parseCommandArgs<T extends ParseArgsConfig>(
+  config: T,
+  usage: string,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError((error as Error).message, usage);
+  }
+}
+
+/** A number flag checked before anything connects; undefined when the flag is absent. */
+export function numberFlag(
+  name: string,
+  raw: string | undefined,
+  rule: (n: number) => boolean,
+  what: string,
+  usage: string,
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || !rule(n))
+    throw new UsageError(`--${name} must be ${what}, got "${raw}"`, usage);
+  return n;
+}
+
+export interface CliContext {
+  client: Client;
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  uiUrl: string;
+  close(): Promise<void>;
+}
 
 /** What every client-side subcommand needs: a Temporal client, the task queue and the UI address. */
-export async function cliContext() {
-  const temporal = temporalConfigFromEnv();
-  const client = await connectClient(temporal);
+export async function cliContext(flags: { address?: string; namespace?: string } = {}): Promise<CliContext> {
+  let temporal;
+  try {
+    temporal = temporalConfigFromEnv({
+      ...process.env,
+      ...(flags.address ? { TEMPORAL_ADDRESS: flags.address } : {}),
+      ...(flags.namespace ? { TEMPORAL_NAMESPACE: flags.namespace } : {}),
+    });
+  } catch (error) {
+    if (error instanceof TemporalConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  let client: Client;
+  try {
+    client = await connectClient(temporal);
+  } catch (error) {
+    throw new CannotConnectError(temporal.address, temporal.namespace, error);
+  }
   return {
     client,
+    address: temporal.address,
     namespace: temporal.namespace,
     taskQueue: process.env.XBORDER_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
     uiUrl: process.env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233',
     close: () => client.connection.close(),
   };
+}
+
+/** Results go to stdout: as JSON with --json (one document), else as the command's text. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
 }
 
 export function formatAge(ms: number): string {

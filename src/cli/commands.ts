@@ -1,3 +1,5 @@
+import { EXIT } from './exit-codes';
+
 export interface Command {
   name: string;
   summary: string;
@@ -5,11 +7,30 @@ export interface Command {
   run(args: string[]): Promise<number>;
 }
 
+const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+
+/**
+ * @temporalio/worker is an optional peer dependency (its native bridge is ~150 MB; client-only users skip it):
+ * commands that run a worker say how to add it rather than failing with "Cannot find module".
+ */
+function workerInstalled(command: string): boolean {
+  try {
+    require.resolve('@temporalio/worker');
+    return true;
+  } catch {
+    console.error(
+      `xborder ${command}: needs @temporalio/worker (an optional peer dependency): npm install @temporalio/worker@1.24.0`,
+    );
+    return false;
+  }
+}
+
 export const commands: Command[] = [
   {
     name: 'dev',
     summary: 'the whole local stack: Temporal dev server, sandbox, ingress, worker, and a demo transfer',
-    run: async (args) => (await import('./dev')).runDev(args),
+    run: async (args) =>
+      !wantsHelp(args) && !workerInstalled('dev') ? EXIT.USAGE : (await import('./dev')).runDev(args),
   },
   {
     name: 'sandbox',
@@ -18,16 +39,20 @@ export const commands: Command[] = [
   },
   {
     name: 'worker',
-    summary: 'the Temporal worker (configured from the environment, see workers/config.ts)',
-    run: async () => {
+    summary: 'the Temporal worker (configured from the environment, see `xborder worker --help`)',
+    run: async (args) => {
+      if (wantsHelp(args)) return (await import('./service-help')).printWorkerHelp();
+      if (!workerInstalled('worker')) return EXIT.USAGE;
       await (await import('../../workers/main')).runWorkerFromEnv();
-      return 0;
+      return EXIT.OK;
     },
   },
   {
     name: 'ingress',
-    summary: 'the webhook ingress HTTP server (configured from the environment, see src/ingress/config.ts)',
-    run: async () => {
+    summary:
+      'the webhook ingress HTTP server (configured from the environment, see `xborder ingress --help`)',
+    run: async (args) => {
+      if (wantsHelp(args)) return (await import('./service-help')).printIngressHelp();
       await (await import('../ingress/main')).runIngressFromEnv();
       return new Promise<number>(() => undefined); // serves until a signal stops the process
     },
@@ -54,7 +79,7 @@ export const commands: Command[] = [
   },
   {
     name: 'stuck',
-    summary: 'list stuck payments with age, phase, provider id and Temporal UI link',
+    summary: 'list stuck payments with age, phase, provider id and Temporal UI link (exit code 1 when any)',
     run: async (args) => (await import('./stuck')).runStuck(args),
   },
   {

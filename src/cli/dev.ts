@@ -12,6 +12,8 @@ import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCod
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
+import { EXIT, UsageError } from './exit-codes';
+import { portTaken, portTakenMessage } from './port-check';
 
 const USAGE = `Usage: xborder dev [options]   (npm start)
   --data-dir DIR       where state persists (default .data)
@@ -41,33 +43,53 @@ function devDataConverter(dataDir: string) {
   return { dataConverter: codecDataConverter(staticKeyProvider(parseCodecKeys(text, file))), source: file };
 }
 
+function parseDevArgs(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        'data-dir': { type: 'string' },
+        'temporal-port': { type: 'string' },
+        'sandbox-port': { type: 'string' },
+        'ingress-port': { type: 'string' },
+        'codec-port': { type: 'string' },
+        'no-demo': { type: 'boolean' },
+        once: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message, USAGE);
+  }
+}
+
 export async function runDev(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      'data-dir': { type: 'string' },
-      'temporal-port': { type: 'string' },
-      'sandbox-port': { type: 'string' },
-      'ingress-port': { type: 'string' },
-      'codec-port': { type: 'string' },
-      'no-demo': { type: 'boolean' },
-      once: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
+  const { values } = parseDevArgs(args);
   if (values.help) {
     console.log(USAGE);
-    return 0;
+    return EXIT.OK;
   }
   const port = (name: string, fallback: number) => {
     const raw = values[name as 'temporal-port'];
     const n = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new Error(`--${name} must be a port number, got ${raw}`);
+    if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new UsageError(`--${name} must be a port number, got ${raw}`, USAGE);
     return n;
   };
+  const temporalPort = port('temporal-port', 7233);
+  const sandboxPort = port('sandbox-port', 4010);
+  const ingressPort = port('ingress-port', 4020);
+  // A taken port is named with the flag that changes it, before anything starts (not an EADDRINUSE stack trace).
+  // A Temporal server already on --temporal-port is reused (then its UI port is its own business).
+  const wanted: Array<[number, string, string]> = [
+    [sandboxPort, 'sandbox', '--sandbox-port'],
+    [ingressPort, 'webhook ingress', '--ingress-port'],
+  ];
+  if (!(await portTaken('127.0.0.1', temporalPort))) wanted.push([temporalPort + 1000, 'Temporal UI, --temporal-port + 1000', '--temporal-port']);
+  for (const [p, what, flag] of wanted) {
+    if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
+  }
   const dataDir = path.resolve(values['data-dir'] ?? '.data');
   mkdirSync(dataDir, { recursive: true });
-  const temporalPort = port('temporal-port', 7233);
   const started = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
@@ -81,8 +103,8 @@ export async function runDev(args: string[]): Promise<number> {
     temporalPort,
     temporalUiPort: temporalPort + 1000,
     temporalDbFile: path.join(dataDir, 'temporal.db'),
-    sandboxPort: port('sandbox-port', 4010),
-    ingressPort: port('ingress-port', 4020),
+    sandboxPort,
+    ingressPort,
     webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
     dataConverter: codec.dataConverter,
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: port('codec-port', DEFAULT_CODEC_SERVER_PORT), token: codecToken } } : {}),

@@ -1,74 +1,130 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { startPayment } from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
-import { cliContext } from './cli-env';
+import { validatePaymentRequest } from '../contract';
+import { PaymentInputSchema } from '../../workflows/messages';
+import {
+  CONNECTION_OPTIONS,
+  CONNECTION_USAGE,
+  cliContext,
+  numberFlag,
+  parseCommandArgs,
+  printJson,
+} from './cli-env';
+import { EXIT, UsageError } from './exit-codes';
+import { formatViolations, formatZodIssues } from './format-problems';
 import { watchPayment } from './watch';
 
-const USAGE = `Usage: xborder pay --key <payment key> --request <file.json | -> [--max-fee N] [--max-drift F] [--watch]
+const USAGE = `Usage: xborder pay --key <payment key> --request <file.json | -> [--max-fee N] [--max-drift F] [--watch] [--json]
   --request   the POST /payments body (spec: Endpoints, POST /payments body); - reads standard input
   --max-fee   refuse when the rate's total fee (source currency) is above N
   --max-drift refuse when the payment's quote drifts from the rate by more than F (a fraction, e.g. 0.01)
-  --watch     follow the payment until its outcome`;
+  --watch     follow the payment until its outcome (exit code 0 only when it is COMPLETED)
+  --json      print the result as one JSON document (with --watch: once, at the outcome)
+${CONNECTION_USAGE}
+Exit codes: 0 started (or COMPLETED with --watch), 1 refused or not COMPLETED, 2 usage or a bad request, 3 cannot connect.`;
+
+function readRequest(source: string): Record<string, unknown> {
+  let request: unknown;
+  try {
+    request = JSON.parse(readFileSync(source === '-' ? 0 : source, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--request ${source} is not a readable JSON file: ${(error as Error).message}`);
+  }
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new UsageError(`--request ${source} must hold a JSON object (the POST /payments body)`);
+  }
+  return request as Record<string, unknown>;
+}
 
 export async function runPay(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      key: { type: 'string' },
-      request: { type: 'string' },
-      'max-fee': { type: 'string' },
-      'max-drift': { type: 'string' },
-      watch: { type: 'boolean' },
-      help: { type: 'boolean' },
+  const { values } = parseCommandArgs(
+    {
+      args,
+      options: {
+        key: { type: 'string' },
+        request: { type: 'string' },
+        'max-fee': { type: 'string' },
+        'max-drift': { type: 'string' },
+        watch: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
     },
-  });
+    USAGE,
+  );
   if (values.help) {
     console.log(USAGE);
-    return 0;
+    return EXIT.OK;
   }
-  if (!values.key || !values.request) {
-    console.error(`xborder pay: --key and --request are required\n\n${USAGE}`);
-    return 2;
-  }
-  let request: Record<string, unknown>;
-  try {
-    request = JSON.parse(readFileSync(values.request === '-' ? 0 : values.request, 'utf8')) as Record<string, unknown>;
-  } catch (error) {
-    console.error(`xborder pay: --request ${values.request} is not a readable JSON file: ${(error as Error).message}`);
-    return 2;
-  }
+  if (!values.key || !values.request) throw new UsageError('--key and --request are required', USAGE);
+  // Everything the caller gave is checked before connecting: numbers, the input's shape, the request's rules.
   const limits: { maxTotalFee?: number; maxRateDrift?: number } = {};
-  if (values['max-fee']) limits.maxTotalFee = Number(values['max-fee']);
-  if (values['max-drift']) limits.maxRateDrift = Number(values['max-drift']);
+  const maxFee = numberFlag('max-fee', values['max-fee'], (n) => n >= 0, 'a number ≥ 0', USAGE);
+  const maxDrift = numberFlag(
+    'max-drift',
+    values['max-drift'],
+    (n) => n >= 0,
+    'a fraction ≥ 0 (e.g. 0.01)',
+    USAGE,
+  );
+  if (maxFee !== undefined) limits.maxTotalFee = maxFee;
+  if (maxDrift !== undefined) limits.maxRateDrift = maxDrift;
+  const request = readRequest(values.request);
+  const input = { paymentKey: values.key, request, limits };
+  const shape = PaymentInputSchema.safeParse(input);
+  if (!shape.success)
+    throw new UsageError(`the payment is not valid:\n${formatZodIssues(shape.error.issues)}`);
+  const violations = validatePaymentRequest(request, new Date());
+  if (violations.length > 0)
+    throw new UsageError(
+      `the request breaks the service's rules (nothing was sent):\n${formatViolations(violations)}`,
+    );
 
-  const ctx = await cliContext();
+  const ctx = await cliContext(values);
   try {
-    const started = await startPayment(ctx.client, { paymentKey: values.key, request, limits }, { taskQueue: ctx.taskQueue });
-    const link = temporalUiLink(ctx.uiUrl, ctx.namespace, started.workflowId);
-    if (started.created.outcome === 'REJECTED') {
-      console.log(`refused before any payment was created (${started.workflowId}):`);
-      for (const v of started.created.violations) console.log(`  ${v.path}: ${v.message} [${v.rule}]`);
-      return 1;
-    }
+    const started = await startPayment(ctx.client, input, { taskQueue: ctx.taskQueue });
+    const ui = temporalUiLink(ctx.uiUrl, ctx.namespace, started.workflowId);
     if (started.created.outcome === 'NEEDS_ATTENTION') {
       // the create may have reached the service: not refused, an operator decides (phase NEEDS_ATTENTION)
-      console.log(`payment ${started.workflowId} needs an operator: ${started.created.reason}`);
-      console.log(`  ${link}`);
-      return 1;
+      if (values.json) printJson({ workflowId: started.workflowId, created: started.created, ui });
+      else console.log(`payment ${started.workflowId} needs an operator: ${started.created.reason}\n  ${ui}`);
+      return EXIT.NOT_OK;
     }
     const c = started.created;
-    console.log(`payment ${started.workflowId} → provider payment ${c.providerPaymentId}`);
-    console.log(`  quote: rate ${c.quote.exchangeRate}, valid until ${c.quote.expiresAt}; fee ${c.fee}`);
-    if (!c.pulledFromAccount) {
-      const f = c.fundingInstructions as Record<string, unknown>;
-      console.log(`  send ${String(f.amount)} ${String(f.currencyCode)} via ${String(f.rail)} to ${String(f.toAddress ?? '-')} before ${c.quote.expiresAt}`);
+    if (c.outcome === 'REJECTED') {
+      if (values.json) printJson({ workflowId: started.workflowId, created: c, ui });
+      else
+        console.log(
+          `refused before any payment was created (${started.workflowId}):\n${formatViolations(c.violations)}`,
+        );
+      return EXIT.NOT_OK;
     }
-    console.log(`  ${link}`);
-    if (!values.watch) return 0;
-    const final = await watchPayment(ctx.client, started.workflowId);
-    console.log(`outcome: ${final.outcome?.outcome}`);
-    return final.outcome?.outcome === 'COMPLETED' ? 0 : 1;
+    if (!values.json) {
+      console.log(`payment ${started.workflowId} → provider payment ${c.providerPaymentId}`);
+      console.log(`  quote: rate ${c.quote.exchangeRate}, valid until ${c.quote.expiresAt}; fee ${c.fee}`);
+      if (!c.pulledFromAccount) {
+        const f = c.fundingInstructions as Record<string, unknown>;
+        console.log(
+          `  send ${String(f.amount)} ${String(f.currencyCode)} via ${String(f.rail)} to ${String(f.toAddress ?? '-')} before ${c.quote.expiresAt}`,
+        );
+      }
+      console.log(`  ${ui}`);
+    }
+    if (!values.watch) {
+      if (values.json) printJson({ workflowId: started.workflowId, created: c, ui });
+      return EXIT.OK;
+    }
+    const final = await watchPayment(
+      ctx.client,
+      started.workflowId,
+      values.json ? () => undefined : console.log,
+    );
+    if (values.json)
+      printJson({ workflowId: started.workflowId, created: c, ui, outcome: final.outcome, state: final });
+    else console.log(`outcome: ${final.outcome?.outcome}`);
+    return final.outcome?.outcome === 'COMPLETED' ? EXIT.OK : EXIT.NOT_OK;
   } finally {
     await ctx.close();
   }

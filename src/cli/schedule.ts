@@ -1,10 +1,15 @@
 // `xborder schedule create|describe|pause|unpause|trigger|delete` — the quote-refresh Schedule (issue 6).
 // `create` is ensureSchedules: it creates, or updates an existing Schedule to the configuration of the
 // environment (XBORDER_QUOTE_* variables, src/client/quote-refresh-config.ts), and starts the rate board.
-import { parseArgs } from 'node:util';
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';
-import { ensureSchedules, formatRatePair, quoteRefreshConfigFromEnv, QUOTE_REFRESH_SCHEDULE_ID } from '../client/schedules';
-import { cliContext } from './cli-env';
+import {
+  ensureSchedules,
+  formatRatePair,
+  quoteRefreshConfigFromEnv,
+  QUOTE_REFRESH_SCHEDULE_ID,
+} from '../client/schedules';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
+import { EXIT, UsageError } from './exit-codes';
 
 export const SCHEDULE_SUBCOMMANDS = ['create', 'describe', 'pause', 'unpause', 'trigger', 'delete'] as const;
 export type ScheduleSubcommand = (typeof SCHEDULE_SUBCOMMANDS)[number];
@@ -15,24 +20,42 @@ const USAGE = `Usage: xborder schedule <${SCHEDULE_SUBCOMMANDS.join('|')}> [--id
   describe  interval, policies, state, recent and next runs
   pause / unpause   (with --note saying why)
   trigger   run a refresh now
-  delete    remove the Schedule (the rate board keeps its last rates, which then age)`;
+  delete    remove the Schedule (the rate board keeps its last rates, which then age)
+  --json    the result as one JSON document
+${CONNECTION_USAGE}
+Exit codes: 0 done, 1 no such Schedule, 2 usage, 3 cannot connect.`;
 
 export function isScheduleSubcommand(value: string | undefined): value is ScheduleSubcommand {
   return (SCHEDULE_SUBCOMMANDS as readonly string[]).includes(value ?? '');
 }
 
 export async function runSchedule(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { id: { type: 'string' }, note: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
-  });
+  const { values, positionals } = parseCommandArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        id: { type: 'string' },
+        note: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
+    },
+    USAGE,
+  );
   const sub = positionals[0];
-  if (values.help || !isScheduleSubcommand(sub)) {
-    (values.help ? console.log : console.error)(USAGE);
-    return values.help ? 0 : 2;
+  if (values.help) {
+    console.log(USAGE);
+    return EXIT.OK;
   }
-  const ctx = await cliContext();
+  if (!isScheduleSubcommand(sub) || positionals.length !== 1) {
+    throw new UsageError(
+      sub === undefined ? 'give a subcommand' : `unknown subcommand "${positionals.join(' ')}"`,
+      USAGE,
+    );
+  }
+  const ctx = await cliContext(values);
   try {
     return await runScheduleSubcommand(ctx.client, sub, {
       scheduleId: values.id ?? QUOTE_REFRESH_SCHEDULE_ID,
@@ -42,8 +65,10 @@ export async function runSchedule(args: string[]): Promise<number> {
     });
   } catch (err) {
     if (err instanceof ScheduleNotFoundError) {
-      console.error(`no Schedule ${values.id ?? QUOTE_REFRESH_SCHEDULE_ID}; create it with: xborder schedule create`);
-      return 1;
+      const scheduleId = values.id ?? QUOTE_REFRESH_SCHEDULE_ID;
+      if (values.json) printJson({ scheduleId, found: false });
+      console.error(`no Schedule ${scheduleId}; create it with: xborder schedule create`);
+      return EXIT.NOT_OK;
     }
     throw err;
   } finally {
@@ -57,15 +82,30 @@ export async function runScheduleSubcommand(
   options: { scheduleId: string; taskQueue: string; note?: string; json: boolean },
 ): Promise<number> {
   const handle = client.schedule.getHandle(options.scheduleId);
+  // One line of text, or with --json one document: { scheduleId, action, ... }.
+  const done = (text: string, action: string, extra: Record<string, unknown> = {}) => {
+    if (options.json) printJson({ scheduleId: options.scheduleId, action, ...extra });
+    else console.log(text);
+    return EXIT.OK;
+  };
   switch (sub) {
     case 'create': {
-      const config = { ...quoteRefreshConfigFromEnv(), taskQueue: options.taskQueue, scheduleId: options.scheduleId };
+      const config = {
+        ...quoteRefreshConfigFromEnv(),
+        taskQueue: options.taskQueue,
+        scheduleId: options.scheduleId,
+      };
       const ensured = await ensureSchedules(client, config);
-      console.log(
+      return done(
         `${ensured.created ? 'created' : 'updated'} Schedule ${ensured.scheduleId}: every ${config.intervalMs} ms, ` +
           `${config.pairs.length} pairs (${config.pairs.map(formatRatePair).join(', ')}), task queue ${config.taskQueue}`,
+        ensured.created ? 'created' : 'updated',
+        {
+          intervalMs: config.intervalMs,
+          pairs: config.pairs.map(formatRatePair),
+          taskQueue: config.taskQueue,
+        },
       );
-      return 0;
     }
     case 'describe': {
       const d = await handle.describe();
@@ -76,29 +116,30 @@ export async function runScheduleSubcommand(
         catchupWindowMs: d.policies.catchupWindow,
         paused: d.state.paused,
         note: d.state.note ?? null,
-        recentActions: d.info.recentActions.map((a) => ({ scheduledAt: a.scheduledAt, takenAt: a.takenAt, workflowId: a.action.workflow.workflowId })),
+        recentActions: d.info.recentActions.map((a) => ({
+          scheduledAt: a.scheduledAt,
+          takenAt: a.takenAt,
+          workflowId: a.action.workflow.workflowId,
+        })),
         nextActionTimes: d.info.nextActionTimes,
         runningActions: d.info.runningActions.map((a) => a.workflow.workflowId),
       };
-      console.log(options.json ? JSON.stringify(summary, null, 2) : formatDescription(summary));
-      return 0;
+      if (options.json) printJson(summary);
+      else console.log(formatDescription(summary));
+      return EXIT.OK;
     }
     case 'pause':
       await handle.pause(options.note ?? 'paused with xborder schedule pause');
-      console.log(`paused ${options.scheduleId}`);
-      return 0;
+      return done(`paused ${options.scheduleId}`, 'paused');
     case 'unpause':
       await handle.unpause(options.note ?? 'unpaused with xborder schedule unpause');
-      console.log(`unpaused ${options.scheduleId}`);
-      return 0;
+      return done(`unpaused ${options.scheduleId}`, 'unpaused');
     case 'trigger':
       await handle.trigger();
-      console.log(`triggered ${options.scheduleId}`);
-      return 0;
+      return done(`triggered ${options.scheduleId}`, 'triggered');
     case 'delete':
       await handle.delete();
-      console.log(`deleted ${options.scheduleId}`);
-      return 0;
+      return done(`deleted ${options.scheduleId}`, 'deleted');
   }
 }
 

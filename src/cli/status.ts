@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { cancelPayment, getPaymentState, toPaymentWorkflowId } from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
 import type { PaymentState } from '../../workflows/messages';
-import { cliContext } from './cli-env';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
+import { CannotConnectError, EXIT, UsageError } from './exit-codes';
 
 export function formatState(state: PaymentState, uiLink: string): string {
   const lines = [
@@ -14,47 +15,99 @@ export function formatState(state: PaymentState, uiLink: string): string {
   ];
   if (state.fundingInstructions) {
     const f = state.fundingInstructions as Record<string, unknown>;
-    lines.push(`send funds     ${String(f.amount)} ${String(f.currencyCode)} via ${String(f.rail)} to ${String(f.toAddress ?? '-')}`);
+    lines.push(
+      `send funds     ${String(f.amount)} ${String(f.currencyCode)} via ${String(f.rail)} to ${String(f.toAddress ?? '-')}`,
+    );
   }
-  if (state.superseded.length > 0) lines.push(`superseded     ${state.superseded.map((s) => `${s.id} ${s.status}`).join(', ')}`);
+  if (state.superseded.length > 0)
+    lines.push(`superseded     ${state.superseded.map((s) => `${s.id} ${s.status}`).join(', ')}`);
   lines.push('timeline');
-  for (const entry of state.timeline) lines.push(`  ${entry.at}  ${entry.kind}${entry.detail ? `  ${entry.detail}` : ''}`);
+  for (const entry of state.timeline)
+    lines.push(`  ${entry.at}  ${entry.kind}${entry.detail ? `  ${entry.detail}` : ''}`);
   lines.push(`ui             ${uiLink}`);
   return lines.join('\n');
 }
 
+const STATUS_USAGE = `Usage: xborder status <payment key | payment:<key>> [--json]
+  --json      the payment's state as one JSON document
+${CONNECTION_USAGE}
+Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED (or no such payment), 2 usage, 3 cannot connect.`;
+
 export async function runStatus(args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean' } } });
-  if (values.help || positionals.length !== 1) {
-    console.log('Usage: xborder status <payment key | payment:<key>> [--json]');
-    return values.help ? 0 : 2;
+  const { positionals, values } = parseCommandArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...CONNECTION_OPTIONS },
+    },
+    STATUS_USAGE,
+  );
+  if (values.help) {
+    console.log(STATUS_USAGE);
+    return EXIT.OK;
   }
-  const ctx = await cliContext();
+  if (positionals.length !== 1) throw new UsageError('give one payment key', STATUS_USAGE);
+  const ctx = await cliContext(values);
   try {
     const state = await getPaymentState(ctx.client, positionals[0]!);
     const link = temporalUiLink(ctx.uiUrl, ctx.namespace, toPaymentWorkflowId(positionals[0]!));
-    console.log(values.json ? JSON.stringify(state, null, 2) : formatState(state, link));
-    return 0;
+    if (values.json) printJson({ ...state, ui: link });
+    else console.log(formatState(state, link));
+    return state.outcome && state.outcome.outcome !== 'COMPLETED' ? EXIT.NOT_OK : EXIT.OK;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) {
+      console.error(
+        `xborder status: no payment ${toPaymentWorkflowId(positionals[0]!)} in namespace ${ctx.namespace}`,
+      );
+      return EXIT.NOT_OK;
+    }
+    throw error;
   } finally {
     await ctx.close();
   }
 }
 
+const CANCEL_USAGE = `Usage: xborder cancel <payment key | payment:<key>> [--reason "..."] [--json]
+  Refused once funds are in.
+  --json      the payment's state after the cancel as one JSON document ({ cancelled, state } or { cancelled, error })
+${CONNECTION_USAGE}
+Exit codes: 0 cancelled, 1 refused (or no such payment), 2 usage, 3 cannot connect.`;
+
 export async function runCancel(args: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { reason: { type: 'string' }, help: { type: 'boolean' } } });
-  if (values.help || positionals.length !== 1) {
-    console.log('Usage: xborder cancel <payment key | payment:<key>> [--reason "..."]\nRefused once funds are in.');
-    return values.help ? 0 : 2;
+  const { positionals, values } = parseCommandArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        reason: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
+    },
+    CANCEL_USAGE,
+  );
+  if (values.help) {
+    console.log(CANCEL_USAGE);
+    return EXIT.OK;
   }
-  const ctx = await cliContext();
+  if (positionals.length !== 1) throw new UsageError('give one payment key', CANCEL_USAGE);
+  const ctx = await cliContext(values);
   try {
     const state = await cancelPayment(ctx.client, positionals[0]!, values.reason);
-    console.log(`cancelled: ${state.workflowId} (${state.phase})`);
-    return 0;
+    if (values.json) printJson({ cancelled: true, state });
+    else console.log(`cancelled: ${state.workflowId} (${state.phase})`);
+    return EXIT.OK;
   } catch (error) {
+    if (error instanceof CannotConnectError) throw error;
     const cause = (error as { cause?: { message?: string } }).cause;
-    console.error(`cancel refused: ${cause?.message ?? (error as Error).message}`);
-    return 1;
+    const message =
+      error instanceof WorkflowNotFoundError
+        ? `no payment ${toPaymentWorkflowId(positionals[0]!)}`
+        : (cause?.message ?? (error as Error).message);
+    if (values.json) printJson({ cancelled: false, error: message });
+    console.error(`cancel refused: ${message}`);
+    return EXIT.NOT_OK;
   } finally {
     await ctx.close();
   }

@@ -1,41 +1,76 @@
-import { parseArgs } from 'node:util';
 import { findStuckPayments, stuckQueries, temporalUiLink } from '../client/stuck';
-import { cliContext, formatAge } from './cli-env';
+import {
+  CONNECTION_OPTIONS,
+  CONNECTION_USAGE,
+  cliContext,
+  formatAge,
+  numberFlag,
+  parseCommandArgs,
+  printJson,
+} from './cli-env';
+import { EXIT } from './exit-codes';
+
+const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]
+  --in-progress-hours N  a payment in progress longer than N hours is stuck (default 24)
+  --json                 the stuck payments as one JSON array (each with its Temporal UI link)
+  --queries              print the visibility queries to paste into the Temporal UI (no connection)
+${CONNECTION_USAGE}
+Exit codes: 0 nothing stuck, 1 stuck payments found, 2 usage, 3 cannot connect.`;
 
 export async function runStuck(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { 'in-progress-hours': { type: 'string' }, json: { type: 'boolean' }, queries: { type: 'boolean' }, help: { type: 'boolean' } },
-  });
+  const { values } = parseCommandArgs(
+    {
+      args,
+      options: {
+        'in-progress-hours': { type: 'string' },
+        json: { type: 'boolean' },
+        queries: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
+    },
+    USAGE,
+  );
   if (values.help) {
-    console.log('Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]\n--queries prints the visibility queries to paste into the Temporal UI.');
-    return 0;
+    console.log(USAGE);
+    return EXIT.OK;
   }
-  const hours = values['in-progress-hours'] ? Number(values['in-progress-hours']) : 24;
-  if (!Number.isFinite(hours) || hours <= 0) {
-    console.error('--in-progress-hours must be a positive number');
-    return 2;
-  }
+  const hours =
+    numberFlag('in-progress-hours', values['in-progress-hours'], (n) => n > 0, 'a positive number', USAGE) ??
+    24;
   const options = { inProgressLimitMs: hours * 3_600_000 };
   if (values.queries) {
-    for (const [kind, query] of Object.entries(stuckQueries(options))) console.log(`${kind}\n  ${query}`);
-    return 0;
+    const queries = stuckQueries(options);
+    if (values.json) printJson(queries);
+    else for (const [kind, query] of Object.entries(queries)) console.log(`${kind}\n  ${query}`);
+    return EXIT.OK;
   }
-  const ctx = await cliContext();
+  const ctx = await cliContext(values);
   try {
     const stuck = await findStuckPayments(ctx.client, options);
     if (values.json) {
-      console.log(JSON.stringify(stuck.map((s) => ({ ...s, ui: temporalUiLink(ctx.uiUrl, ctx.namespace, s.workflowId, s.runId) })), null, 2));
+      printJson(
+        stuck.map((s) => ({ ...s, ui: temporalUiLink(ctx.uiUrl, ctx.namespace, s.workflowId, s.runId) })),
+      );
     } else if (stuck.length === 0) {
       console.log('no stuck payments');
     } else {
       for (const s of stuck) {
         console.log(
-          [s.kind, formatAge(s.ageMs), s.phase ?? '-', s.providerStatus ?? '-', s.providerPaymentId ?? '-', s.workflowId, temporalUiLink(ctx.uiUrl, ctx.namespace, s.workflowId, s.runId)].join('  '),
+          [
+            s.kind,
+            formatAge(s.ageMs),
+            s.phase ?? '-',
+            s.providerStatus ?? '-',
+            s.providerPaymentId ?? '-',
+            s.workflowId,
+            temporalUiLink(ctx.uiUrl, ctx.namespace, s.workflowId, s.runId),
+          ].join('  '),
         );
       }
     }
-    return 0;
+    // Alerts run `xborder stuck` and page on exit code 1.
+    return stuck.length > 0 ? EXIT.NOT_OK : EXIT.OK;
   } finally {
     await ctx.close();
   }

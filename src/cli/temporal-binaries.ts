@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { packageRoot } from './package-root';
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = packageRoot();
 const PATHS_FILE = path.join(ROOT, '.tools', 'temporal-paths.json');
 
 const PathsSchema = z.object({ cli: z.string().nullable(), testServer: z.string().nullable() });
@@ -18,7 +19,9 @@ let cached: TemporalBinaries | undefined;
 export function temporalBinaries(): TemporalBinaries {
   if (cached) return cached;
   if (!existsSync(PATHS_FILE)) {
-    execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-temporal.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-temporal.sh')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
   }
   cached = PathsSchema.parse(JSON.parse(readFileSync(PATHS_FILE, 'utf8')));
   return cached;

@@ -4,3 +4,6 @@ export * from './payments';
 export * from './stuck';
 export * from './schedules';
 export * from './indicative-quote';
+// The messages of the workflows (inputs, states, outcomes, query/update definitions, workflow ID helpers):
+// backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
+export * from '../../workflows/messages';

@@ -1,0 +1,24 @@
+import type { z } from 'zod';
+import type { Violation } from '../contract';
+
+/** One line per problem, `field: rule`, for people (never zod's raw JSON). */
+export function formatViolations(violations: readonly Violation[]): string {
+  return violations
+    .map((v) => {
+      const field = v.path || '(request)';
+      // The contract's messages often start with their field already ("source.rail is required: add it").
+      const text = v.message.startsWith(field) ? v.message : `${field}: ${v.message}`;
+      return `  ${text}${v.rule ? ` [${v.rule}]` : ''}`;
+    })
+    .join('\n');
+}
+
+export function formatZodIssues(issues: readonly z.core.$ZodIssue[], prefix = ''): string {
+  return issues
+    .map((i) => {
+      const field = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
+      const keys = i.code === 'unrecognized_keys' ? ` (${i.keys.join(', ')})` : '';
+      return `  ${field || '(request)'}: ${i.message}${keys}`;
+    })
+    .join('\n');
+}

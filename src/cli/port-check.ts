@@ -1,0 +1,17 @@
+import net from 'node:net';
+
+/** True when something already listens on host:port (we try to listen there ourselves, then let go). */
+export function portTaken(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(true) : reject(error),
+    );
+    server.listen({ host, port, exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
+/** The message for a taken port: which port, what wanted it, and the flag that changes it. */
+export function portTakenMessage(port: number, what: string, flag: string): string {
+  return `port ${port} (${what}) is already in use: stop what listens there, or choose another port with ${flag} N`;
+}
