@@ -4,9 +4,10 @@
 //                                 naming the @temporalio packages left outside the bundle (native core, webpack-free
 //                                 but with a .node binary), installed with `npm install --omit=dev` for the Lambda's
 //                                 platform before zipping.
-// With --zip, also dist/lambda/ingress.zip and (after the install) dist/lambda/worker.zip.
+// With --install (LAMBDA_ARCH=x64|arm64, default x64), that npm install is run and the other platforms' native
+// cores are removed; with --zip, also dist/lambda/ingress.zip and (after the install) dist/lambda/worker.zip.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
@@ -78,6 +79,17 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   return outDir;
 }
 
+/** The native core ships for five platforms (~28 MB each); a Lambda runs one. Keeps the unzipped size under 250 MB. */
+const LAMBDA_CORE_PLATFORM = { x64: 'x86_64-unknown-linux-gnu', arm64: 'aarch64-unknown-linux-gnu' } as const;
+
+function pruneForLambda(workerDir: string, arch: keyof typeof LAMBDA_CORE_PLATFORM): void {
+  const bridge = path.join(workerDir, 'node_modules', '@temporalio', 'core-bridge');
+  for (const platform of readdirSync(path.join(bridge, 'releases'))) {
+    if (platform !== LAMBDA_CORE_PLATFORM[arch]) rmSync(path.join(bridge, 'releases', platform), { recursive: true, force: true });
+  }
+  rmSync(path.join(bridge, 'sdk-core'), { recursive: true, force: true }); // Rust sources, for building from source only
+}
+
 function zipDir(dir: string, zipFile: string): void {
   rmSync(zipFile, { force: true });
   execFileSync('zip', ['-qr', zipFile, '.'], { cwd: dir, stdio: 'inherit' });
@@ -91,7 +103,9 @@ async function main(): Promise<void> {
   const worker = await buildLambdaWorker();
   console.log(`lambda worker: ${path.relative(ROOT, worker)}/ (handler index.handler; run npm install --omit=dev there for the Lambda platform)`);
   if (args.has('--install')) {
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--os=linux', `--cpu=${process.env.LAMBDA_ARCH ?? 'x64'}`], { cwd: worker, stdio: 'inherit' });
+    const arch = process.env.LAMBDA_ARCH === 'arm64' ? 'arm64' : 'x64';
+    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--os=linux', `--cpu=${arch}`], { cwd: worker, stdio: 'inherit' });
+    pruneForLambda(worker, arch);
   }
   if (args.has('--zip')) {
     zipDir(path.dirname(ingress), path.join(LAMBDA_DIST, 'ingress.zip'));
