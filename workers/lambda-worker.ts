@@ -15,15 +15,16 @@ import { createProviderClient } from '../src/provider';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
 import { workerConfigFromEnv } from './config';
-import { version as packageVersion } from '../package.json';
 
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
 const LambdaWorkerEnvSchema = z.object({
   /** Worker Deployment name (one per service). */
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
-  /** Build id of this code; default the package version. Use a new one for every deploy that changes workflow code. */
-  XBORDER_BUILD_ID: z.string().min(1).default(packageVersion),
+  /** Build id of this deploy (e.g. the git commit): required, a new one for every deploy of changed code. */
+  XBORDER_BUILD_ID: z
+    .string({ error: 'XBORDER_BUILD_ID is required: the build id of this deploy (e.g. the git commit)' })
+    .min(1, 'XBORDER_BUILD_ID is required: the build id of this deploy (e.g. the git commit)'),
   /**
    * Behaviour of workflows that declare none. AUTO_UPGRADE (default): a running workflow moves to the current
    * version's code at its next task, as with the long-lived unversioned worker today, so the `patched()`
