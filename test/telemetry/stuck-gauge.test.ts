@@ -1,12 +1,15 @@
 // The stuck-payments gauge (src/telemetry/stuck-gauge.ts) against a real dev server's visibility: payment
 // workflows (no worker: they only need to be Running with our search attributes) counted by stuck kind, each once,
 // on a metric meter; a payment that stops being stuck leaves its kind's count (every kind is set each time, 0 included).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/telemetry/stuck-gauge';
 import { FundingDeadlineKey, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
+import { freePort } from '../support/ports';
 
 jest.setTimeout(120_000);
 
@@ -84,4 +87,48 @@ it('reads its interval and limit from the environment; 0 turns it off', () => {
   expect(stuckGaugeConfigFromEnv({})).toEqual({ intervalMs: 60_000, inProgressLimitMs: 24 * HOUR });
   expect(stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: '0', XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: '3600000' })).toEqual({ intervalMs: 0, inProgressLimitMs: HOUR });
   expect(() => stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: 'soon' })).toThrow(/XBORDER_STUCK_GAUGE_INTERVAL_MS/);
+});
+
+it('the worker process (`xborder worker`) exports the gauge on its Prometheus endpoint', async () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const address = `127.0.0.1:${await freePort()}`;
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['workers/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true, // its own process group: tsx and node stop together
+    env: {
+      PATH: process.env.PATH,
+      TEMPORAL_ADDRESS: env.address,
+      XBORDER_TASK_QUEUE: uniqueTaskQueue('stuck-gauge-worker'),
+      XBORDER_PROVIDER_URL: 'http://127.0.0.1:9',
+      XBORDER_PROVIDER_API_KEY: 'sk_unused',
+      XBORDER_METRICS_ADDRESS: address,
+      XBORDER_ENSURE_SCHEDULES: 'false',
+      XBORDER_STUCK_GAUGE_INTERVAL_MS: '500',
+      XBORDER_LOG_LEVEL: 'ERROR',
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    let text = '';
+    await eventually(
+      `the gauge at http://${address}/metrics (stderr: ${stderr})`,
+      async () => {
+        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
+      },
+      90_000,
+    );
+    // The payments of the first test are still stuck (24 h limit here: the in-progress one is not).
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="PAST_FUNDING_DEADLINE"[^}]*\} 1/);
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="IN_PROGRESS_TOO_LONG"[^}]*\} 0/);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
 });
