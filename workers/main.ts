@@ -7,6 +7,7 @@ import { startXborderWorker } from './worker';
 import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetry/runtime';
 import { connectClient } from '../src/client/connect';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
+import { startStuckGaugeFromEnv } from './stuck-gauge';
 
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = workerConfigFromEnv(env);
@@ -24,6 +25,8 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   const running = await startXborderWorker({ ...config, provider });
   // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (env.XBORDER_ENSURE_SCHEDULES !== 'false') await ensureQuoteRefresh(env, config.temporal, config.taskQueue);
+  // issue 14: the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
+  const stuckGauge = await startStuckGaugeFromEnv(env, config.temporal, telemetry);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();
@@ -31,6 +34,7 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
   await running.done;
+  await stuckGauge.stop();
   console.log('worker: stopped');
 }
 

@@ -26,6 +26,11 @@ import { CODEC_KEY_ENV_VARS, CODEC_SERVER_ENV_VARS, codecServerConfigFromEnv } f
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { temporalBinaries } from '../support/temporal';
+import { METRIC_NAMES, type WebhookEventResult } from '../../src/telemetry/metrics';
+import { STUCK_GAUGE_ENV_VARS, STUCK_METRIC_NAMES } from '../../src/telemetry/stuck-gauge';
+import { stuckQueries } from '../../src/client/stuck';
+import { PROVIDER_ERROR_TYPES } from '../../src/provider/errors';
+import { alertRules, dashboard, dashboardAsRules, dashboardExprs, labelValues, metricNames, PROMETHEUS_DIR, promtoolPath } from './monitoring-model';
 import {
   containerEnv,
   DOCKER_DIR,
@@ -167,7 +172,7 @@ describe.each([
   test('the worker sets only variables workers/config.ts or connection-config.ts read, and its config parses', () => {
     const worker = service(c, 'worker');
     expect(
-      Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never)),
+      Object.keys(worker.environment ?? {}).filter((k) => ![...WORKER_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS, ...STUCK_GAUGE_ENV_VARS].includes(k as never)),
     ).toEqual([]);
     // A metrics address, when set, listens on all interfaces of the container and its port is published.
     const workerMetrics = worker.environment?.XBORDER_METRICS_ADDRESS;
@@ -567,3 +572,79 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+// issue 14: Prometheus alert rules, scrape configuration and the Grafana dashboard, checked by promtool and
+// against the metrics and label values the code emits (a renamed metric or error type fails here).
+describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
+  let promtool: string;
+  beforeAll(() => {
+    promtool = promtoolPath();
+  }, 120_000);
+  const promtoolRun = (args: string[]) => spawnSync(promtool, args, { encoding: 'utf8', cwd: PROMETHEUS_DIR });
+
+  test('promtool check rules accepts alerts.yaml and promtool test rules passes alerts.test.yaml', () => {
+    const check = promtoolRun(['check', 'rules', 'alerts.yaml']);
+    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining(`SUCCESS: ${alertRules().length} rules found`) });
+    const unit = promtoolRun(['test', 'rules', 'alerts.test.yaml']);
+    expect({ status: unit.status, out: unit.stdout + unit.stderr }).toEqual({ status: 0, out: expect.stringContaining('SUCCESS') });
+  });
+
+  test('promtool check config accepts prometheus.yaml, which scrapes the metrics ports compose publishes', () => {
+    const check = promtoolRun(['check', 'config', 'prometheus.yaml']);
+    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining('is valid prometheus config') });
+    const config = parse(readFileSync(path.join(PROMETHEUS_DIR, 'prometheus.yaml'), 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    const targets = Object.fromEntries(config.scrape_configs.map((s) => [s.job_name, s.static_configs.flatMap((c) => c.targets)]));
+    const port = (address: string | null | undefined) => address?.split(':')[1];
+    expect(targets).toEqual({
+      'xborder-worker': [`worker:${port(service(compose, 'worker').environment?.XBORDER_METRICS_ADDRESS)}`],
+      'xborder-ingress': [`ingress:${port(service(compose, 'ingress').environment?.XBORDER_INGRESS_METRICS_ADDRESS)}`],
+    });
+  });
+
+  test('every dashboard query is PromQL promtool parses, on the templated Prometheus data source', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-dashboard-'));
+    try {
+      writeFileSync(path.join(dir, 'dashboard-rules.yaml'), dashboardAsRules());
+      const check = spawnSync(promtool, ['check', 'rules', path.join(dir, 'dashboard-rules.yaml')], { encoding: 'utf8' });
+      expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining(`SUCCESS: ${dashboardExprs().length} rules found`) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const d = dashboard();
+    expect(d.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    for (const panel of d.panels) {
+      expect({ panel: panel.title, uid: panel.datasource?.uid }).toEqual({ panel: panel.title, uid: '${datasource}' });
+      expect({ panel: panel.title, targets: (panel.targets ?? []).length > 0 }).toEqual({ panel: panel.title, targets: true });
+    }
+  });
+
+  test('alerts and dashboard read only metrics the code emits, with label values the code gives them', () => {
+    const exprs = [...alertRules().map((r) => r.expr), ...dashboardExprs()];
+    // Ours (src/telemetry/metrics.ts, stuck-gauge.ts) and the Temporal SDK worker metrics test/telemetry/runtime.test.ts scrapes.
+    const emitted = new Set<string>([...Object.values(METRIC_NAMES), ...Object.values(STUCK_METRIC_NAMES), 'temporal_workflow_completed', 'temporal_workflow_failed', 'temporal_activity_execution_failed']);
+    const used = new Set(exprs.flatMap(metricNames));
+    expect([...used].filter((name) => !emitted.has(name))).toEqual([]);
+    // The three issue-14 views are there: payments by outcome, provider errors by type, webhook outcomes, stuck payments.
+    for (const name of [METRIC_NAMES.payments, METRIC_NAMES.providerErrors, METRIC_NAMES.webhookEvents, STUCK_METRIC_NAMES.stuck]) {
+      expect({ name, inDashboard: dashboardExprs().some((e) => e.includes(name)), inAlerts: alertRules().some((r) => r.expr.includes(name)) }).toEqual({ name, inDashboard: true, inAlerts: true });
+    }
+    const values = (label: string) => new Set(exprs.flatMap((e) => labelValues(e, label)));
+    const outcomes: string[] = ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED', 'REJECTED', 'CANCELLED']; // XborderMetrics.paymentOutcome
+    const webhookResults: WebhookEventResult[] = ['accepted', 'duplicate', 'rejected', 'ignored', 'failed'];
+    expect([...values('type')].filter((t) => !(PROVIDER_ERROR_TYPES as readonly string[]).includes(t))).toEqual([]);
+    expect([...values('kind')].filter((k) => !Object.keys(stuckQueries()).includes(k))).toEqual([]);
+    expect([...values('result')].filter((r) => !(webhookResults as string[]).includes(r))).toEqual([]);
+    expect([...values('outcome')].filter((o) => !outcomes.includes(o))).toEqual([]);
+    // Every kind of stuck payment has its alert.
+    expect([...values('kind')].sort()).toEqual(Object.keys(stuckQueries()).sort());
+  });
+
+  test('every alert has a severity, a summary and a description', () => {
+    for (const rule of alertRules()) {
+      expect({ alert: rule.alert, severity: rule.labels?.severity }).toEqual({ alert: rule.alert, severity: expect.stringMatching(/^(critical|warning|info)$/) });
+      expect({ alert: rule.alert, summary: Boolean(rule.annotations?.summary), description: Boolean(rule.annotations?.description) }).toEqual({ alert: rule.alert, summary: true, description: true });
+    }
+  });
+});

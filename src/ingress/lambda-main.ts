@@ -1,0 +1,109 @@
+// Lambda entry of the webhook ingress: `handler` (docs/deployment.md, "Lambda webhook ingress"). Serves API Gateway
+// REST (payload v1), HTTP API (v2) and Function URL events through the same webhook handler as the Node server.
+//
+// Configured from the environment at the first invocation (ingressConfigFromEnv: Temporal connection through
+// temporalConfigFromEnv, XBORDER_WEBHOOK_SECRETS, XBORDER_TASK_QUEUE). One Temporal client per container, made by
+// connectClient at the first invocation that needs it and reused by every warm invocation after it; never closed
+// per request (Lambda freezes the container between invocations; the gRPC channel reconnects by itself). A failed
+// connect is not remembered: the invocation answers 503 (the sender retries) and the next one connects again.
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../client/connect';
+import { describeTemporalConfig, type TemporalConnectionConfig } from '../client/connection-config';
+import { createJsonLogger, logLevelFromEnv } from '../telemetry/logger';
+import { createIngressTelemetry } from '../telemetry/ingress-telemetry';
+import { ingressConfigFromEnv } from './config';
+import { createWebhookHandler } from './handler';
+import { toLambdaHandler, type LambdaProxyResult } from './lambda';
+import { readLambdaHttpEvent } from './lambda-event';
+import { createTemporalRouter, type EventRouter } from './routing';
+
+export interface LambdaIngressDeps {
+  connect: (config: TemporalConnectionConfig) => Promise<Client>;
+}
+
+export interface LambdaIngress {
+  handle(event: unknown): Promise<LambdaProxyResult>;
+  /** How many times a Temporal connection was made (1 on a healthy container). */
+  readonly connects: number;
+  /** Closes the Temporal connection. Tests only: a Lambda container never calls it. */
+  close(): Promise<void>;
+}
+
+function answer(statusCode: number, code: string, message: string): LambdaProxyResult {
+  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ok: false, code, message }) };
+}
+
+export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: LambdaIngressDeps = { connect: connectClient }): LambdaIngress {
+  // Parsed now, so a bad variable or a malformed secret fails the cold start instead of every event later.
+  const config = ingressConfigFromEnv(env);
+  // Outcomes go to JSON log lines (CloudWatch); there is no /metrics endpoint to scrape in a Lambda.
+  const telemetry = createIngressTelemetry({
+    logger: createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-ingress-lambda' } }),
+  });
+  let router: EventRouter | undefined;
+  const webhook = createWebhookHandler({
+    secrets: config.secrets,
+    toleranceSec: config.toleranceSec,
+    // Set before the first event reaches the handler (handle() connects first).
+    router: { route: (event) => (router as EventRouter).route(event) },
+    onOutcome: telemetry.onOutcome,
+  });
+  const toResult = toLambdaHandler(webhook);
+
+  let connects = 0;
+  let client: Promise<Client> | undefined;
+  const connected = (): Promise<Client> => {
+    client ??= (async () => {
+      connects++;
+      try {
+        const c = await deps.connect(config.temporal);
+        router = createTemporalRouter(c, config.taskQueue);
+        telemetry.logger.info('connected to Temporal', { temporal: describeTemporalConfig(config.temporal), taskQueue: config.taskQueue });
+        return c;
+      } catch (error) {
+        client = undefined; // the next invocation tries again
+        throw error;
+      }
+    })();
+    return client;
+  };
+
+  return {
+    get connects() {
+      return connects;
+    },
+    async handle(event) {
+      const http = readLambdaHttpEvent(event);
+      if (!http) return answer(400, 'NOT_AN_HTTP_EVENT', 'expected an API Gateway or Function URL event');
+      if (http.method !== 'POST') return answer(405, 'METHOD_NOT_ALLOWED', 'POST only');
+      try {
+        await connected();
+      } catch (error) {
+        const message = `Temporal is not reachable: ${(error as Error).message}`;
+        telemetry.onOutcome('failed', { message });
+        return answer(503, 'TEMPORAL_UNAVAILABLE', message);
+      }
+      return toResult(http);
+    },
+    async close() {
+      const c = await client?.catch(() => undefined);
+      client = undefined;
+      await c?.connection.close();
+    },
+  };
+}
+
+let instance: LambdaIngress | undefined;
+
+/** The Lambda handler (`<file>.handler`): one ingress per container, built from process.env at the first invocation. */
+export async function handler(event: unknown): Promise<LambdaProxyResult> {
+  instance ??= createLambdaIngress(process.env);
+  return instance.handle(event);
+}
+
+/** Tests only: closes and forgets the container's ingress, as a new container would start. */
+export async function resetLambdaIngress(): Promise<void> {
+  const current = instance;
+  instance = undefined;
+  await current?.close();
+}

@@ -1,0 +1,134 @@
+// The stuck-payments gauge (src/telemetry/stuck-gauge.ts) against a real dev server's visibility: payment
+// workflows (no worker: they only need to be Running with our search attributes) counted by stuck kind, each once,
+// on a metric meter; a payment that stops being stuck leaves its kind's count (every kind is set each time, 0 included).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { TypedSearchAttributes } from '@temporalio/common';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
+import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/telemetry/stuck-gauge';
+import { FundingDeadlineKey, PaymentPhaseKey } from '../../workflows/search-attributes';
+import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
+import { freePort } from '../support/ports';
+
+jest.setTimeout(120_000);
+
+let env: TestWorkflowEnvironment;
+beforeAll(async () => {
+  env = await createDevServerEnv();
+}, 120_000);
+afterAll(async () => {
+  await env?.teardown();
+});
+
+const HOUR = 3_600_000;
+
+async function startPaymentLike(phase: string, fundingDeadline: Date): Promise<string> {
+  const workflowId = uniqueWorkflowId('stuck-gauge');
+  await env.client.workflow.start('payment', {
+    workflowId,
+    taskQueue: uniqueTaskQueue('stuck-gauge'), // nobody polls it: the workflow stays Running as started
+    args: [],
+    typedSearchAttributes: new TypedSearchAttributes([
+      { key: PaymentPhaseKey, value: phase },
+      { key: FundingDeadlineKey, value: fundingDeadline },
+    ]),
+  });
+  return workflowId;
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+it('counts running payments by stuck kind, each once, and follows a payment that stops being stuck', async () => {
+  const now = Date.now();
+  const pastDeadline = await startPaymentLike('QUOTE_EXPIRED', new Date(now - HOUR)); // fits two kinds: counted under the first
+  await startPaymentLike('AWAITING_FUNDS', new Date(now - HOUR));
+  await startPaymentLike('QUOTE_EXPIRED', new Date(now + 48 * HOUR));
+  await startPaymentLike('IN_PROGRESS', new Date(now + 48 * HOUR));
+  await startPaymentLike('AWAITING_FUNDS', new Date(now + 48 * HOUR)); // healthy: not counted
+
+  const registry = new PrometheusRegistry();
+  // IN_PROGRESS_TOO_LONG compares the start time: a limit of 1 s and a clock a minute ahead make that one stuck.
+  const gauge: StuckGauge = startStuckPaymentsGauge({ client: env.client, meter: registry, intervalMs: 300, inProgressLimitMs: 1_000, now: () => new Date(Date.now() + 60_000) });
+  const count = (kind: string) => registry.value(STUCK_METRIC_NAMES.stuck, { kind });
+  try {
+    await eventually('the gauge to count all four stuck payments', async () =>
+      count('PAST_FUNDING_DEADLINE') === 2 && count('QUOTE_EXPIRED_UNFUNDED') === 1 && count('IN_PROGRESS_TOO_LONG') === 1,
+    );
+    expect(registry.value(STUCK_METRIC_NAMES.refreshed)).toBeGreaterThan(now / 1000);
+
+    await env.client.workflow.getHandle(pastDeadline).terminate('test: no longer stuck');
+    await eventually('PAST_FUNDING_DEADLINE to fall to 1', async () => count('PAST_FUNDING_DEADLINE') === 1);
+    // The series are kept at their values; nothing else moved.
+    expect(count('QUOTE_EXPIRED_UNFUNDED')).toBe(1);
+    expect(registry.render()).toMatch(/xborder_stuck_payments\{kind="PAST_FUNDING_DEADLINE"\} 1/);
+  } finally {
+    await gauge.stop();
+  }
+});
+
+it('a failed count is logged and not thrown; refresh() reports it to a direct caller', async () => {
+  const warnings: string[] = [];
+  const logger = { warn: (message: string) => warnings.push(message) } as unknown as Parameters<typeof startStuckPaymentsGauge>[0]['logger'];
+  const broken = { workflow: { list: () => { throw new Error('visibility unavailable'); } } } as unknown as TestWorkflowEnvironment['client'];
+  const gauge = startStuckPaymentsGauge({ client: broken, meter: new PrometheusRegistry(), intervalMs: 60_000, inProgressLimitMs: HOUR, logger });
+  await gauge.stop(); // waits for the first count
+  expect(warnings).toEqual(['stuck-payments gauge: count failed']);
+  await expect(gauge.refresh()).rejects.toThrow(/visibility unavailable/);
+});
+
+it('reads its interval and limit from the environment; 0 turns it off', () => {
+  expect(stuckGaugeConfigFromEnv({})).toEqual({ intervalMs: 60_000, inProgressLimitMs: 24 * HOUR });
+  expect(stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: '0', XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: '3600000' })).toEqual({ intervalMs: 0, inProgressLimitMs: HOUR });
+  expect(() => stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: 'soon' })).toThrow(/XBORDER_STUCK_GAUGE_INTERVAL_MS/);
+});
+
+it('the worker process (`xborder worker`) exports the gauge on its Prometheus endpoint', async () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const address = `127.0.0.1:${await freePort()}`;
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['workers/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true, // its own process group: tsx and node stop together
+    env: {
+      PATH: process.env.PATH,
+      TEMPORAL_ADDRESS: env.address,
+      XBORDER_TASK_QUEUE: uniqueTaskQueue('stuck-gauge-worker'),
+      XBORDER_PROVIDER_URL: 'http://127.0.0.1:9',
+      XBORDER_PROVIDER_API_KEY: 'sk_unused',
+      XBORDER_METRICS_ADDRESS: address,
+      XBORDER_ENSURE_SCHEDULES: 'false',
+      XBORDER_STUCK_GAUGE_INTERVAL_MS: '500',
+      XBORDER_LOG_LEVEL: 'ERROR',
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    let text = '';
+    await eventually(
+      `the gauge at http://${address}/metrics (stderr: ${stderr})`,
+      async () => {
+        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
+      },
+      90_000,
+    );
+    // The payments of the first test are still stuck (24 h limit here: the in-progress one is not).
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="PAST_FUNDING_DEADLINE"[^}]*\} 1/);
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="IN_PROGRESS_TOO_LONG"[^}]*\} 0/);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
+});

@@ -1,0 +1,117 @@
+// xborder's workflows and activities as an AWS Lambda worker on @temporalio/lambda-worker (docs/deployment.md,
+// "Lambda worker"). Each invocation connects, polls the task queue until shortly before the Lambda deadline, drains
+// and closes: the package's lifecycle. What is ours: the configuration from the environment, the same as the
+// long-lived worker's (workers/config.ts: Temporal connection through temporalConfigFromEnv, provider URL and key,
+// task queue), the provider client, the activities and their provider-error counter, and the JSON logger.
+//
+// Worker Deployment Versioning is always on in a Lambda worker: it declares XBORDER_DEPLOYMENT_NAME and
+// XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task.
+import { runWorker, type LambdaHandler, type LambdaWorkerConfig } from '@temporalio/lambda-worker';
+import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
+import { makeTelemetryFilterString, type WorkflowBundleOption } from '@temporalio/worker';
+import { z } from 'zod';
+import { createActivities, type ProviderPort } from '../activities';
+import { createProviderClient } from '../src/provider';
+import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
+import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
+import { workerConfigFromEnv } from './config';
+
+export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
+
+const LambdaWorkerEnvSchema = z.object({
+  /** Worker Deployment name (one per service). */
+  XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
+  /** Build id of this deploy (e.g. the git commit): required, a new one for every deploy of changed code. */
+  XBORDER_BUILD_ID: z
+    .string({ error: 'XBORDER_BUILD_ID is required: the build id of this deploy (e.g. the git commit)' })
+    .min(1, 'XBORDER_BUILD_ID is required: the build id of this deploy (e.g. the git commit)'),
+  /**
+   * Behaviour of workflows that declare none. AUTO_UPGRADE (default): a running workflow moves to the current
+   * version's code at its next task, as with the long-lived unversioned worker today, so the `patched()`
+   * discipline keeps replay safe and the long-lived entities never strand on an old version. PINNED keeps every
+   * workflow on the version that started it, which needs that Lambda version kept deployed until they all close.
+   */
+  XBORDER_DEFAULT_VERSIONING_BEHAVIOR: z.enum(['AUTO_UPGRADE', 'PINNED']).default('AUTO_UPGRADE'),
+  /** Prebuilt workflow bundle; default `workflow-bundle.js` next to the entry (npm run build:lambda puts it there). */
+  XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+  /** OTLP/gRPC collector URL for the Temporal and xborder metrics (e.g. an ADOT collector layer); none = no metrics. */
+  XBORDER_OTLP_METRICS_URL: z.string().url().optional(),
+});
+
+/** The Lambda worker's own variables (besides the worker's and TEMPORAL_*). */
+export const LAMBDA_WORKER_ENV_VARS = Object.keys(LambdaWorkerEnvSchema.shape) as ReadonlyArray<keyof typeof LambdaWorkerEnvSchema.shape>;
+
+export interface LambdaWorkerOverrides {
+  /** Tests: the workflow bundle made from the sources instead of a prebuilt file. */
+  workflowBundle?: WorkflowBundleOption;
+  /** Tests: a provider port instead of the HTTP client built from XBORDER_PROVIDER_*. */
+  provider?: ProviderPort;
+}
+
+export interface XborderLambdaWorkerSettings {
+  version: WorkerDeploymentVersion;
+  defaultVersioningBehavior: VersioningBehavior;
+  configure(config: LambdaWorkerConfig): void;
+}
+
+/** Everything runWorker needs, read and checked from the environment now (a bad variable fails the cold start). */
+export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: LambdaWorkerOverrides = {}): XborderLambdaWorkerSettings {
+  const worker = workerConfigFromEnv(env);
+  const parsed = LambdaWorkerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
+    throw new Error(`Invalid Lambda worker environment:\n  ${problems}`);
+  }
+  const e = parsed.data;
+  const logger = createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-lambda-worker' } });
+  const provider =
+    overrides.provider ??
+    createProviderClient({
+      baseUrl: worker.provider.baseUrl,
+      apiKey: worker.provider.apiKey,
+      timeoutMs: worker.provider.timeoutMs,
+      logger: logger.child({ component: 'provider' }),
+    });
+  const workflowBundle = overrides.workflowBundle ?? { codePath: e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js` };
+  const { temporal } = worker;
+  return {
+    version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID },
+    defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR,
+    configure(config) {
+      // Our connection settings replace what the package read with envconfig: one source for every process.
+      config.connectionOptions = {
+        address: temporal.address,
+        ...(temporal.tls ? { tls: temporal.tls } : {}),
+        ...(temporal.apiKey ? { apiKey: temporal.apiKey } : {}),
+      };
+      config.namespace = temporal.namespace;
+      Object.assign(config.workerOptions, {
+        taskQueue: worker.taskQueue,
+        workflowBundle,
+        activities: createActivities({ provider }),
+        // telemetry (issue 6): provider errors by type, on the runtime's metric meter
+        interceptors: { activity: [providerErrorCounter()] },
+        workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },
+        ...(worker.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: worker.activitiesPerSecond } : {}),
+      });
+      config.runtimeOptions = {
+        ...config.runtimeOptions,
+        logger,
+        telemetryOptions: {
+          logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) },
+          // No Prometheus endpoint in a Lambda (nothing can scrape it): metrics are pushed, if anywhere.
+          ...(e.XBORDER_OTLP_METRICS_URL ? { metrics: { otel: { url: e.XBORDER_OTLP_METRICS_URL, metricsExportInterval: '10s' } } } : {}),
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The Lambda handler. Call once per process: it installs the process-wide Temporal Runtime (runWorker refuses a
+ * second call), so it must run before anything else in the process makes a NativeConnection.
+ */
+export function createXborderLambdaWorker(env: NodeJS.ProcessEnv = process.env, overrides: LambdaWorkerOverrides = {}): LambdaHandler {
+  const settings = lambdaWorkerSettingsFromEnv(env, overrides);
+  return runWorker(settings.version, settings.configure);
+}

@@ -1,0 +1,31 @@
+// The worker process's stuck-payments gauge (src/telemetry/stuck-gauge.ts): its own client, the runtime's meter
+// (so the gauge is exported at XBORDER_METRICS_ADDRESS with the worker metrics), started and stopped with the
+// worker. A failed connect is logged and leaves the gauge off: the worker is useful without it.
+import type { Client } from '@temporalio/client';
+import { connectClient } from '../src/client/connect';
+import type { TemporalConnectionConfig } from '../src/client/connection-config';
+import type { InstalledTelemetry } from '../src/telemetry/runtime';
+import { startStuckPaymentsGauge, stuckGaugeConfigFromEnv } from '../src/telemetry/stuck-gauge';
+
+export async function startStuckGaugeFromEnv(
+  env: NodeJS.ProcessEnv,
+  temporal: TemporalConnectionConfig,
+  telemetry: Pick<InstalledTelemetry, 'runtime' | 'logger'>,
+): Promise<{ stop(): Promise<void> }> {
+  const config = stuckGaugeConfigFromEnv(env);
+  if (config.intervalMs === 0) return { stop: async () => undefined };
+  let client: Client;
+  try {
+    client = await connectClient(temporal);
+  } catch (error) {
+    telemetry.logger.warn('stuck-payments gauge off: no Temporal client', { error: error instanceof Error ? error.message : String(error) });
+    return { stop: async () => undefined };
+  }
+  const gauge = startStuckPaymentsGauge({ ...config, client, meter: telemetry.runtime.metricMeter, logger: telemetry.logger });
+  return {
+    async stop() {
+      await gauge.stop();
+      await client.connection.close();
+    },
+  };
+}
