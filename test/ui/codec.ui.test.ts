@@ -1,13 +1,15 @@
 // issue 13: the Temporal UI of the local stack decodes payloads through the codec server (`xborder dev` points
 // the dev server's UI at it with --ui-codec-endpoint), and shows only the encrypted payload without it. Headless
 // Debian Chromium driven by playwright-core, as test/ui/stuck-payments.ui.test.ts. Screenshots in test-artifacts/.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { paymentWorkflowId } from '../../workflows/messages';
+import { temporalBinaries } from '../support/temporal';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
 
 jest.setTimeout(180_000);
@@ -78,4 +80,33 @@ it('shows the decoded payment input with the codec server, and only the encrypte
   await encrypted.getByText(/binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/).first().waitFor({ timeout: 60_000 });
   await encrypted.screenshot({ path: path.join(ARTIFACTS, 'codec-ui-encrypted.png'), fullPage: true });
   expect(await encrypted.locator('body').innerText()).not.toContain(marker);
+});
+
+it('the temporal CLI shows the decoded input with --codec-endpoint and --codec-auth, the encrypted one without', async () => {
+  const key = uniqueKey('cli-codec');
+  const marker = `codec-cli-marker-${key}`;
+  await stack.client.workflow.start('onboardCustomer', {
+    taskQueue: stack.taskQueue,
+    workflowId: `customer:${key}`,
+    args: [{ customerKey: key, customer: { type: 'INDIVIDUAL', firstName: marker } }],
+  });
+  const { cli } = temporalBinaries();
+  // Asynchronous: the codec server runs in this process, so a blocking call would never get its answer.
+  const show = async (...extra: string[]) =>
+    (
+      await promisify(execFile)(cli!, ['workflow', 'show', '--address', stack.temporal.address, '-w', `customer:${key}`, '--output', 'json', ...extra], {
+        encoding: 'utf8',
+        timeout: 60_000,
+        killSignal: 'SIGKILL',
+      })
+    ).stdout;
+  // The JSON output keeps payload data in base64: read every payload's data.
+  const payloadTexts = (json: string) => [...json.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+  const decoded = await show('--codec-endpoint', stack.codecServer!.url, '--codec-auth', `Bearer ${TOKEN}`);
+  expect(payloadTexts(decoded)).toContain(marker);
+  const raw = await show();
+  expect(payloadTexts(raw)).not.toContain(marker);
+  expect(raw).toContain(Buffer.from('binary/encrypted').toString('base64'));
+  // A wrong token: the codec server refuses (401) and the CLI reports it rather than showing anything decoded.
+  await expect(show('--codec-endpoint', stack.codecServer!.url, '--codec-auth', 'Bearer not-the-token-0123456789')).rejects.toThrow();
 });
