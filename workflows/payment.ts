@@ -654,7 +654,16 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       raise('CREATE_OUTCOME_UNKNOWN', null, `${first.idempotencyKey}: ${first.attention}`);
       setPhase('NEEDS_ATTENTION');
       for (;;) {
-        await condition(() => resolution !== null);
+        await condition(() => resolution !== null || pendingCancel()?.decision === 'PENDING');
+        const asked = pendingCancel();
+        if (resolution === null && asked) {
+          // Nobody was given funding instructions for a payment we never saw: a cancel can be honoured. An
+          // unseen payment, if it exists, expires unfunded on its own (docs/spec-gaps.md, "Maybe created").
+          asked.decision = 'ACCEPTED';
+          note('cancelled', `${asked.reason} (via ${asked.via}) while the create needed an operator`);
+          attention = null;
+          return finish({ outcome: 'CANCELLED', reason: asked.reason, payment: null });
+        }
         const decision = resolution!;
         if ('noPaymentCreated' in decision) {
           note('resolved', `operator: ${first.idempotencyKey} made no payment (${decision.reason})`);
