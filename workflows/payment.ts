@@ -346,9 +346,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       const updateId = currentUpdateInfo()?.id;
       await condition(() => !requoting);
       const known = updateId === undefined ? undefined : requoteNumbers.get(updateId);
-      const blocker = known === undefined ? requoteBlocker() : null;
-      if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
       const rechecks = patched(PAYMENT_PATCHES.requoteRechecks);
+      // Before the patch the body checked only the end, funds and a cancel (the rest was the validator's, which
+      // does not run on replay): a requote recorded then, while the quote was valid, still replays.
+      const legacyBlocker = () =>
+        outcome || fundsIn() || cancel ? 'funds arrived or the payment ended' : null;
+      const blocker = known !== undefined ? null : rechecks ? requoteBlocker() : legacyBlocker();
+      if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
       requoting = true;
       try {
         // The same update ID maps to the same n, so to the same idempotency key `<workflowId>:create:<n>`.
@@ -654,7 +658,16 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       raise('CREATE_OUTCOME_UNKNOWN', null, `${first.idempotencyKey}: ${first.attention}`);
       setPhase('NEEDS_ATTENTION');
       for (;;) {
-        await condition(() => resolution !== null);
+        await condition(() => resolution !== null || pendingCancel()?.decision === 'PENDING');
+        const asked = pendingCancel();
+        if (resolution === null && asked) {
+          // Nobody was given funding instructions for a payment we never saw: a cancel can be honoured. An
+          // unseen payment, if it exists, expires unfunded on its own (docs/spec-gaps.md, "Maybe created").
+          asked.decision = 'ACCEPTED';
+          note('cancelled', `${asked.reason} (via ${asked.via}) while the create needed an operator`);
+          attention = null;
+          return finish({ outcome: 'CANCELLED', reason: asked.reason, payment: null });
+        }
         const decision = resolution!;
         if ('noPaymentCreated' in decision) {
           note('resolved', `operator: ${first.idempotencyKey} made no payment (${decision.reason})`);

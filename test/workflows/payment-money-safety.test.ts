@@ -157,6 +157,22 @@ describe('"maybe created" is never "rejected" (issue 9, point 5)', () => {
       violations: [{ rule: 'CREATE_OUTCOME_UNKNOWN' }],
     });
   });
+
+  it('a cancel while the create needs an operator ends CANCELLED (nobody got funding instructions)', async () => {
+    const fake = bed.newFake();
+    fake.createFailures.push(
+      ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'unknown', nonRetryable: true }),
+    );
+    const handle = await bed.startPayment();
+    expect((await handle.executeUpdate(awaitCreatedUpdate)).outcome).toBe('NEEDS_ATTENTION');
+    const state = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'gave up' }] });
+    expect(state.phase).toBe('CANCELLED');
+    expect(await closedPaymentOutcome(handle)).toMatchObject({
+      outcome: 'CANCELLED',
+      reason: 'gave up',
+      payment: null,
+    });
+  });
 });
 
 describe('unknown values never freeze a payment (issue 9, point 6)', () => {
