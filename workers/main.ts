@@ -7,6 +7,7 @@ import { startXborderWorker } from './worker';
 import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetry/runtime';
 import { connectClient } from '../src/client/connect';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
+import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
 
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = workerConfigFromEnv(env);
@@ -41,6 +42,9 @@ async function ensureQuoteRefresh(env: NodeJS.ProcessEnv, temporal: Parameters<t
     try {
       const ensured = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(env), taskQueue });
       console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
+      // issue 9, point 9: PAYINs whose webhooks were lost are handed to their entities every 15 minutes
+      const reconcile = await ensureReconcileSchedule(client, { taskQueue });
+      console.log(`worker: Schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     } finally {
       await client.connection.close();
     }

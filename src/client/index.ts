@@ -4,3 +4,4 @@ export * from './payments';
 export * from './stuck';
 export * from './schedules';
 export * from './indicative-quote';
+export * from './reconcile-schedule';
