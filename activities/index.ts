@@ -5,6 +5,7 @@ import { createCustomerActivities } from './customer-activities';
 import { createAccountActivities } from './account-activities';
 import { createQuoteActivities, type QuoteActivities } from './quote-activities';
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
+import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
 
 export * from './types';
 export * from './provider-port';
@@ -12,13 +13,15 @@ export { toApplicationFailure, isProviderError } from './errors';
 export { createPaymentActivities, createCustomerActivities, createAccountActivities };
 export * from './quote-activities';
 export * from './workflow-read-activities';
+export * from './reconcile-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
-}): AllActivities & QuoteActivities & WorkflowReadActivities {
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities {
   return {
     ...createWorkflowReadActivities(),
+    ...createReconcileActivities(deps),
     ...createPaymentActivities(deps),
     ...createCustomerActivities(deps),
     ...createAccountActivities(deps),

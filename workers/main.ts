@@ -8,6 +8,7 @@ import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetr
 import { connectClient } from '../src/client/connect';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
 import { startStuckGaugeFromEnv } from './stuck-gauge';
+import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
 
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = workerConfigFromEnv(env);
@@ -45,6 +46,9 @@ async function ensureQuoteRefresh(env: NodeJS.ProcessEnv, temporal: Parameters<t
     try {
       const ensured = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(env), taskQueue });
       console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
+      // issue 9, point 9: PAYINs whose webhooks were lost are handed to their entities every 15 minutes
+      const reconcile = await ensureReconcileSchedule(client, { taskQueue });
+      console.log(`worker: Schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     } finally {
       await client.connection.close();
     }

@@ -9,3 +9,4 @@ export { registerAccount } from './register-account';
 export { transfer } from './transfer';
 export { refreshQuotes } from './refresh-quotes';
 export { rateBoard } from './rate-board';
+export { reconcilePayments } from './reconcile-payments';

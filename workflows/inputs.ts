@@ -72,6 +72,10 @@ export const ProviderCustomerInputSchema = z.object({
   subscribers: z.array(z.string()).optional(),
   seenEventIds: z.array(z.string()).optional(),
   lingerAfterFinalMs: z.number().int().nonnegative().optional(),
+  /** a review with no change for this long ends the entity (default 30 days); continue-as-new if someone waits */
+  maxReviewIdleMs: durationMs.optional(),
+  /** continue-as-new once history has this many events (default 2000) or the server suggests it */
+  continueAsNewAfterEvents: z.number().int().positive().optional(),
 });
 export type ProviderCustomerInput = z.input<typeof ProviderCustomerInputSchema>;
 

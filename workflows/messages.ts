@@ -134,6 +134,12 @@ export interface PaymentState {
   alerts?: PaymentAlert[];
   outcome: PaymentOutcome | null;
   timeline: TimelineEntry[];
+  /**
+   * Set by the client's getPaymentState, never by the workflow: once the payment has an outcome, what its
+   * providerPayment entity has seen since, when it differs — a return by the receiving bank after COMPLETED,
+   * a refund after EXPIRED (issue 9, point 8). The outcome itself stays as reported.
+   */
+  afterOutcome?: { providerStatus: string; code: string | null; payment: Payment } | null;
 }
 
 export const paymentStateQuery = defineQuery<PaymentState>('state');

@@ -5,9 +5,12 @@
 import {
   allHandlersFinished,
   condition,
+  continueAsNew,
   getExternalWorkflowHandle,
   log,
+  patched,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { CustomerSchema, type Customer } from '../src/contract';
 import {
@@ -37,6 +40,12 @@ export async function providerCustomer(
   let customer: Customer | null = parse(input.customer);
   let version = customer ? 1 : 0;
   let wakeups = 0;
+  // A review that never ends must not keep the entity open forever (issue 9, point 8). Versioned: runs
+  // recorded before this wait 30 × linger per turn and never end.
+  const bounded = patched('customer-entity-ends');
+  const maxReviewIdleMs = input.maxReviewIdleMs ?? 30 * DAY;
+  const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
+  let lastChangeAt = Date.now();
 
   function parse(raw: unknown): Customer | null {
     if (raw === undefined) return null;
@@ -52,6 +61,7 @@ export async function providerCustomer(
     if (customer && isReviewFinal(customer) && incoming.status !== customer.status) return; // a decision stands
     customer = incoming;
     version++;
+    lastChangeAt = Date.now();
   }
 
   setHandler(customerEventSignal, (event) => {
@@ -87,6 +97,20 @@ export async function providerCustomer(
     }
   }
 
+  /** The next run takes the customer, the subscribers (told again: harmless) and the seen event ids. */
+  async function carryOver(): Promise<never> {
+    await condition(allHandlersFinished);
+    return continueAsNew<typeof providerCustomer>({
+      customerId: input.customerId,
+      customer: customer ?? undefined,
+      subscribers: [...subscribers],
+      seenEventIds: seen.toArray(),
+      lingerAfterFinalMs: input.lingerAfterFinalMs,
+      maxReviewIdleMs: input.maxReviewIdleMs,
+      continueAsNewAfterEvents: input.continueAsNewAfterEvents,
+    });
+  }
+
   let finalSince: number | null = null;
   for (;;) {
     await forward();
@@ -94,10 +118,20 @@ export async function providerCustomer(
     if (isReviewFinal(customer)) {
       finalSince ??= now;
       if (now >= finalSince + lingerMs) break;
+    } else if (bounded && now >= lastChangeAt + maxReviewIdleMs) {
+      // Nobody waits: end; a later customer.updated webhook starts a new run (signalWithStart), which
+      // loses nothing. Someone waits (onboardCustomer): go on in a fresh run, so it is still told.
+      if (subscribers.size === 0) break;
+      return carryOver();
+    }
+    if (bounded) {
+      const info = workflowInfo();
+      if (info.continueAsNewSuggested || info.historyLength >= continueAsNewAfter) return carryOver();
     }
     const v = version;
     const w = wakeups;
-    const timeout = finalSince === null ? lingerMs * 30 : Math.max(1, finalSince + lingerMs - now);
+    const inReview = bounded ? Math.max(1, lastChangeAt + maxReviewIdleMs - now) : lingerMs * 30;
+    const timeout = finalSince === null ? inReview : Math.max(1, finalSince + lingerMs - now);
     // a change that landed while a forward was in flight is forwarded on the next turn
     const unforwarded = () => customer !== null && [...subscribers].some((s) => forwarded.get(s) !== version);
     await condition(() => version !== v || wakeups !== w || unforwarded(), timeout);

@@ -15,6 +15,8 @@ import {
   cancelUpdate,
   paymentStateQuery,
   paymentWorkflowId,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
   requoteUpdate,
   transferWorkflowId,
   PaymentInputSchema,
@@ -160,8 +162,43 @@ export function toPaymentWorkflowId(keyOrId: string): string {
   return keyOrId.startsWith('payment:') ? keyOrId : paymentWorkflowId(keyOrId);
 }
 
+/**
+ * The payment's state. Once it has an outcome, the money may still move — a return by the receiving bank
+ * after COMPLETED, a refund after EXPIRED (spec: States and transitions, row 4) — and only the providerPayment
+ * entity, which lingers 7 days after any terminal status and is restarted by a later webhook, hears it. So the
+ * entity is read too, and what it saw since is in `afterOutcome` (issue 9, point 8; docs/spec-gaps.md).
+ */
 export async function getPaymentState(client: Client, keyOrId: string): Promise<PaymentState> {
-  return client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).query(paymentStateQuery);
+  const state = await client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).query(paymentStateQuery);
+  const reported = state.outcome?.payment;
+  if (!reported) return state;
+  let latest;
+  try {
+    const entity = client.workflow.getHandle(providerPaymentWorkflowId(reported.id));
+    latest = (await entity.query(providerPaymentSnapshotQuery)).payment;
+  } catch {
+    return state; // no entity to ask (never started, or gone after retention): the outcome is all we know
+  }
+  if (!latest || !movedSince(reported, latest)) return { ...state, afterOutcome: null };
+  return { ...state, afterOutcome: { providerStatus: latest.status, code: failureCode(latest), payment: latest } };
+}
+
+type ProviderPayment = NonNullable<PaymentState['afterOutcome']>['payment'];
+
+function movedSince(reported: ProviderPayment, latest: ProviderPayment): boolean {
+  const stamps = (p: ProviderPayment) => JSON.stringify(Object.entries(p.lifecycle ?? {}).sort());
+  return (
+    latest.status !== reported.status ||
+    stamps(latest) !== stamps(reported) ||
+    failureCode(latest) !== failureCode(reported)
+  );
+}
+
+function failureCode(p: ProviderPayment): string | null {
+  const error = p.error as unknown;
+  if (typeof error === 'string') return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
 }
 
 /** Refused (WorkflowUpdateFailedError, cause type CANCEL_REFUSED) once funds are in. */

@@ -1,7 +1,9 @@
 // The framework-free webhook handler: (headers, rawBody) → { status, body }.
 // Verify the signature, refuse stale/forged/oversized events, drop duplicates, and route each event to
 // its entity workflow. 2xx only once Temporal accepted the signal; 5xx otherwise so the sender retries
-// (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress").
+// (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress", with a table of
+// what each answer means). A validly signed body over `maxBodyBytes` is taken, not refused: a sender does not
+// retry a 4xx, so a 4xx is only for what is not ours (unsigned, forged) or what a retry cannot fix.
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
 import { verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
@@ -26,12 +28,19 @@ export interface WebhookHandlerOptions {
   secrets: readonly string[];
   router: EventRouter;
   toleranceSec?: number;
+  /** Bodies over this are refused (413) unless validly signed: a signed one is taken (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Bodies over this are never read, signed or not: answered 503 so the sender retries and the `failed` count
+   * shows it — never a silent 4xx for an event we could not take (default 16 MiB; issue 9, point 9).
+   */
+  maxSignedBodyBytes?: number;
   /** Called once per outcome for logs and metrics; never receives the body or secrets. */
   onOutcome?: (outcome: keyof IngressCounters, detail: { eventId?: string; type?: string; message: string }) => void;
 }
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_SIGNED_WEBHOOK_BYTES = 16 * 1024 * 1024;
 
 /**
  * What the ingress accepts: the contract's envelope, read leniently because the real envelope is "not shown"
@@ -64,6 +73,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const recent = new RecentIds();
   const counters: IngressCounters = { accepted: 0, duplicate: 0, rejected: 0, ignored: 0, failed: 0 };
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
+  const maxSignedBytes = Math.max(maxBytes, options.maxSignedBodyBytes ?? DEFAULT_MAX_SIGNED_WEBHOOK_BYTES);
 
   const answer = (
     outcome: keyof IngressCounters,
@@ -82,12 +92,16 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   const handler = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
     const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
-    if (size > maxBytes) return answer('rejected', 413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes`);
+    if (size > maxSignedBytes)
+      return answer('failed', 503, 'PAYLOAD_TOO_LARGE', `body over ${maxSignedBytes} bytes, not read; retry`);
 
     let webhookId: string;
     try {
       webhookId = verifyWebhook(headers, rawBody, options.secrets, { toleranceSec: options.toleranceSec }).id;
     } catch (error) {
+      // Unsigned and large: refused without more work. Signed and large: taken below (the sender would not
+      // retry a 4xx, and the event would be lost).
+      if (size > maxBytes) return answer('rejected', 413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes`);
       return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
     }
 

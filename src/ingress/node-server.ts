@@ -1,7 +1,7 @@
 // Node HTTP adapter of the webhook handler: POST <path> with the raw body; GET /health.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_WEBHOOK_BYTES, type WebhookHandler } from './handler';
+import { DEFAULT_MAX_SIGNED_WEBHOOK_BYTES, DEFAULT_MAX_WEBHOOK_BYTES, type WebhookHandler } from './handler';
 
 export interface IngressServerOptions {
   handler: WebhookHandler;
@@ -9,6 +9,8 @@ export interface IngressServerOptions {
   port?: number;
   path?: string;
   maxBodyBytes?: number;
+  /** read at most this much of a body (the handler takes a signed body up to it): see WebhookHandlerOptions */
+  maxSignedBodyBytes?: number;
 }
 
 export interface IngressServer {
@@ -19,7 +21,11 @@ export interface IngressServer {
 
 export async function startIngressServer(options: IngressServerOptions): Promise<IngressServer> {
   const path = options.path ?? '/webhooks';
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
+  // The handler decides on bodies up to the signed limit (signed → taken, unsigned over maxBodyBytes → 413).
+  const maxBytes = Math.max(
+    options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES,
+    options.maxSignedBodyBytes ?? DEFAULT_MAX_SIGNED_WEBHOOK_BYTES,
+  );
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -38,7 +44,8 @@ export async function startIngressServer(options: IngressServerOptions): Promise
       else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) return send(413, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `body over ${maxBytes} bytes` });
+      // Not read, so not verified: 503 (the sender retries; the answer is logged), never a silent 4xx.
+      if (tooLarge) return send(503, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `body over ${maxBytes} bytes, not read; retry` });
       options.handler(req.headers, Buffer.concat(chunks)).then(
         (result) => send(result.status, result.body),
         (error: Error) => send(500, { ok: false, code: 'INTERNAL_ERROR', message: error.message }),

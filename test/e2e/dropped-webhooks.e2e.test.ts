@@ -4,7 +4,8 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { freePort } from '../support/ports';
-import { startTestStack, uniqueKey } from './stack-support';
+import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
 
 jest.setTimeout(120_000);
 
@@ -42,4 +43,32 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
   expect(stack.webhooks.counters.accepted).toBe(0); // nothing reached the ingress
   const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`).json<unknown>();
   expect(JSON.stringify(deliveries)).toMatch(/ECONNREFUSED|failed|error/i);
+});
+
+it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow (issue 9, point 9)', async () => {
+  const deposit = await got
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 75 } })
+    .json<Record<string, unknown>>();
+  const ids = [...new Set(JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [])];
+  expect(ids.length).toBeGreaterThanOrEqual(2);
+  // nobody here started them and their webhooks are gone: no entity follows them
+  for (const id of ids)
+    await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()).rejects.toThrow(/not found/i);
+
+  const result = await stack.client.workflow.execute('reconcilePayments', {
+    workflowId: uniqueKey('reconcile'),
+    taskQueue: stack.taskQueue,
+    args: [{ windowMs: 60 * 60_000 }],
+  });
+  expect(result.signalled).toEqual(expect.arrayContaining(ids));
+  const roles = await eventually('entities for the PAYIN and the conversion', async () => {
+    const found: string[] = [];
+    for (const id of ids) {
+      const snap = await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).query(providerPaymentSnapshotQuery);
+      found.push(snap.role);
+    }
+    return found.includes('PAYIN') && found.includes('CONVERSION') ? found : null;
+  });
+  expect(roles).toEqual(expect.arrayContaining(['PAYIN', 'CONVERSION']));
+  for (const id of ids) await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).terminate('test over');
 });

@@ -1,10 +1,21 @@
 // Issue 9 on the real stack (dev server + sandbox + worker + ingress): same key with another request is
-// refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6).
+// refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6); a
+// cancelled transfer leaves its funded payment alone (point 2); the entity continues as new (point 10).
+// With XBORDER_RECORD_HISTORIES=1 this file ADDS the replay histories of its scenarios (new files only):
+//   XBORDER_RECORD_HISTORIES=1 npx jest test/e2e/money-safety.e2e.test.ts
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import {
+  awaitCreatedUpdate,
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+  type PaymentOutcome,
+} from '../../workflows/messages';
+import type { TransferResult } from '../../workflows/transfer';
+import { recordRunHistory } from '../support/history-recorder';
 import type { LocalStack } from '../../src/cli/stack';
 import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
@@ -152,5 +163,77 @@ describe('values the contract does not know (issue 9, point 6)', () => {
     expect(listed).toMatchObject({ kind: 'UNKNOWN_PROVIDER_STATUS', providerStatus: 'ON_HOLD' });
     await stack.client.workflow.getHandle(started.workflowId).terminate('test over');
     await entity.terminate('test over');
+  });
+});
+
+/** Adds the histories of these runs (or of the run each continued from) for the replay test, when recording. */
+async function record(scenario: string, workflowIds: string[], previousRun = false) {
+  for (const id of workflowIds) {
+    const d = await stack.client.workflow.getHandle(id).describe();
+    let runId = d.runId;
+    if (previousRun) {
+      const history = await stack.client.workflow.getHandle(id).fetchHistory();
+      runId = String(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? runId);
+    }
+    recordRunHistory(stack.temporal.address, scenario, d.type, id, runId);
+  }
+}
+
+describe('cancelling a transfer whose payment was funded (issue 9, point 2)', () => {
+  it('leaves the payment running to COMPLETED; the transfer reports it with cancelRequested', async () => {
+    const key = uniqueKey('e2e-cancel-transfer');
+    const transfer = await startTransfer(
+      stack.client,
+      {
+        transferKey: key,
+        customer: { customerId: 'cus_demo_individual' },
+        account: { accountId: 'acc_demo_brl_bank' },
+        payment: { request: request(key) },
+      },
+      { taskQueue: stack.taskQueue },
+    );
+    const payment = stack.client.workflow.getHandle(`payment:${key}`);
+    const created = await eventually('the payment to be created', () =>
+      payment.executeUpdate(awaitCreatedUpdate).catch(() => null),
+    );
+    if (created.outcome !== 'CREATED') throw new Error('not created');
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${created.providerPaymentId}/fund`, { json: {} });
+    await transfer.cancel();
+    const result = (await transfer.result()) as TransferResult;
+    expect(result).toMatchObject({ outcome: 'COMPLETED', cancelRequested: true });
+    expect(((await payment.result()) as PaymentOutcome).outcome).toBe('COMPLETED');
+    await record('transfer-cancelled-while-paying', [
+      transfer.workflowId,
+      payment.workflowId,
+      providerPaymentWorkflowId(created.providerPaymentId),
+    ]);
+  });
+});
+
+describe('the providerPayment entity continues as new (issue 9, point 10)', () => {
+  it('carries the payment and the seen events over to the next run', async () => {
+    const key = uniqueKey('e2e-can');
+    const p = await stack.provider.payments.create(request(key) as never, { idempotencyKey: key });
+    const workflowId = providerPaymentWorkflowId(p.id);
+    const send = (n: number) =>
+      stack.client.workflow.signalWithStart('providerPayment', {
+        workflowId,
+        taskQueue: stack.taskQueue,
+        args: [{ providerPaymentId: p.id, continueAsNewAfterEvents: 20 }],
+        signal: providerPaymentEventSignal,
+        signalArgs: [{ eventId: `evt_${key}_${n}`, type: 'payment.updated', payment: p }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    const first = await send(0);
+    for (let n = 1; n <= 12; n++) await send(n);
+    const handle = stack.client.workflow.getHandle(workflowId);
+    const snap = await eventually('a second run', async () => {
+      const d = await handle.describe();
+      if (d.runId === first.signaledRunId) return null;
+      return handle.query(providerPaymentSnapshotQuery);
+    });
+    expect(snap.payment?.id).toBe(p.id);
+    await record('entity-continue-as-new', [workflowId], true);
+    await handle.terminate('test over');
   });
 });

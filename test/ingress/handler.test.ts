@@ -77,15 +77,28 @@ describe('webhook handler', () => {
     expect(handler.counters.failed).toBe(2);
   });
 
-  it('refuses an oversized body with 413 and a body that is not an event with 400', async () => {
+  it('refuses an unsigned oversized body with 413 and a body that is not an event with 400', async () => {
     const { router } = recordingRouter();
     const handler = createWebhookHandler({ secrets: [SECRET], router, maxBodyBytes: 100 });
-    const big = signed({ ...paymentEvent(), padding: 'x'.repeat(200) });
+    const big = signed({ ...paymentEvent(), padding: 'x'.repeat(200) }, OTHER_SECRET);
     expect((await handler(big.headers, big.raw)).status).toBe(413);
     const notEvent = signed({ hello: 'world' });
     const answer = await handler(notEvent.headers, notEvent.raw);
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(/id/);
+  });
+
+  it('takes a validly signed body over the size limit (a 4xx would lose it); 503 over the hard limit (issue 9, point 9)', async () => {
+    const { router, delivered } = recordingRouter();
+    const handler = createWebhookHandler({ secrets: [SECRET], router, maxBodyBytes: 100, maxSignedBodyBytes: 1000 });
+    const big = signed({ ...paymentEvent('evt_big'), padding: 'x'.repeat(200) });
+    expect(await handler(big.headers, big.raw)).toMatchObject({ status: 200, body: { code: 'ACCEPTED' } });
+    expect(delivered).toEqual(['evt_big']);
+    const huge = signed({ ...paymentEvent('evt_huge'), padding: 'x'.repeat(2000) });
+    const answer = await handler(huge.headers, huge.raw);
+    expect(answer.status).toBe(503); // retried by the sender, counted as failed: never a silent 4xx
+    expect(handler.counters.failed).toBe(1);
+    expect(delivered).toEqual(['evt_big']);
   });
 
   it('accepts a signed event without an envelope id (the webhook-id is the event id) or with a +00:00 timestamp', async () => {

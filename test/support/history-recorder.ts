@@ -35,3 +35,20 @@ export async function recordHistories(client: Client, address: string, scenario:
     writeFileSync(file, json);
   }
 }
+
+/**
+ * Saves one run's history (e.g. the first run of an entity that continued as new) as `<scenario>--<type>.json`.
+ * Only when recording; never over an existing file (histories are added to, never re-recorded over).
+ */
+export function recordRunHistory(address: string, scenario: string, type: string, workflowId: string, runId: string): void {
+  if (!recording) return;
+  const { cli } = temporalBinaries();
+  if (!cli) throw new Error('recording histories needs the Temporal CLI (npm run ensure-temporal)');
+  const file = path.join(HISTORIES_DIR, `${scenario}--${type}.json`);
+  if (existsSync(file)) throw new Error(`${file} exists: record under a new scenario name`);
+  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '-w', workflowId, '-r', runId, '--output', 'json'], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  writeFileSync(file, json);
+}

@@ -1,0 +1,46 @@
+// The payment-reconcile Schedule (issue 9, point 9): runs `reconcilePayments` every `everyMs`, so a PAYIN whose
+// webhook was lost (Temporal down for longer than the sender retried) still reaches its entity. Created or
+// updated idempotently, like the quote-refresh Schedule.
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { ReconcilePaymentsInput } from '../../workflows/reconcile-payments';
+
+export const RECONCILE_SCHEDULE_ID = 'payment-reconcile';
+export const RECONCILE_WORKFLOW_TYPE = 'reconcilePayments';
+
+export interface ReconcileScheduleOptions {
+  taskQueue: string;
+  scheduleId?: string;
+  /** default 15 minutes */
+  everyMs?: number;
+  /** passed to the workflow: payments created this long ago or later (default 6 hours) */
+  windowMs?: number;
+}
+
+export async function ensureReconcileSchedule(
+  client: Client,
+  options: ReconcileScheduleOptions,
+): Promise<{ scheduleId: string; created: boolean }> {
+  const scheduleId = options.scheduleId ?? RECONCILE_SCHEDULE_ID;
+  const everyMs = options.everyMs ?? 15 * 60_000;
+  const input: ReconcilePaymentsInput = options.windowMs ? { windowMs: options.windowMs } : {};
+  const parts = {
+    spec: { intervals: [{ every: everyMs }] },
+    action: {
+      type: 'startWorkflow' as const,
+      workflowType: RECONCILE_WORKFLOW_TYPE,
+      workflowId: `${scheduleId}-run`,
+      taskQueue: options.taskQueue,
+      args: [input],
+      workflowExecutionTimeout: Math.max(everyMs * 2, 20 * 60_000),
+    },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+  };
+  try {
+    await client.schedule.create({ scheduleId, ...parts, state: { note: 'payment reconcile (xborder)' } });
+    return { scheduleId, created: true };
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, ...parts }));
+  return { scheduleId, created: false };
+}
