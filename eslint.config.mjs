@@ -62,6 +62,16 @@ export default tseslint.config(
     },
   },
   {
+    // Client-only users install no @temporalio/worker (an optional peer): the client entry never imports it.
+    files: ['src/client/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@temporalio/worker', message: 'src/client is what client-only users load: no worker code.' }] },
+      ],
+    },
+  },
+  {
     // The sandbox and the provider client share only the contract, so neither can hide the other's bugs.
     files: ['src/sandbox/**/*.ts'],
     rules: {
