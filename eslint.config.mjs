@@ -9,7 +9,7 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', 'test/package/consumer/**', '**/*.js', '**/*.mjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -58,6 +58,16 @@ export default tseslint.config(
           paths: [...nodeBuiltins.map((name) => ({ name, message: 'src/contract is pure: no I/O.' })), { name: 'got', message: 'src/contract is pure: no I/O.' }],
           patterns: [{ group: ['**/src/*/**', '../*', '!./**'], message: 'src/contract imports zod and itself only.' }],
         },
+      ],
+    },
+  },
+  {
+    // Client-only users install no @temporalio/worker (an optional peer): the client entry never imports it.
+    files: ['src/client/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@temporalio/worker', message: 'src/client is what client-only users load: no worker code.' }] },
       ],
     },
   },

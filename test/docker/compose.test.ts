@@ -52,7 +52,12 @@ const compose = loadCompose('compose.yaml');
 const cloud = loadCompose('compose.cloud.yaml');
 const dotenv = readEnvFile('.env.example');
 const dockerfile = readDockerfile('temporal-docker/Dockerfile');
-const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  scripts: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 
 const service = (c: Compose, name: string): Service => {
   const s = c.services[name];
@@ -338,7 +343,15 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
   test('build stage: npm ci, copies every folder tsconfig.build.json includes, npm run build, npm prune --omit=dev', () => {
     const build = stageChain(dockerfile.stages, 'build');
     const runs = build.filter((i) => i.op === 'RUN').map((i) => i.args);
-    expect(runs).toEqual(['npm ci --no-audit --no-fund', 'npm run build && npm prune --omit=dev']);
+    // issue 11: @temporalio/worker is a dev + optional peer dependency of the package; the image keeps it, at
+    // the version of package.json, as a production dependency of its own.
+    const worker = packageJson.devDependencies['@temporalio/worker'];
+    expect(packageJson.peerDependencies['@temporalio/worker']).toBe(worker);
+    expect(runs).toEqual([
+      'npm ci --no-audit --no-fund',
+      'npm run build && npm pkg delete devDependencies.@temporalio/worker peerDependencies peerDependenciesMeta && ' +
+        `npm pkg set dependencies.@temporalio/worker=${worker} && npm install --omit=dev --no-audit --no-fund && npm prune --omit=dev`,
+    ]);
     const copied = build.filter((i) => i.op === 'COPY').flatMap((i) => i.args.split(/\s+/).slice(0, -1));
     for (const folder of outputs.include) expect({ folder, copied: copied.includes(folder) }).toEqual({ folder, copied: true });
     for (const source of copied) expect({ source, exists: existsSync(path.join(ROOT, source)) }).toEqual({ source, exists: true });

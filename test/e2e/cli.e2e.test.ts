@@ -85,3 +85,60 @@ it('refuses bad arguments with usage and exit code 2', async () => {
   expect(unknown.code).toBe(2);
   expect(unknown.err).toMatch(/unknown command "frobnicate"/);
 });
+
+// Issue 11: --json on every command that prints a result, and exit code 1 where scripts and alerts read it.
+it('--json: pay, status, cancel print one JSON document each; status of a cancelled payment exits 1', async () => {
+  const key = uniqueKey('cli-json');
+  const pay = await xborder(['pay', '--key', key, '--request', requestFile(key), '--json']).done;
+  expect(pay.code).toBe(0);
+  expect(pay.err).toBe('');
+  const started = JSON.parse(pay.out) as { workflowId: string; created: { outcome: string; providerPaymentId: string }; ui: string };
+  expect(started).toMatchObject({ workflowId: `payment:${key}`, created: { outcome: 'CREATED' } });
+  expect(started.ui).toContain(stack.temporal.uiUrl);
+
+  const status = await xborder(['status', key, '--json']).done;
+  expect(status.code).toBe(0); // in progress
+  expect(JSON.parse(status.out)).toMatchObject({ workflowId: `payment:${key}`, providerPaymentId: started.created.providerPaymentId });
+
+  const cancel = await xborder(['cancel', key, '--reason', 'test', '--json']).done;
+  expect(cancel.code).toBe(0);
+  expect(JSON.parse(cancel.out)).toMatchObject({ cancelled: true, state: { workflowId: `payment:${key}` } });
+  const again = await xborder(['cancel', key, '--json']).done;
+  expect(again.code).toBe(1);
+  expect(JSON.parse(again.out)).toMatchObject({ cancelled: false });
+
+  const ended = await eventually('the CANCELLED outcome', async () => {
+    const r = await xborder(['status', key, '--json']).done;
+    return (JSON.parse(r.out) as { outcome?: { outcome: string } }).outcome ? r : null;
+  });
+  expect(ended.code).toBe(1); // the outcome is not COMPLETED
+  expect(JSON.parse(ended.out)).toMatchObject({ outcome: { outcome: 'CANCELLED' } });
+});
+
+it('--json: stuck prints an array and exits 1 exactly when it is not empty; schedule prints its result', async () => {
+  const stuck = await xborder(['stuck', '--json']).done;
+  const list = JSON.parse(stuck.out) as unknown[];
+  expect(Array.isArray(list)).toBe(true);
+  expect(stuck.code).toBe(list.length > 0 ? 1 : 0);
+
+  const scheduleId = uniqueKey('cli-schedule');
+  const created = await xborder(['schedule', 'create', '--id', scheduleId, '--json']).done;
+  expect(created.code).toBe(0);
+  expect(JSON.parse(created.out)).toMatchObject({ scheduleId, action: 'created' });
+  const described = await xborder(['schedule', 'describe', '--id', scheduleId, '--json']).done;
+  expect(JSON.parse(described.out)).toMatchObject({ scheduleId, paused: false });
+  const paused = await xborder(['schedule', 'pause', '--id', scheduleId, '--note', 'test', '--json']).done;
+  expect(JSON.parse(paused.out)).toEqual({ scheduleId, action: 'paused' });
+  expect((await xborder(['schedule', 'delete', '--id', scheduleId, '--json']).done).code).toBe(0);
+  const missing = await xborder(['schedule', 'describe', '--id', scheduleId, '--json']).done;
+  expect(missing.code).toBe(1);
+  expect(JSON.parse(missing.out)).toEqual({ scheduleId, found: false });
+});
+
+it('--address and --namespace override the environment; a wrong address exits 3 naming it', async () => {
+  const wrong = await xborder(['stuck', '--address', '127.0.0.1:1']).done;
+  expect(wrong.code).toBe(3);
+  expect(wrong.err).toContain('cannot connect to Temporal at 127.0.0.1:1');
+  const right = await xborder(['stuck', '--json', '--address', stack.temporal.address, '--namespace', stack.namespace]).done;
+  expect([0, 1]).toContain(right.code);
+});

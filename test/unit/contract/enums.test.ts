@@ -1,4 +1,3 @@
-import { readFileSync } from 'fs';
 import {
   ACCOUNT_TYPES,
   ADDED_PAYMENT_REASONS,
@@ -16,9 +15,9 @@ import {
   STABLECOINS,
   statusRank,
 } from '../../../src/contract';
-import { SPEC_PATH } from './fixtures';
+import { SPEC_TEXT, specTest } from './fixtures';
 
-const spec = readFileSync(SPEC_PATH, 'utf8');
+const spec = SPEC_TEXT ?? '';
 
 /** The comma-separated list that follows `label` in the spec, up to the first period or line end. */
 function specList(label: string): string[] {
@@ -30,19 +29,19 @@ function specList(label: string): string[] {
 }
 
 describe('enums match the spec lists', () => {
-  test('17 accepted payment reasons, same values as the spec', () => {
+  specTest('17 accepted payment reasons, same values as the spec', () => {
     const fromSpec = specList('From July 31, 2026 the accepted values are:\n\n');
     expect(fromSpec).toHaveLength(17);
     expect([...PAYMENT_REASONS].sort()).toEqual(fromSpec.sort());
   });
 
-  test('22 removed reasons, same values as the spec', () => {
+  specTest('22 removed reasons, same values as the spec', () => {
     const fromSpec = specList('Values removed by that change: ');
     expect(fromSpec).toHaveLength(22);
     expect([...REMOVED_PAYMENT_REASONS].sort()).toEqual(fromSpec.sort());
   });
 
-  test('7 added reasons, all in the accepted list, none in the removed one', () => {
+  specTest('7 added reasons, all in the accepted list, none in the removed one', () => {
     const fromSpec = specList('Values added: ');
     expect(fromSpec).toHaveLength(7);
     expect([...ADDED_PAYMENT_REASONS].sort()).toEqual(fromSpec.sort());
@@ -52,13 +51,13 @@ describe('enums match the spec lists', () => {
     expect(REMOVED_PAYMENT_REASONS).not.toContain(AUTO_LIQUIDATION);
   });
 
-  test('8 failure codes, same values as spec Errors 3', () => {
+  specTest('8 failure codes, same values as spec Errors 3', () => {
     const fromSpec = specList('(in use from March 15, 2026): ');
     expect(fromSpec).toHaveLength(8);
     expect([...FAILURE_CODES].sort()).toEqual(fromSpec.sort());
   });
 
-  test('17 bank identification fields, same as spec Account', () => {
+  specTest('17 bank identification fields, same as spec Account', () => {
     const fromSpec = specList('Bank identification fields: ');
     expect(fromSpec).toHaveLength(17);
     expect([...BANK_FIELDS].sort()).toEqual(fromSpec.sort());
@@ -72,12 +71,12 @@ describe('enums match the spec lists', () => {
     for (const list of Object.values(CURRENCY_RAILS)) for (const r of list) expect(RAILS).toContain(r);
   });
 
-  test('default account rails: US all three, BR TED (spec: Account, rails)', () => {
+  specTest('default account rails: US all three, BR TED (spec: Account, rails)', () => {
     expect(spec).toContain('US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts: TED, PIX (default TED)');
     expect(DEFAULT_ACCOUNT_RAILS).toEqual({ US: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'], BR: ['TED'] });
   });
 
-  test('payment types, account kinds, stablecoins, statuses', () => {
+  specTest('payment types, account kinds, stablecoins, statuses', () => {
     expect(PAYMENT_TYPES).toEqual(['INTERNAL', 'PAYIN', 'PAYOUT', 'EXTERNAL']);
     expect(ACCOUNT_TYPES).toHaveLength(4);
     expect(STABLECOINS).toEqual(['USDC', 'USDT', 'EURC']);
