@@ -7,6 +7,8 @@
 #     second run and CI on the same machine need no build; XBORDER_CACHE_DIR moves it);
 #   - else `go install` both from the server's Go module (about 7 minutes on 2 cores, once).
 # The PostgreSQL schema folders ship inside the same module: TEMPORAL_SCHEMA_DIR overrides.
+# PostgreSQL's server binaries (initdb, postgres) come from Debian's `postgresql` package, installed
+# here when missing and running as root (PG_BIN_DIR points at others).
 # Output: .tools/temporal-server-paths.json ({"version", "server", "sqlTool", "schemaDir"}) and lines on stdout.
 set -euo pipefail
 
@@ -56,6 +58,17 @@ if [ -z "$schema_dir" ]; then
 fi
 [ -d "$schema_dir/temporal/versioned" ] && [ -d "$schema_dir/visibility/versioned" ] \
   || { log "no PostgreSQL schema in $schema_dir (set TEMPORAL_SCHEMA_DIR)"; exit 1; }
+
+if [ -z "${PG_BIN_DIR:-}" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing PostgreSQL server binaries (apt-get install postgresql)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2 \
+      || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql >&2; }
+  else
+    log "no PostgreSQL server binaries under /usr/lib/postgresql: install the postgresql package or set PG_BIN_DIR"
+    exit 1
+  fi
+fi
 
 mkdir -p "$root/.tools"
 printf '{"version": "%s", "server": "%s", "sqlTool": "%s", "schemaDir": "%s"}\n' \
