@@ -31,7 +31,7 @@ build() { # package-path binary-name
     flock 9
     if is_exe "$cache/$2"; then exit 0; fi
     log "building $2 from $module ($1); about 7 minutes the first time, log in $cache/build-$2.log"
-    GOBIN="$cache" CGO_ENABLED=0 go install "go.temporal.io/server/$1@v$version" >"$cache/build-$2.log" 2>&1 \
+    GOBIN="$cache" go install "go.temporal.io/server/$1@v$version" >"$cache/build-$2.log" 2>&1 \
       || { tail -n 20 "$cache/build-$2.log" >&2; exit 1; }
   ) 9>"$cache/.build.lock"
   is_exe "$cache/$2"
