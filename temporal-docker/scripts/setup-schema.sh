@@ -5,14 +5,19 @@
 # also how a Temporal upgrade goes (bump server and admin-tools together, then `docker compose up`).
 #   DB_PORT, POSTGRES_SEEDS, POSTGRES_USER, POSTGRES_PWD   the same variables the server reads
 #   DBNAME, VISIBILITY_DBNAME                               database names (the server's too)
+#   SCHEMA_DIR, TEMPORAL_SQL_TOOL                           where the schema and the SQL tool are, when not
+#                                                           in the admin-tools image (the test harness,
+#                                                           test/cluster/, runs this same script on the host)
 set -eu
 : "${POSTGRES_SEEDS:?}" "${POSTGRES_USER:?}" "${POSTGRES_PWD:?}" "${DBNAME:?}" "${VISIBILITY_DBNAME:?}"
 port="${DB_PORT:-5432}"
 schema_dir="${SCHEMA_DIR:-/etc/temporal/schema/postgresql/v12}"
 export SQL_PASSWORD="$POSTGRES_PWD"
 
+sql_tool="${TEMPORAL_SQL_TOOL:-temporal-sql-tool}"
+
 sql() {
-  temporal-sql-tool --plugin postgres12 --ep "$POSTGRES_SEEDS" -p "$port" -u "$POSTGRES_USER" "$@"
+  "$sql_tool" --plugin postgres12 --ep "$POSTGRES_SEEDS" -p "$port" -u "$POSTGRES_USER" "$@"
 }
 
 # Runs a step whose only acceptable failure is "already exists" (second run, upgrade).

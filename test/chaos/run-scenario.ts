@@ -1,0 +1,181 @@
+// Runs one chaos scenario on one engine: its own stack, the payment mix, the disruption, the checks.
+import { randomUUID } from 'node:crypto';
+import type { LocalStack } from '../../src/cli/stack';
+import { startTestStack } from '../e2e/stack-support';
+import { runBadInput, type BadInputResult } from './bad-input';
+import type { Engine } from './engines';
+import { seededRandom } from './random';
+import type { Scenario, ScenarioContext } from './scenarios';
+import { verifyScenario, type ScenarioCounts } from './verify';
+import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
+import { superviseWorker, type WorkerSupervisor } from './worker-supervisor';
+import { drivePayin, drivePayment, pickKind, type PayinRun, type PaymentRun } from './workload';
+
+export interface ChaosProfile {
+  name: string;
+  /** payment workflows per scenario (plus one PAYIN per 10) */
+  payments: number;
+  /** a new payment every this many ms */
+  spreadMs: number;
+  /** the whole scenario, payments and checks, must end within this */
+  timeoutMs: number;
+}
+
+export const PROFILES: Record<'full' | 'short', ChaosProfile> = {
+  // issue 15: ≥ 200 payments per scenario
+  full: { name: 'full', payments: 200, spreadMs: 150, timeoutMs: 20 * 60_000 },
+  // CI: the same scenarios, a tenth of the traffic
+  short: { name: 'short', payments: 20, spreadMs: 300, timeoutMs: 6 * 60_000 },
+};
+
+export interface ScenarioResult extends ScenarioCounts {
+  scenario: string;
+  engine: string;
+  seed: number;
+  disruptions: number;
+  workerProcesses: number;
+  seconds: number;
+  /** scenario-specific figures (storm counts, bad-input counts) */
+  notes: string;
+}
+
+const QUOTE_VALIDITY_MS = 12_000;
+
+async function stackOn(engine: Engine, webhookUrls?: string[]): Promise<LocalStack> {
+  return startTestStack({
+    temporalPort: engine.port,
+    namespace: engine.namespace,
+    worker: false,
+    schedules: false,
+    ...(webhookUrls ? { sandboxWebhookUrls: webhookUrls } : {}),
+    sandbox: {
+      demoData: true,
+      quoteValidityMs: QUOTE_VALIDITY_MS,
+      // Retries spread over ~1 minute: a sender that outlasts a short Temporal outage.
+      webhookRetryScheduleMs: [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000],
+    },
+  });
+}
+
+export async function runScenario(scenario: Scenario, engine: Engine, profile: ChaosProfile, seed: number, log: (line: string) => void): Promise<ScenarioResult> {
+  const began = Date.now();
+  const deadline = began + profile.timeoutMs;
+  const random = seededRandom(seed);
+  const storm: WebhookStorm | undefined = scenario.storm ? await startWebhookStorm(seededRandom(seed + 1)) : undefined;
+  let stack: LocalStack | undefined;
+  let workers: WorkerSupervisor | undefined;
+  try {
+    stack = await stackOn(engine, storm ? [storm.url] : undefined);
+    storm?.target(stack.ingress.webhookUrl);
+    workers = await superviseWorker(
+      { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey },
+      log,
+    );
+    let finished = false;
+    const ctx: ScenarioContext = { engine, stack, workers, random, log, done: () => finished || Date.now() > deadline };
+    await scenario.setup?.(ctx);
+
+    const runId = randomUUID().slice(0, 6);
+    const payments: Array<Promise<PaymentRun>> = [];
+    const payins: Array<Promise<PayinRun>> = [];
+    const s = stack;
+    // Settle time for the checks comes out of the same budget.
+    const paymentDeadline = deadline - 60_000;
+    const traffic = (async () => {
+      for (let i = 0; i < profile.payments; i++) {
+        const kind = pickKind(random);
+        const amount = random.int(5, 60);
+        const key = `chaos-${scenario.name}-${runId}-${i}`;
+        payments.push(withDeadline(drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i) }), paymentDeadline, { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: 'timed out', startRetries: 0 }));
+        if (i % 10 === 5) payins.push(drivePayin(s, random.int(20, 200), paymentDeadline));
+        await new Promise((resolve) => setTimeout(resolve, profile.spreadMs));
+      }
+    })();
+    const disruption = scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0);
+    await traffic;
+    const runs = await Promise.all(payments);
+    const payinRuns = await Promise.all(payins);
+    finished = true;
+    const disruptions = await disruption;
+    await scenario.teardown?.(ctx);
+
+    const counts = await verifyScenario(stack, runs, payinRuns, {
+      settleTimeoutMs: Math.max(10_000, deadline - Date.now()),
+      ...(storm ? { deliveriesOf: async () => storm.deliveries() } : {}),
+    });
+    const stormCounts = storm?.counts();
+    const retries = runs.reduce((n, r) => n + r.startRetries, 0);
+    return {
+      scenario: scenario.name,
+      engine: engine.name,
+      seed,
+      disruptions,
+      workerProcesses: workers.started,
+      seconds: Math.round((Date.now() - began) / 1000),
+      notes: [
+        `${retries} startPayment calls made again by the backend (no answer the first time)`,
+        ...(stormCounts ? [`storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`] : []),
+      ].join('; '),
+      ...counts,
+    };
+  } finally {
+    await workers?.stop();
+    await stack?.close();
+    await storm?.close();
+  }
+}
+
+function withDeadline<T>(work: Promise<T>, deadline: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), Math.max(0, deadline - Date.now()));
+    void work.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+/** The bad-input scenario: ≥ 100 broken requests on a fresh stack, none may reach the provider. */
+export async function runBadInputScenario(engine: Engine, seed: number, log: (line: string) => void): Promise<ScenarioResult & { badInput: BadInputResult }> {
+  const began = Date.now();
+  const stack = await stackOn(engine);
+  const workers = await superviseWorker(
+    { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey },
+    log,
+  );
+  try {
+    const badInput = await runBadInput(stack, `bad-${randomUUID().slice(0, 6)}`);
+    return {
+      scenario: 'bad-input',
+      engine: engine.name,
+      seed,
+      disruptions: 0,
+      workerProcesses: workers.started,
+      seconds: Math.round((Date.now() - began) / 1000),
+      payments: badInput.requests,
+      payins: 0,
+      duplicates: 0,
+      lost: badInput.sandboxPayments, // a provider payment for a refused request
+      wrongOutcomes: badInput.notRefused.length + badInput.wrongField.length,
+      webhooksDelivered: 0,
+      webhooksReconciled: 0,
+      webhooksUnreconciled: 0,
+      problems: [...badInput.notRefused.map((r) => `not refused: ${r}`), ...badInput.wrongField.map((r) => `wrong field: ${r}`), ...(badInput.sandboxPayments ? [`${badInput.sandboxPayments} provider payments created`] : [])],
+      notes: `${badInput.refused}/${badInput.requests} refused (${badInput.viaTransfer} via startTransfer), ${badInput.sandboxPayments} provider payments`,
+      badInput,
+    };
+  } finally {
+    await workers.stop();
+    await stack.close();
+  }
+}
+
+/** The markdown table of the report and docs/deployment.md. */
+export function resultTable(results: ScenarioResult[]): string {
+  const head = '| Scenario | Engine | Payments (+PAYINs) | Disruptions | Duplicates | Lost | Wrong outcomes | Webhooks delivered / reconciled / neither | Time | Seed |';
+  const rows = results.map(
+    (r) =>
+      `| ${r.scenario} | ${r.engine} | ${r.payments}${r.payins ? ` (+${r.payins})` : ''} | ${r.disruptions} | ${r.duplicates} | ${r.lost} | ${r.wrongOutcomes} | ${r.webhooksDelivered} / ${r.webhooksReconciled} / ${r.webhooksUnreconciled} | ${r.seconds} s | ${r.seed} |`,
+  );
+  return [head, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+}

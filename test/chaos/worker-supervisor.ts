@@ -1,0 +1,128 @@
+// Our worker as its own process (workers/main.ts, as compose runs it), kept running like compose's
+// `restart: unless-stopped`: when it dies (SIGKILL by the chaos, or a fatal error) a new one starts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildWorkflowBundle } from '../../workers/workflow-bundle';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+let bundle: Promise<string> | undefined;
+/** One prebuilt workflow bundle per process, so a restarted worker is up in about a second. */
+export function prebuiltBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-bundle-')), 'workflow-bundle.js');
+    writeFileSync(file, await buildWorkflowBundle());
+    return file;
+  })();
+  return bundle;
+}
+
+const live = new Set<ChildProcess>();
+/** SIGKILL of every worker process still running (an interrupted chaos run: they would keep polling). */
+export function killAllWorkers(): void {
+  for (const child of live) child.kill('SIGKILL');
+}
+
+export interface WorkerTarget {
+  temporalAddress: string;
+  namespace: string;
+  taskQueue: string;
+  providerUrl: string;
+  apiKey: string;
+}
+
+export interface WorkerSupervisor {
+  /** SIGKILL of the running worker; the supervisor starts another after `restartAfterMs`. */
+  kill(restartAfterMs: number): void;
+  /** Resolves once the running worker has connected and polls (its start-up line). */
+  ready(): Promise<void>;
+  /** Processes started so far (1 + restarts). */
+  readonly started: number;
+  /** Unexpected exits (not our kills). */
+  readonly crashes: number;
+  stop(): Promise<void>;
+}
+
+export async function superviseWorker(target: WorkerTarget, log: (line: string) => void = () => undefined): Promise<WorkerSupervisor> {
+  const bundlePath = await prebuiltBundle();
+  let current: ChildProcess | undefined;
+  let stopping = false;
+  let started = 0;
+  let crashes = 0;
+  let pendingRestart: NodeJS.Timeout | undefined;
+  let readyChild: ChildProcess | undefined;
+
+  const start = () => {
+    pendingRestart = undefined;
+    if (stopping) return;
+    started++;
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'workers', 'main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: target.temporalAddress,
+        TEMPORAL_NAMESPACE: target.namespace,
+        XBORDER_TASK_QUEUE: target.taskQueue,
+        XBORDER_PROVIDER_URL: target.providerUrl,
+        XBORDER_PROVIDER_API_KEY: target.apiKey,
+        XBORDER_WORKFLOW_BUNDLE: bundlePath,
+        XBORDER_ENSURE_SCHEDULES: 'false',
+        XBORDER_LOG_LEVEL: 'ERROR',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // workers/main.ts prints "worker: Temporal …, task queue …" once the worker runs.
+    child.stdout?.on('data', (d: Buffer) => {
+      if (d.toString().includes('task queue')) readyChild = child;
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      for (const line of d.toString().split('\n')) if (line.trim()) log(`worker: ${line.slice(0, 300)}`);
+    });
+    child.once('exit', (code, signal) => {
+      if (current !== child) return;
+      current = undefined;
+      if (stopping) return;
+      if (signal !== 'SIGKILL') {
+        crashes++;
+        log(`worker exited (code ${code}, signal ${signal}): restarting`);
+      }
+      pendingRestart ??= setTimeout(start, 1_000);
+    });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
+    current = child;
+  };
+  start();
+
+  return {
+    async ready() {
+      while (!stopping && (!current || readyChild !== current)) await new Promise((resolve) => setTimeout(resolve, 200));
+    },
+    kill(restartAfterMs) {
+      const victim = current;
+      if (!victim) return;
+      current = undefined;
+      victim.kill('SIGKILL');
+      if (pendingRestart) clearTimeout(pendingRestart);
+      pendingRestart = setTimeout(start, restartAfterMs);
+    },
+    get started() {
+      return started;
+    },
+    get crashes() {
+      return crashes;
+    },
+    async stop() {
+      stopping = true;
+      if (pendingRestart) clearTimeout(pendingRestart);
+      const victim = current;
+      current = undefined;
+      if (!victim || victim.exitCode !== null) return;
+      const exited = new Promise((resolve) => victim.once('exit', resolve));
+      victim.kill('SIGKILL'); // nothing to drain: the chaos run is over
+      await exited;
+    },
+  };
+}

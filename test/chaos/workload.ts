@@ -1,0 +1,148 @@
+// The chaos suite's traffic (issue 15, part 2): a mix of payments on the demo data of the sandbox, each
+// driven to its end the way a backend would, and PAYINs with their automatic conversion.
+import got from 'got';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { LocalStack } from '../../src/cli/stack';
+import { startPayment } from '../../src/client/payments';
+import type { Random } from './random';
+
+export type PaymentKind = 'PUSHED' | 'PULL' | 'EXPIRY_REFUND' | 'PAYOUT_FAILED';
+
+/** What each kind must end as, workflow outcome and sandbox status alike. */
+export const EXPECTED_OUTCOME: Record<PaymentKind, string> = {
+  PUSHED: 'COMPLETED',
+  PULL: 'COMPLETED',
+  EXPIRY_REFUND: 'REFUNDED',
+  PAYOUT_FAILED: 'FAILED',
+};
+
+export interface PaymentRun {
+  key: string;
+  kind: PaymentKind;
+  workflowId: string;
+  providerPaymentId: string | null;
+  outcome: string | null;
+  /** startPayment calls that ended without an answer and were made again with the same key */
+  startRetries: number;
+  /** The driver's own error (start refused, funding refused, result lost): counted, never thrown. */
+  error: string | null;
+}
+
+export interface PayinRun {
+  providerPaymentIds: string[];
+  error: string | null;
+}
+
+/** Reference prefix of one run: the checks find the run's payments in the sandbox by it. */
+export function paymentRequest(kind: PaymentKind, key: string, amount: number) {
+  const destination = { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' };
+  const base = { customerId: 'cus_demo_individual', destination, paymentReason: 'PERSONAL_TRANSFERS' };
+  switch (kind) {
+    case 'PULL': // funds pulled at once from a virtual account: no funding step, no quote expiry
+      return { ...base, source: { currencyCode: 'USDC', amount, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' }, reference: key };
+    default:
+      return { ...base, source: pushedSource(amount), reference: key };
+  }
+}
+
+const pushedSource = (amount: number) => ({ currencyCode: 'USDC', amount, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' });
+
+export function pickKind(random: Random): PaymentKind {
+  const r = random.next();
+  if (r < 0.45) return 'PUSHED';
+  if (r < 0.7) return 'PULL';
+  if (r < 0.85) return 'PAYOUT_FAILED';
+  return 'EXPIRY_REFUND';
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A sandbox control call (our test's own, not the system's), retried through connection drops; a 4xx is
+ * final (409 when the payment already moved on) and returned.
+ */
+async function control(url: string, json: Record<string, unknown>, until: number): Promise<number> {
+  for (;;) {
+    try {
+      const response = await got.post(url, { json, timeout: { request: 10_000 }, retry: { limit: 0 }, throwHttpErrors: false });
+      if (response.statusCode < 500) return response.statusCode;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+    }
+    if (Date.now() > until) throw new Error(`${url}: still failing`);
+    await sleep(500);
+  }
+}
+
+/** One payment from start to outcome. `paymentKey` is what the workflow ID and the idempotency keys derive from. */
+export async function drivePayment(
+  stack: LocalStack,
+  kind: PaymentKind,
+  key: string,
+  amount: number,
+  options: { quoteValidityMs: number; deadline: number; random: Random },
+): Promise<PaymentRun> {
+  const run: PaymentRun = { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0 };
+  try {
+    // As a backend does: the same key again until an answer (startPayment retries only briefly itself). The
+    // key makes it idempotent: a second call attaches to the first workflow.
+    const started = await startUntilAnswered(stack, run, kind, amount, options.deadline);
+    run.workflowId = started.workflowId;
+    if (started.created.outcome !== 'CREATED') {
+      run.error = `not created: ${JSON.stringify(started.created).slice(0, 300)}`;
+      return run;
+    }
+    run.providerPaymentId = started.created.providerPaymentId;
+    const fundUrl = `${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fund`;
+    if (kind === 'PUSHED') {
+      await sleep(options.random.int(0, 1_000));
+      await control(fundUrl, {}, options.deadline);
+    } else if (kind === 'PAYOUT_FAILED') {
+      // Funded, then the payout fails at the provider (PENDING → FAILED, funds returned). Through the control
+      // API rather than the `FAIL:` magic reference, so that the reference still names the run's payment.
+      await control(fundUrl, {}, options.deadline);
+      await control(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' }, options.deadline);
+    } else if (kind === 'EXPIRY_REFUND') {
+      // Funds sent after the quote expired: the provider refunds them.
+      await sleep(options.quoteValidityMs + 1_500);
+      await control(fundUrl, {}, options.deadline);
+    }
+    run.outcome = (await started.result()).outcome;
+  } catch (error) {
+    run.error = String(error).slice(0, 300);
+  }
+  return run;
+}
+
+async function startUntilAnswered(stack: LocalStack, run: PaymentRun, kind: PaymentKind, amount: number, deadline: number) {
+  for (;;) {
+    try {
+      return await startPayment(
+        stack.client,
+        // Reconcile often: a dropped or late webhook is found by GET within seconds, not an hour.
+        { paymentKey: run.key, request: paymentRequest(kind, run.key, amount), options: { reconcileEveryMs: 3_000 } },
+        { taskQueue: stack.taskQueue },
+      );
+    } catch (error) {
+      // A refusal is an answer; anything else (no worker, server restarting) is asked again.
+      if (error instanceof WorkflowUpdateFailedError || Date.now() > deadline) throw error;
+      run.startRetries++;
+      await sleep(1_000);
+    }
+  }
+}
+
+/** A deposit to the auto-converting virtual account: a PAYIN and its conversion that nobody here started. */
+export async function drivePayin(stack: LocalStack, amount: number, deadline: number): Promise<PayinRun> {
+  for (;;) {
+    try {
+      const body = await got
+        .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount }, timeout: { request: 10_000 }, retry: { limit: 0 } })
+        .json<{ payin?: { id: string }; conversion?: { id: string } | null }>();
+      return { providerPaymentIds: [body.payin?.id, body.conversion?.id].filter((id): id is string => !!id), error: null };
+    } catch (error) {
+      if (Date.now() > deadline) return { providerPaymentIds: [], error: String(error).slice(0, 300) };
+      await sleep(500);
+    }
+  }
+}
