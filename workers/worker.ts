@@ -11,6 +11,10 @@ export interface XborderWorkerOptions {
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
+  /** Workflows kept in the worker's cache (issue 12: the memory budget). Default: the SDK's, sized from the heap. */
+  maxCachedWorkflows?: number;
+  /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
+  debugMode?: boolean;
 }
 
 export interface RunningWorker {
@@ -39,6 +43,8 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       // telemetry (issue 6): provider errors by type, on the runtime's metric meter
       interceptors: { activity: [providerErrorCounter()] },
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+      ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+      ...(options.debugMode ? { debugMode: true } : {}),
       ...(options.activitiesPerSecond
         ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond }
         : {}),
