@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createProviderClient } from '../../src/provider';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
@@ -73,8 +73,9 @@ function memory(): WorkerMemory {
 
 async function main(): Promise<void> {
   const config = WorkerProcessConfigSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
-  // the SDK's INFO lines (worker state changes) would bury the progress line
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // the SDK's INFO lines (worker state changes) and core's warnings of slow workflow tasks on a loaded machine
+  // would bury the progress line
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } } });
   const send = (reply: BenchReply) => process.send?.(reply);
   const began = performance.now();
   const running = await startWorker(config);
