@@ -71,6 +71,8 @@ async function main(): Promise<number> {
         failed.push(`${scenario}: ${error instanceof Error ? error.message : String(error)}`);
         progress.log(`${scenario} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
+      // the figures so far survive an interrupted run (same files, rewritten at the end)
+      writeResults(RESULTS_DIR, { machine, options, rows: ctx.rows, notes: ctx.notes, failed });
     }
     if (options.profile && !interrupted) await runProfile(ctx);
   } catch (error) {
