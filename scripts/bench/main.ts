@@ -5,6 +5,7 @@
 // stopped at the end, whatever happened.
 //
 //   npm run bench [-- --quick] [-- --only p1,p2] [-- --n 200 --concurrency 20 --parked 10000 --cache 1000] [-- --profile]
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prebuildBundles } from './bundles';
@@ -58,6 +59,7 @@ async function main(): Promise<number> {
   try {
     progress.log(`machine: ${machine.cpus} CPUs, load ${machine.loadAverageAtStart.join(' / ')}; ${options.quick ? 'quick run' : 'full run'}`);
     const stack = await startBenchStack((line) => progress.log(line));
+    stops.push(async () => rmSync(stack.dir, { recursive: true, force: true })); // runs last: the server's SQLite file, the bundles
     stops.push(() => stack.close());
     progress.update('building the workflow bundles');
     const bundles = await prebuildBundles(path.join(stack.dir, 'bundles'));
