@@ -14,6 +14,11 @@ const WorkerEnvSchema = z.object({
   /** Prebuilt workflow bundle (npm run build); bundled at start-up when absent. */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   XBORDER_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
+  /**
+   * Workflows kept in the worker's cache: the worker's memory budget (issue 12, docs/performance.md). A payment is
+   * two cached workflows; an evicted one is replayed on its next event. Default: the SDK's, sized from the heap.
+   */
+  XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),
 });
 
 /** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -26,6 +31,7 @@ export interface WorkerConfig {
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs: number;
+  maxCachedWorkflows?: number;
 }
 
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -42,5 +48,6 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
     ...(e.XBORDER_ACTIVITIES_PER_SECOND ? { activitiesPerSecond: e.XBORDER_ACTIVITIES_PER_SECOND } : {}),
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,
+    ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS } : {}),
   };
 }

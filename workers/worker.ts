@@ -15,6 +15,10 @@ export interface XborderWorkerOptions {
   shutdownGraceMs?: number;
   /** Payload encryption (issue 13); default from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
   dataConverter?: DataConverter;
+  /** Workflows kept in the worker's cache (issue 12: the memory budget). Default: the SDK's, sized from the heap. */
+  maxCachedWorkflows?: number;
+  /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
+  debugMode?: boolean;
 }
 
 export interface RunningWorker {
@@ -44,6 +48,8 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       // telemetry (issue 6): provider errors by type, on the runtime's metric meter
       interceptors: { activity: [providerErrorCounter()] },
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
+      ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+      ...(options.debugMode ? { debugMode: true } : {}),
       ...(options.activitiesPerSecond
         ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond }
         : {}),

@@ -1,0 +1,51 @@
+// Options of `npm run bench` (defaults: the sizes of issue 12; --quick: a smoke run for CI, well under 2 minutes).
+import { z } from 'zod';
+
+const count = z.coerce.number().int().positive();
+export const SCENARIOS = ['p1', 'p2', 'p3', 'p5'] as const;
+
+export const BenchOptionsSchema = z.object({
+  quick: z.boolean(),
+  scenarios: z.array(z.enum(SCENARIOS)).min(1),
+  /** P1: payments (and skeletons) started, at this concurrency */
+  n: count,
+  concurrency: count,
+  /** P1: starts one at a time, for time-to-created at concurrency 1 */
+  sequential: count,
+  /** P2: workflows parked (all cached) to measure RSS per parked workflow */
+  rssWorkflows: count,
+  /** P2: payments parked with the worker held to `cache` cached workflows */
+  parked: count,
+  cache: count,
+  /** P2: payments signalled one at a time among the cached and among the evicted */
+  probes: count,
+  /** P3: events per second and in all, for the ingress and for the bare signal each */
+  rate: count,
+  events: count,
+  /** P5: worker starts of each kind */
+  starts: count,
+  /** heap snapshots and a CPU profile into bench-results/ (workers in debug mode: one thread) */
+  profile: z.boolean(),
+});
+export type BenchOptions = z.infer<typeof BenchOptionsSchema>;
+
+const FULL = { n: 200, concurrency: 20, sequential: 20, rssWorkflows: 200, parked: 10_000, cache: 1_000, probes: 50, rate: 200, events: 2_000, starts: 3 };
+const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12, cache: 8, probes: 2, rate: 10, events: 30, starts: 1 };
+
+/** `--quick`, `--profile`, `--only p1,p3`, and `--<option> <number>` for any count above. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes('--quick');
+  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: [...SCENARIOS] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--quick' || arg === '--profile') continue;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
+    const name = arg.slice(2);
+    const value = argv[++i];
+    if (value === undefined) throw new Error(`${arg} needs a value`);
+    if (name === 'only') raw.scenarios = value.split(',');
+    else if (name in FULL) raw[name] = value;
+    else throw new Error(`unknown option ${arg} (options: --quick, --profile, --only ${SCENARIOS.join(',')}, ${Object.keys(FULL).map((k) => `--${k}`).join(', ')})`);
+  }
+  return BenchOptionsSchema.parse(raw);
+}

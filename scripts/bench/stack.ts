@@ -1,0 +1,91 @@
+// The bench's stack: Temporal dev server, sandbox and ingress in this process on free loopback ports
+// (src/cli/stack.ts, as `npm start` and the e2e tests), without its worker: each scenario starts its own
+// worker process (worker-handle.ts) with a prebuilt bundle on its own task queue. The sandbox's webhooks go to
+// the bench's own ingress, whose router follows the task queue of the payment worker running now (an event
+// that starts an entity must start it where that worker polls).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startLocalStack, type LocalStack } from '../../src/cli/stack';
+import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface BenchStack extends LocalStack {
+  dir: string;
+  /** Where webhook events start entity workflows from now on (the payment worker's task queue). */
+  setWebhookTaskQueue(taskQueue: string): void;
+}
+
+export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-bench-'));
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  let webhookTaskQueue = 'bench-no-payment-worker-yet';
+  let handler: WebhookHandler | null = null;
+  // Up before the stack (the sandbox needs its URL), answering 503 (retried by the sandbox) until the client exists.
+  const counters = { accepted: 0, duplicate: 0, rejected: 0, ignored: 0, failed: 0 };
+  const ingress = await startIngressServer({
+    host: '127.0.0.1',
+    port: 0,
+    handler: Object.assign(
+      async (headers: Parameters<WebhookHandler>[0], body: Parameters<WebhookHandler>[1]) =>
+        handler ? handler(headers, body) : { status: 503, body: { ok: false, code: 'NOT_READY', message: 'bench stack starting' } },
+      { counters },
+    ),
+  });
+  try {
+    const stack = await startLocalStack({
+      temporalPort: await freePort(),
+      temporalUiPort: await freePort(),
+      temporalDbFile: path.join(dir, 'temporal.db'),
+      taskQueue: 'bench-unused', // every scenario has its own task queue and worker
+      worker: false,
+      schedules: false,
+      webhookSecret,
+      sandboxWebhookUrls: [ingress.webhookUrl],
+      log: (line) => {
+        if (!line.startsWith('webhook ')) log(line); // one line per webhook would bury the progress line
+      },
+      sandbox: {
+        log: null,
+        demoData: true,
+        // parked payments must not see their quote expire during the run; the steps after funding are short
+        quoteValidityMs: 6 * 60 * 60_000,
+        stepDelaysMs: { toProcessing: 100, toSent: 100, toCompleted: 100 },
+        customerReviewDelayMs: 100,
+        webhookRetryScheduleMs: [500, 1000, 2000, 4000, 8000, 16000],
+        rateLimit: false,
+      },
+    });
+    handler = createWebhookHandler({
+      secrets: [webhookSecret],
+      router: { route: (event) => createTemporalRouter(stack.client, webhookTaskQueue).route(event) },
+      onOutcome: (outcome, detail) => {
+        if (outcome === 'failed' || outcome === 'rejected') log(`webhook ${outcome}: ${detail.type ?? ''} ${detail.message}`);
+      },
+    });
+    return {
+      ...stack,
+      dir,
+      setWebhookTaskQueue: (taskQueue) => void (webhookTaskQueue = taskQueue),
+      close: async () => {
+        await stack.close();
+        await ingress.close();
+      },
+    };
+  } catch (error) {
+    await ingress.close();
+    throw error;
+  }
+}
