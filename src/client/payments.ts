@@ -65,8 +65,6 @@ export async function startPayment(
 ): Promise<StartedPayment> {
   const parsed = PaymentInputSchema.parse(input);
   const workflowId = paymentWorkflowId(parsed.paymentKey);
-  // Refused before the update when the key is taken by another request; checked again after, for a race.
-  const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -79,6 +77,8 @@ export async function startPayment(
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
     });
     try {
+      // Refused before the update when the key is taken by another request; checked again after, for a race.
+      const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
       const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
         startWorkflowOperation,
       });
