@@ -31,7 +31,7 @@ import { createIndexer } from './indexing';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const MAX_STATUS_HISTORY = 50;
-/** Counted on the workflow metric meter (emitted outside replay only); same name in docs/quote-refresh-and-telemetry.md. */
+/** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md (issue 9). */
 export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
 type Cause = ProviderPaymentChanged['cause'];

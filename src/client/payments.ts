@@ -67,8 +67,6 @@ export async function startPayment(
   const parsed = PaymentInputSchema.parse(input);
   refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
   const workflowId = paymentWorkflowId(parsed.paymentKey);
-  // Refused before the update when the key is taken by another request; checked again after, for a race.
-  const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -81,6 +79,8 @@ export async function startPayment(
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
     });
     try {
+      // Refused before the update when the key is taken by another request; checked again after, for a race.
+      const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
       const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
         startWorkflowOperation,
       });

@@ -30,7 +30,7 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
     // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.
-    UNKNOWN_PROVIDER_STATUS: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus NOT IN (${known})`,
+    UNKNOWN_PROVIDER_STATUS: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL AND PaymentStatus NOT IN (${known})`,
     // 3 business days passed and the provider has not said EXPIRED: a missed webhook or a provider problem.
     PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED') AND FundingDeadline < '${now.toISOString()}'`,
     // Funds are in but not delivered, and the payment was started longer ago than the limit. (StartTime, not the
