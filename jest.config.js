@@ -8,6 +8,7 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60_000,
   // Dev servers and workers are stopped in afterAll; this only guards against a stray handle.
   forceExit: true,
