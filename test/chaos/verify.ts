@@ -26,6 +26,12 @@ export interface ScenarioCounts {
    * older status until its own reconcile timer (1 h: the payment's `reconcileEveryMs` is not passed to it).
    */
   entitiesStale: number;
+  /**
+   * Known gap (reported, not failed on): a PAYIN or conversion nobody here ordered whose every webhook was
+   * dropped has no entity at all: entities of such payments start only from a webhook, and nothing lists the
+   * provider's payments to find the ones never announced.
+   */
+  payinsUntracked: number;
   /** what went wrong, one line each (empty when all is well) */
   problems: string[];
 }
@@ -98,6 +104,9 @@ export async function verifyScenario(
   let webhooksReconciled = 0;
   let webhooksUnreconciled = 0;
   let entitiesStale = 0;
+  let payinsUntracked = 0;
+  const payinIds = new Set(payins.flatMap((p) => p.providerPaymentIds));
+  const delivered = new Set(deliveries.filter((d) => d.state === 'delivered' && d.event.data?.id).map((d) => d.event.data!.id!));
   const settledByPayment = new Set(runs.filter((r) => r.providerPaymentId && r.outcome && r.outcome === byId.get(r.providerPaymentId)?.status).map((r) => r.providerPaymentId!));
   const deadline = Date.now() + options.settleTimeoutMs;
   for (const id of ids) {
@@ -118,6 +127,9 @@ export async function verifyScenario(
     else if (missed > 0 && settledByPayment.has(id)) {
       entitiesStale++;
       problems.push(`stale entity (known gap) of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events); its payment workflow ended ${want}`);
+    } else if (have === undefined && payinIds.has(id) && !delivered.has(id)) {
+      payinsUntracked++;
+      problems.push(`untracked PAYIN/conversion (known gap) ${id}: sandbox ${want ?? 'unknown'}, all ${missed} events dropped, no entity`);
     } else {
       webhooksUnreconciled += Math.max(missed, 1);
       problems.push(`entity of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events)`);
@@ -133,6 +145,7 @@ export async function verifyScenario(
     webhooksReconciled,
     webhooksUnreconciled,
     entitiesStale,
+    payinsUntracked,
     problems,
   };
 }
