@@ -100,7 +100,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     await scenario.teardown?.(ctx);
 
     const counts = await verifyScenario(stack, runs, payinRuns, {
-      settleTimeoutMs: Math.max(10_000, deadline - Date.now()),
+      settleTimeoutMs: Math.min(120_000, Math.max(10_000, deadline - Date.now())),
       ...(storm ? { deliveriesOf: async () => storm.deliveries() } : {}),
     });
     const stormCounts = storm?.counts();
@@ -160,6 +160,8 @@ export async function runBadInputScenario(engine: Engine, seed: number, log: (li
       webhooksDelivered: 0,
       webhooksReconciled: 0,
       webhooksUnreconciled: 0,
+      entitiesStale: 0,
+      payinsUntracked: 0,
       problems: [...badInput.notRefused.map((r) => `not refused: ${r}`), ...badInput.wrongField.map((r) => `wrong field: ${r}`), ...(badInput.sandboxPayments ? [`${badInput.sandboxPayments} provider payments created`] : [])],
       notes: `${badInput.refused}/${badInput.requests} refused (${badInput.viaTransfer} via startTransfer), ${badInput.sandboxPayments} provider payments`,
       badInput,
@@ -172,10 +174,10 @@ export async function runBadInputScenario(engine: Engine, seed: number, log: (li
 
 /** The markdown table of the report and docs/deployment.md. */
 export function resultTable(results: ScenarioResult[]): string {
-  const head = '| Scenario | Engine | Payments (+PAYINs) | Disruptions | Duplicates | Lost | Wrong outcomes | Webhooks delivered / reconciled / neither | Time | Seed |';
+  const head = '| Scenario | Engine | Payments (+PAYINs) | Disruptions | Duplicates | Lost | Wrong outcomes | Webhooks delivered / reconciled / neither | Known gaps: stale entities / untracked PAYINs | Time | Seed |';
   const rows = results.map(
     (r) =>
-      `| ${r.scenario} | ${r.engine} | ${r.payments}${r.payins ? ` (+${r.payins})` : ''} | ${r.disruptions} | ${r.duplicates} | ${r.lost} | ${r.wrongOutcomes} | ${r.webhooksDelivered} / ${r.webhooksReconciled} / ${r.webhooksUnreconciled} | ${r.seconds} s | ${r.seed} |`,
+      `| ${r.scenario} | ${r.engine} | ${r.payments}${r.payins ? ` (+${r.payins})` : ''} | ${r.disruptions} | ${r.duplicates} | ${r.lost} | ${r.wrongOutcomes} | ${r.webhooksDelivered} / ${r.webhooksReconciled} / ${r.webhooksUnreconciled} | ${r.entitiesStale} / ${r.payinsUntracked} | ${r.seconds} s | ${r.seed} |`,
   );
-  return [head, '|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [head, '|---|---|---|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
