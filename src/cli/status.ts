@@ -28,10 +28,21 @@ export function formatState(state: PaymentState, uiLink: string): string {
   return lines.join('\n');
 }
 
+/**
+ * Exit code 1 for scripts: the payment ended other than COMPLETED, or an accepted cancel put it in phase CANCELLED
+ * (issue 9: it keeps listening until the provider payment can no longer be funded; funds arriving after all move it
+ * out of CANCELLED again).
+ */
+function willNotComplete(state: PaymentState): boolean {
+  if (state.outcome) return state.outcome.outcome !== 'COMPLETED';
+  return state.phase === 'CANCELLED';
+}
+
 const STATUS_USAGE = `Usage: xborder status <payment key | payment:<key>> [--json]
   --json      the payment's state as one JSON document
 ${CONNECTION_USAGE}
-Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED (or no such payment), 2 usage, 3 cannot connect.`;
+Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, or cancelled (phase CANCELLED: the payment
+  listens until it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage, 3 cannot connect.`;
 
 export async function runStatus(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(
@@ -53,7 +64,7 @@ export async function runStatus(args: string[]): Promise<number> {
     const link = temporalUiLink(ctx.uiUrl, ctx.namespace, toPaymentWorkflowId(positionals[0]!));
     if (values.json) printJson({ ...state, ui: link });
     else console.log(formatState(state, link));
-    return state.outcome && state.outcome.outcome !== 'COMPLETED' ? EXIT.NOT_OK : EXIT.OK;
+    return willNotComplete(state) ? EXIT.NOT_OK : EXIT.OK;
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) {
       console.error(

@@ -58,7 +58,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-interface ScanCounts { workflows: number; events: number; payloads: number; encrypted: number; searchAttributes: number; hits: string[] }
+interface ScanCounts { workflows: number; events: number; payloads: number; encrypted: number; searchAttributes: number; patchMarkers: number; hits: string[] }
 
 /** Every object with `data` bytes and a `metadata` map is a payload; search attributes are reported apart. */
 function countPayloads(value: unknown, counts: ScanCounts, inSearchAttributes = false): void {
@@ -74,6 +74,23 @@ function countPayloads(value: unknown, counts: ScanCounts, inSearchAttributes = 
   for (const [key, child] of Object.entries(record)) countPayloads(child, counts, inSearchAttributes || key === 'searchAttributes');
 }
 
+/**
+ * The marker `patched()` records (issue 9's versioning) is written by the SDK's core, past the payload codec: its one
+ * payload is `{"id": <patch id>, "deprecated": bool}` in plaintext. It holds no data of ours, which this checks.
+ */
+function isPatchMarker(event: temporal.api.history.v1.IHistoryEvent): boolean {
+  const marker = event.markerRecordedEventAttributes;
+  if (marker?.markerName !== 'core_patch') return false;
+  for (const payloads of Object.values(marker.details ?? {})) {
+    for (const payload of payloads.payloads ?? []) {
+      const parsed = JSON.parse(Buffer.from(payload.data ?? []).toString()) as Record<string, unknown>;
+      expect(Object.keys(parsed).sort()).toEqual(['deprecated', 'id']);
+      expect(parsed.id).toMatch(/^[a-z0-9-]+$/);
+    }
+  }
+  return true;
+}
+
 function scanBytes(where: string, bytes: Uint8Array, counts: ScanCounts) {
   const buffer = Buffer.from(bytes);
   for (const secret of PII) if (buffer.includes(Buffer.from(secret, 'utf8'))) counts.hits.push(`${secret} in ${where}`);
@@ -82,7 +99,7 @@ function scanBytes(where: string, bytes: Uint8Array, counts: ScanCounts) {
 async function scanNamespace(): Promise<ScanCounts> {
   const { workflowService } = stack.client;
   const namespace = stack.namespace;
-  const counts: ScanCounts = { workflows: 0, events: 0, payloads: 0, encrypted: 0, searchAttributes: 0, hits: [] };
+  const counts: ScanCounts = { workflows: 0, events: 0, payloads: 0, encrypted: 0, searchAttributes: 0, patchMarkers: 0, hits: [] };
   const executions: temporal.api.common.v1.IWorkflowExecution[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -105,7 +122,8 @@ async function scanNamespace(): Promise<ScanCounts> {
       for (const event of page.history?.events ?? []) {
         counts.events += 1;
         scanBytes(`event ${String(event.eventId)} (${temporal.api.enums.v1.EventType[event.eventType!]}) of ${execution.workflowId}`, temporal.api.history.v1.HistoryEvent.encode(event).finish(), counts);
-        countPayloads(event, counts);
+        if (isPatchMarker(event)) counts.patchMarkers += 1; // Core writes it in plaintext: a patch id only (checked there)
+        else countPayloads(event, counts);
       }
       token = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (token);
@@ -160,7 +178,7 @@ it('stores none of the personal data of the e2e flows in plaintext: payloads, fa
 
   const counts = await scanNamespace();
   console.log(
-    `PII scan: ${counts.workflows} workflows, ${counts.events} events, ${counts.payloads} payloads (${counts.encrypted} encrypted), ` +
+    `PII scan: ${counts.workflows} workflows, ${counts.events} events, ${counts.payloads} payloads (${counts.encrypted} encrypted), ${counts.patchMarkers} patch markers, ` +
       `${counts.searchAttributes} search attribute values, ${PII.length} PII strings, hits ${counts.hits.length}`,
   );
   expect(counts.hits).toEqual([]);
