@@ -7,7 +7,7 @@
 // Worker Deployment Versioning is always on in a Lambda worker: it declares XBORDER_DEPLOYMENT_NAME and
 // XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task.
 import { runWorker, type LambdaHandler, type LambdaWorkerConfig } from '@temporalio/lambda-worker';
-import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
+import type { DataConverter, VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
 import { makeTelemetryFilterString, type WorkflowBundleOption } from '@temporalio/worker';
 import { z } from 'zod';
 import { createActivities, type ProviderPort } from '../activities';
@@ -15,6 +15,8 @@ import { createProviderClient } from '../src/provider';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
 import { workerConfigFromEnv } from './config';
+import { connectionOptionsOf } from '../src/client/connection-config';
+import { dataConverterFromEnv } from '../src/codec/data-converter';
 
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
@@ -46,6 +48,8 @@ export interface LambdaWorkerOverrides {
   workflowBundle?: WorkflowBundleOption;
   /** Tests: a provider port instead of the HTTP client built from XBORDER_PROVIDER_*. */
   provider?: ProviderPort;
+  /** A data converter instead of the codec built from XBORDER_CODEC_KEYS(_FILE). */
+  dataConverter?: DataConverter;
 }
 
 export interface XborderLambdaWorkerSettings {
@@ -74,21 +78,20 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
     });
   const workflowBundle = overrides.workflowBundle ?? { codePath: e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js` };
   const { temporal } = worker;
+  const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
   return {
     version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID },
     defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR,
     configure(config) {
       // Our connection settings replace what the package read with envconfig: one source for every process.
-      config.connectionOptions = {
-        address: temporal.address,
-        ...(temporal.tls ? { tls: temporal.tls } : {}),
-        ...(temporal.apiKey ? { apiKey: temporal.apiKey } : {}),
-      };
+      config.connectionOptions = connectionOptionsOf(temporal);
       config.namespace = temporal.namespace;
       Object.assign(config.workerOptions, {
         taskQueue: worker.taskQueue,
         workflowBundle,
         activities: createActivities({ provider }),
+        // issue 13: the same payload encryption as every other worker and client (fails the cold start without keys)
+        dataConverter,
         // telemetry (issue 6): provider errors by type, on the runtime's metric meter
         interceptors: { activity: [providerErrorCounter()] },
         workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },

@@ -20,7 +20,12 @@ const TARGET = 'node20';
 interface PackageJson {
   version: string;
   dependencies: Record<string, string>;
+  devDependencies?: Record<string, string>;
   overrides?: Record<string, unknown>;
+}
+
+function pick(record: Record<string, string>, names: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => names.includes(name)));
 }
 
 function rootPackage(): PackageJson {
@@ -41,7 +46,26 @@ export async function buildLambdaIngress(outDir = path.join(LAMBDA_DIST, 'ingres
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  await buildFailureConverter(outDir, []);
   return outfile;
+}
+
+/**
+ * The payload codec's failure converter is loaded by path at run time (DataConverter.failureConverterPath,
+ * src/codec/data-converter.ts resolves `./failure-converter` next to the code that asks): it ships as its own file
+ * beside each entry's index.js.
+ */
+async function buildFailureConverter(outDir: string, external: string[]): Promise<void> {
+  await build({
+    entryPoints: [path.join(ROOT, 'src', 'codec', 'failure-converter.ts')],
+    outfile: path.join(outDir, 'failure-converter.js'),
+    bundle: true,
+    platform: 'node',
+    target: TARGET,
+    format: 'cjs',
+    external,
+    logLevel: 'warning',
+  });
 }
 
 /**
@@ -53,7 +77,12 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const pkg = rootPackage();
-  const temporal = Object.fromEntries(Object.entries(pkg.dependencies).filter(([name]) => name.startsWith('@temporalio/')));
+  // @temporalio/worker and @temporalio/lambda-worker are dev dependencies (optional peers) of the package: a
+  // client-only install does without them; the Lambda worker needs them.
+  const temporal = Object.fromEntries(
+    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker']) })
+      .filter(([name]) => name.startsWith('@temporalio/')),
+  );
   await build({
     entryPoints: [path.join(ROOT, 'workers', 'lambda-main.ts')],
     outfile: path.join(outDir, 'index.js'),
@@ -65,6 +94,7 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
     external: ['@temporalio/*'],
     logLevel: 'warning',
   });
+  await buildFailureConverter(outDir, ['@temporalio/*']);
   writeFileSync(path.join(outDir, 'workflow-bundle.js'), await buildWorkflowBundle());
   const manifest = {
     name: 'xborder-lambda-worker',

@@ -66,6 +66,7 @@ it('the worker artefact runs one invocation in a fresh node process and register
       XBORDER_DEPLOYMENT_NAME: deploymentName,
       XBORDER_BUILD_ID: 'artefact-1',
       XBORDER_LOG_LEVEL: 'ERROR',
+      XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE, // the test key (test/support/jest-setup.ts)
     },
   });
   const described = await env.client.workflowService.describeWorkerDeployment({ namespace: env.namespace ?? 'default', deploymentName });

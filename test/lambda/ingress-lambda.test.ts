@@ -3,7 +3,8 @@
 // Temporal connection per container, reused by warm invocations; a failed connect is answered 503 and retried.
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { connectClient } from '../../src/client/connect';
 import { createLambdaIngress, handler, resetLambdaIngress, type LambdaIngress } from '../../src/ingress/lambda-main';
 import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/messages';
@@ -29,10 +30,17 @@ function lambdaEnv(): NodeJS.ProcessEnv {
 /** The event ids the entity received as signals, read from its history. */
 async function signalledEventIds(providerPaymentId: string): Promise<string[]> {
   const history = await env.client.workflow.getHandle(providerPaymentWorkflowId(providerPaymentId)).fetchHistory();
-  return (history.events ?? [])
+  const signals = (history.events ?? [])
     .map((e) => e.workflowExecutionSignaledEventAttributes)
-    .filter((a) => a?.signalName === providerPaymentEventSignal.name)
-    .map((a) => defaultPayloadConverter.fromPayload<{ eventId: string }>(a!.input!.payloads![0]!).eventId);
+    .filter((a) => a?.signalName === providerPaymentEventSignal.name);
+  return Promise.all(signals.map(async (a) => (await decodePayload<{ eventId: string }>(a!.input!.payloads![0]!)).eventId));
+}
+
+/** Signals are encrypted (issue 13): decode with the test key's codec, then read the JSON. */
+async function decodePayload<T>(payload: Payload): Promise<T> {
+  let payloads = [payload];
+  for (const codec of [...(dataConverterFromEnv().payloadCodecs ?? [])].reverse()) payloads = await codec.decode(payloads);
+  return defaultPayloadConverter.fromPayload<T>(payloads[0]!);
 }
 
 function parse(result: { statusCode: number; body: string }) {

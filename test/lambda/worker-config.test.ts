@@ -3,7 +3,7 @@
 import type { LambdaWorkerConfig } from '@temporalio/lambda-worker';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
 
-const BASE = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test', XBORDER_BUILD_ID: 'abc123' };
+const BASE = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test', XBORDER_BUILD_ID: 'abc123', XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE };
 
 /** The pre-populated config the package passes to the configure callback (trimmed to what we touch). */
 function packageConfig(): LambdaWorkerConfig {

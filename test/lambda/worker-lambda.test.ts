@@ -70,6 +70,7 @@ beforeAll(async () => {
       XBORDER_DEPLOYMENT_NAME: deploymentName,
       XBORDER_BUILD_ID: buildId,
       XBORDER_LOG_LEVEL: 'ERROR',
+      XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE, // the test key (test/support/jest-setup.ts)
     },
     { workflowBundle },
   );
