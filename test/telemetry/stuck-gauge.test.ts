@@ -106,6 +106,7 @@ it('the worker process (`xborder worker`) exports the gauge on its Prometheus en
       XBORDER_ENSURE_SCHEDULES: 'false',
       XBORDER_STUCK_GAUGE_INTERVAL_MS: '500',
       XBORDER_LOG_LEVEL: 'ERROR',
+      XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE, // the test key (test/support/jest-setup.ts)
     },
   });
   let stderr = '';
