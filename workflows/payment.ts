@@ -248,12 +248,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   }
 
   // ---- handlers ----
+  // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
+  // accepted before funds, else the payment is followed to its real end (issue 9, point 2). Read before the
+  // first handler: histories recorded before the patch cancelled a handler's activities/children in flight
+  // (RequestCancelActivityTask), so their handlers must stay cancellable on replay.
+  const shieldFromTemporalCancel = patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate);
   // Handler bodies run non-cancellable: a Temporal cancel request is a request, decided like the `cancel`
   // update (below), never an interruption of a create or a wait in flight.
   const shielded =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      CancellationScope.nonCancellable(() => fn(...args));
+      shieldFromTemporalCancel ? CancellationScope.nonCancellable(() => fn(...args)) : fn(...args);
 
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
@@ -622,9 +627,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return latest;
   }
 
-  // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
-  // accepted before funds, else the payment is followed to its real end (issue 9, point 2).
-  const shieldFromTemporalCancel = patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate);
+  // A Temporal cancel request is decided like the `cancel` update (see shieldFromTemporalCancel above).
   if (shieldFromTemporalCancel) {
     CancellationScope.current().cancelRequested.catch(() => {
       if (outcome || cancel) return;
