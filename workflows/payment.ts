@@ -72,6 +72,8 @@ export const PAYMENT_PATCHES = {
   cancelListensUntilUnfundable: 'payment-cancel-listens-until-unfundable',
   /** a create that may have reached the service ends in NEEDS_ATTENTION, never REJECTED nor a failed workflow */
   createOutcomeUnknownNeedsAttention: 'payment-create-outcome-unknown-needs-attention',
+  /** a pending cancel of a payment pulled from an account is refused (its funds move at creation) */
+  pullPaymentCancelRefused: 'payment-pull-payment-cancel-refused',
 } as const;
 
 type CreateResult =
@@ -711,9 +713,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       const p = active()!;
       const asked = pendingCancel();
       if (asked?.decision === 'PENDING') {
+        // Before the patch a pending cancel of an unfunded pull payment was accepted (CANCELLED at once).
         const blocker = fundsIn()
           ? 'funds are in'
-          : pullsFromAccount(request)
+          : pullsFromAccount(request) && patched(PAYMENT_PATCHES.pullPaymentCancelRefused)
             ? 'a payment pulled from an account moves its funds when created'
             : null;
         if (blocker) {
