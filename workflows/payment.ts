@@ -288,8 +288,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   function cancelBlocker(): string | null {
     if (outcome) return `the payment already ended: ${outcome.outcome}`;
     if (fundsIn()) return 'funds are in: the payment can no longer be cancelled';
-    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created
-    if (tracked.size > 0 && pullsFromAccount(request))
+    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created; a create whose
+    // outcome is unknown (NEEDS_ATTENTION) may have made one we never saw
+    if ((tracked.size > 0 || attention !== null) && pullsFromAccount(request))
       return 'a payment pulled from an account moves its funds when created: it cannot be cancelled';
     // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
     if (active()?.status === 'EXPIRED')
@@ -665,6 +666,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       for (;;) {
         await condition(() => resolution !== null || pendingCancel()?.decision === 'PENDING');
         const asked = pendingCancel();
+        if (resolution === null && asked && pullsFromAccount(request)) {
+          // a pull payment the create may have made moved its funds when created (spec: rule 1): an operator
+          // must say what happened first
+          asked.decision = 'REFUSED';
+          note('cancel-refused', 'the create of a payment pulled from an account may have moved funds');
+          continue;
+        }
         if (resolution === null && asked) {
           // Nobody was given funding instructions for a payment we never saw: a cancel can be honoured. An
           // unseen payment, if it exists, expires unfunded on its own (docs/spec-gaps.md, "Maybe created").
