@@ -111,6 +111,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
   let attention = null as { reason: string; idempotencyKey: string; first: boolean } | null;
   let resolution = null as ResolveCreateDecision | null;
+  /** a `resolveCreate` of a requote's create is reading the named payment */
+  let resolvingRequote = false;
   let version = 0; // bumped on every change the main loop must look at
   let lastHeardAt = Date.now();
   let expiredSince: number | null = null;
@@ -415,14 +417,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
           );
         return state();
       }
-      attention = null;
       if ('providerPaymentId' in decision) {
-        // a requote's payment: tracked as superseded, so its funds (if any) are followed
-        await adopt(
-          decision.providerPaymentId,
-          'operator: made by a requote whose create outcome was unknown',
-        );
+        // a requote's payment: tracked as superseded, so its funds (if any) are followed. `attention` stays set
+        // until it is adopted: if the read fails the operator can try again, and no further requote can
+        // create yet another provider payment meanwhile.
+        resolvingRequote = true;
+        try {
+          await adopt(
+            decision.providerPaymentId,
+            'operator: made by a requote whose create outcome was unknown',
+          );
+        } finally {
+          resolvingRequote = false;
+        }
       } else note('resolved', `operator: ${pending.idempotencyKey} made no payment (${decision.reason})`);
+      attention = null;
       version++;
       return state();
     }),
@@ -430,7 +439,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       validator: (decision: ResolveCreateDecision) => {
         if (!attention)
           throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
-        if (resolution)
+        if (resolution || resolvingRequote)
           throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
         const ok =
           (typeof (decision as { providerPaymentId?: unknown })?.providerPaymentId === 'string' &&
