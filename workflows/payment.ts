@@ -74,6 +74,8 @@ export const PAYMENT_PATCHES = {
   createOutcomeUnknownNeedsAttention: 'payment-create-outcome-unknown-needs-attention',
   /** a pending cancel of a payment pulled from an account is refused (its funds move at creation) */
   pullPaymentCancelRefused: 'payment-pull-payment-cancel-refused',
+  /** a cancel that came while the first getRate ran ends the payment before anything is created */
+  firstCreateChecksCancel: 'payment-first-create-checks-cancel',
 } as const;
 
 type CreateResult =
@@ -505,10 +507,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /**
    * Rate → fee limit → POST /payments (key `<workflowId>:create:<n>`) → drift limit → follow.
    * `lostTo` (a requote): asked after every await; when it names a reason the new payment never goes live.
+   * `beforeCreate` (the first create): asked once before POST /payments; a reason means nothing is created.
    */
   async function quoteAndCreate(
     n: number,
     lostTo: (() => string | null) | null = null,
+    beforeCreate: (() => string | null) | null = null,
   ): Promise<CreateResult> {
     let rate;
     try {
@@ -516,7 +520,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     } catch (err) {
       return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
     }
-    const lostBeforeCreate = lostTo?.() ?? null;
+    const lostBeforeCreate = lostTo?.() ?? beforeCreate?.() ?? null;
     if (lostBeforeCreate) return { lost: lostBeforeCreate, payment: null };
     const fees = feeViolations(rate, input.limits);
     if (fees.length > 0) return { rejected: fees, payment: null };
@@ -664,7 +668,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     // ---- 2–3. rate, limits, create ----
     setPhase('QUOTING');
     if (cancel) return finish({ outcome: 'CANCELLED', reason: cancel.reason, payment: null });
-    const first = await quoteAndCreate(0);
+    // A cancel that came while getRate ran: nothing is created (no live instructions for a cancelled payment).
+    // patched() is read only then: before the patch the create went ahead and the main loop cancelled after.
+    const cancelledBeforeCreate = (): string | null =>
+      pendingCancel() && patched(PAYMENT_PATCHES.firstCreateChecksCancel)
+        ? 'a cancel came before the provider payment was created'
+        : null;
+    const first = await quoteAndCreate(0, null, cancelledBeforeCreate);
+    if ('lost' in first) {
+      note('cancelled', `${pendingCancel()?.reason ?? 'cancelled'}: ${first.lost}`);
+      return finish(cancelledOutcome(null));
+    }
     if ('rejected' in first)
       return finish({ outcome: 'REJECTED', violations: first.rejected, payment: first.payment });
     if ('attention' in first) {

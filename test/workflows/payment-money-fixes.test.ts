@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AllActivities } from '../../activities/types';
 import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery } from '../../workflows/messages';
 import type { FakeProvider } from './support/fake-provider';
-import { eventually, refusalType } from './support/harness';
+import { closedPaymentOutcome, eventually, refusalType } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -78,5 +78,41 @@ describe('a pull payment whose create needs an operator is never cancelled (revi
     const state = await handle.query(paymentStateQuery);
     expect(state.phase).toBe('NEEDS_ATTENTION');
     expect(state.outcome).toBeNull();
+  });
+});
+
+describe('the first create checks for a cancel after getRate (review 5)', () => {
+  it('a cancel while the first getRate runs: CANCELLED, nothing created', async () => {
+    const fake = bed.newFake();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let entered = false;
+    wrapActivities(fake, (inner) => ({
+      getRate: async (query) => {
+        entered = true;
+        await gate;
+        return inner.getRate(query);
+      },
+    }));
+    const handle = await bed.startPayment();
+    await eventually(
+      async () => entered,
+      (x) => x,
+    );
+    const cancelling = handle.executeUpdate(cancelUpdate, { args: [{ reason: 'changed my mind' }] });
+    await eventually(
+      () => handle.query(paymentStateQuery),
+      (s) => s.cancel?.decision === 'PENDING',
+    );
+    open();
+    expect((await cancelling).phase).toBe('CANCELLED');
+    expect(await closedPaymentOutcome(handle)).toMatchObject({
+      outcome: 'CANCELLED',
+      reason: 'changed my mind',
+      payment: null,
+    });
+    expect(fake.callsOf('createPayment')).toHaveLength(0);
+    const answer = await handle.query(paymentStateQuery);
+    expect(answer.fundingInstructions).toBeNull();
   });
 });
