@@ -255,16 +255,20 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   // ---- handlers ----
   // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
-  // accepted before funds, else the payment is followed to its real end (issue 9, point 2). Read before the
-  // first handler: histories recorded before the patch cancelled a handler's activities/children in flight
-  // (RequestCancelActivityTask), so their handlers must stay cancellable on replay.
-  const shieldFromTemporalCancel = patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate);
+  // accepted before funds, else the payment is followed to its real end (issue 9, point 2). Decided once, by
+  // whichever reads it first: a handler, or the body before its first step. Histories recorded before the patch
+  // cancelled a handler's activities/children in flight (RequestCancelActivityTask), so their handlers stay
+  // cancellable on replay. Not read before the first setHandler: an update delivered with the start is accepted
+  // there, and recorded histories have the patch marker after that acceptance.
+  let shieldDecision: boolean | undefined;
+  const shieldFromTemporalCancel = (): boolean =>
+    (shieldDecision ??= patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate));
   // Handler bodies run non-cancellable: a Temporal cancel request is a request, decided like the `cancel`
   // update (below), never an interruption of a create or a wait in flight.
   const shielded =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      shieldFromTemporalCancel ? CancellationScope.nonCancellable(() => fn(...args)) : fn(...args);
+      shieldFromTemporalCancel() ? CancellationScope.nonCancellable(() => fn(...args)) : fn(...args);
 
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
@@ -644,7 +648,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   }
 
   // A Temporal cancel request is decided like the `cancel` update (see shieldFromTemporalCancel above).
-  if (shieldFromTemporalCancel) {
+  const shieldBody = shieldFromTemporalCancel();
+  if (shieldBody) {
     CancellationScope.current().cancelRequested.catch(() => {
       if (outcome || cancel) return;
       const blocker = cancelBlocker();
@@ -657,7 +662,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       version++;
     });
   }
-  return shieldFromTemporalCancel ? CancellationScope.nonCancellable(run) : run();
+  return shieldBody ? CancellationScope.nonCancellable(run) : run();
 
   async function run(): Promise<PaymentOutcome> {
     // ---- 1. validate (contract rules at workflow time) ----
