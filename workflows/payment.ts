@@ -76,6 +76,8 @@ export const PAYMENT_PATCHES = {
   pullPaymentCancelRefused: 'payment-pull-payment-cancel-refused',
   /** a cancel that came while the first getRate ran ends the payment before anything is created */
   firstCreateChecksCancel: 'payment-first-create-checks-cancel',
+  /** a requote update ID seen again gets its first answer back, with no rate, create or follow */
+  requoteAnswersOnce: 'payment-requote-answers-once',
 } as const;
 
 type CreateResult =
@@ -108,6 +110,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let requoting = false;
   /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
   const requoteNumbers = new Map<string, number>();
+  /** requote update ID → its first answer (or refusal), given again when the same ID comes back */
+  const requoteAnswers = new Map<string, { answer: PaymentCreated } | { refused: string }>();
   const alerts: PaymentAlert[] = [];
   const alerted = new Set<string>();
   /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
@@ -356,12 +360,37 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return null;
   }
 
+  /** A requote's answer, or why it is refused (its side effects — NEEDS_ATTENTION — happen here, once). */
+  function requoteAnswerOf(result: CreateResult): { answer: PaymentCreated } | { refused: string } {
+    if ('rejected' in result) return { answer: { outcome: 'REJECTED', violations: result.rejected } };
+    if ('attention' in result) {
+      attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
+      raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
+      return { answer: { outcome: 'NEEDS_ATTENTION', reason: result.attention } };
+    }
+    if ('lost' in result)
+      return {
+        refused: result.payment
+          ? `${result.lost}; the new provider payment ${result.payment.id} is never used: it is tracked (superseded) until it expires`
+          : result.lost,
+      };
+    return { answer: result.created };
+  }
+
   setHandler(
     requoteUpdate,
     shielded(async (): Promise<PaymentCreated> => {
       const updateId = currentUpdateInfo()?.id;
       await condition(() => !requoting);
       const known = updateId === undefined ? undefined : requoteNumbers.get(updateId);
+      // The server dedupes an update ID it still remembers; one that reaches us again (e.g. after the server
+      // forgot it) gets the first answer, never a second run of rate/create that skips every check.
+      const firstAnswer = known !== undefined && updateId !== undefined ? requoteAnswers.get(updateId) : undefined;
+      if (firstAnswer && patched(PAYMENT_PATCHES.requoteAnswersOnce)) {
+        note('requote', `requote ${known} asked again with the same update ID: first answer given`);
+        if ('refused' in firstAnswer) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, firstAnswer.refused);
+        return firstAnswer.answer;
+      }
       const rechecks = patched(PAYMENT_PATCHES.requoteRechecks);
       // Before the patch the body checked only the end, funds and a cancel (the rest was the validator's, which
       // does not run on replay): a requote recorded then, while the quote was valid, still replays.
@@ -376,21 +405,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         if (updateId !== undefined) requoteNumbers.set(updateId, n);
         note('requote', `requote ${n} requested`);
         const result = await quoteAndCreate(n, rechecks ? requoteLostTo : null);
-        if ('rejected' in result) return { outcome: 'REJECTED', violations: result.rejected };
-        if ('attention' in result) {
-          attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
-          raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
-          return { outcome: 'NEEDS_ATTENTION', reason: result.attention };
-        }
-        if ('lost' in result) {
-          throw refusal(
-            PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED,
-            result.payment
-              ? `${result.lost}; the new provider payment ${result.payment.id} is never used: it is tracked (superseded) until it expires`
-              : result.lost,
-          );
-        }
-        return result.created;
+        const first = requoteAnswerOf(result);
+        if (updateId !== undefined) requoteAnswers.set(updateId, first);
+        if ('refused' in first) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, first.refused);
+        return first.answer;
       } finally {
         requoting = false;
         version++;
