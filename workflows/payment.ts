@@ -45,6 +45,7 @@ import {
   driftViolations,
   feeViolations,
   fundingDeadlineOf,
+  hasFundsIn,
   isFunded,
   isKnownStatus,
   outcomeOf,
@@ -55,6 +56,9 @@ import {
 import { createIndexer } from './indexing';
 
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+/** how long the end of a payment waits for another funded payment of the request to end (then NEEDS_ATTENTION) */
+const STILL_MOVING_LIMIT_MS = 30 * DAY;
 const MAX_TIMELINE = 200;
 
 /**
@@ -122,6 +126,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let version = 0; // bumped on every change the main loop must look at
   let lastHeardAt = Date.now();
   let expiredSince: number | null = null;
+  /** when the followed payment ended while another funded one still moved */
+  let stillMovingSince: number | null = null;
   const timeline: TimelineEntry[] = [];
 
   const pendingCancel = () => cancel; // read through a function: handlers change it between awaits
@@ -229,7 +235,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     if (isFunded(fresh)) {
       // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
       for (const other of tracked.values())
-        if (other.id !== fresh.id && isFunded(other)) {
+        if (other.id !== fresh.id && hasFundsIn(fresh) && hasFundsIn(other)) {
           const pair = [other.id, fresh.id].sort().join('+');
           raise(
             'DOUBLE_FUNDED',
@@ -246,8 +252,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         );
     }
     const followed = active();
-    // Funds sent with the instructions of a superseded quote: that payment is the one that goes on.
-    if (incoming.id !== activeId && isFunded(merged.payment) && !(followed && isFunded(followed))) {
+    // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
+    // status without sentAt is no proof of funds: the followed payment stays (review of issue 9, finding 6).
+    if (incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
       activeId = incoming.id;
       note('followed', `funds arrived on superseded payment ${incoming.id}; following it`);
     }
@@ -791,8 +798,23 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       const now = Date.now();
       if (ended && ended.outcome !== 'EXPIRED') {
         // Two payments of one request carry money (DOUBLE_FUNDED): the end waits until neither still moves.
-        const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && isFunded(t) && !outcomeOf(t));
+        // Only funds known to be in count (an unknown status without sentAt never keeps the workflow open).
+        const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && hasFundsIn(t) && !outcomeOf(t));
         if (!stillMoving || !patched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
+        stillMovingSince ??= now;
+        if (now >= stillMovingSince + STILL_MOVING_LIMIT_MS) {
+          // Bounded: past the limit an operator looks; the workflow stops reading on a timer (its history stays
+          // small) and still ends as soon as a notice shows the other payment's end.
+          raise(
+            'STILL_MOVING',
+            stillMoving.id,
+            `${stillMoving.id} (${stillMoving.status}) has not ended ${STILL_MOVING_LIMIT_MS / DAY} days after ${p.id} did`,
+          );
+          setPhase('NEEDS_ATTENTION');
+          const v = version;
+          await condition(() => version !== v);
+          continue;
+        }
         setPhase('IN_PROGRESS');
         const wakeAt = lastHeardAt + reconcileEveryMs;
         if (now >= wakeAt) {
