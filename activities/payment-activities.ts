@@ -18,12 +18,15 @@ function currentAttempt(): number {
 
 /**
  * May an earlier attempt (or this one) have created the payment although we got no usable answer?
- * attempt > 1: an earlier attempt failed retryably (network, timeout, 5xx, 429) and may have reached the service.
+ * attempt > 1: an earlier attempt failed retryably (network, timeout, 5xx, 429) and may have reached the service;
+ * likewise an error whose retryCount > 0 (the transport itself repeated the POST: src/provider/transport.ts).
  * A 2xx whose body did not parse (ResponseShapeError with a 2xx status): the service created it.
  */
 function mayHaveCreated(err: unknown, attempt: number): boolean {
   if (attempt > 1) return true;
-  const e = err as { type?: unknown; status?: unknown } | null;
+  const e = err as { type?: unknown; status?: unknown; retryCount?: unknown } | null;
+  // the transport repeated the POST (retry.limit > 0): an earlier repeat may have reached the service
+  if (typeof e?.retryCount === 'number' && e.retryCount > 0) return true;
   return (
     e?.type === 'ResponseShapeError' && typeof e.status === 'number' && e.status >= 200 && e.status < 300
   );

@@ -66,12 +66,14 @@ export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>
  * FUNDED_AFTER_CANCEL: the cancel was accepted, then funds arrived anyway; the payment is followed to its real end.
  * CREATE_OUTCOME_UNKNOWN: POST /payments may have created a payment we never saw (phase NEEDS_ATTENTION).
  * UNKNOWN_STATUS: the provider answered a status the contract does not name; counted as in progress.
+ * STILL_MOVING: the followed payment ended, another funded one has not ended in 30 days (phase NEEDS_ATTENTION).
  */
 export type PaymentAlertKind =
   | 'DOUBLE_FUNDED'
   | 'FUNDED_AFTER_CANCEL'
   | 'CREATE_OUTCOME_UNKNOWN'
-  | 'UNKNOWN_STATUS';
+  | 'UNKNOWN_STATUS'
+  | 'STILL_MOVING';
 export interface PaymentAlert {
   kind: PaymentAlertKind;
   providerPaymentId: string | null;

@@ -44,9 +44,17 @@ export function isKnownStatus(status: string): boolean {
  * rather than walking away from money that may be moving (issue 9, point 6; docs/spec-gaps.md).
  */
 export function isFunded(payment: Payment): boolean {
+  return hasFundsIn(payment) || !isKnownStatus(payment.status);
+}
+
+/**
+ * Funds are known to be in: a funded status the contract names, or lifecycle.sentAt. An unknown status alone is
+ * no proof: it blocks a cancel or requote (isFunded) but never makes a superseded payment the followed one, nor
+ * raises DOUBLE_FUNDED, nor keeps the workflow open waiting for it (docs/spec-gaps.md, "Unknown status").
+ */
+export function hasFundsIn(payment: Payment): boolean {
   return (
     ['PENDING', 'PROCESSING', 'SENT', 'COMPLETED'].includes(payment.status) ||
-    !isKnownStatus(payment.status) ||
     Boolean(payment.lifecycle?.sentAt)
   );
 }

@@ -45,6 +45,7 @@ import {
   driftViolations,
   feeViolations,
   fundingDeadlineOf,
+  hasFundsIn,
   isFunded,
   isKnownStatus,
   outcomeOf,
@@ -55,6 +56,9 @@ import {
 import { createIndexer } from './indexing';
 
 const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+/** how long the end of a payment waits for another funded payment of the request to end (then NEEDS_ATTENTION) */
+const STILL_MOVING_LIMIT_MS = 30 * DAY;
 const MAX_TIMELINE = 200;
 
 /**
@@ -72,6 +76,12 @@ export const PAYMENT_PATCHES = {
   cancelListensUntilUnfundable: 'payment-cancel-listens-until-unfundable',
   /** a create that may have reached the service ends in NEEDS_ATTENTION, never REJECTED nor a failed workflow */
   createOutcomeUnknownNeedsAttention: 'payment-create-outcome-unknown-needs-attention',
+  /** a pending cancel of a payment pulled from an account is refused (its funds move at creation) */
+  pullPaymentCancelRefused: 'payment-pull-payment-cancel-refused',
+  /** a cancel that came while the first getRate ran ends the payment before anything is created */
+  firstCreateChecksCancel: 'payment-first-create-checks-cancel',
+  /** a requote update ID seen again gets its first answer back, with no rate, create or follow */
+  requoteAnswersOnce: 'payment-requote-answers-once',
 } as const;
 
 type CreateResult =
@@ -104,14 +114,20 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let requoting = false;
   /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
   const requoteNumbers = new Map<string, number>();
+  /** requote update ID → its first answer (or refusal), given again when the same ID comes back */
+  const requoteAnswers = new Map<string, { answer: PaymentCreated } | { refused: string }>();
   const alerts: PaymentAlert[] = [];
   const alerted = new Set<string>();
   /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
   let attention = null as { reason: string; idempotencyKey: string; first: boolean } | null;
   let resolution = null as ResolveCreateDecision | null;
+  /** a `resolveCreate` of a requote's create is reading the named payment */
+  let resolvingRequote = false;
   let version = 0; // bumped on every change the main loop must look at
   let lastHeardAt = Date.now();
   let expiredSince: number | null = null;
+  /** when the followed payment ended while another funded one still moved */
+  let stillMovingSince: number | null = null;
   const timeline: TimelineEntry[] = [];
 
   const pendingCancel = () => cancel; // read through a function: handlers change it between awaits
@@ -219,7 +235,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     if (isFunded(fresh)) {
       // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
       for (const other of tracked.values())
-        if (other.id !== fresh.id && isFunded(other)) {
+        if (other.id !== fresh.id && hasFundsIn(fresh) && hasFundsIn(other)) {
           const pair = [other.id, fresh.id].sort().join('+');
           raise(
             'DOUBLE_FUNDED',
@@ -236,8 +252,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         );
     }
     const followed = active();
-    // Funds sent with the instructions of a superseded quote: that payment is the one that goes on.
-    if (incoming.id !== activeId && isFunded(merged.payment) && !(followed && isFunded(followed))) {
+    // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
+    // status without sentAt is no proof of funds: the followed payment stays (review of issue 9, finding 6).
+    if (incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
       activeId = incoming.id;
       note('followed', `funds arrived on superseded payment ${incoming.id}; following it`);
     }
@@ -248,12 +265,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   }
 
   // ---- handlers ----
+  // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
+  // accepted before funds, else the payment is followed to its real end (issue 9, point 2). Decided once, by
+  // whichever reads it first: a handler, or the body before its first step. Histories recorded before the patch
+  // cancelled a handler's activities/children in flight (RequestCancelActivityTask), so their handlers stay
+  // cancellable on replay. Not read before the first setHandler: an update delivered with the start is accepted
+  // there, and recorded histories have the patch marker after that acceptance.
+  let shieldDecision: boolean | undefined;
+  const shieldFromTemporalCancel = (): boolean =>
+    (shieldDecision ??= patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate));
   // Handler bodies run non-cancellable: a Temporal cancel request is a request, decided like the `cancel`
   // update (below), never an interruption of a create or a wait in flight.
   const shielded =
     <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      CancellationScope.nonCancellable(() => fn(...args));
+      shieldFromTemporalCancel() ? CancellationScope.nonCancellable(() => fn(...args)) : fn(...args);
 
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
@@ -281,8 +307,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   function cancelBlocker(): string | null {
     if (outcome) return `the payment already ended: ${outcome.outcome}`;
     if (fundsIn()) return 'funds are in: the payment can no longer be cancelled';
-    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created
-    if (tracked.size > 0 && pullsFromAccount(request))
+    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created; a create whose
+    // outcome is unknown (NEEDS_ATTENTION) may have made one we never saw
+    if ((tracked.size > 0 || attention !== null) && pullsFromAccount(request))
       return 'a payment pulled from an account moves its funds when created: it cannot be cancelled';
     // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
     if (active()?.status === 'EXPIRED')
@@ -340,12 +367,37 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return null;
   }
 
+  /** A requote's answer, or why it is refused (its side effects — NEEDS_ATTENTION — happen here, once). */
+  function requoteAnswerOf(result: CreateResult): { answer: PaymentCreated } | { refused: string } {
+    if ('rejected' in result) return { answer: { outcome: 'REJECTED', violations: result.rejected } };
+    if ('attention' in result) {
+      attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
+      raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
+      return { answer: { outcome: 'NEEDS_ATTENTION', reason: result.attention } };
+    }
+    if ('lost' in result)
+      return {
+        refused: result.payment
+          ? `${result.lost}; the new provider payment ${result.payment.id} is never used: it is tracked (superseded) until it expires`
+          : result.lost,
+      };
+    return { answer: result.created };
+  }
+
   setHandler(
     requoteUpdate,
     shielded(async (): Promise<PaymentCreated> => {
       const updateId = currentUpdateInfo()?.id;
       await condition(() => !requoting);
       const known = updateId === undefined ? undefined : requoteNumbers.get(updateId);
+      // The server dedupes an update ID it still remembers; one that reaches us again (e.g. after the server
+      // forgot it) gets the first answer, never a second run of rate/create that skips every check.
+      const firstAnswer = known !== undefined && updateId !== undefined ? requoteAnswers.get(updateId) : undefined;
+      if (firstAnswer && patched(PAYMENT_PATCHES.requoteAnswersOnce)) {
+        note('requote', `requote ${known} asked again with the same update ID: first answer given`);
+        if ('refused' in firstAnswer) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, firstAnswer.refused);
+        return firstAnswer.answer;
+      }
       const rechecks = patched(PAYMENT_PATCHES.requoteRechecks);
       // Before the patch the body checked only the end, funds and a cancel (the rest was the validator's, which
       // does not run on replay): a requote recorded then, while the quote was valid, still replays.
@@ -360,21 +412,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         if (updateId !== undefined) requoteNumbers.set(updateId, n);
         note('requote', `requote ${n} requested`);
         const result = await quoteAndCreate(n, rechecks ? requoteLostTo : null);
-        if ('rejected' in result) return { outcome: 'REJECTED', violations: result.rejected };
-        if ('attention' in result) {
-          attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
-          raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
-          return { outcome: 'NEEDS_ATTENTION', reason: result.attention };
-        }
-        if ('lost' in result) {
-          throw refusal(
-            PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED,
-            result.payment
-              ? `${result.lost}; the new provider payment ${result.payment.id} is never used: it is tracked (superseded) until it expires`
-              : result.lost,
-          );
-        }
-        return result.created;
+        const first = requoteAnswerOf(result);
+        if (updateId !== undefined) requoteAnswers.set(updateId, first);
+        if ('refused' in first) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, first.refused);
+        return first.answer;
       } finally {
         requoting = false;
         version++;
@@ -407,14 +448,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
           );
         return state();
       }
-      attention = null;
       if ('providerPaymentId' in decision) {
-        // a requote's payment: tracked as superseded, so its funds (if any) are followed
-        await adopt(
-          decision.providerPaymentId,
-          'operator: made by a requote whose create outcome was unknown',
-        );
+        // a requote's payment: tracked as superseded, so its funds (if any) are followed. `attention` stays set
+        // until it is adopted: if the read fails the operator can try again, and no further requote can
+        // create yet another provider payment meanwhile.
+        resolvingRequote = true;
+        try {
+          await adopt(
+            decision.providerPaymentId,
+            'operator: made by a requote whose create outcome was unknown',
+          );
+        } finally {
+          resolvingRequote = false;
+        }
       } else note('resolved', `operator: ${pending.idempotencyKey} made no payment (${decision.reason})`);
+      attention = null;
       version++;
       return state();
     }),
@@ -422,7 +470,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       validator: (decision: ResolveCreateDecision) => {
         if (!attention)
           throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
-        if (resolution)
+        if (resolution || resolvingRequote)
           throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
         const ok =
           (typeof (decision as { providerPaymentId?: unknown })?.providerPaymentId === 'string' &&
@@ -488,10 +536,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /**
    * Rate → fee limit → POST /payments (key `<workflowId>:create:<n>`) → drift limit → follow.
    * `lostTo` (a requote): asked after every await; when it names a reason the new payment never goes live.
+   * `beforeCreate` (the first create): asked once before POST /payments; a reason means nothing is created.
    */
   async function quoteAndCreate(
     n: number,
     lostTo: (() => string | null) | null = null,
+    beforeCreate: (() => string | null) | null = null,
   ): Promise<CreateResult> {
     let rate;
     try {
@@ -499,7 +549,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     } catch (err) {
       return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
     }
-    const lostBeforeCreate = lostTo?.() ?? null;
+    const lostBeforeCreate = lostTo?.() ?? beforeCreate?.() ?? null;
     if (lostBeforeCreate) return { lost: lostBeforeCreate, payment: null };
     const fees = feeViolations(rate, input.limits);
     if (fees.length > 0) return { rejected: fees, payment: null };
@@ -622,10 +672,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return latest;
   }
 
-  // A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update:
-  // accepted before funds, else the payment is followed to its real end (issue 9, point 2).
-  const shieldFromTemporalCancel = patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate);
-  if (shieldFromTemporalCancel) {
+  // A Temporal cancel request is decided like the `cancel` update (see shieldFromTemporalCancel above).
+  const shieldBody = shieldFromTemporalCancel();
+  if (shieldBody) {
     CancellationScope.current().cancelRequested.catch(() => {
       if (outcome || cancel) return;
       const blocker = cancelBlocker();
@@ -638,7 +687,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       version++;
     });
   }
-  return shieldFromTemporalCancel ? CancellationScope.nonCancellable(run) : run();
+  return shieldBody ? CancellationScope.nonCancellable(run) : run();
 
   async function run(): Promise<PaymentOutcome> {
     // ---- 1. validate (contract rules at workflow time) ----
@@ -649,7 +698,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     // ---- 2–3. rate, limits, create ----
     setPhase('QUOTING');
     if (cancel) return finish({ outcome: 'CANCELLED', reason: cancel.reason, payment: null });
-    const first = await quoteAndCreate(0);
+    // A cancel that came while getRate ran: nothing is created (no live instructions for a cancelled payment).
+    // patched() is read only then: before the patch the create went ahead and the main loop cancelled after.
+    const cancelledBeforeCreate = (): string | null =>
+      pendingCancel() && patched(PAYMENT_PATCHES.firstCreateChecksCancel)
+        ? 'a cancel came before the provider payment was created'
+        : null;
+    const first = await quoteAndCreate(0, null, cancelledBeforeCreate);
+    if ('lost' in first) {
+      note('cancelled', `${pendingCancel()?.reason ?? 'cancelled'}: ${first.lost}`);
+      return finish(cancelledOutcome(null));
+    }
     if ('rejected' in first)
       return finish({ outcome: 'REJECTED', violations: first.rejected, payment: first.payment });
     if ('attention' in first) {
@@ -660,6 +719,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       for (;;) {
         await condition(() => resolution !== null || pendingCancel()?.decision === 'PENDING');
         const asked = pendingCancel();
+        if (resolution === null && asked && pullsFromAccount(request)) {
+          // a pull payment the create may have made moved its funds when created (spec: rule 1): an operator
+          // must say what happened first
+          asked.decision = 'REFUSED';
+          note('cancel-refused', 'the create of a payment pulled from an account may have moved funds');
+          continue;
+        }
         if (resolution === null && asked) {
           // Nobody was given funding instructions for a payment we never saw: a cancel can be honoured. An
           // unseen payment, if it exists, expires unfunded on its own (docs/spec-gaps.md, "Maybe created").
@@ -708,9 +774,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       const p = active()!;
       const asked = pendingCancel();
       if (asked?.decision === 'PENDING') {
+        // Before the patch a pending cancel of an unfunded pull payment was accepted (CANCELLED at once).
         const blocker = fundsIn()
           ? 'funds are in'
-          : pullsFromAccount(request)
+          : pullsFromAccount(request) && patched(PAYMENT_PATCHES.pullPaymentCancelRefused)
             ? 'a payment pulled from an account moves its funds when created'
             : null;
         if (blocker) {
@@ -731,8 +798,23 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       const now = Date.now();
       if (ended && ended.outcome !== 'EXPIRED') {
         // Two payments of one request carry money (DOUBLE_FUNDED): the end waits until neither still moves.
-        const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && isFunded(t) && !outcomeOf(t));
+        // Only funds known to be in count (an unknown status without sentAt never keeps the workflow open).
+        const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && hasFundsIn(t) && !outcomeOf(t));
         if (!stillMoving || !patched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
+        stillMovingSince ??= now;
+        if (now >= stillMovingSince + STILL_MOVING_LIMIT_MS) {
+          // Bounded: past the limit an operator looks; the workflow stops reading on a timer (its history stays
+          // small) and still ends as soon as a notice shows the other payment's end.
+          raise(
+            'STILL_MOVING',
+            stillMoving.id,
+            `${stillMoving.id} (${stillMoving.status}) has not ended ${STILL_MOVING_LIMIT_MS / DAY} days after ${p.id} did`,
+          );
+          setPhase('NEEDS_ATTENTION');
+          const v = version;
+          await condition(() => version !== v);
+          continue;
+        }
         setPhase('IN_PROGRESS');
         const wakeAt = lastHeardAt + reconcileEveryMs;
         if (now >= wakeAt) {

@@ -41,8 +41,9 @@ export async function providerCustomer(
   let version = customer ? 1 : 0;
   let wakeups = 0;
   // A review that never ends must not keep the entity open forever (issue 9, point 8). Versioned: runs
-  // recorded before this wait 30 × linger per turn and never end.
-  const bounded = patched('customer-entity-ends');
+  // recorded before this wait 30 × linger per turn; asked again on every turn, so a run started by the old code
+  // takes the bounded end once it runs live on the new code (patched() is false only while replaying its past).
+  let bounded = patched('customer-entity-ends');
   const maxReviewIdleMs = input.maxReviewIdleMs ?? 30 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
   let lastChangeAt = Date.now();
@@ -115,6 +116,7 @@ export async function providerCustomer(
   for (;;) {
     await forward();
     const now = Date.now();
+    bounded ||= patched('customer-entity-ends');
     if (isReviewFinal(customer)) {
       finalSince ??= now;
       if (now >= finalSince + lingerMs) break;

@@ -14,6 +14,7 @@ import {
   workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
+import { z } from 'zod';
 import { normalizePayment, unknownPaymentValues, type Payment } from '../src/contract';
 import { readActivities } from './activity-options';
 import {
@@ -36,12 +37,21 @@ export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
 type Cause = ProviderPaymentChanged['cause'];
 
-const UTC_TIMESTAMP = /Z$/;
-/** Would the contract before issue 9 have refused this payment (unknown values, a timestamp with an offset)? */
-function refusedByOldContract(p: Payment): boolean {
+/** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
+const OLD_TIMESTAMP = z.iso.datetime({ offset: false });
+const OLD_LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
+/**
+ * Would the contract before issue 9 have refused this payment? Unknown values; a lifecycle key missing or not
+ * null/a UTC timestamp (it required all five); quote.expiresAt missing or not a UTC timestamp.
+ */
+export function refusedByOldContract(p: Payment): boolean {
   if (unknownPaymentValues(p).length > 0) return true;
-  const stamps = [...Object.values(p.lifecycle ?? {}), p.quote?.expiresAt];
-  return stamps.some((t) => typeof t === 'string' && !UTC_TIMESTAMP.test(t));
+  const lifecycle = (p.lifecycle ?? {}) as Record<string, unknown>;
+  if (!p.lifecycle) return true;
+  const badLifecycle = OLD_LIFECYCLE_KEYS.some(
+    (k) => lifecycle[k] !== null && !OLD_TIMESTAMP.safeParse(lifecycle[k]).success,
+  );
+  return badLifecycle || !OLD_TIMESTAMP.safeParse(p.quote?.expiresAt).success;
 }
 
 export async function providerPayment(rawInput: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {

@@ -10,6 +10,8 @@ import {
   CancelledFailure,
   ChildWorkflowCancellationType,
   executeChild,
+  getExternalWorkflowHandle,
+  log,
   ParentClosePolicy,
   patched,
   setHandler,
@@ -200,8 +202,19 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
     // and only the payment's own `cancel` update may stop it (before funds). ABANDON: no cancel request is
     // sent; the non-cancellable scope: the transfer keeps following the payment to its real outcome, which
     // is what it reports, with `cancelRequested` set.
+    const paymentId = state.paymentWorkflowId;
     root.cancelRequested.catch(() => {
       state.cancelRequested = true;
+      // The cancel is passed on as a request: the payment decides (cancelled before funds, else followed to its
+      // real outcome, which this transfer reports). Without it a transfer cancelled before funding waited days
+      // for a payment nobody will fund. Histories recorded before the patch sent nothing (read only then).
+      if (!patched('transfer-cancel-request-reaches-payment')) return;
+      void CancellationScope.nonCancellable(() => getExternalWorkflowHandle(paymentId).cancel()).catch(
+        (err: unknown) => {
+          // the payment already closed: nothing to cancel
+          log.info('cancel request not delivered to the payment', { paymentId, error: String(err) });
+        },
+      );
     });
     outcome = await CancellationScope.nonCancellable(() =>
       executeChild(payment, { ...paymentOptions, cancellationType: ChildWorkflowCancellationType.ABANDON }),

@@ -29,6 +29,8 @@ export interface HttpErrorContext {
   retryAfterMs?: number;
   /** Request id from the response header, used when the body has none. */
   headerRequestId?: string;
+  /** the transport's repeats of this call before this answer */
+  retryCount?: number;
 }
 
 export function errorFromResponse(ctx: HttpErrorContext, info: ServiceErrorInfo): ProviderError {
@@ -40,6 +42,7 @@ export function errorFromResponse(ctx: HttpErrorContext, info: ServiceErrorInfo)
     method: ctx.method,
     path: ctx.path,
     retryAfterMs: ctx.retryAfterMs,
+    retryCount: ctx.retryCount,
   };
   const where = `${ctx.method} ${ctx.path}`;
   const said = info.message ? `: ${info.message}` : '';

@@ -19,6 +19,7 @@ export interface ProviderErrorDetails {
   path?: string;
   outcomeUnknown?: boolean;
   retryAfterMs?: number;
+  retryCount?: number;
 }
 
 export abstract class ProviderError extends Error {
@@ -40,6 +41,11 @@ export abstract class ProviderError extends Error {
   readonly outcomeUnknown: boolean;
   /** How long the service asked us to wait (Retry-After), if it said. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * How many times the transport repeated this call before this error (retry.limit > 0). On a creating call,
+   * > 0 means an earlier repeat may have taken effect whatever this last answer says.
+   */
+  readonly retryCount: number;
 
   constructor(message: string, details: ProviderErrorDetails = {}) {
     super(message);
@@ -52,6 +58,7 @@ export abstract class ProviderError extends Error {
     this.path = details.path;
     this.outcomeUnknown = details.outcomeUnknown ?? false;
     this.retryAfterMs = details.retryAfterMs;
+    this.retryCount = details.retryCount ?? 0;
   }
 
   /** Plain data for logs and Temporal failure details (no stack, no secrets). */
@@ -69,6 +76,7 @@ export abstract class ProviderError extends Error {
       path: this.path,
       outcomeUnknown: this.outcomeUnknown,
       retryAfterMs: this.retryAfterMs,
+      retryCount: this.retryCount,
     };
   }
 }

@@ -107,7 +107,10 @@ export function createTransport(opts: TransportOptions): Transport {
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
       });
     } catch (thrown) {
-      const error = transportFailure(thrown, { method: spec.method, path: fullPath, isCreatingCall, timeoutMs: opts.timeoutMs });
+      // got's own repeats of this call before it gave up (a scalar: nothing else of got's error is kept)
+      const repeats = (thrown as { request?: { retryCount?: unknown } } | null)?.request?.retryCount;
+      retryCount = typeof repeats === 'number' ? repeats : 0;
+      const error = transportFailure(thrown, { method: spec.method, path: fullPath, isCreatingCall, timeoutMs: opts.timeoutMs, retryCount });
       finish(error.type);
       throw error;
     }
@@ -128,6 +131,7 @@ export function createTransport(opts: TransportOptions): Transport {
           isCreatingCall,
           retryAfterMs: parseRetryAfter(response.headers['retry-after'], opts.now()),
           headerRequestId: requestId,
+          retryCount,
         },
         info ?? {},
       );
@@ -187,14 +191,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
  */
 function transportFailure(
   thrown: unknown,
-  ctx: { method: string; path: string; isCreatingCall: boolean; timeoutMs: number },
+  ctx: { method: string; path: string; isCreatingCall: boolean; timeoutMs: number; retryCount: number },
 ): ProviderError {
   const name = thrown instanceof Error ? thrown.name : '';
   const code = typeof (thrown as { code?: unknown })?.code === 'string' ? (thrown as { code: string }).code : undefined;
   const unknownOutcome = ctx.isCreatingCall
     ? '; the outcome is unknown: repeat the call with the same idempotency key'
     : '';
-  const details = { method: ctx.method, path: ctx.path, outcomeUnknown: ctx.isCreatingCall };
+  const details = { method: ctx.method, path: ctx.path, outcomeUnknown: ctx.isCreatingCall, retryCount: ctx.retryCount };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
     return new TimeoutError(`${ctx.method} ${ctx.path} got no answer within ${ctx.timeoutMs} ms${unknownOutcome}`, {
       ...details,

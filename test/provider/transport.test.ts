@@ -325,6 +325,19 @@ describe('retry (off by default, for use outside Temporal)', () => {
     expect(logLines.at(-1)!.meta).toMatchObject({ status: 201, retryCount: 1 });
   });
 
+  it('an error after the transport repeated a POST carries retryCount (an earlier repeat may have created)', async () => {
+    let calls = 0;
+    server.handle((_req, res) => {
+      calls += 1;
+      if (calls === 1) sendJson(res, 503, errorJson('SERVICE_UNAVAILABLE', 'later'));
+      else sendJson(res, 400, errorJson('VALIDATION_ERROR', 'bad'));
+    });
+    const error = await caught(client({ retry: { limit: 2 } }).payments.create(createBody, { idempotencyKey: uid('idem') }));
+    expect(server.requests).toHaveLength(2);
+    expect(error.retryCount).toBe(1);
+    expect(error.toJSON()).toMatchObject({ retryCount: 1 });
+  });
+
   it('gives up after the limit with the last error, and never retries a 400', async () => {
     server.handle((_req, res) => sendJson(res, 500, errorJson('INTERNAL_ERROR', 'boom')));
     const error = await caught(client({ retry: { limit: 1 } }).payments.get('p'));

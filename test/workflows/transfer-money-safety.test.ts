@@ -58,7 +58,7 @@ describe('cancelling a parent (issue 9, point 2)', () => {
 
     await transfer.cancel();
     await new Promise((r) => setTimeout(r, 1_000)); // time for a cancel to travel, were it sent
-    // the cancel did not reach the payment nor its entity
+    // the cancel did not stop the payment (funded: it ignores the request) nor its entity
     expect((await paymentHandle.describe()).status.name).toBe('RUNNING');
     await eventually(
       () => transfer.query(transferStateQuery),
@@ -71,6 +71,31 @@ describe('cancelling a parent (issue 9, point 2)', () => {
     const result = await closedResult<TransferResult>(transfer);
     expect(result).toMatchObject({ outcome: 'COMPLETED', cancelRequested: true });
     expect(result.payment?.outcome).toBe('COMPLETED');
+  });
+
+  it('a transfer cancelled before its payment is funded passes the cancel on: the payment is CANCELLED', async () => {
+    bed.newFake();
+    const key = uniqueWorkflowId('trc0');
+    const transfer = await startTransfer(key);
+    const paymentHandle = bed.env.client.workflow.getHandle(`payment:${key}`);
+    const c = await eventually(
+      () => paymentHandle.executeUpdate(awaitCreatedUpdate).catch(() => null),
+      (x) => x !== null,
+    );
+    if (c?.outcome !== 'CREATED') throw new Error('payment not created');
+    bed.worker.started.add(providerPaymentWorkflowId(c.providerPaymentId));
+
+    await transfer.cancel();
+    // a request, decided by the payment like its own cancel: accepted before funds
+    const state = await eventually(
+      () => paymentHandle.query(paymentStateQuery),
+      (s) => s.phase === 'CANCELLED',
+    );
+    expect(state.cancel).toMatchObject({ decision: 'ACCEPTED', via: 'TEMPORAL_CANCEL' });
+    await eventually(
+      () => transfer.query(transferStateQuery),
+      (s) => s.cancelRequested === true,
+    );
   });
 
   it('a Temporal cancel of a payment never reaches its providerPayment entity', async () => {

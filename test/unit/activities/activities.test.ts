@@ -114,6 +114,18 @@ describe('activities', () => {
     expect(await failureOf(first.createPayment({} as never, 'k'))).toMatchObject({ type: 'ValidationError' });
   });
 
+  it('a refusal after the transport itself repeated the POST (retryCount > 0) is CREATE_OUTCOME_UNKNOWN', async () => {
+    const refused = Object.assign(new FakeProviderError('ValidationError', false, { status: 400 }), {
+      retryCount: 1,
+    });
+    const provider = port({ create: async () => Promise.reject(refused) });
+    const first = createPaymentActivities({ provider, attempt: () => 1 });
+    expect(await failureOf(first.createPayment({} as never, 'k'))).toMatchObject({
+      type: 'CREATE_OUTCOME_UNKNOWN',
+      nonRetryable: true,
+    });
+  });
+
   it('a 2xx whose body does not parse is CREATE_OUTCOME_UNKNOWN (the service created it)', async () => {
     const a = createPaymentActivities({
       provider: port({
