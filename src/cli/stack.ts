@@ -9,6 +9,7 @@ import { startCodecServer, type CodecServer } from '../codec/server';
 import { connectClient } from '../client/connect';
 import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
 import { ensureSchedules } from '../client/schedules';
+import { ensureReconcileSchedule } from '../client/reconcile-schedule';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
@@ -123,6 +124,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (options.schedules !== false) {
       const schedule = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(), taskQueue });
       log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
+      // issue 9, point 9: PAYINs whose webhooks were lost reach their entities (as workers/main.ts does)
+      const reconcile = await ensureReconcileSchedule(client, { taskQueue });
+      log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     }
     log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
     return { temporal, client, sandbox, provider, ingress, webhooks, worker, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };
