@@ -20,6 +20,7 @@ import { runP2 } from './scenarios/p2-parked';
 import { runP3 } from './scenarios/p3-ingress';
 import { runP5 } from './scenarios/p5-worker-start';
 import { runProfile } from './scenarios/profile';
+import { codecKeysFromEnv, generateCodecKeys } from '../../src/codec/keys';
 
 const RESULTS_DIR = path.join(__dirname, '..', '..', 'bench-results');
 const SCENARIO_RUNNERS: Record<BenchOptions['scenarios'][number], (ctx: BenchContext) => Promise<void>> = {
@@ -28,6 +29,19 @@ const SCENARIO_RUNNERS: Record<BenchOptions['scenarios'][number], (ctx: BenchCon
   p3: runP3,
   p5: runP5,
 };
+
+/**
+ * The bench measures what production runs: payloads encrypted (issue 13). Without XBORDER_CODEC_KEYS(_FILE) a
+ * throw-away key is made for this run and passed to every process it starts; XBORDER_CODEC=disabled measures
+ * plaintext (the codec's cost is the difference between two such runs).
+ */
+function useBenchCodecKey(): string {
+  const source = codecKeysFromEnv();
+  if (source.kind === 'disabled') return 'NOT encrypted (XBORDER_CODEC=disabled)';
+  if (source.kind === 'keys') return `encrypted with the keys of ${source.source}`;
+  process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('bench'));
+  return 'encrypted with a throw-away key made for this run';
+}
 
 async function main(): Promise<number> {
   const options = parseBenchArgs(process.argv.slice(2));
@@ -58,6 +72,7 @@ async function main(): Promise<number> {
   let ctx: BenchContext | null = null;
   try {
     progress.log(`machine: ${machine.cpus} CPUs, load ${machine.loadAverageAtStart.join(' / ')}; ${options.quick ? 'quick run' : 'full run'}`);
+    progress.log(`payloads: ${useBenchCodecKey()}`);
     const stack = await startBenchStack((line) => progress.log(line));
     stops.push(async () => rmSync(stack.dir, { recursive: true, force: true })); // runs last: the server's SQLite file, the bundles
     stops.push(() => stack.close());
