@@ -12,6 +12,7 @@ import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { createSkeletonActivities } from './skeleton/activities';
 import { bundleSkeleton } from './bundles';
 import type { BenchRequest, BenchReply, WorkerMemory } from './worker-ipc';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
 
 export const WorkerProcessConfigSchema = z.object({
   kind: z.enum(['xborder', 'skeleton']),
@@ -35,6 +36,9 @@ async function startSkeletonWorker(config: WorkerProcessConfig): Promise<Running
     taskQueue: config.taskQueue,
     workflowBundle: config.bundlePath ? { codePath: config.bundlePath } : { code: await bundleSkeleton() },
     activities: createSkeletonActivities(),
+    // the same payload encryption as the payment's worker and the bench's client (failures are not encoded: the
+    // skeleton's bundle has no failure converter, and it raises none)
+    dataConverter: { payloadCodecs: dataConverterFromEnv().payloadCodecs ?? [] },
     ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
     ...(config.debugMode ? { debugMode: true } : {}),
   });
