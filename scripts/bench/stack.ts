@@ -5,22 +5,11 @@
 // that starts an entity must start it where that worker polls).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/cli/port-check';
 import { startLocalStack, type LocalStack } from '../../src/cli/stack';
 import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export interface BenchStack extends LocalStack {
   dir: string;

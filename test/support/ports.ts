@@ -1,13 +1,2 @@
-import net from 'node:net';
-
-/** A TCP port free on 127.0.0.1 right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+// Free loopback ports for tests: the one helper of src/cli/port-check.ts.
+export { freePort } from '../../src/cli/port-check';
