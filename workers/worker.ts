@@ -58,6 +58,11 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     await connection.close(); // a bad bundle or namespace must not leak the connection
     throw error;
   }
+  return runWorker(worker, connection);
+}
+
+/** Runs a created worker until shutdown(); the connection closes when it stops (also for the bench's skeleton). */
+export function runWorker(worker: Worker, connection: NativeConnection): RunningWorker {
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

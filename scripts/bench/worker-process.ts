@@ -8,7 +8,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createProviderClient } from '../../src/provider';
-import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { runWorker, startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { createSkeletonActivities } from './skeleton/activities';
 import { bundleSkeleton } from './bundles';
 import type { BenchRequest, BenchReply, WorkerMemory } from './worker-ipc';
@@ -42,16 +42,7 @@ async function startSkeletonWorker(config: WorkerProcessConfig): Promise<Running
     ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
     ...(config.debugMode ? { debugMode: true } : {}),
   });
-  const done = worker.run().finally(() => connection.close());
-  return {
-    worker,
-    connection,
-    done,
-    async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await done;
-    },
-  };
+  return runWorker(worker, connection);
 }
 
 function startWorker(config: WorkerProcessConfig): Promise<RunningWorker> {
