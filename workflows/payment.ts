@@ -38,6 +38,7 @@ import {
 } from './messages';
 import { PaymentInputSchema, type PaymentInput, type ProviderPaymentInput } from './inputs';
 import { startOrSubscribe } from './follow-entity';
+import { tellEntity } from './tell-entity';
 import type { PaymentPhase, TimelineEntry } from './types';
 import { mergePayment } from './payment-merge';
 import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
@@ -82,6 +83,8 @@ export const PAYMENT_PATCHES = {
   firstCreateChecksCancel: 'payment-first-create-checks-cancel',
   /** a requote update ID seen again gets its first answer back, with no rate, create or follow */
   requoteAnswersOnce: 'payment-requote-answers-once',
+  /** what the payment's own GET found new is told to the providerPayment entity (issue 15, stale entity) */
+  tellsEntityWhatItRead: 'payment-tells-entity-what-it-read',
 } as const;
 
 type CreateResult =
@@ -636,8 +639,15 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   async function reconcile(id: string, why: string): Promise<void> {
     try {
-      absorb(await readActivities.getPayment(id), `reconcile: ${why}`);
+      const read = await readActivities.getPayment(id);
+      const before = version;
+      absorb(read, `reconcile: ${why}`);
       note('reconciled', `${id} (${why})`);
+      // news the entity may have missed (its webhook dropped): it must not show an older state for an hour
+      if (version !== before && patched(PAYMENT_PATCHES.tellsEntityWhatItRead)) {
+        const failed = await tellEntity(read);
+        if (failed) note('entity-not-told', `${id}: ${failed}`);
+      }
     } catch (err) {
       note('reconcile-failed', `${id} (${why}): ${String(err)}`);
     } finally {

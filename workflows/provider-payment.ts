@@ -28,6 +28,7 @@ import {
 import { ProviderPaymentInputSchema, type ProviderPaymentInput } from './inputs';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
 import { createIndexer } from './indexing';
+import { OBSERVED_EVENT_TYPE } from './tell-entity';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -189,7 +190,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   setHandler(providerPaymentEventSignal, (event) => {
     wakeups++; // every signal lets the loop look at history size again
     if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
-    accept(event.payment, 'event');
+    // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
+    accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
   });
   setHandler(subscribeSignal, ({ workflowId }) => {
     subscribers.add(workflowId);

@@ -4,6 +4,7 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { freePort } from '../support/ports';
+import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
 
@@ -43,6 +44,17 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
   expect(stack.webhooks.counters.accepted).toBe(0); // nothing reached the ingress
   const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`).json<unknown>();
   expect(JSON.stringify(deliveries)).toMatch(/ECONNREFUSED|failed|error/i);
+
+  // Issue 15, the stale-entity gap: the entity (reconciling hourly by itself) is told what the payment's own GET
+  // found, so it shows the final state too, not AWAITING_FUNDS for an hour.
+  const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(started.created.providerPaymentId));
+  const snap = await eventually('the entity to show COMPLETED', async () => {
+    const s = await entity.query(providerPaymentSnapshotQuery);
+    return s.payment?.status === 'COMPLETED' ? s : null;
+  });
+  expect(snap.statusHistory.at(-1)).toEqual(expect.objectContaining({ status: 'COMPLETED', cause: 'reconcile' }));
+  await recordNewHistories(stack.client, stack.temporal.address, 'payment-tells-entity', [started.workflowId, entity.workflowId]);
+  await entity.terminate('test over');
 });
 
 it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow (issue 9, point 9)', async () => {
