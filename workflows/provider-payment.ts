@@ -30,8 +30,16 @@ import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
 import { createIndexer } from './indexing';
 import { OBSERVED_EVENT_TYPE } from './tell-entity';
 
-const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+/**
+ * Issue 15 (the stale-entity gap): while the payment is not final and nothing is heard, the entity re-reads it
+ * after 1, 5 and 15 quiet minutes before falling back to `reconcileEveryMs` (1 h): a dropped webhook leaves it
+ * behind for minutes, not an hour. A new event starts the ladder again.
+ */
+const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
+export const ENTITY_PATCHES = { readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet' } as const;
 const MAX_STATUS_HISTORY = 50;
 /** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md (issue 9). */
 export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
@@ -74,6 +82,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let lastCause: Cause = 'start';
   let wakeups = 0;
   let lastHeardAt = Date.now();
+  /** timer reads since the last new event (QUIET_READS_MS) */
+  let quietReads = 0;
   let lastMemo = '';
   /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
   let unknownValues: string[] = [];
@@ -190,6 +200,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   setHandler(providerPaymentEventSignal, (event) => {
     wakeups++; // every signal lets the loop look at history size again
     if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
+    quietReads = 0;
     // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
     accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
   });
@@ -288,8 +299,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       wakeAt = terminalSince + lingerMs;
       if (now >= wakeAt) break;
     } else {
-      wakeAt = lastHeardAt + reconcileEveryMs;
+      const quietMs = patched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[quietReads] : undefined;
+      wakeAt = lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
       if (now >= wakeAt) {
+        quietReads++;
         await reconcile(); // events are overdue
         continue;
       }

@@ -27,6 +27,29 @@ describe('providerPayment entity timers', () => {
     expect(snap.statusHistory.at(-1)).toMatchObject({ status: 'PENDING', cause: 'reconcile' });
   });
 
+  it('re-reads after 1 and 5 quiet minutes, not only after the hourly interval (issue 15, stale entity)', async () => {
+    bed.newFake();
+    const p = await providerCreates();
+    await send(p, 'evt_1'); // the default interval: 1 hour
+    await eventually(
+      () => snapshot(p.id),
+      (s) => s.payment !== null,
+    );
+    await bed.fake.fund(p.id, await bed.env.currentTimeMs()); // its webhook is lost
+    await bed.env.sleep(2 * MIN);
+    const first = await eventually(
+      () => snapshot(p.id),
+      (s) => s.payment?.status === 'PENDING',
+    );
+    expect(first.statusHistory.at(-1)).toMatchObject({ status: 'PENDING', cause: 'reconcile' });
+    await bed.fake.advance(p.id, 'COMPLETED'); // lost too
+    await bed.env.sleep(6 * MIN);
+    await eventually(
+      () => snapshot(p.id),
+      (s) => s.payment?.status === 'COMPLETED',
+    );
+  });
+
   it('closes a while after a terminal status', async () => {
     bed.newFake();
     const p = await providerCreates();
