@@ -5,6 +5,7 @@
 //   npm run chaos -- --only worker-sigkill,bad-input --payments 50 --seed 42 --engines cluster
 // Exit code 1 when any scenario found a duplicate, a lost payment, a wrong outcome or an unreconciled event.
 import { parseArgs } from 'node:util';
+import { codecKeysFromEnv, generateCodecKeys } from '../src/codec/keys';
 import { startEngine, type Engine, type EngineName } from '../test/chaos/engines';
 import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioResult } from '../test/chaos/run-scenario';
 import { SCENARIOS } from '../test/chaos/scenarios';
@@ -64,6 +65,9 @@ if (require.main === module) {
     process.exit(0);
   }
   if (values.profile !== 'full' && values.profile !== 'short') throw new Error('--profile is full or short');
+  // Payloads encrypted as in production (issue 13): without keys, a throw-away one for this run, passed to
+  // every worker process it starts (jest's setup gives the CI profile the committed test key).
+  if (codecKeysFromEnv().kind === 'missing') process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
   const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 1_000_000);
   const started = Date.now();
   runChaos({

@@ -1,6 +1,8 @@
 // The checks of a chaos scenario, against the sandbox's own records (issue 15): exactly one provider payment
 // per payment workflow, every outcome equal to the sandbox's final state, every webhook event either
-// delivered to its entity or reconciled (the entity workflow holds the sandbox's final state anyway).
+// delivered to its entity or reconciled (the entity workflow holds the sandbox's final state anyway). An entity
+// that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/tell-entity.ts,
+// and the payment-reconcile Schedule the scenario triggers at its end).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
@@ -21,18 +23,12 @@ export interface ScenarioCounts {
   /** events neither delivered nor reconciled: the entity disagrees with the sandbox */
   webhooksUnreconciled: number;
   /**
-   * Known gap of the workflows (reported, not failed on): the entity of a provider payment missed a dropped
-   * event and shows an older status until its own reconcile timer (1 h: the payment's `reconcileEveryMs` is not
-   * passed to it). For an ordered payment the payment workflow found the final status by its own GET and ended
-   * right; for a PAYIN or its conversion nobody else follows it.
+   * Undelivered events of PAYINs/conversions whose entity the payment-reconcile Schedule's run (triggered at the
+   * end of the scenario, reconcile-schedule.ts) brought to the sandbox's state: part of webhooksReconciled.
    */
-  entitiesStale: number;
-  /**
-   * Known gap (reported, not failed on): a PAYIN or conversion nobody here ordered whose every webhook was
-   * dropped has no entity at all: entities of such payments start only from a webhook, and nothing lists the
-   * provider's payments to find the ones never announced.
-   */
-  payinsUntracked: number;
+  reconciledBySchedule: number;
+  /** PAYINs/conversions with no entity at all before the Schedule ran (every webhook of theirs dropped) */
+  untrackedBeforeSchedule: number;
   /** what went wrong, one line each (empty when all is well) */
   problems: string[];
 }
@@ -60,13 +56,16 @@ interface DeliveryView {
   event: { data?: { id?: string; object?: string } };
 }
 
-const TERMINAL = new Set(['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED']);
-
 export async function verifyScenario(
   stack: LocalStack,
   runs: PaymentRun[],
   payins: PayinRun[],
-  options: { settleTimeoutMs: number; deliveriesOf?: () => Promise<DeliveryView[]> },
+  options: {
+    settleTimeoutMs: number;
+    deliveriesOf?: () => Promise<DeliveryView[]>;
+    /** the status each PAYIN/conversion entity showed before the reconcile Schedule ran (undefined: no entity) */
+    entitiesBeforeSchedule?: Map<string, string | undefined>;
+  },
 ): Promise<ScenarioCounts> {
   const problems: string[] = [];
   const sandboxPayments: SandboxPayment[] = [];
@@ -111,36 +110,28 @@ export async function verifyScenario(
     else undelivered.set(id, (undelivered.get(id) ?? 0) + 1);
   }
   // Every entity, delivered or not, must end on the sandbox's final status; for undelivered events that is
-  // the reconciliation (GET) at work. Terminal states only: a PAYIN's conversion may still be running.
+  // reconciliation at work: the payment's own GET told to the entity (workflows/tell-entity.ts), the entity's
+  // timer, or the reconcile Schedule for PAYINs and conversions. A disagreement is a failure (no known gaps).
   let webhooksReconciled = 0;
   let webhooksUnreconciled = 0;
-  let entitiesStale = 0;
-  let payinsUntracked = 0;
-  const payinIds = new Set(payins.flatMap((p) => p.providerPaymentIds));
-  const delivered = new Set(deliveries.filter((d) => d.state === 'delivered' && d.event.data?.id).map((d) => d.event.data!.id!));
-  const settledByPayment = new Set(runs.filter((r) => r.providerPaymentId && r.outcome && byId.has(r.providerPaymentId) && r.outcome === expectedOutcome(byId.get(r.providerPaymentId)!)).map((r) => r.providerPaymentId!));
+  let reconciledBySchedule = 0;
+  const before = options.entitiesBeforeSchedule;
+  const untrackedBeforeSchedule = before ? [...before.values()].filter((status) => status === undefined).length : 0;
   const deadline = Date.now() + options.settleTimeoutMs;
   for (const id of ids) {
-    const want = byId.get(id)?.status;
+    let want = byId.get(id)?.status;
     let have: string | undefined;
     for (;;) {
-      have = await stack.client.workflow
-        .getHandle(providerPaymentWorkflowId(id))
-        .query(providerPaymentSnapshotQuery)
-        .then((s) => s.payment?.status)
-        .catch(() => undefined);
-      if (have === want || Date.now() > deadline || !want || !TERMINAL.has(want) || settledByPayment.has(id)) break;
+      have = await entityStatus(stack, id);
+      if (have === want || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
+      // a conversion may still be moving: compare with the sandbox's latest
+      want = (await stack.provider.payments.get(id).catch(() => undefined))?.status ?? want;
     }
-    const agrees = have === want;
     const missed = undelivered.get(id) ?? 0;
-    if (agrees) webhooksReconciled += missed;
-    else if (missed > 0 && (settledByPayment.has(id) || (payinIds.has(id) && have !== undefined))) {
-      entitiesStale++;
-      problems.push(`stale entity (known gap) of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events); its payment workflow ended ${want}`);
-    } else if (have === undefined && payinIds.has(id) && !delivered.has(id)) {
-      payinsUntracked++;
-      problems.push(`untracked PAYIN/conversion (known gap) ${id}: sandbox ${want ?? 'unknown'}, all ${missed} events dropped, no entity`);
+    if (have === want) {
+      webhooksReconciled += missed;
+      if (before?.has(id) && before.get(id) !== want) reconciledBySchedule += missed;
     } else {
       webhooksUnreconciled += Math.max(missed, 1);
       problems.push(`entity of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events)`);
@@ -155,8 +146,17 @@ export async function verifyScenario(
     webhooksDelivered,
     webhooksReconciled,
     webhooksUnreconciled,
-    entitiesStale,
-    payinsUntracked,
+    reconciledBySchedule,
+    untrackedBeforeSchedule,
     problems,
   };
+}
+
+/** The status the entity of a provider payment shows (undefined: no entity answers). */
+export async function entityStatus(stack: LocalStack, providerPaymentId: string): Promise<string | undefined> {
+  return stack.client.workflow
+    .getHandle(providerPaymentWorkflowId(providerPaymentId))
+    .query(providerPaymentSnapshotQuery)
+    .then((s) => s.payment?.status)
+    .catch(() => undefined);
 }
