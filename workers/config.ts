@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
+import { packageVersion } from '../src/cli/package-root';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
+
+/** The Worker Deployment of xborder's workers (one per service; the Lambda worker's default too). */
+export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
 const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
@@ -19,6 +24,15 @@ const WorkerEnvSchema = z.object({
    * two cached workflows; an evicted one is replayed on its next event. Default: the SDK's, sized from the heap.
    */
   XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),
+  /**
+   * Worker Deployment Versioning (issue 14, docs/deployment.md "Safe deploys with Worker Versioning"): off by
+   * default, so `npm start`, `xborder dev` and a single long-lived worker keep running unversioned. On, the worker
+   * declares XBORDER_DEPLOYMENT_NAME / XBORDER_BUILD_ID and gets tasks only once its version is current or ramping.
+   */
+  XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('false'),
+  XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
+  /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
+  XBORDER_BUILD_ID: z.string().min(1).optional(),
 });
 
 /** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -32,6 +46,14 @@ export interface WorkerConfig {
   workflowBundlePath?: string;
   shutdownGraceMs: number;
   maxCachedWorkflows?: number;
+  /** Present when the worker is versioned (XBORDER_WORKER_VERSIONING=true). */
+  deployment?: WorkerDeploymentSettings;
+}
+
+export interface WorkerDeploymentSettings {
+  version: WorkerDeploymentVersion;
+  /** For a workflow that declares none; every xborder workflow declares one (workflows/versioning.ts). */
+  defaultVersioningBehavior: VersioningBehavior;
 }
 
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
@@ -49,5 +71,13 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,
     ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS } : {}),
+    ...(e.XBORDER_WORKER_VERSIONING === 'true'
+      ? {
+          deployment: {
+            version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
+            defaultVersioningBehavior: 'AUTO_UPGRADE',
+          },
+        }
+      : {}),
   };
 }

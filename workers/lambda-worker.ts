@@ -5,7 +5,9 @@
 // task queue), the provider client, the activities and their provider-error counter, and the JSON logger.
 //
 // Worker Deployment Versioning is always on in a Lambda worker: it declares XBORDER_DEPLOYMENT_NAME and
-// XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task.
+// XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task. The
+// behaviour of each workflow (PINNED money workflows, AUTO_UPGRADE entities) comes with the bundle
+// (workflows/versioning.ts); XBORDER_DEFAULT_VERSIONING_BEHAVIOR is only for a workflow that declares none.
 import { runWorker, type LambdaHandler, type LambdaWorkerConfig } from '@temporalio/lambda-worker';
 import type { DataConverter, VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
 import { makeTelemetryFilterString, type WorkflowBundleOption } from '@temporalio/worker';
@@ -14,11 +16,11 @@ import { createActivities, type ProviderPort } from '../activities';
 import { createProviderClient } from '../src/provider';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
-import { workerConfigFromEnv } from './config';
+import { DEFAULT_DEPLOYMENT_NAME, workerConfigFromEnv } from './config';
 import { connectionOptionsOf } from '../src/client/connection-config';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
 
-export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
+export { DEFAULT_DEPLOYMENT_NAME };
 
 const LambdaWorkerEnvSchema = z.object({
   /** Worker Deployment name (one per service). */

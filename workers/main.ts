@@ -23,6 +23,12 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     logger: telemetry.logger.child({ component: 'provider' }),
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
+  // issue 14: a versioned worker gets tasks only once its version is current (xborder deploy set-current) or ramping
+  console.log(
+    config.deployment
+      ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId} (tasks once current or ramping: xborder deploy status)`
+      : 'worker: unversioned (XBORDER_WORKER_VERSIONING=true for Worker Deployment Versioning)',
+  );
   const running = await startXborderWorker({ ...config, provider });
   // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (env.XBORDER_ENSURE_SCHEDULES !== 'false') await ensureQuoteRefresh(env, config.temporal, config.taskQueue);

@@ -5,6 +5,7 @@ import { createActivities, type ProviderPort } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
+import type { WorkerDeploymentSettings } from './config';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -19,6 +20,11 @@ export interface XborderWorkerOptions {
   maxCachedWorkflows?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;
+  /**
+   * Worker Deployment Versioning (issue 14): the version this worker declares. Absent: unversioned (the worker
+   * gets every task of the queue). Each workflow's behaviour (PINNED / AUTO_UPGRADE) is in workflows/versioning.ts.
+   */
+  deployment?: WorkerDeploymentSettings;
 }
 
 export interface RunningWorker {
@@ -50,6 +56,15 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       ...(options.debugMode ? { debugMode: true } : {}),
+      ...(options.deployment
+        ? {
+            workerDeploymentOptions: {
+              version: options.deployment.version,
+              useWorkerVersioning: true,
+              defaultVersioningBehavior: options.deployment.defaultVersioningBehavior,
+            },
+          }
+        : {}),
       ...(options.activitiesPerSecond
         ? { maxTaskQueueActivitiesPerSecond: options.activitiesPerSecond }
         : {}),

@@ -10,3 +10,4 @@ export { transfer } from './transfer';
 export { refreshQuotes } from './refresh-quotes';
 export { rateBoard } from './rate-board';
 export { reconcilePayments } from './reconcile-payments';
+import './versioning'; // issue 14: each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

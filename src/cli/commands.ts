@@ -87,4 +87,9 @@ export const commands: Command[] = [
     summary: 'the quote-refresh Schedule: create (or update) | describe | pause | unpause | trigger | delete',
     run: async (args) => (await import('./schedule')).runSchedule(args),
   },
+  {
+    name: 'deploy',
+    summary: 'Worker Deployment Versioning: status | set-current <buildId> | ramp <buildId> <percent> | stop-ramp',
+    run: async (args) => (await import('./deploy')).runDeploy(args),
+  },
 ];

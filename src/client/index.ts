@@ -8,3 +8,4 @@ export * from './indicative-quote';
 // backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
 export * from '../../workflows/messages';
 export * from './reconcile-schedule';
+export * from './worker-deployments';

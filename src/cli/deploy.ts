@@ -1,0 +1,185 @@
+// `xborder deploy status|set-current|ramp|stop-ramp` — Worker Deployment Versioning (issue 14; docs/deployment.md,
+// "Safe deploys with Worker Versioning"): which build gets new workflows. Arguments are checked before anything
+// connects (parseDeployArgs, unit-tested); the server calls are src/client/worker-deployments.ts.
+import type { Client } from '@temporalio/client';
+import {
+  describeWorkerDeployment,
+  setCurrentVersion,
+  setRampingVersion,
+  WorkerDeploymentNotFoundError,
+  type DeploymentStatus,
+} from '../client/worker-deployments';
+import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
+import { EXIT, UsageError } from './exit-codes';
+
+export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp> [options]
+  status                      the current and ramping builds, every build's status and drainage
+  set-current <buildId>       new workflows (and AUTO_UPGRADE entities) go to this build; PINNED payments stay
+                              on the build that started them
+  ramp <buildId> <percent>    send percent (0-100) of new workflows to this build, the rest to the current one
+  stop-ramp                   end the ramp: everything new goes to the current build
+  --deployment NAME           Worker Deployment (default: XBORDER_DEPLOYMENT_NAME / ${DEFAULT_DEPLOYMENT_NAME})
+  --allow-no-pollers          accept a build no worker has polled with yet (its tasks wait for one)
+  --json                      the result as one JSON document
+${CONNECTION_USAGE}
+A build gets tasks only from workers started with XBORDER_WORKER_VERSIONING=true and XBORDER_BUILD_ID=<buildId>.
+Exit codes: 0 done, 1 no such deployment or the server refused, 2 usage, 3 cannot connect.`;
+
+export type DeployCommand =
+  | { sub: 'status' }
+  | { sub: 'set-current'; buildId: string }
+  | { sub: 'ramp'; buildId: string; percentage: number }
+  | { sub: 'stop-ramp' };
+
+export interface DeployArgs {
+  help: boolean;
+  command?: DeployCommand;
+  deploymentName: string;
+  allowNoPollers: boolean;
+  json: boolean;
+  connection: { address?: string; namespace?: string };
+}
+
+const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp'] as const;
+/** How many positionals after the subcommand, and what they are (for the error). */
+const ARITY: Record<(typeof SUBCOMMANDS)[number], { count: number; what: string }> = {
+  status: { count: 0, what: 'no arguments' },
+  'set-current': { count: 1, what: 'one build id' },
+  ramp: { count: 2, what: 'a build id and a percentage' },
+  'stop-ramp': { count: 0, what: 'no arguments' },
+};
+
+/** Checks the arguments without connecting: every mistake is a UsageError (exit code 2) with the usage. */
+export function parseDeployArgs(args: string[], env: NodeJS.ProcessEnv = process.env): DeployArgs {
+  const { values, positionals } = parseCommandArgs(
+    {
+      args,
+      allowPositionals: true,
+      options: {
+        deployment: { type: 'string' },
+        'allow-no-pollers': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
+    },
+    DEPLOY_USAGE,
+  );
+  const deploymentName = values.deployment ?? env.XBORDER_DEPLOYMENT_NAME ?? DEFAULT_DEPLOYMENT_NAME;
+  const common = {
+    deploymentName,
+    allowNoPollers: values['allow-no-pollers'] ?? false,
+    json: values.json ?? false,
+    connection: {
+      ...(values.address ? { address: values.address } : {}),
+      ...(values.namespace ? { namespace: values.namespace } : {}),
+    },
+  };
+  if (values.help) return { help: true, ...common };
+  if (deploymentName.trim() === '') throw new UsageError('--deployment must not be empty', DEPLOY_USAGE);
+  const [sub, ...rest] = positionals;
+  if (sub === undefined) throw new UsageError('give a subcommand', DEPLOY_USAGE);
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown subcommand "${sub}"`, DEPLOY_USAGE);
+  const arity = ARITY[sub as (typeof SUBCOMMANDS)[number]];
+  if (rest.length !== arity.count)
+    throw new UsageError(`${sub} takes ${arity.what}, got ${rest.length === 0 ? 'none' : `"${rest.join(' ')}"`}`, DEPLOY_USAGE);
+  const buildId = rest[0];
+  if (buildId !== undefined && buildId.trim() === '') throw new UsageError(`${sub}: the build id must not be empty`, DEPLOY_USAGE);
+  switch (sub) {
+    case 'set-current':
+      return { help: false, ...common, command: { sub, buildId: buildId! } };
+    case 'ramp': {
+      const raw = rest[1]!.replace(/%$/, '');
+      const percentage = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(percentage) || percentage < 0 || percentage > 100)
+        throw new UsageError(`ramp: the percentage must be a number from 0 to 100, got "${rest[1]}"`, DEPLOY_USAGE);
+      return { help: false, ...common, command: { sub, buildId: buildId!, percentage } };
+    }
+    case 'status':
+      return { help: false, ...common, command: { sub } };
+    default:
+      return { help: false, ...common, command: { sub: 'stop-ramp' } };
+  }
+}
+
+export async function runDeploy(args: string[]): Promise<number> {
+  const parsed = parseDeployArgs(args);
+  if (parsed.help || !parsed.command) {
+    console.log(DEPLOY_USAGE);
+    return EXIT.OK;
+  }
+  const ctx = await cliContext(parsed.connection);
+  try {
+    return await runDeployCommand(ctx.client, parsed.command, parsed);
+  } catch (error) {
+    if (error instanceof WorkerDeploymentNotFoundError) {
+      if (parsed.json) printJson({ deploymentName: parsed.deploymentName, found: false });
+      console.error(error.message);
+      return EXIT.NOT_OK;
+    }
+    throw error; // the server refused (e.g. no pollers for the build): its message, exit code 1
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function runDeployCommand(
+  client: Client,
+  command: DeployCommand,
+  options: { deploymentName: string; allowNoPollers: boolean; json: boolean },
+): Promise<number> {
+  const name = options.deploymentName;
+  const set = { allowNoPollers: options.allowNoPollers, identity: `xborder deploy (${client.options.identity})` };
+  const done = (text: string, result: Record<string, unknown>) => {
+    if (options.json) printJson({ deploymentName: name, ...result });
+    else console.log(text);
+    return EXIT.OK;
+  };
+  switch (command.sub) {
+    case 'status': {
+      const status = await describeWorkerDeployment(client, name);
+      if (options.json) printJson(status);
+      else console.log(formatStatus(status));
+      return EXIT.OK;
+    }
+    case 'set-current': {
+      const { previousBuildId } = await setCurrentVersion(client, name, command.buildId, set);
+      return done(
+        `${name}: current build ${command.buildId} (was ${previousBuildId ?? 'unversioned'}); PINNED workflows stay on their build until they close (xborder deploy status shows its drainage)`,
+        { action: 'set-current', currentBuildId: command.buildId, previousBuildId },
+      );
+    }
+    case 'ramp': {
+      const previous = await setRampingVersion(client, name, command.buildId, command.percentage, set);
+      return done(`${name}: ramping ${command.percentage}% of new workflows to build ${command.buildId}`, {
+        action: 'ramp',
+        rampingBuildId: command.buildId,
+        rampingPercentage: command.percentage,
+        previousBuildId: previous.previousBuildId,
+        previousPercentage: previous.previousPercentage,
+      });
+    }
+    case 'stop-ramp': {
+      const previous = await setRampingVersion(client, name, '', 0, set);
+      return done(`${name}: no ramp (was ${previous.previousBuildId ?? 'none'} at ${previous.previousPercentage}%)`, {
+        action: 'stop-ramp',
+        previousBuildId: previous.previousBuildId,
+        previousPercentage: previous.previousPercentage,
+      });
+    }
+  }
+}
+
+function formatStatus(s: DeploymentStatus): string {
+  const width = Math.max(8, ...s.versions.map((v) => v.buildId.length));
+  return [
+    `Worker Deployment ${s.deploymentName}`,
+    `  current:  ${s.currentBuildId ?? '- (unversioned workers)'}`,
+    `  ramping:  ${s.rampingBuildId ? `${s.rampingBuildId} at ${s.rampingPercentage}%` : '-'}`,
+    `  builds:`,
+    ...s.versions.map(
+      (v) => `    ${v.buildId.padEnd(width)}  ${v.status.padEnd(8)}  ${v.drainage ? `drainage ${v.drainage}` : ''}`.trimEnd(),
+    ),
+  ].join('\n');
+}

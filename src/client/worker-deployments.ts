@@ -1,0 +1,132 @@
+// Worker Deployment Versioning (issue 14; docs/deployment.md, "Safe deploys with Worker Versioning"): the
+// operations of a deploy on the Worker Deployment API of the Temporal server (>= 1.28 / Cloud). The SDK 1.24 client
+// has no high-level wrapper for them, so these call WorkflowService directly. Used by `xborder deploy` and the tests.
+import { isGrpcServiceError, type Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+const GRPC_NOT_FOUND = 5;
+
+/** No deployment of that name in the namespace (no versioned worker has polled yet). */
+export class WorkerDeploymentNotFoundError extends Error {
+  readonly type = 'WorkerDeploymentNotFoundError';
+  constructor(readonly deploymentName: string) {
+    super(
+      `no Worker Deployment "${deploymentName}": start a worker with XBORDER_WORKER_VERSIONING=true ` +
+        `(and XBORDER_DEPLOYMENT_NAME=${deploymentName}) first; the deployment exists once it has polled`,
+    );
+    this.name = 'WorkerDeploymentNotFoundError';
+  }
+}
+
+export interface DeploymentVersionSummary {
+  buildId: string;
+  /** INACTIVE | CURRENT | RAMPING | DRAINING | DRAINED | CREATED (the server's status, prefix removed) */
+  status: string;
+  /** DRAINING while PINNED workflows still run on it; DRAINED when none do (its workers may stop); null when unknown */
+  drainage: string | null;
+  createdAt: string | null;
+}
+
+export interface DeploymentStatus {
+  deploymentName: string;
+  /** null: unversioned workers get the new workflows */
+  currentBuildId: string | null;
+  rampingBuildId: string | null;
+  rampingPercentage: number;
+  versions: DeploymentVersionSummary[];
+}
+
+export interface SetVersionOptions {
+  /** Accept a version no worker has polled with yet (the server refuses it by default: its tasks would wait). */
+  allowNoPollers?: boolean;
+  identity?: string;
+}
+
+/** The server's enum value by name, without its prefix (WORKER_DEPLOYMENT_VERSION_STATUS_DRAINED → DRAINED). */
+function enumName(values: Record<number, string>, value: number | null | undefined, prefix: string): string | null {
+  if (value === null || value === undefined || value === 0) return null;
+  const name = values[value];
+  return name ? name.replace(prefix, '') : String(value);
+}
+
+function timestampIso(ts: { seconds?: unknown; nanos?: number | null } | null | undefined): string | null {
+  if (!ts?.seconds) return null;
+  return new Date(Number(ts.seconds) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6)).toISOString();
+}
+
+async function notFoundAware<T>(deploymentName: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) throw new WorkerDeploymentNotFoundError(deploymentName);
+    throw error;
+  }
+}
+
+export async function describeWorkerDeployment(client: Client, deploymentName: string): Promise<DeploymentStatus> {
+  const response = await notFoundAware(deploymentName, () =>
+    client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName }),
+  );
+  const info = response.workerDeploymentInfo;
+  const routing = info?.routingConfig;
+  const statuses = temporal.api.enums.v1.WorkerDeploymentVersionStatus as unknown as Record<number, string>;
+  const drainages = temporal.api.enums.v1.VersionDrainageStatus as unknown as Record<number, string>;
+  return {
+    deploymentName,
+    currentBuildId: routing?.currentDeploymentVersion?.buildId || null,
+    rampingBuildId: routing?.rampingDeploymentVersion?.buildId || null,
+    rampingPercentage: routing?.rampingVersionPercentage ?? 0,
+    versions: (info?.versionSummaries ?? []).map((v) => ({
+      buildId: v.deploymentVersion?.buildId ?? '',
+      status: enumName(statuses, v.status, 'WORKER_DEPLOYMENT_VERSION_STATUS_') ?? 'UNSPECIFIED',
+      drainage: enumName(drainages, v.drainageInfo?.status ?? v.drainageStatus, 'VERSION_DRAINAGE_STATUS_'),
+      createdAt: timestampIso(v.createTime),
+    })),
+  };
+}
+
+/** Makes `buildId` the Current Version: new workflows and AUTO_UPGRADE ones go to it; PINNED ones stay where they are. */
+export async function setCurrentVersion(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+  options: SetVersionOptions = {},
+): Promise<{ previousBuildId: string | null }> {
+  const response = await notFoundAware(deploymentName, () =>
+    client.workflowService.setWorkerDeploymentCurrentVersion({
+      namespace: client.options.namespace,
+      deploymentName,
+      buildId,
+      allowNoPollers: options.allowNoPollers ?? false,
+      identity: options.identity ?? client.options.identity,
+    }),
+  );
+  return { previousBuildId: response.previousDeploymentVersion?.buildId || null };
+}
+
+/**
+ * Sends `percentage` of new workflows (and of AUTO_UPGRADE ones, by workflow ID) to `buildId`, the rest to the
+ * Current Version. An empty buildId with 0 stops the ramp.
+ */
+export async function setRampingVersion(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+  percentage: number,
+  options: SetVersionOptions = {},
+): Promise<{ previousBuildId: string | null; previousPercentage: number }> {
+  const response = await notFoundAware(deploymentName, () =>
+    client.workflowService.setWorkerDeploymentRampingVersion({
+      namespace: client.options.namespace,
+      deploymentName,
+      buildId,
+      percentage,
+      allowNoPollers: options.allowNoPollers ?? false,
+      identity: options.identity ?? client.options.identity,
+    }),
+  );
+  return {
+    previousBuildId: response.previousDeploymentVersion?.buildId || null,
+    previousPercentage: response.previousPercentage ?? 0,
+  };
+}

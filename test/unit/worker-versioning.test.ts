@@ -1,0 +1,49 @@
+// Worker Deployment Versioning (issue 14), without a server: which workflows are PINNED and which AUTO_UPGRADE
+// (declared in workflows/versioning.ts, carried by the bundle to every worker, the Lambda one too), and the
+// worker's opt-in from the environment (workers/config.ts). On the dev server: test/e2e/worker-versioning.e2e.test.ts.
+import type { WorkflowDefinitionOptions } from '@temporalio/common';
+import * as registered from '../../workflows';
+import { workerConfigFromEnv } from '../../workers/config';
+import { packageVersion } from '../../src/cli/package-root';
+
+const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test' };
+
+it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and the scheduled runs, for every registered workflow', () => {
+  const declared = Object.fromEntries(
+    Object.entries(registered).map(([name, fn]) => [
+      name,
+      (fn as { workflowDefinitionOptions?: WorkflowDefinitionOptions }).workflowDefinitionOptions?.versioningBehavior,
+    ]),
+  );
+  expect(declared).toEqual({
+    payment: 'PINNED',
+    transfer: 'PINNED',
+    onboardCustomer: 'PINNED',
+    registerAccount: 'PINNED',
+    providerPayment: 'AUTO_UPGRADE',
+    providerCustomer: 'AUTO_UPGRADE',
+    rateBoard: 'AUTO_UPGRADE',
+    refreshQuotes: 'AUTO_UPGRADE',
+    reconcilePayments: 'AUTO_UPGRADE',
+  });
+});
+
+it('leaves the worker unversioned unless XBORDER_WORKER_VERSIONING=true', () => {
+  expect(workerConfigFromEnv(base)).not.toHaveProperty('deployment');
+  expect(workerConfigFromEnv({ ...base, XBORDER_BUILD_ID: 'abc', XBORDER_WORKER_VERSIONING: 'false' })).not.toHaveProperty('deployment');
+});
+
+it('declares the deployment name and build id, the build id defaulting to the package version', () => {
+  expect(workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment).toEqual({
+    version: { deploymentName: 'xborder', buildId: packageVersion() },
+    defaultVersioningBehavior: 'AUTO_UPGRADE',
+  });
+  expect(
+    workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: 'xborder-eu', XBORDER_BUILD_ID: 'git-3f2a9c1' }).deployment?.version,
+  ).toEqual({ deploymentName: 'xborder-eu', buildId: 'git-3f2a9c1' });
+});
+
+it('refuses a bad XBORDER_WORKER_VERSIONING or an empty build id with the variable named', () => {
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'yes' })).toThrow(/XBORDER_WORKER_VERSIONING must be true or false/);
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_BUILD_ID: '' })).toThrow(/XBORDER_BUILD_ID/);
+});
