@@ -5,6 +5,8 @@ import { createActivities, type ProviderPort } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
+import { currentTracing, type Tracing } from '../src/telemetry/tracing';
+import { tracingWorkerOptions } from './tracing';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -19,6 +21,12 @@ export interface XborderWorkerOptions {
   maxCachedWorkflows?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;
+  /**
+   * Traces (issue 14): default the tracing this process installed (installTracingFromEnv; off unless the
+   * environment turns it on), null for none. On: the bundle with the OpenTelemetry workflow interceptors, the
+   * activity interceptors and the workflow spans' sink.
+   */
+  tracing?: Tracing | null;
 }
 
 export interface RunningWorker {
@@ -32,6 +40,8 @@ export interface RunningWorker {
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
+  const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
+  const traced = tracingWorkerOptions(tracing);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
   let worker: Worker;
   try {
@@ -39,14 +49,15 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       connection,
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
-      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
+      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
       activities: createActivities({ provider: options.provider }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
       // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).
       disablePayloadErrorLimit: false,
       // telemetry (issue 6): provider errors by type, on the runtime's metric meter
-      interceptors: { activity: [providerErrorCounter()] },
+      interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
+      ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       ...(options.debugMode ? { debugMode: true } : {}),
