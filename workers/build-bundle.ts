@@ -1,14 +1,17 @@
 // Prebuild of the workflow bundle for production workers (`npm run build`): no webpack at start-up.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildWorkflowBundle, DEFAULT_BUNDLE_PATH } from './workflow-bundle';
+import { buildWorkflowBundle, DEFAULT_BUNDLE_PATH, DEFAULT_TRACING_BUNDLE_PATH } from './workflow-bundle';
 
+// Two bundles: the default, and the one a worker with tracing on loads (OpenTelemetry interceptors; issue 14).
 async function main() {
-  const started = Date.now();
-  const code = await buildWorkflowBundle();
-  mkdirSync(path.dirname(DEFAULT_BUNDLE_PATH), { recursive: true });
-  writeFileSync(DEFAULT_BUNDLE_PATH, code);
-  console.log(`workflow bundle: ${DEFAULT_BUNDLE_PATH} (${Math.round(code.length / 1024)} KiB, ${Date.now() - started} ms)`);
+  for (const [target, tracing] of [[DEFAULT_BUNDLE_PATH, false], [DEFAULT_TRACING_BUNDLE_PATH, true]] as const) {
+    const started = Date.now();
+    const code = await buildWorkflowBundle({ tracing });
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, code);
+    console.log(`workflow bundle: ${target} (${Math.round(code.length / 1024)} KiB, ${Date.now() - started} ms)`);
+  }
 }
 
 main().catch((error: unknown) => {

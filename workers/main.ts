@@ -9,6 +9,7 @@ import { connectClient } from '../src/client/connect';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
 import { startStuckGaugeFromEnv } from './stuck-gauge';
 import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
+import { installTracingFromEnv } from '../src/telemetry/tracing';
 
 export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = workerConfigFromEnv(env);
@@ -16,6 +17,9 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   // Must run before the first NativeConnection.
   const telemetry = installTelemetryRuntime(telemetryConfigFromEnv(env));
   if (telemetry.metricsUrl) console.log(`worker: metrics at ${telemetry.metricsUrl}`);
+  // issue 14: traces by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set (off by default)
+  const tracing = installTracingFromEnv('xborder-worker', env);
+  if (tracing) console.log('worker: tracing on (OTLP)');
   const provider = createProviderClient({
     baseUrl: config.provider.baseUrl,
     apiKey: config.provider.apiKey,
@@ -42,6 +46,7 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   process.once('SIGINT', () => stop('SIGINT'));
   await running.done;
   await stuckGauge.stop();
+  await tracing?.shutdown(); // flushes the last spans
   console.log('worker: stopped');
 }
 

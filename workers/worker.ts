@@ -6,6 +6,8 @@ import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/clien
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import type { WorkerDeploymentSettings } from './config';
+import { currentTracing, type Tracing } from '../src/telemetry/tracing';
+import { tracingWorkerOptions } from './tracing';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -25,6 +27,12 @@ export interface XborderWorkerOptions {
    * gets every task of the queue). Each workflow's behaviour (PINNED / AUTO_UPGRADE) is in workflows/versioning.ts.
    */
   deployment?: WorkerDeploymentSettings;
+  /**
+   * Traces (issue 14): default the tracing this process installed (installTracingFromEnv; off unless the
+   * environment turns it on), null for none. On: the bundle with the OpenTelemetry workflow interceptors, the
+   * activity interceptors and the workflow spans' sink.
+   */
+  tracing?: Tracing | null;
 }
 
 export interface RunningWorker {
@@ -38,6 +46,8 @@ export interface RunningWorker {
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
+  const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
+  const traced = tracingWorkerOptions(tracing);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
   let worker: Worker;
   try {
@@ -45,14 +55,15 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       connection,
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
-      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath),
+      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
       activities: createActivities({ provider: options.provider }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
       // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).
       disablePayloadErrorLimit: false,
       // telemetry (issue 6): provider errors by type, on the runtime's metric meter
-      interceptors: { activity: [providerErrorCounter()] },
+      interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
+      ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
       ...(options.debugMode ? { debugMode: true } : {}),

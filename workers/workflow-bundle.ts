@@ -9,7 +9,22 @@ const ROOT = COMPILED ? path.resolve(__dirname, '..', '..') : path.resolve(__dir
 export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : path.join(ROOT, 'workflows');
 /** telemetry (issue 6): counts payments by outcome on the workflow metric meter */
 export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor')];
+/**
+ * Tracing (issue 14): the OpenTelemetry workflow interceptors. A separate bundle: every cached workflow evaluates
+ * its bundle, so the default one (tracing off) carries no OpenTelemetry code (docs/performance.md).
+ */
+export const TRACING_INTERCEPTOR_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
+export const DEFAULT_TRACING_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle-otel.js');
+
+export interface WorkflowBundleChoice {
+  /** The bundle with the OpenTelemetry workflow interceptors (a worker with tracing on). */
+  tracing?: boolean;
+}
+
+function interceptorModules(choice: WorkflowBundleChoice): string[] {
+  return choice.tracing ? [...WORKFLOW_INTERCEPTOR_MODULES, TRACING_INTERCEPTOR_MODULE] : WORKFLOW_INTERCEPTOR_MODULES;
+}
 
 /** The bundler's logger: warnings and errors only (webpack's progress lines are noise). */
 export const quietBundlerLogger = {
@@ -26,12 +41,16 @@ export const quietBundlerLogger = {
  * tests): always bundle the current workflow code, never dist/'s. An explicit path always wins. (A compiled worker
  * runs what the last `npm run build` made: rebuild after changing workflows.)
  */
-export async function loadWorkflowBundle(bundlePath?: string): Promise<WorkflowBundleOption> {
+export async function loadWorkflowBundle(
+  bundlePath?: string,
+  choice: WorkflowBundleChoice = {},
+): Promise<WorkflowBundleOption> {
   if (bundlePath) return { codePath: bundlePath };
-  if (COMPILED && existsSync(DEFAULT_BUNDLE_PATH)) return { codePath: DEFAULT_BUNDLE_PATH };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger });
+  const prebuilt = choice.tracing ? DEFAULT_TRACING_BUNDLE_PATH : DEFAULT_BUNDLE_PATH;
+  if (COMPILED && existsSync(prebuilt)) return { codePath: prebuilt };
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules(choice), failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger });
 }
 
-export async function buildWorkflowBundle(): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES, failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger })).code;
+export async function buildWorkflowBundle(choice: WorkflowBundleChoice = {}): Promise<string> {
+  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules(choice), failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger })).code;
 }

@@ -28,6 +28,7 @@ import {
   type TransferInput,
 } from '../../workflows/messages';
 import { assertSameRequest } from './same-request';
+import { noteOnClientSpan, withClientSpan } from './tracing';
 
 export { IdempotencyKeyReusedError } from './same-request';
 
@@ -64,9 +65,19 @@ export async function startPayment(
   input: PaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
+  // issue 14: the root of the payment's trace (its start, the workflow, activities, provider calls)
+  return withClientSpan('startPayment', () => startPaymentTraced(client, input, options));
+}
+
+async function startPaymentTraced(
+  client: Client,
+  input: PaymentInput,
+  options: StartOptions,
+): Promise<StartedPayment> {
   const parsed = PaymentInputSchema.parse(input);
   refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
   const workflowId = paymentWorkflowId(parsed.paymentKey);
+  noteOnClientSpan({ temporalWorkflowId: workflowId });
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {

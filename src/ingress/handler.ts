@@ -4,6 +4,7 @@
 // (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress", with a table of
 // what each answer means). A validly signed body over `maxBodyBytes` is taken, not refused: a sender does not
 // retry a 4xx, so a 4xx is only for what is not ours (unsigned, forged) or what a retry cannot fix.
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
 import { verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
@@ -84,13 +85,26 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   ): WebhookResponse => {
     counters[outcome]++;
     options.onOutcome?.(outcome, { eventId: extra.eventId, type: extra.type, message });
+    // issue 14: the webhook's span (ids and codes only; never the body or the message, which may quote it)
+    const span = trace.getActiveSpan();
+    if (span) {
+      span.setAttributes({
+        'http.response.status_code': status,
+        'xborder.webhook.outcome': outcome,
+        'xborder.webhook.code': code,
+        ...(extra.eventId ? { 'xborder.webhook.event_id': extra.eventId } : {}),
+        ...(extra.type ? { 'xborder.webhook.event_type': extra.type } : {}),
+        ...(extra.routedTo ? { 'xborder.webhook.routed_to': extra.routedTo } : {}),
+      });
+      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+    }
     const body: WebhookResponse['body'] = { ok: status < 300, code, message };
     if (extra.eventId) body.eventId = extra.eventId;
     if (extra.routedTo) body.routedTo = extra.routedTo;
     return { status, body };
   };
 
-  const handler = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
+  const handle = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
     const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
     if (size > maxSignedBytes)
       return answer('failed', 503, 'PAYLOAD_TOO_LARGE', `body over ${maxSignedBytes} bytes, not read; retry`);
@@ -143,5 +157,15 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       routedTo: route.workflowId,
     });
   };
+  // issue 14: one span per webhook received; the signal's client span (and so the entity workflow) is its child.
+  // A no-op while tracing is off.
+  const handler = (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> =>
+    trace.getTracer('xborder-ingress').startActiveSpan('webhook', { kind: SpanKind.SERVER }, async (span) => {
+      try {
+        return await handle(headers, rawBody);
+      } finally {
+        span.end();
+      }
+    });
   return Object.assign(handler, { counters });
 }

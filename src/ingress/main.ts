@@ -6,9 +6,12 @@ import { createWebhookHandler } from './handler';
 import { startIngressServer } from './node-server';
 import { createTemporalRouter } from './routing';
 import { ingressTelemetryFromEnv } from '../telemetry/ingress-telemetry';
+import { installTracingFromEnv } from '../telemetry/tracing';
 
 export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const config = ingressConfigFromEnv(env);
+  // issue 14: a span per webhook, by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set
+  const tracing = installTracingFromEnv('xborder-ingress', env);
   const client = await connectClient(config.temporal);
   // telemetry (issue 6): webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines
   const telemetry = ingressTelemetryFromEnv(env);
@@ -26,6 +29,7 @@ export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): P
     await server.close();
     await metricsServer?.close();
     await client.connection.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

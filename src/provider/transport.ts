@@ -6,6 +6,7 @@ import { NetworkError, type ProviderError, ResponseShapeError, TimeoutError } fr
 import { logRequest, type ProviderLogger } from './logger';
 import { toResponseShapeError } from './response-shape';
 import { parseRetryAfter } from './retry-after';
+import { injectTraceContext, noteOnProviderSpan, withProviderSpan } from './tracing';
 
 export type QueryValue = string | number | boolean | undefined | null;
 export type Query = Record<string, QueryValue>;
@@ -63,6 +64,8 @@ export function createTransport(opts: TransportOptions): Transport {
     throwHttpErrors: false,
     responseType: 'text',
     followRedirect: false,
+    // issue 14: the trace context of the call's span (a no-op while tracing is off)
+    hooks: { beforeRequest: [injectTraceContext] },
     retry:
       opts.retry.limit > 0
         ? {
@@ -75,14 +78,24 @@ export function createTransport(opts: TransportOptions): Transport {
         : { limit: 0 },
   });
 
-  async function request<T>(spec: RequestSpec<T>): Promise<T> {
+  function request<T>(spec: RequestSpec<T>): Promise<T> {
+    return withProviderSpan(spec.method, apiPath + spec.path, () => send(spec));
+  }
+
+  async function send<T>(spec: RequestSpec<T>): Promise<T> {
     const isCreatingCall = spec.method === 'POST';
     const fullPath = apiPath + spec.path;
     const started = Date.now();
     let status: number | null = null;
     let requestId: string | undefined;
     let retryCount = 0;
-    const finish = (errorType: string | null) =>
+    const finish = (errorType: string | null) => {
+      noteOnProviderSpan({
+        ...(status !== null ? { 'http.response.status_code': status } : {}),
+        ...(requestId ? { 'xborder.provider.request_id': requestId } : {}),
+        ...(retryCount > 0 ? { 'http.request.resend_count': retryCount } : {}),
+        ...(errorType ? { 'error.type': errorType } : {}),
+      });
       logRequest(opts.logger, {
         method: spec.method,
         path: fullPath,
@@ -93,6 +106,7 @@ export function createTransport(opts: TransportOptions): Transport {
         retryCount,
         errorType,
       });
+    };
 
     const headers: Record<string, string> = {};
     if (spec.idempotencyKey !== undefined) headers['x-idempotency-key'] = spec.idempotencyKey;

@@ -1,0 +1,145 @@
+// OpenTelemetry traces (issue 14): one trace from the client's startPayment or the ingress's webhook, through
+// the workflow and its activities, to each provider HTTP call (traceparent sent on it). Off by default; on with
+// XBORDER_TRACING=otlp, or when a standard OTLP endpoint variable is set (docs/deployment.md, "Tracing").
+// Span attributes carry ids only (workflow, run, activity, event ids; provider ids): never personal data, and a
+// redacting processor masks anything that looks like it on the way out (src/telemetry/redact.ts).
+import { context, propagation, trace, type Attributes, type AttributeValue } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { Resource } from '@opentelemetry/resources';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type Span,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import type { Context } from '@opentelemetry/api';
+import { REDACTED, isSensitiveKey, redactText } from './redact';
+
+export type TracingMode = 'off' | 'otlp';
+
+/** What the worker needs to export workflow spans (sinks) and to pick the bundle with the tracing interceptor. */
+export interface Tracing {
+  readonly serviceName: string;
+  readonly resource: Resource;
+  /** The redacting processor every span (Node or workflow sink) ends in. */
+  readonly spanProcessor: SpanProcessor;
+  readonly provider: BasicTracerProvider;
+  /** Flushes pending spans and unregisters the provider. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * XBORDER_TRACING=otlp|off wins; unset, tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT or
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set; OTEL_SDK_DISABLED=true turns it off (the OTel convention).
+ */
+export function tracingModeFromEnv(env: NodeJS.ProcessEnv = process.env): TracingMode {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return 'off';
+  const explicit = env.XBORDER_TRACING?.trim().toLowerCase();
+  if (explicit) {
+    if (explicit === 'otlp' || explicit === 'off') return explicit;
+    throw new Error(`XBORDER_TRACING must be "otlp" or "off", not "${env.XBORDER_TRACING}"`);
+  }
+  return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'off';
+}
+
+let installed: Tracing | null = null;
+
+/** The tracing this process installed, or null (tracing off). */
+export function currentTracing(): Tracing | null {
+  return installed;
+}
+
+/**
+ * Installs tracing once per process: a global tracer provider (so the SDK's interceptors and our own spans find
+ * it), the W3C trace-context propagator (traceparent on provider calls) and an AsyncLocalStorage context manager
+ * (the active span follows awaits). `spanProcessor` is for tests (an in-memory exporter); the default exports by
+ * OTLP/HTTP configured by the standard OTEL_EXPORTER_OTLP_* variables. A second call returns the first.
+ */
+export function installTracing(options: { serviceName: string; spanProcessor?: SpanProcessor }): Tracing {
+  if (installed) return installed;
+  const resource = new Resource({ 'service.name': process.env.OTEL_SERVICE_NAME || options.serviceName });
+  const spanProcessor = new RedactingSpanProcessor(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter()));
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  provider.register({
+    contextManager,
+    propagator: new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+  });
+  const tracing: Tracing = {
+    serviceName: options.serviceName,
+    resource,
+    spanProcessor,
+    provider,
+    async shutdown() {
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+      installed = null;
+    },
+  };
+  installed = tracing;
+  return tracing;
+}
+
+/** installTracing when the environment turns tracing on (tracingModeFromEnv); null when it is off. */
+export function installTracingFromEnv(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing | null {
+  return tracingModeFromEnv(env) === 'off' ? installed : installTracing({ serviceName });
+}
+
+function redactValue(key: string, value: AttributeValue | undefined): AttributeValue | undefined {
+  if (isSensitiveKey(key)) return REDACTED;
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? redactText(v) : v)) as AttributeValue;
+  return value;
+}
+
+function redactAttributes(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) out[key] = redactValue(key, value);
+  return out;
+}
+
+/**
+ * The span as exporters see it: attributes, event attributes (exception messages and stacks), the status
+ * message and the name go through the log redaction. A view over the span (its prototype chain keeps the
+ * span's methods), the span itself is not changed.
+ */
+export function redactedSpan(span: ReadableSpan): ReadableSpan {
+  const view = Object.create(span) as ReadableSpan;
+  Object.defineProperties(view, {
+    name: { value: redactText(span.name) },
+    attributes: { value: redactAttributes(span.attributes) },
+    events: {
+      value: span.events.map((event) => ({
+        ...event,
+        name: redactText(event.name),
+        ...(event.attributes ? { attributes: redactAttributes(event.attributes) } : {}),
+      })),
+    },
+    status: { value: span.status.message ? { ...span.status, message: redactText(span.status.message) } : span.status },
+  });
+  return view;
+}
+
+/** Passes every ended span on as redactedSpan: one net for the SDK's spans, ours and the workflow sink's. */
+export class RedactingSpanProcessor implements SpanProcessor {
+  constructor(private readonly next: SpanProcessor) {}
+  onStart(span: Span, parentContext: Context): void {
+    this.next.onStart(span, parentContext);
+  }
+  onEnd(span: ReadableSpan): void {
+    this.next.onEnd(redactedSpan(span));
+  }
+  forceFlush(): Promise<void> {
+    return this.next.forceFlush();
+  }
+  shutdown(): Promise<void> {
+    return this.next.shutdown();
+  }
+}
