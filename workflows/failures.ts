@@ -1,6 +1,7 @@
 // Turning activity failures into violations, so a refusal by the service reads like our own refusals.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { z } from 'zod';
+import { safeParse, type PlainSchema } from '../src/contract/plain-schema';
+import { pathToString } from '../src/contract/violations';
 import type { Violation } from '../src/contract';
 import { PAYMENT_FAILURE_TYPES } from './messages';
 
@@ -35,10 +36,12 @@ export function failureViolation(path: string, err: unknown, fallbackRule: strin
 }
 
 /** Parses a workflow's input; a bad input fails the workflow at once (INVALID_INPUT, not retryable). */
-export function parseWorkflowInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
-  const parsed = schema.safeParse(raw);
+// The schemas are plain (input-shapes.ts), not zod: no zod in the workflow bundle (docs/performance.md).
+export function parseWorkflowInput<T>(schema: PlainSchema<T>, raw: unknown): T {
+  const parsed = safeParse(schema, raw);
   if (!parsed.success) {
-    throw ApplicationFailure.create({ type: PAYMENT_FAILURE_TYPES.INVALID_INPUT, message: parsed.error.message, nonRetryable: true });
+    const message = parsed.error.issues.map((i) => `${pathToString(i.path) || '(input)'}: ${i.message}`).join('; ');
+    throw ApplicationFailure.create({ type: PAYMENT_FAILURE_TYPES.INVALID_INPUT, message, nonRetryable: true });
   }
   return parsed.data;
 }

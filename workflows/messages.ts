@@ -5,7 +5,8 @@ import type { Payment, Violation } from '../src/contract';
 import type { PaymentPhase, TimelineEntry } from './types';
 
 export * from './types';
-export * from './inputs';
+// Types only: the zod schemas of inputs.ts are for clients (src/client re-exports them); no zod in workflow code.
+export type * from './inputs';
 
 // ---- workflow IDs (business keys; ARCHITECTURE: Workflows) ----
 

@@ -2,11 +2,13 @@
 // for the review outcome (webhook via the providerCustomer entity, GET when the client has one, deadline).
 // ID `customer:<customerKey>` chosen by the caller.
 import { condition, defineQuery, setHandler, workflowInfo } from '@temporalio/workflow';
-import { CustomerSchema, validateCustomer, type CreateCustomerRequest, type Customer } from '../src/contract';
+import type { CreateCustomerRequest, Customer } from '../src/contract';
+import { customerContract } from './zod-contract';
 import { createActivities, readActivities } from './activity-options';
 import { applicationFailureOf, providerViolations, parseWorkflowInput } from './failures';
 import { startOrSubscribe } from './follow-entity';
-import { OnboardCustomerInputSchema, type OnboardCustomerInput, type ProviderCustomerInput } from './inputs';
+import type { OnboardCustomerInput, ProviderCustomerInput } from './inputs';
+import { OnboardCustomerInputShape } from './input-shapes';
 import { customerChangedSignal, providerCustomerWorkflowId } from './messages';
 import { isReviewFinal } from './provider-customer';
 import { createIndexer } from './indexing';
@@ -19,7 +21,7 @@ export const onboardStateQuery = defineQuery<{ customer: Customer | null; lastSi
 );
 
 export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<OnboardCustomerResult> {
-  const input = parseWorkflowInput(OnboardCustomerInputSchema, rawInput);
+  const input = parseWorkflowInput(OnboardCustomerInputShape, rawInput);
   const workflowId = workflowInfo().workflowId;
   const reviewTimeoutMs = input.reviewTimeoutMs ?? 7 * 24 * HOUR;
   const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
@@ -30,14 +32,14 @@ export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<O
   let lastSignal: string | null = null;
   setHandler(onboardStateQuery, () => ({ customer, lastSignal }));
   setHandler(customerChangedSignal, ({ customer: raw }) => {
-    const r = CustomerSchema.safeParse(raw);
+    const r = customerContract().CustomerSchema.safeParse(raw);
     lastSignal = r.success ? `ok ${r.data.status}` : `unparsable: ${r.error.message}`;
     if (r.success && (!customer || !isReviewFinal(customer))) customer = r.data;
     changes++;
   });
 
   // 1. KYC/KYB rules first (spec: Customer; Errors 4)
-  const violations = validateCustomer(input.customer, new Date());
+  const violations = customerContract().validateCustomer(input.customer, new Date());
   if (violations.length > 0) return { outcome: 'REJECTED', violations, customer: null };
 
   // 2. create

@@ -4,7 +4,9 @@
 //
 // Lifecycle timestamps only ever get set, so a newer snapshot has a superset of them. When both have the
 // same timestamps, the status order decides (PENDING and PROCESSING carry no timestamp of their own).
-import { isKnownPaymentStatus, statusRank, type Payment, type PaymentStatus } from '../src/contract';
+import type { Payment, PaymentStatus } from '../src/contract';
+import { statusRank } from '../src/contract/enums';
+import { isKnownPaymentStatus } from '../src/contract/payment-status';
 
 const LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
 type LifecycleKey = (typeof LIFECYCLE_KEYS)[number];

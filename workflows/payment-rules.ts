@@ -1,12 +1,9 @@
 // Pure decisions of the payment workflow: phase of a provider payment, outcome, limits, funding deadline.
-import {
-  addBusinessDays,
-  isInForce,
-  PAYMENT_STATUSES,
-  type Payment,
-  type Rate,
-  type Violation,
-} from '../src/contract';
+// Zod-free imports only (docs/performance.md: no zod in the workflow bundle).
+import type { Payment, Rate, Violation } from '../src/contract';
+import { addBusinessDays } from '../src/contract/business-days';
+import { PAYMENT_STATUSES } from '../src/contract/enums';
+import { isInForce } from '../src/contract/rules';
 import type { PaymentOutcome } from './messages';
 import type { PaymentPhase } from './types';
 

@@ -12,12 +12,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  validatePaymentRequest,
-  type CreatePaymentRequest,
-  type Payment,
-  type Violation,
-} from '../src/contract';
+import type { CreatePaymentRequest, Payment, Violation } from '../src/contract';
+import { validatePaymentRequest } from '../src/contract/validate-payment';
 import type { RateQuery } from '../activities/types';
 import { createActivities, rateActivities, readActivities } from './activity-options';
 import {
@@ -36,7 +32,8 @@ import {
   type PaymentState,
   type ResolveCreateDecision,
 } from './messages';
-import { PaymentInputSchema, type PaymentInput, type ProviderPaymentInput } from './inputs';
+import type { PaymentInput, ProviderPaymentInput } from './inputs';
+import { PaymentInputShape } from './input-shapes';
 import { startOrSubscribe } from './follow-entity';
 import { tellEntity } from './tell-entity';
 import type { PaymentPhase, TimelineEntry } from './types';
@@ -98,7 +95,7 @@ type CreateResult =
 type CancelRequest = NonNullable<PaymentState['cancel']>;
 
 export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
-  const input = parseWorkflowInput(PaymentInputSchema, rawInput);
+  const input = parseWorkflowInput(PaymentInputShape, rawInput);
   const workflowId = workflowInfo().workflowId;
   const holidays = new Set(input.options?.holidays ?? []);
   const expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;

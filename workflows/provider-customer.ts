@@ -12,14 +12,16 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { CustomerSchema, type Customer } from '../src/contract';
+import type { Customer } from '../src/contract';
+import { customerContract } from './zod-contract';
 import {
   customerChangedSignal,
   customerEventSignal,
   customerSnapshotQuery,
   subscribeSignal,
 } from './messages';
-import { ProviderCustomerInputSchema, type ProviderCustomerInput } from './inputs';
+import type { ProviderCustomerInput } from './inputs';
+import { parseOrThrow, ProviderCustomerInputShape } from './input-shapes';
 import { BoundedIdSet } from './payment-merge';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -32,7 +34,7 @@ export function isReviewFinal(customer: { status?: string } | null): boolean {
 export async function providerCustomer(
   rawInput: ProviderCustomerInput,
 ): Promise<{ customerId: string; customer: Customer | null }> {
-  const input = ProviderCustomerInputSchema.parse(rawInput);
+  const input = parseOrThrow(ProviderCustomerInputShape, rawInput);
   const lingerMs = input.lingerAfterFinalMs ?? DAY;
   const seen = new BoundedIdSet(input.seenEventIds ?? []);
   const subscribers = new Set(input.subscribers ?? []);
@@ -50,7 +52,7 @@ export async function providerCustomer(
 
   function parse(raw: unknown): Customer | null {
     if (raw === undefined) return null;
-    const r = CustomerSchema.safeParse(raw);
+    const r = customerContract().CustomerSchema.safeParse(raw);
     if (!r.success) log.warn('customer payload not understood; dropped', { customerId: input.customerId });
     return r.success ? r.data : null;
   }

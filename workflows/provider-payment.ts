@@ -14,8 +14,11 @@ import {
   workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
-import { z } from 'zod';
-import { normalizePayment, unknownPaymentValues, type Payment } from '../src/contract';
+// Zod-free imports only (docs/performance.md: no zod in the workflow bundle).
+import type { Payment } from '../src/contract';
+import { normalizePayment } from '../src/contract/payment-legacy-map';
+import { ISO_DATETIME_UTC } from '../src/contract/payment-shape';
+import { unknownPaymentValues } from '../src/contract/payment-status';
 import { readActivities } from './activity-options';
 import {
   providerPaymentChangedSignal,
@@ -25,7 +28,8 @@ import {
   type ProviderPaymentChanged,
   type ProviderPaymentSnapshot,
 } from './messages';
-import { ProviderPaymentInputSchema, type ProviderPaymentInput } from './inputs';
+import type { ProviderPaymentInput } from './inputs';
+import { parseOrThrow, ProviderPaymentInputShape } from './input-shapes';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
 import { createIndexer } from './indexing';
 import { OBSERVED_EVENT_TYPE } from './tell-entity';
@@ -47,7 +51,7 @@ export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 type Cause = ProviderPaymentChanged['cause'];
 
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
-const OLD_TIMESTAMP = z.iso.datetime({ offset: false });
+const isOldTimestamp = (value: unknown): boolean => typeof value === 'string' && ISO_DATETIME_UTC.test(value);
 const OLD_LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
 /**
  * Would the contract before issue 9 have refused this payment? Unknown values; a lifecycle key missing or not
@@ -58,13 +62,13 @@ export function refusedByOldContract(p: Payment): boolean {
   const lifecycle = (p.lifecycle ?? {}) as Record<string, unknown>;
   if (!p.lifecycle) return true;
   const badLifecycle = OLD_LIFECYCLE_KEYS.some(
-    (k) => lifecycle[k] !== null && !OLD_TIMESTAMP.safeParse(lifecycle[k]).success,
+    (k) => lifecycle[k] !== null && !isOldTimestamp(lifecycle[k]),
   );
-  return badLifecycle || !OLD_TIMESTAMP.safeParse(p.quote?.expiresAt).success;
+  return badLifecycle || !isOldTimestamp(p.quote?.expiresAt);
 }
 
 export async function providerPayment(rawInput: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
-  const input = ProviderPaymentInputSchema.parse(rawInput);
+  const input = parseOrThrow(ProviderPaymentInputShape, rawInput);
   const id = input.providerPaymentId;
   const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
   const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;

@@ -2,7 +2,7 @@
 // recent PAYIN and automatic conversion to its providerPayment entity, so one whose webhook was lost while
 // Temporal was down is still followed (issue 9, point 9; docs/spec-gaps.md "Ingress").
 import { proxyActivities } from '@temporalio/workflow';
-import { z } from 'zod';
+import { number, object, optional } from '../src/contract/plain-schema';
 import type {
   ReconcileActivities,
   ReconcileRecentPaymentsResult,
@@ -11,11 +11,12 @@ import { parseWorkflowInput } from './failures';
 
 const HOUR = 60 * 60 * 1000;
 
-export const ReconcilePaymentsInputSchema = z.object({
+export interface ReconcilePaymentsInput {
   /** look at payments created this long ago or later (default 6 hours: several runs see each payment) */
-  windowMs: z.number().int().positive().optional(),
-});
-export type ReconcilePaymentsInput = z.input<typeof ReconcilePaymentsInputSchema>;
+  windowMs?: number;
+}
+/** A plain schema, not zod: no zod in the workflow bundle (docs/performance.md). */
+export const ReconcilePaymentsInputShape = object({ windowMs: optional(number({ int: true, positive: true })) });
 
 const { reconcileRecentPayments } = proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '5m',
@@ -25,7 +26,7 @@ const { reconcileRecentPayments } = proxyActivities<ReconcileActivities>({
 });
 
 export async function reconcilePayments(rawInput: ReconcilePaymentsInput = {}): Promise<ReconcileRecentPaymentsResult> {
-  const input = parseWorkflowInput(ReconcilePaymentsInputSchema, rawInput);
+  const input = parseWorkflowInput(ReconcilePaymentsInputShape, rawInput);
   const since = new Date(Date.now() - (input.windowMs ?? 6 * HOUR)).toISOString();
   return reconcileRecentPayments({ since });
 }

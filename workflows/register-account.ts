@@ -1,11 +1,13 @@
 // registerAccount: contract account rules → GET /accounts/requirements (external bank accounts) → check
 // every requirement → POST /accounts (key `<workflowId>:create`). ID `account:<accountKey>`.
 import { workflowInfo } from '@temporalio/workflow';
-import { validateAccount, type CreateAccountRequest, type Violation } from '../src/contract';
+import type { CreateAccountRequest, Violation } from '../src/contract';
+import { accountContract } from './zod-contract';
 import { createActivities, readActivities } from './activity-options';
 import { requirementViolations } from './account-requirements';
 import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
-import { RegisterAccountInputSchema, type RegisterAccountInput } from './inputs';
+import type { RegisterAccountInput, RegisterAccountInputSchema } from './inputs';
+import { RegisterAccountInputShape } from './input-shapes';
 import type { RegisterAccountResult } from './types';
 
 function requirementsQueryOf(input: ReturnType<typeof RegisterAccountInputSchema.parse>) {
@@ -20,9 +22,9 @@ function requirementsQueryOf(input: ReturnType<typeof RegisterAccountInputSchema
 }
 
 export async function registerAccount(rawInput: RegisterAccountInput): Promise<RegisterAccountResult> {
-  const input = parseWorkflowInput(RegisterAccountInputSchema, rawInput);
+  const input = parseWorkflowInput(RegisterAccountInputShape, rawInput);
   const workflowId = workflowInfo().workflowId;
-  const violations: Violation[] = [...validateAccount(input.account, new Date())];
+  const violations: Violation[] = [...accountContract().validateAccount(input.account, new Date())];
 
   // spec: Endpoints, GET /accounts/requirements — bank country and currency; bank accounts only
   if (input.account.type === 'EXTERNAL_BANK_ACCOUNT') {

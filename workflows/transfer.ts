@@ -18,7 +18,8 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import { workflowReadActivities } from './activity-options';
-import { TransferInputSchema, type PaymentInput, type TransferInput } from './inputs';
+import type { PaymentInput, TransferInput } from './inputs';
+import { TransferInputShape } from './input-shapes';
 import {
   transferStateQuery,
   type TransferState,
@@ -72,7 +73,7 @@ async function stepOutcome<R>(workflowId: string): Promise<R> {
 }
 
 export async function transfer(rawInput: TransferInput): Promise<TransferResult> {
-  const input = parseWorkflowInput(TransferInputSchema, rawInput);
+  const input = parseWorkflowInput(TransferInputShape, rawInput);
   const state: TransferState = {
     step: 'ONBOARDING',
     customerId: null,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { startPayment } from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
 import { validatePaymentRequest } from '../contract';
-import { PaymentInputSchema } from '../../workflows/messages';
+import { PaymentInputSchema } from '../../workflows/inputs';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,

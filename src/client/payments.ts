@@ -19,14 +19,13 @@ import {
   providerPaymentWorkflowId,
   requoteUpdate,
   transferWorkflowId,
-  PaymentInputSchema,
-  TransferInputSchema,
   type PaymentCreated,
   type PaymentInput,
   type PaymentOutcome,
   type PaymentState,
   type TransferInput,
 } from '../../workflows/messages';
+import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import { assertSameRequest } from './same-request';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+// Zod-free: the payment workflow computes funding deadlines (docs/performance.md).
 
 // spec: States and transitions row 1 / Limits — "3 business days" (from 2026-03-30). Which days are
 // business days is not shown; our decision (docs/spec-gaps.md, Contract):
@@ -13,7 +13,9 @@ import { z } from 'zod';
 export const AWAITING_FUNDS_LIFETIME_BUSINESS_DAYS = 3;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const HolidaySchema = z.iso.date();
+/** z.iso.date()'s pattern (zod 4 core/regexes.js `date`): a real calendar date, YYYY-MM-DD. */
+const ISO_DATE =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/;
 
 function dateKey(d: Date): string {
   return d.toISOString().slice(0, 10);
@@ -28,7 +30,7 @@ export function addBusinessDays(instant: Date, n: number, holidays: ReadonlySet<
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer, got ${n}`);
   if (Number.isNaN(instant.getTime())) throw new RangeError('instant is not a valid date');
   for (const h of holidays) {
-    if (!HolidaySchema.safeParse(h).success) throw new RangeError(`holiday ${h} is not a YYYY-MM-DD date`);
+    if (typeof h !== 'string' || !ISO_DATE.test(h)) throw new RangeError(`holiday ${h} is not a YYYY-MM-DD date`);
   }
   let t = instant.getTime();
   if (!isBusinessDay(new Date(t), holidays)) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ContractParseError, issuesToViolations } from './violations';
 
 // spec: Errors 4 — "the body shape of errors in general: not shown". Our wire decision
 // (docs/spec-gaps.md, Wire decisions): one shape for every error, with every violation in `fields`.
@@ -40,36 +41,10 @@ export const ErrorBodySchema = z.looseObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** Rule id used for violations found by a zod schema (type, format, required). */
-export const SCHEMA_RULE = 'SCHEMA';
-
-export function pathToString(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
-}
+export { SCHEMA_RULE, pathToString, ContractParseError } from './violations';
 
 export function zodIssuesToViolations(error: z.ZodError, prefix = ''): Violation[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, pathToString(issue.path)].filter((p) => p !== '').join('.');
-    const missing = issue.code === 'invalid_type' && issue.message.endsWith('received undefined');
-    return {
-      path,
-      rule: SCHEMA_RULE,
-      message: missing ? `${path} is required: add it` : `${path}: ${issue.message}`,
-    };
-  });
-}
-
-/** A payload that does not match the contract. Not retryable: sending it again gives the same result. */
-export class ContractParseError extends Error {
-  readonly type = 'CONTRACT_PARSE_ERROR';
-  readonly retryable = false;
-  constructor(
-    readonly what: string,
-    readonly violations: Violation[],
-  ) {
-    super(`${what} does not match the contract: ${violations.map((v) => v.message).join('; ')}`);
-    this.name = 'ContractParseError';
-  }
+  return issuesToViolations(error.issues, prefix);
 }
 
 /** Parse or throw a ContractParseError whose message names every failing path. */

@@ -1,7 +1,12 @@
 import { FIAT_RAILS, FPS_RAIL } from './enums';
-import { ContractParseError, zodIssuesToViolations } from './errors';
-import { type Payment, PaymentSchema } from './payment';
-import { cloneJson, isRecord } from './primitives';
+import { cloneJson, isRecord } from './json';
+import type { Payment } from './payment';
+import { PaymentShape } from './payment-shape';
+import { safeParse } from './plain-schema';
+import { ContractParseError, issuesToViolations } from './violations';
+
+// Zod-free: the providerPayment entity normalizes every payload (docs/performance.md: no zod in the workflow
+// bundle). PaymentShape is PaymentSchema's plain twin.
 
 // spec: Payment fields present only until March 30, 2026 (transitional). One row per old field;
 // this table drives both normalizePayment (old → current) and toTransitionalPayment (current → old).
@@ -146,15 +151,15 @@ export function normalizePayment(raw: unknown): Payment {
       currencyCode: out.source.currencyCode,
     };
   }
-  const result = PaymentSchema.safeParse(out);
+  const result = safeParse(PaymentShape, out);
   if (!result.success) {
-    const violations = zodIssuesToViolations(result.error).map((v) => {
+    const violations = issuesToViolations(result.error.issues).map((v) => {
       const move = PAYMENT_FIELD_MAP.find((m) => m.current === v.path && m.kind !== 'chain');
       return move ? { ...v, message: `${v.message} (old name: ${move.old})` } : v;
     });
     throw new ContractParseError('payment', violations);
   }
-  return result.data;
+  return result.data as Payment;
 }
 
 /**

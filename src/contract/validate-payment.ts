@@ -1,7 +1,8 @@
 import { RAILS, DEPRECATED_RAILS, OTHER_REASON, PAYMENT_REASONS, isPaymentReason, isRail } from './enums';
-import { type Violation } from './errors';
-import { CreatePaymentRequestSchema } from './payment';
-import { isRecord } from './primitives';
+import type { Violation } from './errors';
+import { isRecord } from './json';
+import { safeParse } from './plain-schema';
+import { CreatePaymentRequestShape } from './payment-request-shape';
 import { UNDATED_RULES, Violations, isPresent, notAnObject, str } from './validation';
 
 /**
@@ -13,7 +14,8 @@ import { UNDATED_RULES, Violations, isPresent, notAnObject, str } from './valida
 export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
   if (!isRecord(body)) return notAnObject('payment request');
   const v = new Violations(asOf);
-  v.schema(CreatePaymentRequestSchema.safeParse(body));
+  // zod-free (the payment workflow runs this): the plain twin of CreatePaymentRequestSchema
+  v.schema(safeParse(CreatePaymentRequestShape, body));
 
   for (const side of ['source', 'destination'] as const) {
     const obj = isRecord(body[side]) ? body[side] : {};

@@ -1,9 +1,10 @@
-import { type z } from 'zod';
-import { type Violation, zodIssuesToViolations } from './errors';
-import { isRecord } from './primitives';
+import type { Violation } from './errors';
+import { isRecord } from './json';
+import { issuesToViolations, type SchemaIssue } from './violations';
 import { type RuleId, isInForce } from './rules';
 
-// Shared helpers of validate-customer.ts, validate-account.ts and validate-payment.ts.
+// Shared helpers of validate-customer.ts, validate-account.ts and validate-payment.ts. Zod-free: workflows
+// run validatePaymentRequest (docs/performance.md: no zod in the workflow bundle).
 
 /** Rules that hold at every date (not rows of DATED_RULES). */
 export const UNDATED_RULES = {
@@ -32,8 +33,9 @@ export class Violations {
     return isInForce(rule, this.asOf);
   }
 
-  schema(result: z.ZodSafeParseResult<unknown>): void {
-    if (!result.success) this.list.push(...zodIssuesToViolations(result.error));
+  /** The issues of a zod or plain-schema (plain-schema.ts) `safeParse`, as SCHEMA violations. */
+  schema(result: { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } }): void {
+    if (!result.success) this.list.push(...issuesToViolations(result.error.issues));
   }
 }
 

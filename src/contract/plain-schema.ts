@@ -1,0 +1,145 @@
+// A few zod-like parsers in plain TypeScript, for code that runs inside workflows. Zod is kept out of the
+// workflow bundle (docs/performance.md, issue 12: every cached workflow evaluates the bundle's modules, and
+// each zod 4 schema instance costs ~50 closures), so the shapes a workflow must check at workflow time are
+// written with these instead. They parse like zod 4 does — same accept/reject, same output (z.object strips
+// unknown keys, z.looseObject keeps them, a union returns its first matching option) and the same issue
+// messages as zod's English locale for the checks used — and each plain schema is tested against its zod
+// twin (test/unit/plain-schema.test.ts). No zod import here, not even a type.
+
+export type IssuePath = (string | number)[];
+export interface PlainIssue {
+  path: IssuePath;
+  message: string;
+}
+/** Returns the parsed value; pushes issues (the value is then meaningless). */
+export type PlainSchema<T = unknown> = (value: unknown, path: IssuePath, issues: PlainIssue[]) => T;
+
+/** zod 4's `parsedType` (locales/en): how a received value is named in "expected X, received Y". */
+export function receivedType(value: unknown): string {
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : 'number';
+  if (typeof value === 'object') {
+    if (Array.isArray(value)) return 'array';
+    if (value === null) return 'null';
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && (value as { constructor?: { name?: string } }).constructor)
+      return String((value as { constructor: { name: string } }).constructor.name);
+  }
+  return typeof value;
+}
+
+function invalidType(expected: string, value: unknown, path: IssuePath, issues: PlainIssue[]): void {
+  issues.push({ path, message: `Invalid input: expected ${expected}, received ${receivedType(value)}` });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string } = {}): PlainSchema<string> {
+  return (value, path, issues) => {
+    if (typeof value !== 'string') {
+      invalidType('string', value, path, issues);
+      return '';
+    }
+    if (opts.min !== undefined && value.length < opts.min)
+      issues.push({ path, message: `Too small: expected string to have >=${opts.min} characters` });
+    if (opts.max !== undefined && value.length > opts.max)
+      issues.push({ path, message: `Too big: expected string to have <=${opts.max} characters` });
+    if (opts.pattern && !opts.pattern.test(value))
+      issues.push({ path, message: `Invalid ${opts.format ?? 'string'}` });
+    return value;
+  };
+}
+
+export function number(opts: { int?: boolean; positive?: boolean; nonnegative?: boolean } = {}): PlainSchema<number> {
+  return (value, path, issues) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      invalidType('number', value, path, issues);
+      return 0;
+    }
+    if (opts.int && !Number.isSafeInteger(value)) {
+      if (Number.isInteger(value)) issues.push({ path, message: 'Integer out of safe range' });
+      else invalidType('int', value, path, issues);
+    }
+    if (opts.positive && !(value > 0)) issues.push({ path, message: 'Too small: expected number to be >0' });
+    if (opts.nonnegative && !(value >= 0)) issues.push({ path, message: 'Too small: expected number to be >=0' });
+    return value;
+  };
+}
+
+export function literalEnum<const V extends readonly string[]>(values: V): PlainSchema<V[number]> {
+  return (value, path, issues) => {
+    if (typeof value !== 'string' || !values.includes(value))
+      issues.push({
+        path,
+        message:
+          values.length === 1
+            ? `Invalid input: expected "${values[0]}"`
+            : `Invalid option: expected one of ${values.map((v) => `"${v}"`).join('|')}`,
+      });
+    return value as V[number];
+  };
+}
+
+export const unknown: PlainSchema<unknown> = (value) => value;
+
+export function optional<T>(schema: PlainSchema<T>): PlainSchema<T | undefined> {
+  return (value, path, issues) => (value === undefined ? undefined : schema(value, path, issues));
+}
+
+export function nullable<T>(schema: PlainSchema<T>): PlainSchema<T | null> {
+  return (value, path, issues) => (value === null ? null : schema(value, path, issues));
+}
+
+export function array<T>(item: PlainSchema<T>): PlainSchema<T[]> {
+  return (value, path, issues) => {
+    if (!Array.isArray(value)) {
+      invalidType('array', value, path, issues);
+      return [];
+    }
+    return value.map((v, i) => item(v, [...path, i], issues));
+  };
+}
+
+type Shape = Record<string, PlainSchema<unknown>>;
+type OutputOf<S extends Shape> = { [K in keyof S]: ReturnType<S[K]> };
+
+/** z.object (unknown keys stripped) or, with `loose`, z.looseObject (unknown keys kept). */
+export function object<S extends Shape>(shape: S, opts: { loose?: boolean } = {}): PlainSchema<OutputOf<S>> {
+  return (value, path, issues) => {
+    if (!isPlainObject(value)) {
+      invalidType('object', value, path, issues);
+      return {} as OutputOf<S>;
+    }
+    const out: Record<string, unknown> = opts.loose ? { ...value } : {};
+    for (const [key, schema] of Object.entries(shape)) {
+      const parsed = schema(value[key], [...path, key], issues);
+      // zod leaves an absent optional key absent (and keeps a present `undefined`)
+      if (parsed !== undefined || key in value) out[key] = parsed;
+    }
+    return out as OutputOf<S>;
+  };
+}
+
+/** z.union: the first option that parses; else one "Invalid input" issue. */
+export function union<T>(options: PlainSchema<T>[]): PlainSchema<T> {
+  return (value, path, issues) => {
+    for (const option of options) {
+      const own: PlainIssue[] = [];
+      const parsed = option(value, path, own);
+      if (own.length === 0) return parsed;
+    }
+    issues.push({ path, message: 'Invalid input' });
+    return value as T;
+  };
+}
+
+/** `schema.safeParse`, zod-style. */
+export function safeParse<T>(
+  schema: PlainSchema<T>,
+  value: unknown,
+): { success: true; data: T } | { success: false; error: { issues: PlainIssue[] } } {
+  const issues: PlainIssue[] = [];
+  const data = schema(value, [], issues);
+  return issues.length === 0 ? { success: true, data } : { success: false, error: { issues } };
+}

@@ -1,0 +1,42 @@
+// Violations from schema issues, zod-free: used by the zod schemas (errors.ts) and by the plain schemas that
+// run inside workflows (plain-schema.ts; docs/performance.md: no zod in the workflow bundle).
+import type { Violation } from './errors';
+
+/** Rule id used for violations found by a schema (type, format, required). */
+export const SCHEMA_RULE = 'SCHEMA';
+
+export function pathToString(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+}
+
+/** A zod issue or a plain-schema issue: a path and zod's English message. */
+export interface SchemaIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+export function issuesToViolations(issues: readonly SchemaIssue[], prefix = ''): Violation[] {
+  return issues.map((issue) => {
+    const path = [prefix, pathToString(issue.path)].filter((p) => p !== '').join('.');
+    // an invalid_type issue whose value was absent ("Invalid input: expected string, received undefined")
+    const missing = issue.message.startsWith('Invalid input: expected ') && issue.message.endsWith('received undefined');
+    return {
+      path,
+      rule: SCHEMA_RULE,
+      message: missing ? `${path} is required: add it` : `${path}: ${issue.message}`,
+    };
+  });
+}
+
+/** A payload that does not match the contract. Not retryable: sending it again gives the same result. */
+export class ContractParseError extends Error {
+  readonly type = 'CONTRACT_PARSE_ERROR';
+  readonly retryable = false;
+  constructor(
+    readonly what: string,
+    readonly violations: Violation[],
+  ) {
+    super(`${what} does not match the contract: ${violations.map((v) => v.message).join('; ')}`);
+    this.name = 'ContractParseError';
+  }
+}

@@ -1,0 +1,100 @@
+// The workflow inputs' schemas (inputs.ts) as plain schemas (src/contract/plain-schema.ts): what the workflows
+// parse their input with. Zod stays out of the workflow bundle (docs/performance.md, issue 12); clients parse
+// with the zod schemas of inputs.ts before starting, so both must agree — test/unit/plain-schema.test.ts checks
+// each pair on the same inputs.
+import { array, literalEnum, nullable, number, object, optional, safeParse, string, union, unknown } from '../src/contract/plain-schema';
+import { pathToString } from '../src/contract/violations';
+import type {
+  OnboardCustomerInput,
+  PaymentInput,
+  ProviderCustomerInput,
+  ProviderPaymentInput,
+  RegisterAccountInput,
+  TransferInput,
+} from './inputs';
+
+const durationMs = number({ int: true, positive: true });
+const key = string({ min: 1 });
+const body = object({}, { loose: true });
+
+const limits = optional(
+  object({
+    maxTotalFee: optional(number({ nonnegative: true })),
+    maxRateDrift: optional(number({ nonnegative: true })),
+  }),
+);
+const options = optional(
+  object({
+    expiredLingerMs: optional(number({ int: true, nonnegative: true })),
+    reconcileEveryMs: optional(durationMs),
+    holidays: optional(array(string())),
+  }),
+);
+
+// Each parses to the input type as the workflow reads it (the zod schema's output type, in inputs.ts).
+type Parser<T> = (value: unknown, path: (string | number)[], issues: { path: (string | number)[]; message: string }[]) => T;
+
+export const PaymentInputShape: Parser<PaymentInput> = object({ paymentKey: key, request: body, limits, options });
+
+export const ProviderPaymentInputShape: Parser<ProviderPaymentInput> = object({
+  providerPaymentId: key,
+  payment: optional(unknown),
+  subscribers: optional(array(string())),
+  seenEventIds: optional(array(string())),
+  statusHistory: optional(array(object({ at: string(), status: string(), cause: string() }))),
+  terminalSince: optional(nullable(string())),
+  reconcileEveryMs: optional(durationMs),
+  lingerAfterTerminalMs: optional(number({ int: true, nonnegative: true })),
+  continueAsNewAfterEvents: optional(number({ int: true, positive: true })),
+});
+
+export const OnboardCustomerInputShape: Parser<OnboardCustomerInput> = object({
+  customerKey: key,
+  customer: body,
+  reviewTimeoutMs: optional(durationMs),
+  reconcileEveryMs: optional(durationMs),
+});
+
+const requirementsQuery = optional(object({ bankCountryCode: string(), currencyCode: string() }));
+const accountHolderType = optional(literalEnum(['INDIVIDUAL', 'BUSINESS'] as const));
+
+export const RegisterAccountInputShape: Parser<RegisterAccountInput> = object({
+  accountKey: key,
+  account: body,
+  requirementsQuery,
+  accountHolderType,
+});
+
+export const ProviderCustomerInputShape: Parser<ProviderCustomerInput> = object({
+  customerId: key,
+  customer: optional(unknown),
+  subscribers: optional(array(string())),
+  seenEventIds: optional(array(string())),
+  lingerAfterFinalMs: optional(number({ int: true, nonnegative: true })),
+  maxReviewIdleMs: optional(durationMs),
+  continueAsNewAfterEvents: optional(number({ int: true, positive: true })),
+});
+
+export const TransferInputShape: Parser<TransferInput> = object({
+  transferKey: key,
+  customer: union<unknown>([
+    object({ customerId: key }),
+    object({ customerKey: key, body, reviewTimeoutMs: optional(durationMs) }),
+  ]) as Parser<TransferInput['customer']>,
+  account: union<unknown>([
+    object({ accountId: key }),
+    object({ accountKey: key, body, requirementsQuery, accountHolderType }),
+  ]) as Parser<TransferInput['account']>,
+  payment: object({ paymentKey: optional(key), request: body, limits, options }),
+});
+
+/**
+ * `schema.parse` of the zod schemas the entities used: a bad input throws a plain Error (a workflow task failure,
+ * retried), not an ApplicationFailure — as the ZodError did. The other workflows use parseWorkflowInput.
+ */
+export function parseOrThrow<T>(schema: Parser<T>, raw: unknown): T {
+  const parsed = safeParse(schema, raw);
+  if (!parsed.success)
+    throw new Error(parsed.error.issues.map((i) => `${pathToString(i.path) || '(input)'}: ${i.message}`).join('; '));
+  return parsed.data;
+}
