@@ -1,6 +1,9 @@
 // Worker Deployment Versioning (issue 14; docs/deployment.md, "Safe deploys with Worker Versioning"): the
 // versioning behaviour of every workflow the worker registers. It matters only on a versioned worker
-// (XBORDER_WORKER_VERSIONING=true, the Lambda worker); an unversioned worker ignores it.
+// (XBORDER_WORKER_VERSIONING=true, the Lambda worker). The server refuses a behaviour sent by an unversioned
+// worker ("versioning behavior cannot be specified without deployment options being set with versioned mode"),
+// which SDK 1.24 does not filter out: so it is declared only when the run's first workflow task is on a Worker
+// Deployment Version (workflowInfo().currentDeploymentVersion, deterministic: replay reads it from the history).
 //
 // PINNED: a run stays on the Worker Deployment Version (build) that started it, to its end. The money workflows
 // live for days (three business days of funding, returns after completion): a running payment finishes on the
@@ -13,9 +16,9 @@
 // (refreshQuotes, reconcilePayments) move no money and must not keep a drained build alive either. Their code
 // changes therefore still go behind patched() (the house rule), which PINNED workflows no longer need but keep:
 // the same code runs unversioned (npm start, tests) and the replay tests replay it there.
-import type { VersioningBehavior } from '@temporalio/common';
+import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import type * as registered from './index';
-import { setWorkflowOptions } from '@temporalio/workflow';
+import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { onboardCustomer } from './onboard-customer';
 import { payment } from './payment';
 import { providerCustomer } from './provider-customer';
@@ -39,13 +42,21 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   reconcilePayments: 'AUTO_UPGRADE',
 } as const satisfies Record<keyof typeof registered, VersioningBehavior>;
 
+/**
+ * The behaviour, on a versioned worker only. A run whose first task was on an unversioned worker (started before
+ * the switch to versioned workers) declares none and gets the worker's default, AUTO_UPGRADE: it was never pinned.
+ */
+function onVersionedWorker(versioningBehavior: VersioningBehavior): () => WorkflowDefinitionOptions {
+  return () => (workflowInfo().currentDeploymentVersion?.deploymentName ? { versioningBehavior } : {});
+}
+
 const behaviors = WORKFLOW_VERSIONING_BEHAVIORS;
-setWorkflowOptions({ versioningBehavior: behaviors.payment }, payment);
-setWorkflowOptions({ versioningBehavior: behaviors.transfer }, transfer);
-setWorkflowOptions({ versioningBehavior: behaviors.onboardCustomer }, onboardCustomer);
-setWorkflowOptions({ versioningBehavior: behaviors.registerAccount }, registerAccount);
-setWorkflowOptions({ versioningBehavior: behaviors.providerPayment }, providerPayment);
-setWorkflowOptions({ versioningBehavior: behaviors.providerCustomer }, providerCustomer);
-setWorkflowOptions({ versioningBehavior: behaviors.rateBoard }, rateBoard);
-setWorkflowOptions({ versioningBehavior: behaviors.refreshQuotes }, refreshQuotes);
-setWorkflowOptions({ versioningBehavior: behaviors.reconcilePayments }, reconcilePayments);
+setWorkflowOptions(onVersionedWorker(behaviors.payment), payment);
+setWorkflowOptions(onVersionedWorker(behaviors.transfer), transfer);
+setWorkflowOptions(onVersionedWorker(behaviors.onboardCustomer), onboardCustomer);
+setWorkflowOptions(onVersionedWorker(behaviors.registerAccount), registerAccount);
+setWorkflowOptions(onVersionedWorker(behaviors.providerPayment), providerPayment);
+setWorkflowOptions(onVersionedWorker(behaviors.providerCustomer), providerCustomer);
+setWorkflowOptions(onVersionedWorker(behaviors.rateBoard), rateBoard);
+setWorkflowOptions(onVersionedWorker(behaviors.refreshQuotes), refreshQuotes);
+setWorkflowOptions(onVersionedWorker(behaviors.reconcilePayments), reconcilePayments);

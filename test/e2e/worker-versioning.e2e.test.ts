@@ -210,3 +210,42 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   expect(unknown.code).toBe(1);
   expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_WORKER_VERSIONING=true/);
 });
+
+it('an unversioned worker runs the same bundle: the behaviours are declared only on a versioned worker', async () => {
+  // The server refuses a versioning behaviour from an unversioned worker (the workflow task never completes);
+  // npm start, xborder dev and every other test run unversioned. Its own task queue, so no versioned worker takes it.
+  const taskQueue = `${stack.taskQueue}-unversioned`;
+  workers.push(
+    await startXborderWorker({
+      temporal: { address: stack.temporal.address, namespace: stack.namespace },
+      taskQueue,
+      provider: stack.provider,
+      dataConverter: stack.dataConverter,
+      workflowBundlePath: bundlePath,
+    }),
+  );
+  const key = uniqueKey('ver-unversioned');
+  const started = await startPayment(
+    stack.client,
+    {
+      paymentKey: key,
+      request: {
+        customerId: 'cus_demo_individual',
+        source: { currencyCode: 'USDC', amount: 25, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
+        reference: key,
+        paymentReason: 'PERSONAL_TRANSFERS',
+      },
+    },
+    { taskQueue },
+  );
+  expect(started.created.outcome).toBe('CREATED');
+  const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();
+  const completed = (history.events ?? []).flatMap((e) => (e.workflowTaskCompletedEventAttributes ? [e.workflowTaskCompletedEventAttributes] : []));
+  expect(completed.length).toBeGreaterThan(0);
+  for (const task of completed) {
+    expect(task.deploymentVersion?.deploymentName ?? '').toBe('');
+    expect(Number(task.versioningBehavior ?? 0)).toBe(0); // VERSIONING_BEHAVIOR_UNSPECIFIED
+  }
+  await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
+});

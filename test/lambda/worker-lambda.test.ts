@@ -10,6 +10,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
 import { loadWorkflowBundle } from '../../workers/workflow-bundle';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
@@ -141,4 +142,9 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
     return v ? [`${v.deploymentName}:${v.buildId}`] : [];
   });
   expect(new Set(versions)).toEqual(new Set([`${deploymentName}:${buildId}`]));
+  // issue 14: the bundle's behaviours reach the Lambda worker: the payment PINNED, its entity AUTO_UPGRADE
+  const behavior = async (workflowId: string) =>
+    Number((await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior);
+  expect(await behavior(started.workflowId)).toBe(1); // VERSIONING_BEHAVIOR_PINNED
+  expect(await behavior(providerPaymentWorkflowId(started.created.providerPaymentId))).toBe(2); // AUTO_UPGRADE
 });

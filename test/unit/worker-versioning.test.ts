@@ -1,21 +1,16 @@
 // Worker Deployment Versioning (issue 14), without a server: which workflows are PINNED and which AUTO_UPGRADE
 // (declared in workflows/versioning.ts, carried by the bundle to every worker, the Lambda one too), and the
-// worker's opt-in from the environment (workers/config.ts). On the dev server: test/e2e/worker-versioning.e2e.test.ts.
-import type { WorkflowDefinitionOptions } from '@temporalio/common';
+// worker's opt-in from the environment (workers/config.ts). On the dev server, versioned and unversioned:
+// test/e2e/worker-versioning.e2e.test.ts.
 import * as registered from '../../workflows';
+import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
 import { workerConfigFromEnv } from '../../workers/config';
 import { packageVersion } from '../../src/cli/package-root';
 
 const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test' };
 
 it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and the scheduled runs, for every registered workflow', () => {
-  const declared = Object.fromEntries(
-    Object.entries(registered).map(([name, fn]) => [
-      name,
-      (fn as { workflowDefinitionOptions?: WorkflowDefinitionOptions }).workflowDefinitionOptions?.versioningBehavior,
-    ]),
-  );
-  expect(declared).toEqual({
+  expect(WORKFLOW_VERSIONING_BEHAVIORS).toEqual({
     payment: 'PINNED',
     transfer: 'PINNED',
     onboardCustomer: 'PINNED',
@@ -26,6 +21,11 @@ it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and 
     refreshQuotes: 'AUTO_UPGRADE',
     reconcilePayments: 'AUTO_UPGRADE',
   });
+  expect(Object.keys(WORKFLOW_VERSIONING_BEHAVIORS).sort()).toEqual(Object.keys(registered).sort());
+  // attached to each workflow function as a getter (it reads workflowInfo(): only a versioned worker declares it)
+  for (const fn of Object.values(registered)) {
+    expect(typeof (fn as { workflowDefinitionOptions?: unknown }).workflowDefinitionOptions).toBe('function');
+  }
 });
 
 it('leaves the worker unversioned unless XBORDER_WORKER_VERSIONING=true', () => {
