@@ -37,7 +37,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string } = {}): PlainSchema<string> {
+/** `format` names zod's format in its message ("Invalid ISO datetime"); `message` replaces it (`.regex(re, message)`). */
+export function string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string; message?: string } = {}): PlainSchema<string> {
   return (value, path, issues) => {
     if (typeof value !== 'string') {
       invalidType('string', value, path, issues);
@@ -46,7 +47,7 @@ export function string(opts: { min?: number; max?: number; pattern?: RegExp; for
     }
     lengthChecks(value, opts, path, issues);
     if (opts.pattern && !opts.pattern.test(value))
-      issues.push({ path, message: `Invalid ${opts.format ?? 'string'}` , continue: true });
+      issues.push({ path, message: opts.message ?? `Invalid ${opts.format ?? 'string'}`, continue: true });
     return value;
   };
 }
@@ -60,9 +61,9 @@ function lengthChecks(value: unknown, opts: { min?: number; max?: number }, path
   const unit = origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '';
   const verb = unit ? 'to have' : 'to be';
   if (opts.min !== undefined && !(length >= opts.min))
-    issues.push({ path, message: `Too small: expected ${origin} ${verb} >=${opts.min}${unit}` , continue: true });
+    issues.push({ path, message: `Too small: expected ${origin} ${verb} >=${opts.min}${unit}`, continue: true });
   if (opts.max !== undefined && !(length <= opts.max))
-    issues.push({ path, message: `Too big: expected ${origin} ${verb} <=${opts.max}${unit}` , continue: true });
+    issues.push({ path, message: `Too big: expected ${origin} ${verb} <=${opts.max}${unit}`, continue: true });
 }
 
 export function number(opts: { int?: boolean; positive?: boolean; nonnegative?: boolean } = {}): PlainSchema<number> {
@@ -80,8 +81,8 @@ export function number(opts: { int?: boolean; positive?: boolean; nonnegative?: 
         });
       else issues.push({ path, message: 'Invalid input: expected int, received number', continue: true });
     }
-    if (opts.positive && !(value > 0)) issues.push({ path, message: 'Too small: expected number to be >0' , continue: true });
-    if (opts.nonnegative && !(value >= 0)) issues.push({ path, message: 'Too small: expected number to be >=0' , continue: true });
+    if (opts.positive && !(value > 0)) issues.push({ path, message: 'Too small: expected number to be >0', continue: true });
+    if (opts.nonnegative && !(value >= 0)) issues.push({ path, message: 'Too small: expected number to be >=0', continue: true });
     return value;
   };
 }
@@ -101,6 +102,32 @@ export function literalEnum<const V extends readonly string[]>(values: V): Plain
 }
 
 export const unknown: PlainSchema<unknown> = (value) => value;
+
+export function boolean(): PlainSchema<boolean> {
+  return (value, path, issues) => {
+    if (typeof value !== 'boolean') invalidType('boolean', value, path, issues);
+    return value as boolean;
+  };
+}
+
+/** z.literal of a string. */
+export function literal<const V extends string>(expected: V): PlainSchema<V> {
+  return (value, path, issues) => {
+    if (value !== expected) issues.push({ path, message: `Invalid input: expected "${expected}"` });
+    return expected;
+  };
+}
+
+/** z.record(z.string(), z.unknown()): any plain object, copied. */
+export function record(): PlainSchema<Record<string, unknown>> {
+  return (value, path, issues) => {
+    if (!isPlainObject(value)) {
+      invalidType('record', value, path, issues);
+      return {};
+    }
+    return { ...value };
+  };
+}
 
 export function optional<T>(schema: PlainSchema<T>): PlainSchema<T | undefined> {
   return (value, path, issues) => (value === undefined ? undefined : schema(value, path, issues));
@@ -159,6 +186,26 @@ export function union<T>(options: PlainSchema<T>[]): PlainSchema<T> {
     }
     issues.push({ path, message: 'Invalid input' });
     return value as T;
+  };
+}
+
+/**
+ * z.discriminatedUnion(key, …): the option whose `key` literal is the value's; none → "Invalid input" at `key`.
+ * `options` maps each discriminator value to its option.
+ */
+export function discriminatedUnion<T>(key: string, options: Record<string, PlainSchema<T>>): PlainSchema<T> {
+  return (value, path, issues) => {
+    if (!isPlainObject(value)) {
+      invalidType('object', value, path, issues);
+      return value as T;
+    }
+    const tag = value[key];
+    const option = typeof tag === 'string' && Object.hasOwn(options, tag) ? options[tag] : undefined;
+    if (!option) {
+      issues.push({ path: [...path, key], message: 'Invalid input' });
+      return value as T;
+    }
+    return option(value, path, issues);
   };
 }
 

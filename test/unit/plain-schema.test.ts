@@ -4,7 +4,10 @@
 // Inputs: valid samples with random parts replaced by values of the wrong type, format or range, and extra keys.
 import fc from 'fast-check';
 import { z } from 'zod';
-import { CreatePaymentRequestSchema, PaymentSchema } from '../../src/contract';
+import { CreateAccountRequestSchema, CreateCustomerRequestSchema, CreatePaymentRequestSchema, CustomerSchema, PaymentSchema } from '../../src/contract';
+import { CreateAccountRequestShape } from '../../src/contract/account-shape';
+import { CreateCustomerRequestShape, CustomerShape } from '../../src/contract/customer-shape';
+import { ISO_DATE } from '../../src/contract/iso-formats';
 import { CreatePaymentRequestShape } from '../../src/contract/payment-request-shape';
 import { ISO_DATETIME_UTC, ISO_DATETIME_WITH_OFFSET, PaymentShape } from '../../src/contract/payment-shape';
 import { safeParse, type PlainSchema } from '../../src/contract/plain-schema';
@@ -30,7 +33,8 @@ type Json = unknown;
 const junk: fc.Arbitrary<Json> = fc.oneof(
   fc.constantFrom(undefined, null, '', 'x', 0, -1, 1, 1.5, -0, 2 ** 60, NaN, Infinity, true, [], {}, ['a'], [1], { code: 'E' }),
   fc.constantFrom('2026-11-23T10:00:00Z', '2026-11-23T10:00:00.123+01:00', '2026-11-23T10:00:00', '2026-02-30T10:00:00Z', '2026-11-23'),
-  fc.constantFrom('PENDING', 'NEW_STATUS', 'PAYOUT', 'REFUND_PAYMENT', 'USD', 'USDCXY', 'BUSINESS', 'EU'),
+  fc.constantFrom('PENDING', 'NEW_STATUS', 'PAYOUT', 'REFUND_PAYMENT', 'USD', 'USDCXY', 'BUSINESS', 'INDIVIDUAL', 'EU', 'us', 'APPROVED'),
+  fc.constantFrom('a@b.co', 'a..b@c.de', '.a@b.cd', 'a@b', 'x@y.z1', 'EXTERNAL_BANK_ACCOUNT', 'PROOF_OF_ADDRESS', 'OVER_TWENTY_FIVE_MILLION', '1990-01-31'),
   fc.string({ maxLength: 6 }),
   fc.double(),
   fc.integer(),
@@ -112,6 +116,50 @@ const payment = {
   fundingInstructions: { rail: 'ACH', amount: 1000, toAddress: null, fromAddress: null, currencyCode: 'USD' },
 };
 
+const individual = {
+  type: 'INDIVIDUAL',
+  firstName: 'A',
+  lastName: 'B',
+  birthDate: '1990-01-31',
+  email: 'a.b@example.com',
+  phone: '+1',
+  capabilities: ['USD'],
+  accountPurpose: 'p',
+  address: { line1: 'l', city: 'c', postalCode: '1', stateRegionOrProvince: 's', countryCode: 'US' },
+  eddQuestionnaire: { q: 1 },
+};
+const business = {
+  type: 'BUSINESS',
+  name: 'N',
+  description: 'd',
+  estimatedAnnualRevenueUSD: 'OVER_TWENTY_FIVE_MILLION',
+  expectedMonthlyPaymentsUSD: 10,
+  operatesInProhibitedCountries: false,
+  highRiskActivities: [],
+  conductsMoneyServices: false,
+  actingAsIntermediary: true,
+  sourceOfFundsDescription: 's',
+  relianceAgreement: false,
+  documents: [{ type: 'PROOF_OF_ADDRESS', fileUrl: 'f' }],
+  associatedPersons: [{ firstName: 'A', lastName: 'B', title: 't', countryCode: 'FR', birthDate: '1980-02-29', email: 'e', selfieFileUrl: 's' }],
+  email: 'x@y.io',
+  phone: '+2',
+  address: { countryCode: 'GB' },
+};
+const response = { id: 'cus_1', status: 'APPROVED', createdAt: '2026-11-23T10:00:00Z' };
+const account = {
+  type: 'EXTERNAL_BANK_ACCOUNT',
+  customerId: 'cus_1',
+  currencyCode: 'EUR',
+  isThirdParty: false,
+  rails: ['SEPA'],
+  bank: { name: 'B', countryCode: 'DE', iban: 'DE00', bicSwift: 'X', branchCode: '1' },
+  accountHolder: { type: 'INDIVIDUAL', firstName: 'A', lastName: 'B', email: 'e', address: { line1: 'l', countryCode: 'DE', postalCode: '1' } },
+  walletAddress: 'w',
+  liquidationAccountId: 'l',
+  liquidationInformation: { a: 1 },
+};
+
 const runs = { numRuns: 1000 };
 
 describe('plain schemas against their zod twins', () => {
@@ -125,6 +173,27 @@ describe('plain schemas against their zod twins', () => {
     fc.assert(fc.property(mutants(payment), (v) => expectSame(PaymentShape, PaymentSchema, v, true)), runs);
   });
 
+  it.each([
+    ['individual', individual],
+    ['business', business],
+  ])('the POST /customers body (validateCustomer), %s: same result and the same issues', (_name, sample) => {
+    expectSame(CreateCustomerRequestShape, CreateCustomerRequestSchema, sample, true);
+    fc.assert(fc.property(mutants(sample), (v) => expectSame(CreateCustomerRequestShape, CreateCustomerRequestSchema, v, true)), runs);
+  });
+
+  it.each([
+    ['individual', { ...individual, ...response }],
+    ['business', { ...business, ...response }],
+  ])('the customer (onboardCustomer, providerCustomer), %s: same result and the same issues', (_name, sample) => {
+    expectSame(CustomerShape, CustomerSchema, sample, true);
+    fc.assert(fc.property(mutants(sample), (v) => expectSame(CustomerShape, CustomerSchema, v, true)), runs);
+  });
+
+  it('the POST /accounts body (validateAccount): same result and the same issues', () => {
+    expectSame(CreateAccountRequestShape, CreateAccountRequestSchema, account, true);
+    fc.assert(fc.property(mutants(account), (v) => expectSame(CreateAccountRequestShape, CreateAccountRequestSchema, v, true)), runs);
+  });
+
   it('the ISO timestamps: the same as z.iso.datetime with and without an offset', () => {
     const stamp = fc.oneof(
       junk,
@@ -135,6 +204,8 @@ describe('plain schemas against their zod twins', () => {
       fc.property(stamp, (s) => {
         expect(typeof s === 'string' && ISO_DATETIME_WITH_OFFSET.test(s)).toBe(z.iso.datetime({ offset: true }).safeParse(s).success);
         expect(typeof s === 'string' && ISO_DATETIME_UTC.test(s)).toBe(z.iso.datetime().safeParse(s).success);
+        const day = typeof s === 'string' ? s.slice(0, 10) : s;
+        expect(typeof day === 'string' && ISO_DATE.test(day)).toBe(z.iso.date().safeParse(day).success);
       }),
       runs,
     );
