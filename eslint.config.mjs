@@ -38,11 +38,18 @@ export default tseslint.config(
             { name: '@temporalio/activity', message: 'Workflows do not import activity code.' },
             { name: '@temporalio/worker', message: 'Workflows do not import worker code.' },
             { name: '@temporalio/client', message: 'Workflows do not import the client; use child workflows or signals.' },
+            // issue 12 (docs/performance.md): every cached workflow evaluates the bundle's modules; zod costs ~6 MB each
+            { name: 'zod', allowTypeImports: true, message: 'No zod in workflow code (docs/performance.md): use the plain schemas of src/contract/plain-schema.ts.' },
           ],
           patterns: [
             { group: ['**/src/provider', '**/src/provider/**'], message: 'Workflows never import the provider client: call an activity.' },
             { group: ['**/src/sandbox', '**/src/sandbox/**', '**/src/ingress/**', '**/src/cli/**'], message: 'Workflows never import I/O modules.' },
             { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activities with `import type` only.' },
+            {
+              regex: '(^|/)(src/contract(/index)?|inputs)$',
+              allowTypeImports: true,
+              message: 'The contract index and inputs.ts load zod: import types only, or a zod-free file of src/contract (test/unit/workflow-modules-zod-free.test.ts).',
+            },
           ],
         },
       ],

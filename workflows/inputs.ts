@@ -1,6 +1,8 @@
 // zod schemas of the workflow inputs (a workflow input crosses a boundary: it comes from a client).
 // Request bodies are kept loose here on purpose: the contract validators report every violation of them
 // as a REJECTED outcome instead of failing the workflow.
+// Clients parse with these (src/client); workflows import only the types and parse with input-shapes.ts.
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the clients' schemas, never evaluated by a workflow
 import { z } from 'zod';
 
 const durationMs = z.number().int().positive();

@@ -3,7 +3,9 @@
 // ID `customer:<customerKey>` chosen by the caller.
 import { condition, defineQuery, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { CreateCustomerRequest, Customer } from '../src/contract';
-import { customerContract } from './zod-contract';
+import { CustomerShape } from '../src/contract/customer-shape';
+import { safeParse } from '../src/contract/plain-schema';
+import { validateCustomer } from '../src/contract/validate-customer';
 import { createActivities, readActivities } from './activity-options';
 import { applicationFailureOf, providerViolations, parseWorkflowInput } from './failures';
 import { startOrSubscribe } from './follow-entity';
@@ -32,14 +34,14 @@ export async function onboardCustomer(rawInput: OnboardCustomerInput): Promise<O
   let lastSignal: string | null = null;
   setHandler(onboardStateQuery, () => ({ customer, lastSignal }));
   setHandler(customerChangedSignal, ({ customer: raw }) => {
-    const r = customerContract().CustomerSchema.safeParse(raw);
-    lastSignal = r.success ? `ok ${r.data.status}` : `unparsable: ${r.error.message}`;
+    const r = safeParse(CustomerShape, raw); // CustomerSchema's zod-free twin
+    lastSignal = r.success ? `ok ${r.data.status}` : `unparsable: ${JSON.stringify(r.error.issues)}`;
     if (r.success && (!customer || !isReviewFinal(customer))) customer = r.data;
     changes++;
   });
 
   // 1. KYC/KYB rules first (spec: Customer; Errors 4)
-  const violations = customerContract().validateCustomer(input.customer, new Date());
+  const violations = validateCustomer(input.customer, new Date());
   if (violations.length > 0) return { outcome: 'REJECTED', violations, customer: null };
 
   // 2. create

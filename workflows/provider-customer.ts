@@ -13,7 +13,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Customer } from '../src/contract';
-import { customerContract } from './zod-contract';
+import { CustomerShape } from '../src/contract/customer-shape';
+import { safeParse } from '../src/contract/plain-schema';
 import {
   customerChangedSignal,
   customerEventSignal,
@@ -52,7 +53,7 @@ export async function providerCustomer(
 
   function parse(raw: unknown): Customer | null {
     if (raw === undefined) return null;
-    const r = customerContract().CustomerSchema.safeParse(raw);
+    const r = safeParse(CustomerShape, raw); // CustomerSchema's zod-free twin
     if (!r.success) log.warn('customer payload not understood; dropped', { customerId: input.customerId });
     return r.success ? r.data : null;
   }

@@ -2,7 +2,7 @@
 // every requirement → POST /accounts (key `<workflowId>:create`). ID `account:<accountKey>`.
 import { workflowInfo } from '@temporalio/workflow';
 import type { CreateAccountRequest, Violation } from '../src/contract';
-import { accountContract } from './zod-contract';
+import { validateAccount } from '../src/contract/validate-account';
 import { createActivities, readActivities } from './activity-options';
 import { requirementViolations } from './account-requirements';
 import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
@@ -24,7 +24,7 @@ function requirementsQueryOf(input: ReturnType<typeof RegisterAccountInputSchema
 export async function registerAccount(rawInput: RegisterAccountInput): Promise<RegisterAccountResult> {
   const input = parseWorkflowInput(RegisterAccountInputShape, rawInput);
   const workflowId = workflowInfo().workflowId;
-  const violations: Violation[] = [...accountContract().validateAccount(input.account, new Date())];
+  const violations: Violation[] = [...validateAccount(input.account, new Date())];
 
   // spec: Endpoints, GET /accounts/requirements — bank country and currency; bank accounts only
   if (input.account.type === 'EXTERNAL_BANK_ACCOUNT') {

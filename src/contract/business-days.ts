@@ -1,4 +1,5 @@
 // Zod-free: the payment workflow computes funding deadlines (docs/performance.md).
+import { ISO_DATE } from './iso-formats';
 
 // spec: States and transitions row 1 / Limits — "3 business days" (from 2026-03-30). Which days are
 // business days is not shown; our decision (docs/spec-gaps.md, Contract):
@@ -13,10 +14,6 @@
 export const AWAITING_FUNDS_LIFETIME_BUSINESS_DAYS = 3;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** z.iso.date()'s pattern (zod 4 core/regexes.js `date`): a real calendar date, YYYY-MM-DD. */
-const ISO_DATE =
-  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))$/;
-
 function dateKey(d: Date): string {
   return d.toISOString().slice(0, 10);
 }

@@ -1,15 +1,10 @@
 // spec: Payment — PaymentSchema (payment.ts) written with the plain schemas (plain-schema.ts), so that
 // normalizePayment runs in the providerPayment entity without zod (docs/performance.md). Same accept/reject as
 // the zod schema (what the entity keeps or drops decides its commands): test/unit/plain-schema.test.ts.
+export { ISO_DATETIME_UTC, ISO_DATETIME_WITH_OFFSET } from './iso-formats';
 import { EXPIRED_QUOTE_BEHAVIORS, PAYMENT_STATUSES, PAYMENT_TYPES } from './enums';
+import { ISO_DATETIME_WITH_OFFSET } from './iso-formats';
 import { array, literalEnum, nullable, number, object, optional, string, union, unknown } from './plain-schema';
-
-const DATE = String.raw`(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))`;
-const TIME = String.raw`(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?`;
-/** z.iso.datetime({ offset: true })'s pattern (zod 4 core/regexes.js `datetime`). */
-export const ISO_DATETIME_WITH_OFFSET = new RegExp(String.raw`^${DATE}T(?:${TIME}(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$`);
-/** z.iso.datetime() (UTC `Z` only). */
-export const ISO_DATETIME_UTC = new RegExp(String.raw`^${DATE}T(?:${TIME}(?:Z))$`);
 
 const timestamp = string({ pattern: ISO_DATETIME_WITH_OFFSET, format: 'ISO datetime' });
 const nullableTimestamp = nullable(timestamp);

@@ -10,6 +10,8 @@ export type IssuePath = (string | number)[];
 export interface PlainIssue {
   path: IssuePath;
   message: string;
+  /** a failed check (length, range, format): zod goes on; a type or value issue aborts (zod's `continue`) */
+  continue?: boolean;
 }
 /** Returns the parsed value; pushes issues (the value is then meaningless). */
 export type PlainSchema<T = unknown> = (value: unknown, path: IssuePath, issues: PlainIssue[]) => T;
@@ -35,20 +37,33 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string } = {}): PlainSchema<string> {
+/** `format` names zod's format in its message ("Invalid ISO datetime"); `message` replaces it (`.regex(re, message)`). */
+export function string(opts: { min?: number; max?: number; pattern?: RegExp; format?: string; message?: string } = {}): PlainSchema<string> {
   return (value, path, issues) => {
     if (typeof value !== 'string') {
       invalidType('string', value, path, issues);
+      lengthChecks(value, opts, path, issues); // zod 4 runs length checks on anything with a length
       return '';
     }
-    if (opts.min !== undefined && value.length < opts.min)
-      issues.push({ path, message: `Too small: expected string to have >=${opts.min} characters` });
-    if (opts.max !== undefined && value.length > opts.max)
-      issues.push({ path, message: `Too big: expected string to have <=${opts.max} characters` });
+    lengthChecks(value, opts, path, issues);
     if (opts.pattern && !opts.pattern.test(value))
-      issues.push({ path, message: `Invalid ${opts.format ?? 'string'}` });
+      issues.push({ path, message: opts.message ?? `Invalid ${opts.format ?? 'string'}`, continue: true });
     return value;
   };
+}
+
+/** zod 4's min/max length checks: they run even after a type issue, on any value with a `length`. */
+function lengthChecks(value: unknown, opts: { min?: number; max?: number }, path: IssuePath, issues: PlainIssue[]): void {
+  if (value === null || value === undefined) return;
+  const length = (value as { length?: unknown }).length as number | undefined;
+  if (length === undefined) return;
+  const origin = Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'unknown';
+  const unit = origin === 'string' ? ' characters' : origin === 'array' ? ' items' : '';
+  const verb = unit ? 'to have' : 'to be';
+  if (opts.min !== undefined && !(length >= opts.min))
+    issues.push({ path, message: `Too small: expected ${origin} ${verb} >=${opts.min}${unit}`, continue: true });
+  if (opts.max !== undefined && !(length <= opts.max))
+    issues.push({ path, message: `Too big: expected ${origin} ${verb} <=${opts.max}${unit}`, continue: true });
 }
 
 export function number(opts: { int?: boolean; positive?: boolean; nonnegative?: boolean } = {}): PlainSchema<number> {
@@ -58,11 +73,16 @@ export function number(opts: { int?: boolean; positive?: boolean; nonnegative?: 
       return 0;
     }
     if (opts.int && !Number.isSafeInteger(value)) {
-      if (Number.isInteger(value)) issues.push({ path, message: 'Integer out of safe range' });
-      else invalidType('int', value, path, issues);
+      if (Number.isInteger(value))
+        issues.push({
+          path,
+          message: value > 0 ? `Too big: expected int to be <${Number.MAX_SAFE_INTEGER}` : `Too small: expected int to be >${Number.MIN_SAFE_INTEGER}`,
+          continue: true,
+        });
+      else issues.push({ path, message: 'Invalid input: expected int, received number', continue: true });
     }
-    if (opts.positive && !(value > 0)) issues.push({ path, message: 'Too small: expected number to be >0' });
-    if (opts.nonnegative && !(value >= 0)) issues.push({ path, message: 'Too small: expected number to be >=0' });
+    if (opts.positive && !(value > 0)) issues.push({ path, message: 'Too small: expected number to be >0', continue: true });
+    if (opts.nonnegative && !(value >= 0)) issues.push({ path, message: 'Too small: expected number to be >=0', continue: true });
     return value;
   };
 }
@@ -82,6 +102,32 @@ export function literalEnum<const V extends readonly string[]>(values: V): Plain
 }
 
 export const unknown: PlainSchema<unknown> = (value) => value;
+
+export function boolean(): PlainSchema<boolean> {
+  return (value, path, issues) => {
+    if (typeof value !== 'boolean') invalidType('boolean', value, path, issues);
+    return value as boolean;
+  };
+}
+
+/** z.literal of a string. */
+export function literal<const V extends string>(expected: V): PlainSchema<V> {
+  return (value, path, issues) => {
+    if (value !== expected) issues.push({ path, message: `Invalid input: expected "${expected}"` });
+    return expected;
+  };
+}
+
+/** z.record(z.string(), z.unknown()): any plain object, copied. */
+export function record(): PlainSchema<Record<string, unknown>> {
+  return (value, path, issues) => {
+    if (!isPlainObject(value)) {
+      invalidType('record', value, path, issues);
+      return {};
+    }
+    return { ...value };
+  };
+}
 
 export function optional<T>(schema: PlainSchema<T>): PlainSchema<T | undefined> {
   return (value, path, issues) => (value === undefined ? undefined : schema(value, path, issues));
@@ -121,16 +167,45 @@ export function object<S extends Shape>(shape: S, opts: { loose?: boolean } = {}
   };
 }
 
-/** z.union: the first option that parses; else one "Invalid input" issue. */
+/**
+ * z.union: the first option that parses; else, when exactly one option failed only on checks (not on type),
+ * that option's issues (zod 4's handleUnionResults); else one "Invalid input" issue.
+ */
 export function union<T>(options: PlainSchema<T>[]): PlainSchema<T> {
   return (value, path, issues) => {
-    for (const option of options) {
+    const results = options.map((option) => {
       const own: PlainIssue[] = [];
-      const parsed = option(value, path, own);
-      if (own.length === 0) return parsed;
+      return { parsed: option(value, path, own), own };
+    });
+    const ok = results.find((r) => r.own.length === 0);
+    if (ok) return ok.parsed;
+    const onlyChecks = results.filter((r) => r.own.every((i) => i.continue === true));
+    if (onlyChecks.length === 1) {
+      issues.push(...onlyChecks[0]!.own);
+      return onlyChecks[0]!.parsed;
     }
     issues.push({ path, message: 'Invalid input' });
     return value as T;
+  };
+}
+
+/**
+ * z.discriminatedUnion(key, …): the option whose `key` literal is the value's; none → "Invalid input" at `key`.
+ * `options` maps each discriminator value to its option.
+ */
+export function discriminatedUnion<T>(key: string, options: Record<string, PlainSchema<T>>): PlainSchema<T> {
+  return (value, path, issues) => {
+    if (!isPlainObject(value)) {
+      invalidType('object', value, path, issues);
+      return value as T;
+    }
+    const tag = value[key];
+    const option = typeof tag === 'string' && Object.hasOwn(options, tag) ? options[tag] : undefined;
+    if (!option) {
+      issues.push({ path: [...path, key], message: 'Invalid input' });
+      return value as T;
+    }
+    return option(value, path, issues);
   };
 }
 

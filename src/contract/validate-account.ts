@@ -1,7 +1,8 @@
-import { CreateAccountRequestSchema } from './account';
+import { CreateAccountRequestShape } from './account-shape';
 import { RAILS, isRail } from './enums';
-import { type Violation } from './errors';
-import { isRecord } from './primitives';
+import type { Violation } from './errors';
+import { isRecord } from './json';
+import { safeParse } from './plain-schema';
 import { UNDATED_RULES, Violations, get, isPresent, notAnObject, str } from './validation';
 
 /** "DOMESTIC WIRE" (with a space) in spec Account, rails, is read as the rail DOMESTIC_WIRE. */
@@ -13,7 +14,7 @@ function canonicalRail(rail: string): string {
 export function validateAccount(body: unknown, asOf: Date): Violation[] {
   if (!isRecord(body)) return notAnObject('account');
   const v = new Violations(asOf);
-  v.schema(CreateAccountRequestSchema.safeParse(body));
+  v.schema(safeParse(CreateAccountRequestShape, body)); // zod-free twin of CreateAccountRequestSchema (workflows run this)
 
   // spec: Account rule 5 / Versioning Mar 4 2026 — paymentAccountHolder removed from use.
   if (body.paymentAccountHolder !== undefined) {

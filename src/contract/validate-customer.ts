@@ -1,10 +1,12 @@
 import { countryRisk } from './countries';
-import { type CustomerDocument, CreateCustomerRequestSchema } from './customer';
-import { type Violation } from './errors';
+import type { CustomerDocument } from './customer';
+import { CreateCustomerRequestShape } from './customer-shape';
+import type { Violation } from './errors';
+import { safeParse } from './plain-schema';
 import { FAULTY_ANNUAL_REVENUE_USD } from './enums';
 import { isTeamAliasEmail } from './team-email';
 import { UNDATED_RULES, Violations, get, isPresent, notAnObject, str } from './validation';
-import { isRecord } from './primitives';
+import { isRecord } from './json';
 
 export interface ValidateCustomerOptions {
   /** The team's own address(es); aliases built from them are refused (team-email.ts). */
@@ -52,7 +54,7 @@ const KYB_DOCUMENTS: ReadonlyArray<readonly [CustomerDocument['type'], string]> 
 export function validateCustomer(body: unknown, asOf: Date, opts: ValidateCustomerOptions = {}): Violation[] {
   if (!isRecord(body)) return notAnObject('customer');
   const v = new Violations(asOf);
-  v.schema(CreateCustomerRequestSchema.safeParse(body));
+  v.schema(safeParse(CreateCustomerRequestShape, body)); // zod-free twin of CreateCustomerRequestSchema (workflows run this)
 
   // spec: Customer, email — team-alias addresses refused (no date: always).
   const teamEmails = opts.teamEmail === undefined ? [] : typeof opts.teamEmail === 'string' ? [opts.teamEmail] : opts.teamEmail;

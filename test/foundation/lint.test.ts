@@ -26,4 +26,18 @@ describe('lint rules for workflow code', () => {
     expect(texts).toMatch(/import type/);
     expect(restricted).toHaveLength(3);
   }, 120_000);
+
+  it('rejects a workflow that imports zod, the contract index or the input schemas by value (issue 12)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [ESLINT_BIN, '--no-ignore', '--format', 'json', 'test/lint-fixtures/workflows/imports-zod.ts'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    const [result] = EslintJsonSchema.parse(JSON.parse(run.stdout));
+    const restricted = result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+    expect(restricted.map((m) => m.message).join('\n')).toMatch(/No zod in workflow code/);
+    expect(restricted.filter((m) => /zod/.test(m.message))).toHaveLength(3);
+    expect(restricted).toHaveLength(3);
+  }, 120_000);
 });
