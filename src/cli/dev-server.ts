@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
+import { isListening, stopChild } from './processes';
 import { temporalBinaries } from './temporal-binaries';
 
 export interface DevServerOptions {
@@ -112,11 +112,7 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     async stop() {
       if (!child || child.exitCode !== null) return;
       stopping = true;
-      const exited = new Promise<void>((resolve) => child!.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child!.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      await stopChild(child, 'SIGTERM', 10_000);
     },
   };
 }
@@ -135,17 +131,6 @@ async function registerSearchAttributes(address: string, namespace: string, log:
   } finally {
     await connection.close();
   }
-}
-
-function isListening(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, message: string): Promise<void> {

@@ -1,7 +1,7 @@
 // The chaos suite's traffic (issue 15, part 2): a mix of payments on the demo data of the sandbox, each
 // driven to its end the way a backend would, and PAYINs with their automatic conversion.
 import got from 'got';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import type { Random } from './random';
@@ -121,11 +121,27 @@ export async function drivePayment(
       await sleep(options.quoteValidityMs + 1_500);
       await control(fundUrl, {}, options.deadline);
     }
-    run.outcome = (await started.result()).outcome;
+    run.outcome = await resultUntilAnswered(stack, run.workflowId, options.deadline);
   } catch (error) {
     run.error = String(error).slice(0, 300);
   }
   return run;
+}
+
+/**
+ * The workflow's outcome, asked again while the server cannot answer (SIGKILLed, PostgreSQL down: "Failed to get
+ * Workflow execution history"), as a backend waiting for it would; a failed workflow is an answer.
+ */
+async function resultUntilAnswered(stack: LocalStack, workflowId: string, deadline: number): Promise<string> {
+  for (;;) {
+    try {
+      const outcome = (await stack.client.workflow.getHandle(workflowId).result()) as { outcome: string };
+      return outcome.outcome;
+    } catch (error) {
+      if (error instanceof WorkflowFailedError || Date.now() > deadline) throw error;
+      await sleep(1_000);
+    }
+  }
 }
 
 async function startUntilAnswered(stack: LocalStack, run: PaymentRun, kind: PaymentKind, amount: number, deadline: number) {

@@ -7,7 +7,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../support/ports';
-import { killGroup, waitForExit, waitUntilListening } from './processes';
+import { killGroup, stopChild, waitUntilListening } from './processes';
 
 export interface PostgresServer {
   host: string;
@@ -84,9 +84,7 @@ export async function startPostgres(options: { user?: string; password?: string;
   const shutdown = async () => {
     const running = child;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    running.kill('SIGINT'); // fast shutdown: open sessions are cut, as in `pg_ctl stop -m fast`
-    if (!(await waitForExit(running, 30_000))) killGroup(running, 'SIGKILL');
-    await waitForExit(running, 10_000);
+    await stopChild(running, 'SIGINT', 30_000); // fast shutdown: open sessions are cut, as in `pg_ctl stop -m fast`
   };
 
   try {
