@@ -19,6 +19,7 @@ import { connectionOptionsOf } from '../src/client/connection-config';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { installTracingFromEnv } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
+import { chooseBundlePath } from './tracing-bundle-path';
 
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
@@ -38,7 +39,7 @@ const LambdaWorkerEnvSchema = z.object({
   XBORDER_DEFAULT_VERSIONING_BEHAVIOR: z.enum(['AUTO_UPGRADE', 'PINNED']).default('AUTO_UPGRADE'),
   /**
    * Prebuilt workflow bundle; default `workflow-bundle.js` next to the entry (npm run build:lambda puts it there),
-   * `workflow-bundle-otel.js` when tracing is on (XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT; issue 14).
+   * and with tracing on (XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT; issue 14) the `-otel.js` file beside it.
    */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** OTLP/gRPC collector URL for the Temporal and xborder metrics (e.g. an ADOT collector layer); none = no metrics. */
@@ -84,8 +85,9 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
   // issue 14: traces by OTLP/HTTP when the environment turns them on, flushed after every invocation
   const tracing = installTracingFromEnv('xborder-lambda-worker', env);
   const traced = tracingWorkerOptions(tracing);
-  const defaultBundle = `${__dirname}/${tracing ? 'workflow-bundle-otel.js' : 'workflow-bundle.js'}`;
-  const workflowBundle = overrides.workflowBundle ?? { codePath: e.XBORDER_WORKFLOW_BUNDLE ?? defaultBundle };
+  const workflowBundle = overrides.workflowBundle ?? {
+    codePath: chooseBundlePath(e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js`, tracing !== null),
+  };
   const { temporal } = worker;
   const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
   return {

@@ -81,7 +81,7 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   // @temporalio/worker and @temporalio/lambda-worker are dev dependencies (optional peers) of the package: a
   // client-only install does without them; the Lambda worker needs them.
   const temporal = Object.fromEntries(
-    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker']) })
+    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@opentelemetry/exporter-trace-otlp-http']) })
       // @opentelemetry/* with them (issue 14): interceptors-opentelemetry and our tracing share one API instance
       .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/')),
   );
