@@ -19,6 +19,9 @@ import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
 import { DEFAULT_DEPLOYMENT_NAME, workerConfigFromEnv } from './config';
 import { connectionOptionsOf } from '../src/client/connection-config';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
+import { installTracingFromEnv } from '../src/telemetry/tracing';
+import { tracingWorkerOptions } from './tracing';
+import { chooseBundlePath } from './tracing-bundle-path';
 
 export { DEFAULT_DEPLOYMENT_NAME };
 
@@ -36,7 +39,10 @@ const LambdaWorkerEnvSchema = z.object({
    * workflow on the version that started it, which needs that Lambda version kept deployed until they all close.
    */
   XBORDER_DEFAULT_VERSIONING_BEHAVIOR: z.enum(['AUTO_UPGRADE', 'PINNED']).default('AUTO_UPGRADE'),
-  /** Prebuilt workflow bundle; default `workflow-bundle.js` next to the entry (npm run build:lambda puts it there). */
+  /**
+   * Prebuilt workflow bundle; default `workflow-bundle.js` next to the entry (npm run build:lambda puts it there),
+   * and with tracing on (XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT; issue 14) the `-otel.js` file beside it.
+   */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** OTLP/gRPC collector URL for the Temporal and xborder metrics (e.g. an ADOT collector layer); none = no metrics. */
   XBORDER_OTLP_METRICS_URL: z.string().url().optional(),
@@ -78,7 +84,12 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
       timeoutMs: worker.provider.timeoutMs,
       logger: logger.child({ component: 'provider' }),
     });
-  const workflowBundle = overrides.workflowBundle ?? { codePath: e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js` };
+  // issue 14: traces by OTLP/HTTP when the environment turns them on, flushed after every invocation
+  const tracing = installTracingFromEnv('xborder-lambda-worker', env);
+  const traced = tracingWorkerOptions(tracing);
+  const workflowBundle = overrides.workflowBundle ?? {
+    codePath: chooseBundlePath(e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js`, tracing !== null),
+  };
   const { temporal } = worker;
   const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
   return {
@@ -95,10 +106,12 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         // issue 13: the same payload encryption as every other worker and client (fails the cold start without keys)
         dataConverter,
         // telemetry (issue 6): provider errors by type, on the runtime's metric meter
-        interceptors: { activity: [providerErrorCounter()] },
+        interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
+        ...(traced.sinks ? { sinks: traced.sinks } : {}),
         workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },
         ...(worker.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: worker.activitiesPerSecond } : {}),
       });
+      if (tracing) config.shutdownHooks.push(() => tracing.provider.forceFlush());
       config.runtimeOptions = {
         ...config.runtimeOptions,
         logger,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, type WorkflowBundleOption } from '@temporalio/worker';
 import { FAILURE_CONVERTER_PATH } from '../src/codec/data-converter';
+import { chooseBundlePath, tracingBundlePath } from './tracing-bundle-path';
 
 // This file runs from the sources (workers/, via tsx) or compiled (dist/workers/): find the project root either way.
 const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
@@ -15,7 +16,7 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-
  */
 export const TRACING_INTERCEPTOR_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
-export const DEFAULT_TRACING_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle-otel.js');
+export const DEFAULT_TRACING_BUNDLE_PATH = tracingBundlePath(DEFAULT_BUNDLE_PATH);
 
 export interface WorkflowBundleChoice {
   /** The bundle with the OpenTelemetry workflow interceptors (a worker with tracing on). */
@@ -37,6 +38,7 @@ export const quietBundlerLogger = {
 };
 
 /**
+ * With tracing on, the `-otel` bundle next to the chosen one (workers/tracing-bundle-path.ts).
  * Compiled (production, `npm run build`): the prebuilt bundle next to the compiled code. From the sources (dev,
  * tests): always bundle the current workflow code, never dist/'s. An explicit path always wins. (A compiled worker
  * runs what the last `npm run build` made: rebuild after changing workflows.)
@@ -45,7 +47,7 @@ export async function loadWorkflowBundle(
   bundlePath?: string,
   choice: WorkflowBundleChoice = {},
 ): Promise<WorkflowBundleOption> {
-  if (bundlePath) return { codePath: bundlePath };
+  if (bundlePath) return { codePath: chooseBundlePath(bundlePath, choice.tracing === true) };
   const prebuilt = choice.tracing ? DEFAULT_TRACING_BUNDLE_PATH : DEFAULT_BUNDLE_PATH;
   if (COMPILED && existsSync(prebuilt)) return { codePath: prebuilt };
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules(choice), failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger });

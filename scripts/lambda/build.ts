@@ -1,6 +1,7 @@
 // The Lambda artefacts (`npm run build:lambda`; docs/deployment.md, "Packaging"):
 //   dist/lambda/ingress/index.js  webhook ingress, one self-contained file (handler: index.handler)
-//   dist/lambda/worker/           worker: index.js (our code bundled), workflow-bundle.js (prebuilt), package.json
+//   dist/lambda/worker/           worker: index.js (our code bundled), workflow-bundle.js and workflow-bundle-otel.js
+//                                 (prebuilt; the second for tracing on, issue 14), package.json
 //                                 naming the @temporalio packages left outside the bundle (native core, webpack-free
 //                                 but with a .node binary), installed with `npm install --omit=dev` for the Lambda's
 //                                 platform before zipping.
@@ -80,8 +81,9 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   // @temporalio/worker and @temporalio/lambda-worker are dev dependencies (optional peers) of the package: a
   // client-only install does without them; the Lambda worker needs them.
   const temporal = Object.fromEntries(
-    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker']) })
-      .filter(([name]) => name.startsWith('@temporalio/')),
+    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@opentelemetry/exporter-trace-otlp-http']) })
+      // @opentelemetry/* with them (issue 14): interceptors-opentelemetry and our tracing share one API instance
+      .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/')),
   );
   await build({
     entryPoints: [path.join(ROOT, 'workers', 'lambda-main.ts')],
@@ -91,11 +93,12 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
     target: TARGET,
     format: 'cjs',
     sourcemap: 'linked',
-    external: ['@temporalio/*'],
+    external: ['@temporalio/*', '@opentelemetry/*'],
     logLevel: 'warning',
   });
   await buildFailureConverter(outDir, ['@temporalio/*']);
   writeFileSync(path.join(outDir, 'workflow-bundle.js'), await buildWorkflowBundle());
+  writeFileSync(path.join(outDir, 'workflow-bundle-otel.js'), await buildWorkflowBundle({ tracing: true }));
   const manifest = {
     name: 'xborder-lambda-worker',
     version: pkg.version,

@@ -28,6 +28,7 @@ import {
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import { assertSameRequest } from './same-request';
 import { noteOnClientSpan, withClientSpan } from './tracing';
+import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
 
 export { IdempotencyKeyReusedError } from './same-request';
 
@@ -87,6 +88,8 @@ async function startPaymentTraced(
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       // Shown in the Temporal UI; amounts and currencies only, no personal data.
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
+      // issue 14: fairness between customers on the shared task queue (inherited by activities and children)
+      ...fairnessPriority(paymentCustomerKey(parsed.request)),
     });
     try {
       // Refused before the update when the key is taken by another request; checked again after, for a race.
@@ -157,6 +160,7 @@ export async function startTransfer(client: Client, input: TransferInput, option
       // Like startPayment: a closed transfer is not run again (its payment step would pay twice).
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       staticSummary: `Transfer ${parsed.transferKey}`,
+      ...fairnessPriority(transferCustomerKey(parsed.customer)), // issue 14, as startPayment
     });
     if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     return handle;

@@ -16,6 +16,7 @@ import { createWebhookHandler } from './handler';
 import { toLambdaHandler, type LambdaProxyResult } from './lambda';
 import { readLambdaHttpEvent } from './lambda-event';
 import { createTemporalRouter, type EventRouter } from './routing';
+import { installTracingFromEnv } from '../telemetry/tracing';
 
 export interface LambdaIngressDeps {
   connect: (config: TemporalConnectionConfig) => Promise<Client>;
@@ -36,6 +37,9 @@ function answer(statusCode: number, code: string, message: string): LambdaProxyR
 export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: LambdaIngressDeps = { connect: connectClient }): LambdaIngress {
   // Parsed now, so a bad variable or a malformed secret fails the cold start instead of every event later.
   const config = ingressConfigFromEnv(env);
+  // issue 14: a span per webhook by OTLP/HTTP when the environment turns tracing on; flushed before each answer
+  // returns (the container is frozen after it, and a batch would wait for the next invocation)
+  const tracing = installTracingFromEnv('xborder-ingress-lambda', env);
   // Outcomes go to JSON log lines (CloudWatch); there is no /metrics endpoint to scrape in a Lambda.
   const telemetry = createIngressTelemetry({
     logger: createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-ingress-lambda' } }),
@@ -83,7 +87,11 @@ export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: 
         telemetry.onOutcome('failed', { message });
         return answer(503, 'TEMPORAL_UNAVAILABLE', message);
       }
-      return toResult(http);
+      try {
+        return await toResult(http);
+      } finally {
+        await tracing?.provider.forceFlush().catch(() => undefined);
+      }
     },
     async close() {
       const c = await client?.catch(() => undefined);

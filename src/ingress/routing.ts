@@ -10,6 +10,7 @@ import {
   providerPaymentEventSignal,
   providerPaymentWorkflowId,
 } from '../../workflows/messages';
+import { fairnessPriority } from '../client/fairness';
 
 export interface RoutedEvent {
   workflowId: string;
@@ -26,6 +27,11 @@ export const PROVIDER_CUSTOMER_WORKFLOW_TYPE = 'providerCustomer';
 
 function resourceId(event: WebhookEvent): string | null {
   const id = (event.data as { id?: unknown }).id;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+function customerIdOf(event: WebhookEvent): string | null {
+  const id = (event.data as { customerId?: unknown }).customerId;
   return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
@@ -53,6 +59,9 @@ export function createTemporalRouter(client: Client, taskQueue: string): EventRo
               signal: providerPaymentEventSignal,
               signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, payment: event.data }],
               ...policies,
+              // issue 14: an entity the webhook starts gets the customer's fairness key (one the payment started
+              // as its child inherited the payment's); a start of an existing run ignores it
+              ...fairnessPriority(customerIdOf(event)),
             });
           },
         };
@@ -69,6 +78,7 @@ export function createTemporalRouter(client: Client, taskQueue: string): EventRo
               signal: customerEventSignal,
               signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, customer: event.data }],
               ...policies,
+              ...fairnessPriority(id), // issue 14: the customer's own fairness key
             });
           },
         };

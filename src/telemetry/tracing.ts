@@ -6,16 +6,17 @@
 import { context, propagation, trace, type Attributes, type AttributeValue } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { Resource } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
   type ReadableSpan,
   type Span,
+  type SpanExporter,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import type { Context } from '@opentelemetry/api';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
 import { REDACTED, isSensitiveKey, redactText } from './redact';
 
 export type TracingMode = 'off' | 'otlp';
@@ -47,6 +48,24 @@ export function tracingModeFromEnv(env: NodeJS.ProcessEnv = process.env): Tracin
 
 let installed: Tracing | null = null;
 
+/** The OTLP exporter's package version this code is pinned to (an optional peer dependency, as @temporalio/worker). */
+export const OTLP_EXPORTER_PACKAGE = '@opentelemetry/exporter-trace-otlp-http@0.57.2';
+
+/**
+ * The OTLP/HTTP exporter, loaded only when tracing is on: its package and what it pulls in (~22 MB) are an optional
+ * peer dependency, so a client-only install does without them (the images and the Lambda worker install it).
+ */
+function otlpExporter(): SpanExporter {
+  let loaded: typeof OtlpHttp;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    loaded = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+  } catch (error) {
+    throw new Error(`Tracing by OTLP needs ${OTLP_EXPORTER_PACKAGE}: npm install ${OTLP_EXPORTER_PACKAGE} (${String(error)})`);
+  }
+  return new loaded.OTLPTraceExporter();
+}
+
 /** The tracing this process installed, or null (tracing off). */
 export function currentTracing(): Tracing | null {
   return installed;
@@ -61,7 +80,7 @@ export function currentTracing(): Tracing | null {
 export function installTracing(options: { serviceName: string; spanProcessor?: SpanProcessor }): Tracing {
   if (installed) return installed;
   const resource = new Resource({ 'service.name': process.env.OTEL_SERVICE_NAME || options.serviceName });
-  const spanProcessor = new RedactingSpanProcessor(options.spanProcessor ?? new BatchSpanProcessor(new OTLPTraceExporter()));
+  const spanProcessor = new RedactingSpanProcessor(options.spanProcessor ?? new BatchSpanProcessor(otlpExporter()));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   provider.register({

@@ -349,10 +349,13 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     // the version of package.json, as a production dependency of its own.
     const worker = packageJson.devDependencies['@temporalio/worker'];
     expect(packageJson.peerDependencies['@temporalio/worker']).toBe(worker);
+    // issue 14: the OTLP trace exporter likewise (tracing in the images; an optional peer of the package)
+    const exporter = packageJson.devDependencies['@opentelemetry/exporter-trace-otlp-http'];
+    expect(packageJson.peerDependencies['@opentelemetry/exporter-trace-otlp-http']).toBe(exporter);
     expect(runs).toEqual([
       'npm ci --no-audit --no-fund',
-      'npm run build && npm pkg delete devDependencies.@temporalio/worker peerDependencies peerDependenciesMeta && ' +
-        `npm pkg set dependencies.@temporalio/worker=${worker} && npm install --omit=dev --no-audit --no-fund && npm prune --omit=dev`,
+      'npm run build && npm pkg delete devDependencies.@temporalio/worker devDependencies.@opentelemetry/exporter-trace-otlp-http peerDependencies peerDependenciesMeta && ' +
+        `npm pkg set dependencies.@temporalio/worker=${worker} dependencies.@opentelemetry/exporter-trace-otlp-http=${exporter} && npm install --omit=dev --no-audit --no-fund && npm prune --omit=dev`,
     ]);
     const copied = build.filter((i) => i.op === 'COPY').flatMap((i) => i.args.split(/\s+/).slice(0, -1));
     for (const folder of outputs.include) expect({ folder, copied: copied.includes(folder) }).toEqual({ folder, copied: true });

@@ -7,15 +7,18 @@ import { temporalBinaries } from '../../src/cli/temporal-binaries';
 
 export { temporalBinaries };
 
-/** A real Temporal dev server (the CLI's `server start-dev`) with our search attributes registered. */
-export async function createDevServerEnv(): Promise<TestWorkflowEnvironment> {
+/**
+ * A real Temporal dev server (the CLI's `server start-dev`) with our search attributes registered; `extraArgs`
+ * go to the CLI (e.g. `--dynamic-config-value matching.enableFairness=true`).
+ */
+export async function createDevServerEnv(extraArgs: string[] = []): Promise<TestWorkflowEnvironment> {
   const { cli } = temporalBinaries();
   return TestWorkflowEnvironment.createLocal({
     server: {
       ...(cli ? { executable: { type: 'existing-path' as const, path: cli } } : {}),
       ip: '127.0.0.1',
       searchAttributes: [...ALL_SEARCH_ATTRIBUTE_KEYS],
-      extraArgs: ['--log-level', 'error'],
+      extraArgs: ['--log-level', 'error', ...extraArgs],
     },
   });
 }
