@@ -7,6 +7,7 @@ import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { awaitCreatedForRequestUpdate, providerPaymentWorkflowId } from '../../workflows/messages';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
+import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, refusalType } from './support/harness';
 import { useTestBed } from './support/test-bed';
 
@@ -42,18 +43,32 @@ it('answers created in the workflow task right after POST /payments, before the 
   expect(activityTypes).toEqual(['createPayment']); // getRate is a marker, not an activity task
   expect(before.some((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(true);
   // nothing of the entity before the answer: no child started or failed, no subscribe signal
-  const entityEvents = [
+  const entityEventTypes = [
     EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED,
     EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_FAILED,
     EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED,
   ];
-  expect(before.filter((e) => entityEvents.includes(e.eventType!))).toEqual([]);
+  expect(before.filter((e) => entityEventTypes.includes(e.eventType!))).toEqual([]);
   // the answer leaves in the first workflow task after createPayment completed
   const createdAt = before.findIndex((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED);
   const tasksBetween = before
     .slice(createdAt)
     .filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length;
   expect(tasksBetween).toBe(1);
+
+  // The entity was started with the POST's snapshot: it does not signal it back (entity-no-echo-to-starter).
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(answer.providerPaymentId));
+  const entityEvents = await eventually(
+    () => entity.fetchHistory().then((h) => h.events!),
+    (es) => es.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+  );
+  expect(entityEvents.filter((e) => e.eventType === EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED)).toEqual([]);
+
+  // XBORDER_RECORD_HISTORIES=1: adds this scenario's histories (new files only) for the replay test
+  await recordNewHistories(bed.env.client, bed.env.address, 'path-cuts-created-before-follow', [
+    handle.workflowId,
+    providerPaymentWorkflowId(answer.providerPaymentId),
+  ]);
 });
 
 it("refuses awaitCreatedForRequest with another request's fingerprint (IDEMPOTENCY_KEY_REUSED) and answers its own", async () => {
