@@ -1,6 +1,6 @@
 // Activity proxies with their timeouts and retry policies, chosen per activity
 // (ARCHITECTURE: "Activities do not retry by themselves; Temporal does").
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AccountActivities, CustomerActivities, PaymentActivities } from '../activities/types';
 import type { WorkflowReadActivities } from '../activities/workflow-read-activities';
 
@@ -10,6 +10,18 @@ const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval:
 export const rateActivities = proxyActivities<Pick<PaymentActivities, 'getRate'>>({
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '5m',
+  retry: backoff,
+});
+
+/**
+ * The same read as a local activity (issue 12): GET /payments/rate is a short, idempotent read, so it runs in
+ * the workflow task that asks for it (no activity task, no extra workflow task, a marker instead of three
+ * events). Same 5-minute budget; retries past 10 s wait on a workflow timer instead of holding the task.
+ */
+export const localRateActivities = proxyLocalActivities<Pick<PaymentActivities, 'getRate'>>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '5m',
+  localRetryThreshold: '10s',
   retry: backoff,
 });
 

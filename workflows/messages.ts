@@ -149,6 +149,14 @@ export const paymentStateQuery = defineQuery<PaymentState>('state');
 /** Resolves once the provider payment exists (or the payment was refused, or needs an operator). */
 export const awaitCreatedUpdate = defineUpdate<PaymentCreated>('awaitCreated');
 /**
+ * `awaitCreated` for a caller that says which request it sends (startPayment, issue 12): the validator refuses
+ * it (IDEMPOTENCY_KEY_REUSED) when the fingerprint (workflows/request-fingerprint.ts) is not the workflow's own
+ * input's. A worker running code from before it has no handler and refuses it: the client then checks the old way.
+ */
+export const awaitCreatedForRequestUpdate = defineUpdate<PaymentCreated, [{ requestFingerprint: string }]>(
+  'awaitCreatedForRequest',
+);
+/**
  * Accepted only before funds are in (else refused, ApplicationFailure CANCEL_REFUSED). An accepted cancel puts
  * the payment in phase CANCELLED at once; the workflow keeps listening until the provider payment can no longer
  * be funded (workflows/README.md). A Temporal cancel request on the workflow is treated the same way.
@@ -180,6 +188,8 @@ export const PAYMENT_FAILURE_TYPES = {
    * have reached the service. The payment may exist; the workflow goes to NEEDS_ATTENTION, never REJECTED.
    */
   CREATE_OUTCOME_UNKNOWN: 'CREATE_OUTCOME_UNKNOWN',
+  /** `awaitCreatedForRequest` with another request's fingerprint: the key is taken (the client's IdempotencyKeyReusedError) */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
 } as const;
 
 // ---- customers ----

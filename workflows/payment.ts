@@ -15,8 +15,9 @@ import {
 import type { CreatePaymentRequest, Payment, Violation } from '../src/contract';
 import { validatePaymentRequest } from '../src/contract/validate-payment';
 import type { RateQuery } from '../activities/types';
-import { createActivities, rateActivities, readActivities } from './activity-options';
+import { createActivities, localRateActivities, rateActivities, readActivities } from './activity-options';
 import {
+  awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
   PAYMENT_FAILURE_TYPES,
@@ -36,6 +37,7 @@ import type { PaymentInput, ProviderPaymentInput } from './inputs';
 import { PaymentInputShape } from './input-shapes';
 import { startOrSubscribe } from './follow-entity';
 import { tellEntity } from './tell-entity';
+import { requestFingerprint } from './request-fingerprint';
 import type { PaymentPhase, TimelineEntry } from './types';
 import { mergePayment } from './payment-merge';
 import { applicationFailureOf, failureViolation, providerViolations, parseWorkflowInput } from './failures';
@@ -82,6 +84,13 @@ export const PAYMENT_PATCHES = {
   requoteAnswersOnce: 'payment-requote-answers-once',
   /** what the payment's own GET found new is told to the providerPayment entity (issue 15, stale entity) */
   tellsEntityWhatItRead: 'payment-tells-entity-what-it-read',
+  /**
+   * the first create answers `awaitCreated` as soon as POST /payments returns, before the entity is started or
+   * subscribed to (issue 12: two workflow tasks and two server round trips off the time to `created`)
+   */
+  createdBeforeFollow: 'payment-created-before-follow',
+  /** getRate runs as a local activity (issue 12: a short idempotent read; one workflow task fewer per quote) */
+  rateAsLocalActivity: 'payment-rate-local-activity',
 } as const;
 
 type CreateResult =
@@ -283,9 +292,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
-  setHandler(
-    awaitCreatedUpdate,
-    shielded(async (): Promise<PaymentCreated> => {
+  const awaitCreated = shielded(async (): Promise<PaymentCreated> => {
       await condition(() => created !== null || outcome !== null || attention?.first === true);
       if (created) return created;
       if (attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: attention.reason };
@@ -300,8 +307,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
               },
             ];
       return { outcome: 'REJECTED', violations };
-    }),
-  );
+    });
+  setHandler(awaitCreatedUpdate, awaitCreated);
+  // The same answer for a caller that proves it sends this workflow's request (issue 12): a reused key is
+  // refused here, in the validator (no history written), instead of by the client reading our first event.
+  let ownFingerprint: string | undefined;
+  setHandler(awaitCreatedForRequestUpdate, awaitCreated, {
+    validator: (arg: { requestFingerprint: string }) => {
+      ownFingerprint ??= requestFingerprint(rawInput);
+      if (arg?.requestFingerprint !== ownFingerprint)
+        throw refusal(
+          PAYMENT_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED,
+          'this payment key is already used by another request',
+        );
+    },
+  });
 
   /** Why a cancel cannot be accepted now, or null. */
   function cancelBlocker(): string | null {
@@ -545,7 +565,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   ): Promise<CreateResult> {
     let rate;
     try {
-      rate = await rateActivities.getRate(rateQuery());
+      const rates = patched(PAYMENT_PATCHES.rateAsLocalActivity) ? localRateActivities : rateActivities;
+      rate = await rates.getRate(rateQuery());
     } catch (err) {
       return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
     }
@@ -595,6 +616,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     } else {
       activeId = p.id;
       version++;
+      if (patched(PAYMENT_PATCHES.createdBeforeFollow)) {
+        // The answer is the POST's response: the caller gets it now, in this workflow task. Nothing is lost
+        // meanwhile: a webhook that starts the entity first is read back when we subscribe (the entity sends
+        // its snapshot to every new subscriber), and a cancel or requote arriving now is decided by the main
+        // loop once the entity is followed, as before. The phase is the one the main loop would show.
+        const answer = createdAnswer(p);
+        created = answer;
+        setPhase(phaseOf(p, isQuoteExpired(p)));
+        await follow(p);
+        return { created: answer };
+      }
       await follow(p);
     }
     const answer = createdAnswer(p);

@@ -50,6 +50,12 @@ export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
 type Cause = ProviderPaymentChanged['cause'];
 
+/** patched() ids of changes to the entity's commands (histories recorded before them replay the old way). */
+export const ENTITY_PATCHES = {
+  /** an entity started with a snapshot does not signal that same snapshot back to the workflow that sent it */
+  noEchoToStarter: 'entity-no-echo-to-starter',
+} as const;
+
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
 const isOldTimestamp = (value: unknown): boolean => typeof value === 'string' && ISO_DATETIME_UTC.test(value);
 const OLD_LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
@@ -93,6 +99,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let unknownValues: string[] = [];
   // a carried-over run already told its subscribers
   if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
+  // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
+  // back would only cost it a signal and a workflow task (issue 12). Later changes are forwarded as usual.
+  else if (payment && subscribers.size > 0 && patched(ENTITY_PATCHES.noEchoToStarter))
+    for (const s of subscribers) forwarded.set(s, version);
 
   function tryNormalize(raw: unknown): Payment | null {
     try {

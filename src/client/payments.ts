@@ -11,8 +11,10 @@ import {
   type Client,
 } from '@temporalio/client';
 import {
+  awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
+  PAYMENT_FAILURE_TYPES,
   paymentStateQuery,
   paymentWorkflowId,
   providerPaymentSnapshotQuery,
@@ -26,6 +28,7 @@ import {
   type TransferInput,
 } from '../../workflows/messages';
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
+import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { assertSameRequest } from './same-request';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
@@ -37,6 +40,11 @@ export const TRANSFER_WORKFLOW_TYPE = 'transfer';
 
 export interface StartOptions {
   taskQueue: string;
+  /**
+   * startPayment: how long it keeps asking after errors that leave the outcome open (worker restarting or
+   * overloaded, server busy), with backoff; 60 s by default. Past it, StartPaymentUnconfirmedError.
+   */
+  retryForMs?: number;
 }
 
 export interface StartedPayment {
@@ -44,6 +52,27 @@ export interface StartedPayment {
   created: PaymentCreated;
   /** Resolves with the payment's outcome (COMPLETED, FAILED, EXPIRED, REFUNDED, REJECTED, CANCELLED). */
   result(): Promise<PaymentOutcome>;
+}
+
+/**
+ * startPayment asked until its retry window ended and never got an answer: the payment workflow may exist and
+ * may have created a provider payment. Never a refusal: ask again with the same paymentKey (it attaches to the
+ * first workflow, no second payment), never with a new key.
+ */
+export class StartPaymentUnconfirmedError extends Error {
+  readonly type = 'START_UNCONFIRMED';
+  constructor(
+    readonly key: string,
+    readonly workflowId: string,
+    readonly attempts: number,
+    cause: unknown,
+  ) {
+    super(
+      `no answer for payment ${key} after ${attempts} attempts: it may have started; ask again with the same key (${String(cause)})`,
+      { cause },
+    );
+    this.name = 'StartPaymentUnconfirmedError';
+  }
 }
 
 function describeAmounts(request: Record<string, unknown>): string {
@@ -59,6 +88,11 @@ function describeAmounts(request: Record<string, unknown>): string {
  * attaches to the first (same answer, no second payment); with another input it is refused with
  * IdempotencyKeyReusedError (issue 9, point 4), running or closed. Once that workflow has closed, a new start
  * with the key is refused (WorkflowExecutionAlreadyStartedError) even with the same input.
+ *
+ * The same-key check costs no extra call (issue 12): the update carries the request's fingerprint and the
+ * workflow's validator refuses another request's. The first history event is read only to confirm a refusal
+ * (an input stored by an older client may differ in form only), when the key belongs to a closed workflow, and
+ * for a worker whose code predates the check.
  */
 export async function startPayment(
   client: Client,
@@ -78,6 +112,12 @@ async function startPaymentTraced(
   refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
   const workflowId = paymentWorkflowId(parsed.paymentKey);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
+  const requestFingerprintOfInput = requestFingerprint(parsed);
+  const deadline = Date.now() + (options.retryForMs ?? START_RETRY_WINDOW_MS);
+  const sameRequestOrThrow = () =>
+    assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
+  /** the fingerprint check is not available (or not conclusive): check by reading the first event instead */
+  let checkByHistory = false;
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -92,24 +132,47 @@ async function startPaymentTraced(
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
     });
     try {
-      // Refused before the update when the key is taken by another request; checked again after, for a race.
-      const existed = await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
-      const created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
-        startWorkflowOperation,
-      });
+      let created: PaymentCreated;
+      if (!checkByHistory) {
+        created = await client.workflow.executeUpdateWithStart(awaitCreatedForRequestUpdate, {
+          args: [{ requestFingerprint: requestFingerprintOfInput }],
+          startWorkflowOperation,
+        });
+      } else {
+        // Refused before the update when the key is taken by another request; checked again after, for a race.
+        const existed = await sameRequestOrThrow();
+        created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, { startWorkflowOperation });
+        if (!existed) await sameRequestOrThrow();
+      }
       const handle = await startWorkflowOperation.workflowHandle();
-      if (!existed) await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
       return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
     } catch (error) {
-      if (error instanceof WorkflowExecutionAlreadyStartedError)
-        await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
-      if (attempt >= START_ATTEMPTS || !isTransientStartError(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** (attempt - 1), 3_000)));
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
+        throw error;
+      }
+      const refusal = updateRefusal(error);
+      if (refusal === 'KEY_REUSED' || refusal === 'NO_HANDLER') {
+        // KEY_REUSED: confirmed on the stored input through today's schema (throws IdempotencyKeyReusedError
+        // unless only the form differs); NO_HANDLER: a worker with code from before the fingerprint check.
+        if (refusal === 'KEY_REUSED') await sameRequestOrThrow();
+        checkByHistory = true;
+        continue;
+      }
+      if (!isTransientStartError(error)) throw error;
+      const wait = Math.min(200 * 2 ** Math.min(attempt - 1, 10), 3_000);
+      if (Date.now() + wait >= deadline)
+        throw new StartPaymentUnconfirmedError(parsed.paymentKey, workflowId, attempt, error);
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }
 
-const START_ATTEMPTS = 8;
+/**
+ * Long enough for a worker to restart or a failed workflow task to be retried (its timeout, 10 s, plus
+ * backoff): under load, 8 attempts in ~10 s gave up too early (docs/performance.md, "Sizes").
+ */
+export const START_RETRY_WINDOW_MS = 60_000;
 /** gRPC status codes worth another attempt (numbers of the gRPC spec; no direct @grpc/grpc-js dependency). */
 const RETRYABLE_GRPC_CODES = new Set([
   4, // DEADLINE_EXCEEDED
@@ -118,12 +181,23 @@ const RETRYABLE_GRPC_CODES = new Set([
   14, // UNAVAILABLE
 ]);
 
+/** Why the workflow refused `awaitCreatedForRequest`, when that is the error. */
+function updateRefusal(error: unknown): 'KEY_REUSED' | 'NO_HANDLER' | null {
+  if (!(error instanceof WorkflowUpdateFailedError)) return null;
+  const cause = error.cause as { type?: unknown; message?: unknown } | undefined;
+  if (cause?.type === PAYMENT_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED) return 'KEY_REUSED';
+  // the SDK's answer for an update name the workflow code does not handle (@temporalio/workflow internals)
+  if (typeof cause?.message === 'string' && cause.message.startsWith('No registered handler for update'))
+    return 'NO_HANDLER';
+  return null;
+}
+
 /**
  * Errors after which asking again is safe and useful. `awaitCreated` only waits for the provider payment, and
  * the workflow ID makes the start idempotent, so a retry never creates a second payment. FAILED_PRECONDITION
- * ("Update-with-Start could not be executed") is what the server answers when the worker died while taking the
- * update: the workflow exists by then, and the retry attaches to it. Refusals (update failed, ID already used
- * by a closed payment) are not retried.
+ * ("Update-with-Start could not be executed", "Workflow Task in failed state") is what the server answers when
+ * the worker died or timed out while taking the update: the workflow exists by then, and the retry attaches to
+ * it. Refusals (update failed, ID already used by a closed payment) are not retried.
  */
 function isTransientStartError(error: unknown): boolean {
   if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowExecutionAlreadyStartedError)

@@ -6,6 +6,7 @@
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { decodeArrayFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import type { z } from 'zod';
+import { canonicalJson } from '../../workflows/request-fingerprint';
 
 /** Thrown by startPayment / startTransfer when the key is taken by a workflow started with another request. */
 export class IdempotencyKeyReusedError extends Error {
@@ -21,15 +22,8 @@ export class IdempotencyKeyReusedError extends Error {
   }
 }
 
-/** JSON with object keys sorted at every level: the same value gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+/** JSON with object keys sorted at every level (shared with the workflow-side fingerprint). */
+export { canonicalJson } from '../../workflows/request-fingerprint';
 
 const GRPC_NOT_FOUND = 5;
 
