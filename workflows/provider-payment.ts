@@ -43,7 +43,6 @@ const DAY = 24 * HOUR;
  * behind for minutes, not an hour. A new event starts the ladder again.
  */
 const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
-export const ENTITY_PATCHES = { readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet' } as const;
 const MAX_STATUS_HISTORY = 50;
 /** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md (issue 9). */
 export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
@@ -54,6 +53,8 @@ type Cause = ProviderPaymentChanged['cause'];
 export const ENTITY_PATCHES = {
   /** an entity started with a snapshot does not signal that same snapshot back to the workflow that sent it */
   noEchoToStarter: 'entity-no-echo-to-starter',
+  /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (issue 15, stale entity) */
+  readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet',
 } as const;
 
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
