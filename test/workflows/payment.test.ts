@@ -76,7 +76,8 @@ describe('payment: the quote/funding table (spec: States and transitions)', () =
         (s) => s.phase === 'QUOTE_EXPIRED' && s.timeline.some((t) => t.kind === 'reconciled'),
       );
       expect(state.providerStatus).toBe('AWAITING_FUNDS');
-      expect(fake.callsOf('getPayment').map((x) => x.args[0])).toEqual([c.providerPaymentId]);
+      // the payment's one reconciling GET; its entity reads on its own when quiet (issue 15: 1, 5, 15 min)
+      expect(fake.callsOf('getPayment', 'payment').map((x) => x.args[0])).toEqual([c.providerPaymentId]);
       const described = await handle.describe();
       expect(described.typedSearchAttributes.get({ name: 'PaymentPhase', type: 'KEYWORD' })).toBe(
         'QUOTE_EXPIRED',

@@ -1,6 +1,7 @@
 // An in-memory stand-in for the payments service behind the activities, with the quote/funding rules of
 // the spec (States and transitions) applied on the test server's clock. Tests move it (fund, advance) and
 // deliver the resulting events to the entity workflow the way the ingress does.
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { addBusinessDays, type Account, type Customer, type Payment, type Rate } from '../../../src/contract';
 import type { AllActivities, RateQuery } from '../../../activities/types';
@@ -21,7 +22,8 @@ export class FakeProvider {
   readonly payments = new Map<string, Payment>();
   readonly customers = new Map<string, Customer>();
   readonly accounts = new Map<string, Account>();
-  readonly calls: { name: string; args: unknown[] }[] = [];
+  /** each call, with the type of the workflow whose activity made it (a payment's GET vs its entity's) */
+  readonly calls: { name: string; args: unknown[]; workflowType?: string }[] = [];
   private readonly byKey = new Map<string, string>();
   midMarketRate: number;
   quotedRate: number;
@@ -39,14 +41,24 @@ export class FakeProvider {
     this.totalFee = options.totalFee ?? 5;
   }
 
-  callsOf(name: string): { name: string; args: unknown[] }[] {
-    return this.calls.filter((c) => c.name === name);
+  callsOf(name: string, workflowType?: string): { name: string; args: unknown[]; workflowType?: string }[] {
+    return this.calls.filter((c) => c.name === name && (!workflowType || c.workflowType === workflowType));
+  }
+
+  private record(call: { name: string; args: unknown[] }): void {
+    let workflowType: string | undefined;
+    try {
+      workflowType = Context.current().info.workflowType;
+    } catch {
+      workflowType = undefined; // called outside an activity (a test's own call)
+    }
+    this.calls.push({ ...call, workflowType });
   }
 
   activities(): AllActivities {
     return {
       getRate: async (query: RateQuery): Promise<Rate> => {
-        this.calls.push({ name: 'getRate', args: [query] });
+        this.record({ name: 'getRate', args: [query] });
         return {
           midMarketRate: this.midMarketRate,
           invertedMidMarketRate: 1 / this.midMarketRate,
@@ -62,7 +74,7 @@ export class FakeProvider {
         };
       },
       createPayment: async (request, idempotencyKey) => {
-        this.calls.push({ name: 'createPayment', args: [request, idempotencyKey] });
+        this.record({ name: 'createPayment', args: [request, idempotencyKey] });
         const failure = this.createFailures.shift();
         if (failure) throw failure;
         const existing = this.byKey.get(idempotencyKey);
@@ -123,7 +135,7 @@ export class FakeProvider {
         return p;
       },
       getPayment: async (id) => {
-        this.calls.push({ name: 'getPayment', args: [id] });
+        this.record({ name: 'getPayment', args: [id] });
         await this.applyTime(id);
         const p = this.payments.get(id);
         if (!p)
@@ -135,7 +147,7 @@ export class FakeProvider {
         return p;
       },
       createCustomer: async (body, idempotencyKey) => {
-        this.calls.push({ name: 'createCustomer', args: [body, idempotencyKey] });
+        this.record({ name: 'createCustomer', args: [body, idempotencyKey] });
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.customers.get(existing)!;
         const id = `cus_${++globalSeq}`;
@@ -150,7 +162,7 @@ export class FakeProvider {
         return customer;
       },
       getCustomer: async (id) => {
-        this.calls.push({ name: 'getCustomer', args: [id] });
+        this.record({ name: 'getCustomer', args: [id] });
         if (!this.customerGetSupported) {
           throw ApplicationFailure.create({ type: 'NOT_SUPPORTED', message: 'no GET', nonRetryable: true });
         }
@@ -164,11 +176,11 @@ export class FakeProvider {
         return c;
       },
       getAccountRequirements: async (query) => {
-        this.calls.push({ name: 'getAccountRequirements', args: [query] });
+        this.record({ name: 'getAccountRequirements', args: [query] });
         return this.requirements as never;
       },
       createAccount: async (body, idempotencyKey) => {
-        this.calls.push({ name: 'createAccount', args: [body, idempotencyKey] });
+        this.record({ name: 'createAccount', args: [body, idempotencyKey] });
         const existing = this.byKey.get(idempotencyKey);
         if (existing) return this.accounts.get(existing)!;
         const id = `acc_${++globalSeq}`;
