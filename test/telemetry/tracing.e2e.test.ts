@@ -9,6 +9,7 @@ import { startPayment } from '../../src/client/payments';
 import { createProviderClient } from '../../src/provider';
 import { installTracing, type Tracing } from '../../src/telemetry/tracing';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 
 jest.setTimeout(180_000);
@@ -134,6 +135,18 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
   expect(providerSpans.length).toBeGreaterThanOrEqual(2); // at least the rate and the create
   const sentParents = new Set(proxy.seen.map((r) => r.traceparent?.split('-')[2]));
   for (const span of providerSpans) expect(sentParents).toContain(span.spanContext().spanId);
+
+  // a webhook about the payment is the root of its own trace: webhook → signalWithStart of the entity
+  const entityId = providerPaymentWorkflowId(started.created.providerPaymentId);
+  const webhook = await eventually('a webhook span routed to the entity', async () =>
+    exporter.getFinishedSpans().find((s) => s.name === 'webhook' && s.attributes['xborder.webhook.routed_to'] === entityId),
+  );
+  expect(webhook.attributes).toMatchObject({ 'xborder.webhook.outcome': 'accepted', 'http.response.status_code': 200 });
+  expect(webhook.parentSpanId).toBeUndefined();
+  const signal = exporter
+    .getFinishedSpans()
+    .find((s) => s.name === 'SignalWithStartWorkflow:providerPayment' && s.parentSpanId === webhook.spanContext().spanId);
+  expect(signal).toBeDefined();
 
   // no personal data in any span of the run: names, emails, birth dates, account numbers, wallet addresses
   const everything = JSON.stringify(
