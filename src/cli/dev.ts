@@ -12,6 +12,7 @@ import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCod
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
+import { installTracingFromEnv } from '../telemetry/tracing';
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 
@@ -96,6 +97,9 @@ export async function runDev(args: string[]): Promise<number> {
   // The worker's own state changes are noise here; warnings and errors still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
+  // issue 14: XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
+  const tracing = installTracingFromEnv('xborder-dev');
+  if (tracing) log('tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)');
   const codec = devDataConverter(dataDir);
   const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
   log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
@@ -120,6 +124,7 @@ export async function runDev(args: string[]): Promise<number> {
     stopping = true;
     log('stopping: worker, sandbox, ingress, Temporal dev server');
     await stack.close();
+    await tracing?.shutdown();
     log('stopped');
   };
   // Ctrl-C at any moment (also during the demo) shuts everything down cleanly.

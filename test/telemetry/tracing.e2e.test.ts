@@ -9,6 +9,7 @@ import { startPayment } from '../../src/client/payments';
 import { createProviderClient } from '../../src/provider';
 import { installTracing, type Tracing } from '../../src/telemetry/tracing';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 
 jest.setTimeout(180_000);
@@ -113,10 +114,14 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
   const trace = spans.filter((s) => s.spanContext().traceId === traceId);
   const index = byId(trace);
 
-  // the POST that created the provider payment: provider span ← activity ← workflow ← client start ← startPayment
-  const post = trace.find((s) => s.name === 'provider POST' && String(s.attributes['url.path']).endsWith('/payments'));
-  expect(post).toBeDefined();
-  expect(post!.attributes['http.response.status_code']).toBe(201);
+  // the POST that created the provider payment, as the service received it: its traceparent names the trace and
+  // the provider span, whose ancestry is activity ← workflow ← client start ← startPayment
+  const received = proxy.seen.find((r) => r.method === 'POST' && r.path.startsWith('/v1/payments'));
+  const [version, sentTraceId, parentSpanId, flags] = (received?.traceparent ?? '').split('-');
+  expect({ version, sentTraceId, flags }).toEqual({ version: '00', sentTraceId: traceId, flags: '01' });
+  const post = index.get(parentSpanId!);
+  expect(post?.name).toBe('provider POST');
+  expect(String(post!.attributes['url.path'])).toMatch(/\/payments$/);
   expect(ancestry(post!, index)).toEqual([
     'provider POST',
     'RunActivity:createPayment',
@@ -125,15 +130,24 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
     'UpdateWithStartWorkflow:awaitCreated',
     'startPayment',
   ]);
-  // and the service received it: traceparent = version-traceId-(the provider span)-flags
-  const received = proxy.seen.find((r) => r.method === 'POST' && r.path.startsWith('/v1/payments'));
-  expect(received?.traceparent).toBe(`00-${traceId}-${post!.spanContext().spanId}-01`);
 
   // every provider call the payment's activities made is in the trace, each sent with its own span's traceparent
   const providerSpans = trace.filter((s) => s.name.startsWith('provider '));
   expect(providerSpans.length).toBeGreaterThanOrEqual(2); // at least the rate and the create
   const sentParents = new Set(proxy.seen.map((r) => r.traceparent?.split('-')[2]));
   for (const span of providerSpans) expect(sentParents).toContain(span.spanContext().spanId);
+
+  // a webhook about the payment is the root of its own trace: webhook → signalWithStart of the entity
+  const entityId = providerPaymentWorkflowId(started.created.providerPaymentId);
+  const webhook = await eventually('a webhook span routed to the entity', async () =>
+    exporter.getFinishedSpans().find((s) => s.name === 'webhook' && s.attributes['xborder.webhook.routed_to'] === entityId),
+  );
+  expect(webhook.attributes).toMatchObject({ 'xborder.webhook.outcome': 'accepted', 'http.response.status_code': 200 });
+  expect(webhook.parentSpanId).toBeUndefined();
+  const signal = exporter
+    .getFinishedSpans()
+    .find((s) => s.name === 'SignalWithStartWorkflow:providerPayment' && s.parentSpanId === webhook.spanContext().spanId);
+  expect(signal).toBeDefined();
 
   // no personal data in any span of the run: names, emails, birth dates, account numbers, wallet addresses
   const everything = JSON.stringify(
