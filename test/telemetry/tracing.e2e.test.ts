@@ -127,7 +127,7 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
     'RunActivity:createPayment',
     'StartActivity:createPayment',
     'RunWorkflow:payment',
-    'UpdateWithStartWorkflow:awaitCreated',
+    'UpdateWithStartWorkflow:awaitCreatedForRequest',
     'startPayment',
   ]);
 
