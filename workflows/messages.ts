@@ -146,6 +146,11 @@ export interface PaymentState {
 }
 
 export const paymentStateQuery = defineQuery<PaymentState>('state');
+/**
+ * What `awaitCreated` answers (or would answer now): null while it would still wait. startPayment reads it from
+ * a payment that closed before its call reached it (a retry after no answer): the same answer, never a refusal.
+ */
+export const createdAnswerQuery = defineQuery<PaymentCreated | null>('createdAnswer');
 /** Resolves once the provider payment exists (or the payment was refused, or needs an operator). */
 export const awaitCreatedUpdate = defineUpdate<PaymentCreated>('awaitCreated');
 /**

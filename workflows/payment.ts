@@ -20,6 +20,7 @@ import {
   awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
+  createdAnswerQuery,
   PAYMENT_FAILURE_TYPES,
   paymentStateQuery,
   providerPaymentChangedSignal,
@@ -292,22 +293,24 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   setHandler(paymentStateQuery, state);
   setHandler(providerPaymentChangedSignal, ({ payment: p, cause }) => absorb(p, cause));
+  /** awaitCreated's answer once there is one; null while it waits. */
+  function createdAnswerNow(): PaymentCreated | null {
+    if (created) return created;
+    if (attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: attention.reason };
+    if (outcome === null) return null;
+    const violations: Violation[] =
+      outcome.outcome === 'REJECTED'
+        ? outcome.violations
+        : [{ path: '', rule: outcome.outcome, message: 'the payment ended before a provider payment was created' }];
+    return { outcome: 'REJECTED', violations };
+  }
+  // A query only (no command): a closed payment still answers a start that reached it late (startPayment).
+  setHandler(createdAnswerQuery, createdAnswerNow);
   const awaitCreated = shielded(async (): Promise<PaymentCreated> => {
-      await condition(() => created !== null || outcome !== null || attention?.first === true);
-      if (created) return created;
-      if (attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: attention.reason };
-      const violations: Violation[] =
-        outcome?.outcome === 'REJECTED'
-          ? outcome.violations
-          : [
-              {
-                path: '',
-                rule: outcome?.outcome ?? 'ENDED',
-                message: 'the payment ended before a provider payment was created',
-              },
-            ];
-      return { outcome: 'REJECTED', violations };
-    });
+    const seen: { answer: PaymentCreated | null } = { answer: null };
+    await condition(() => (seen.answer = createdAnswerNow()) !== null);
+    return seen.answer!;
+  });
   setHandler(awaitCreatedUpdate, awaitCreated);
   // The same answer for a caller that proves it sends this workflow's request (issue 12): a reused key is
   // refused here, in the validator (no history written), instead of by the client reading our first event.

@@ -14,6 +14,7 @@ import {
   awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
+  createdAnswerQuery,
   PAYMENT_FAILURE_TYPES,
   paymentStateQuery,
   paymentWorkflowId,
@@ -86,8 +87,10 @@ function describeAmounts(request: Record<string, unknown>): string {
  * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
  * The workflow goes on following the payment. A second call with the same paymentKey and the same input
  * attaches to the first (same answer, no second payment); with another input it is refused with
- * IdempotencyKeyReusedError (issue 9, point 4), running or closed. Once that workflow has closed, a new start
- * with the key is refused (WorkflowExecutionAlreadyStartedError) even with the same input.
+ * IdempotencyKeyReusedError (issue 9, point 4), running or closed. Once that workflow has closed, the same
+ * input still gets its answer (createdAnswer query: a retry whose first attempt started the payment and lost its
+ * answer must never read as a refusal); only a workflow closed before any answer (terminated at once) or a worker
+ * without the query leaves WorkflowExecutionAlreadyStartedError.
  *
  * The same-key check costs no extra call (issue 12): the update carries the request's fingerprint and the
  * workflow's validator refuses another request's. The first history event is read only to confirm a refusal
@@ -146,10 +149,25 @@ async function startPaymentTraced(
       }
       const handle = await startWorkflowOperation.workflowHandle();
       return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
-    } catch (error) {
+    } catch (thrown) {
+      let error = thrown;
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
-        throw error;
+        // The same request: this key's payment has closed, maybe started by an earlier attempt of this very
+        // call whose answer was lost (the server went away) and finished meanwhile. A start that reached Temporal
+        // is never reported as refused: its answer, as a retry of a running payment gets it (money rules).
+        try {
+          const answer = await client.workflow.getHandle(workflowId).query(createdAnswerQuery);
+          if (answer) {
+            const handle = client.workflow.getHandle(workflowId);
+            return { workflowId, created: answer, result: () => handle.result() as Promise<PaymentOutcome> };
+          }
+        } catch (queryError) {
+          // no worker at the moment, server busy: asked again below; a worker without the query: as before
+          if (!isTransientStartError(queryError)) throw error;
+          error = queryError;
+        }
+        if (!isTransientStartError(error)) throw error; // closed before any answer (terminated at once)
       }
       const refusal = updateRefusal(error);
       if (refusal === 'KEY_REUSED' || refusal === 'NO_HANDLER') {

@@ -11,6 +11,8 @@ it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook und
   const lines: string[] = [];
   const results = await runChaos({ profile: 'short', seed, log: (line) => lines.push(line) });
   console.log(`chaos, short profile, seed ${seed}\n${resultTable(results)}\n${results.flatMap((r) => r.problems.map((p) => `${r.scenario}/${r.engine}: ${p}`)).join('\n')}`);
+  // a lost payment: the state and history of its workflow, read before the engine stopped (unfinished.ts)
+  for (const r of results.filter((x) => x.diagnostics?.length)) console.log(`${r.scenario}/${r.engine}: unfinished payments\n${r.diagnostics!.join('\n')}`);
   expect(results.map((r) => `${r.scenario}/${r.engine}`)).toEqual([
     'worker-sigkill/cluster',
     'server-sigkill/cluster',

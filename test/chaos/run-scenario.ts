@@ -10,7 +10,8 @@ import { triggerReconcileSchedule } from './reconcile-schedule';
 import { entityStatus, verifyScenario, type ScenarioCounts } from './verify';
 import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
 import { superviseWorker, type WorkerSupervisor } from './worker-supervisor';
-import { drivePayin, drivePayment, pickKind, type PayinRun, type PaymentRun } from './workload';
+import { describeUnfinished } from './unfinished';
+import { drivePayin, drivePayment, newPaymentRun, pickKind, type PayinRun, type PaymentRun } from './workload';
 
 export interface ChaosProfile {
   name: string;
@@ -38,6 +39,8 @@ export interface ScenarioResult extends ScenarioCounts {
   seconds: number;
   /** scenario-specific figures (storm counts, bad-input counts) */
   notes: string;
+  /** on a lost payment: the dump of the unfinished workflows (unfinished.ts) */
+  diagnostics?: string[];
 }
 
 const QUOTE_VALIDITY_MS = 12_000;
@@ -87,7 +90,10 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         const kind = pickKind(random);
         const amount = random.int(5, 60);
         const key = `chaos-${scenario.name}-${runId}-${i}`;
-        payments.push(withDeadline(drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i) }), paymentDeadline, { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: 'timed out', startRetries: 0 }));
+        const run = newPaymentRun(key, kind);
+        const driven = drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i) }, run);
+        // past the deadline: the run as far as it got (a copy: the driver may still be writing to its own)
+        payments.push(withDeadline(driven, paymentDeadline, () => ({ ...run, error: `timed out (driver at stage ${run.stage}${run.error ? `; ${run.error}` : ''})` })));
         if (i % 10 === 5) payins.push(drivePayin(s, random.int(20, 200), paymentDeadline));
         await new Promise((resolve) => setTimeout(resolve, profile.spreadMs));
       }
@@ -112,6 +118,9 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
       entitiesBeforeSchedule,
       ...(storm ? { deliveriesOf: async () => storm.deliveries() } : {}),
     });
+    // Before the stack and engine stop: what the unfinished payments look like (a lost payment says why).
+    const diagnostics = counts.lost > 0 ? await describeUnfinished(stack, runs).catch((error: unknown) => [`   (no dump: ${String(error)})`]) : [];
+    for (const line of diagnostics) log(line);
     const stormCounts = storm?.counts();
     const retries = runs.reduce((n, r) => n + r.startRetries, 0);
     return {
@@ -127,6 +136,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         ...(stormCounts ? [`storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`] : []),
       ].join('; '),
       ...counts,
+      diagnostics,
     };
   } finally {
     await workers?.stop();
@@ -135,9 +145,9 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
   }
 }
 
-function withDeadline<T>(work: Promise<T>, deadline: number, fallback: T): Promise<T> {
+function withDeadline<T>(work: Promise<T>, deadline: number, fallback: () => T): Promise<T> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(fallback), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(() => resolve(fallback()), Math.max(0, deadline - Date.now()));
     void work.then((value) => {
       clearTimeout(timer);
       resolve(value);

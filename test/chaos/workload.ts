@@ -26,6 +26,13 @@ export interface PaymentRun {
   startRetries: number;
   /** The driver's own error (start refused, funding refused, result lost): counted, never thrown. */
   error: string | null;
+  /** where the driver is (shown when the run times out): start, fund, result, done */
+  stage: 'start' | 'fund' | 'result' | 'done';
+}
+
+/** A run before its start; the scenario keeps it, so a run that times out still shows how far it got. */
+export function newPaymentRun(key: string, kind: PaymentKind): PaymentRun {
+  return { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0, stage: 'start' };
 }
 
 export interface PayinRun {
@@ -91,8 +98,8 @@ export async function drivePayment(
   key: string,
   amount: number,
   options: { quoteValidityMs: number; deadline: number; random: Random },
+  run: PaymentRun = newPaymentRun(key, kind),
 ): Promise<PaymentRun> {
-  const run: PaymentRun = { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0 };
   try {
     // As a backend does: the same key again until an answer (startPayment retries only briefly itself). The
     // key makes it idempotent: a second call attaches to the first workflow.
@@ -103,6 +110,7 @@ export async function drivePayment(
       return run;
     }
     run.providerPaymentId = started.created.providerPaymentId;
+    run.stage = 'fund';
     const fundUrl = `${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fund`;
     if (kind === 'PUSHED') {
       await sleep(options.random.int(0, 1_000));
@@ -121,7 +129,9 @@ export async function drivePayment(
       await sleep(options.quoteValidityMs + 1_500);
       await control(fundUrl, {}, options.deadline);
     }
+    run.stage = 'result';
     run.outcome = await resultUntilAnswered(stack, run.workflowId, options.deadline);
+    run.stage = 'done';
   } catch (error) {
     run.error = String(error).slice(0, 300);
   }

@@ -3,7 +3,6 @@
 // cancelled transfer leaves its funded payment alone (point 2); the entity continues as new (point 10).
 // With XBORDER_RECORD_HISTORIES=1 this file ADDS the replay histories of its scenarios (new files only):
 //   XBORDER_RECORD_HISTORIES=1 npx jest test/e2e/money-safety.e2e.test.ts
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
@@ -80,7 +79,7 @@ describe('same key, other request (issue 9, point 4)', () => {
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
-  it('refuses another request for the key of a closed payment; the same request stays refused as before', async () => {
+  it('refuses another request for the key of a closed payment; the same request gets the same answer again', async () => {
     const key = uniqueKey('e2e-samekey-closed');
     const opts = { taskQueue: stack.taskQueue };
     // a contract violation closes the workflow at once (REJECTED)
@@ -93,8 +92,32 @@ describe('same key, other request (issue 9, point 4)', () => {
       startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts),
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
-    const same = await refusal(startPayment(stack.client, { paymentKey: key, request: rejected }, opts));
-    expect(same).toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+    // issue 15: a retry of a start whose answer was lost may find its payment closed; it gets the answer
+    const same = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    expect(same.created).toEqual(first.created);
+    expect((await same.result()).outcome).toBe('REJECTED');
+  });
+
+  it('a pull payment that completed before the same start was asked again: its answer, not a refusal (issue 15)', async () => {
+    // The chaos storm's lost PULL payment: the first start reached Temporal, its answer was lost with the server,
+    // the payment completed meanwhile; the backend's retry with the same key was told WorkflowExecutionAlreadyStarted.
+    const key = uniqueKey('e2e-samekey-pull-closed');
+    const opts = { taskQueue: stack.taskQueue };
+    const pull = {
+      ...request(key, 20),
+      source: { currencyCode: 'USDC', amount: 20, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' },
+    };
+    const input = { paymentKey: key, request: pull, options: { reconcileEveryMs: 3_000 } };
+    const first = await startPayment(stack.client, input, opts);
+    if (first.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(first.created)}`);
+    expect((await first.result()).outcome).toBe('COMPLETED');
+
+    const again = await startPayment(stack.client, input, opts);
+    expect(again.created).toEqual(first.created);
+    expect((await again.result()).outcome).toBe('COMPLETED');
+    expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
+    // another request for that key is still refused
+    expect(await refusal(startPayment(stack.client, { ...input, request: { ...pull, reference: `${key}-other` } }, opts))).toBeInstanceOf(IdempotencyKeyReusedError);
   });
 
   it('refuses a transfer key with another payment request; the same request attaches', async () => {

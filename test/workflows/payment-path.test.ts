@@ -5,7 +5,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { awaitCreatedForRequestUpdate, providerPaymentWorkflowId } from '../../workflows/messages';
+import { awaitCreatedForRequestUpdate, createdAnswerQuery, providerPaymentWorkflowId } from '../../workflows/messages';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, refusalType } from './support/harness';
@@ -82,4 +82,16 @@ it("refuses awaitCreatedForRequest with another request's fingerprint (IDEMPOTEN
     args: [{ requestFingerprint: await ownFingerprint(handle) }],
   });
   expect(own.outcome).toBe('CREATED');
+});
+
+it('createdAnswer answers what awaitCreated answered, also once the payment has closed (issue 15: a late retry of the start)', async () => {
+  bed.newFake();
+  const handle = await bed.startPayment();
+  const answer = await handle.executeUpdate(awaitCreatedForRequestUpdate, {
+    args: [{ requestFingerprint: await ownFingerprint(handle) }],
+  });
+  expect(answer.outcome).toBe('CREATED');
+  expect(await handle.query(createdAnswerQuery)).toEqual(answer);
+  await handle.terminate('closed before the retry came');
+  expect(await handle.query(createdAnswerQuery)).toEqual(answer);
 });
