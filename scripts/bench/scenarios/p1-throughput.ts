@@ -28,8 +28,9 @@ async function startAll(ctx: BenchContext, subject: Subject, count: number, conc
 export async function fundAndComplete(ctx: BenchContext, subject: Subject, started: readonly Started[], concurrency: number, label: string): Promise<{ elapsedMs: number; completed: number; lost: string[] }> {
   const began = performance.now();
   const funded = await runPool(started, concurrency, (s) => subject.fund(s), (done) => ctx.progress.update(`${label}: ${done}/${started.length} funded`));
-  // A payment that never ends is counted lost rather than hanging the bench.
-  const deadline = Date.now() + 180_000 + 100 * started.length;
+  // A payment that never ends is counted lost rather than hanging the bench. 300 ms per payment: the dev server
+  // completes ≈ 5 funded payments/s, so 10,000 parked (P2 at the issue's size) need ≈ 35 minutes after funding.
+  const deadline = Date.now() + 180_000 + 300 * started.length;
   const outcomes = await runPool(
     started,
     Math.max(concurrency, 50),
