@@ -19,6 +19,7 @@ import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { ROOT } from '../docker/compose-model';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 // The first run on a fresh machine builds the server (about 7 minutes; cached in ~/.cache/xborder after).
 jest.setTimeout(180_000);
@@ -40,13 +41,7 @@ afterAll(async () => {
 });
 
 function request(reference: string) {
-  return {
-    customerId: 'cus_demo_individual',
-    source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-    reference,
-    paymentReason: 'PERSONAL_TRANSFERS',
-  };
+  return demoPaymentRequest(reference);
 }
 
 async function sandboxPaymentsWithReference(reference: string) {

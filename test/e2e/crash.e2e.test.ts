@@ -10,6 +10,7 @@ import type { LocalStack } from '../../src/cli/stack';
 import { startPayment, type StartedPayment } from '../../src/client/payments';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { startTestStack, uniqueKey } from './stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(300_000);
 
@@ -76,13 +77,7 @@ it(`${PAYMENTS} payments survive ${KILLS} SIGKILLs of the worker: one provider p
       stack.client,
       {
         paymentKey: key,
-        request: {
-          customerId: 'cus_demo_individual',
-          source: { currencyCode: 'USDC', amount: 10 + i, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-          destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-          reference: key,
-          paymentReason: 'PERSONAL_TRANSFERS',
-        },
+        request: demoPaymentRequest(key, 10 + i),
       },
       { taskQueue: stack.taskQueue },
     );

@@ -7,6 +7,7 @@ import { freePort } from '../support/ports';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(120_000);
 
@@ -26,13 +27,7 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 42, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: key,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(key, 42),
       options: { reconcileEveryMs: 1_000 },
     },
     { taskQueue: stack.taskQueue },

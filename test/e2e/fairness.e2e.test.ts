@@ -11,6 +11,7 @@ import { fairnessKeyOf, fairnessPriority, paymentCustomerKey } from '../../src/c
 import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { createDevServerEnv, uniqueTaskQueue, workflowBundle } from '../support/temporal';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(240_000);
 
@@ -52,13 +53,7 @@ describe('a payment on the stack', () => {
       stack.client,
       {
         paymentKey: key,
-        request: {
-          customerId: 'cus_demo_individual',
-          source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-          destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-          reference: key,
-          paymentReason: 'PERSONAL_TRANSFERS',
-        },
+        request: demoPaymentRequest(key),
       },
       { taskQueue: stack.taskQueue },
     );

@@ -18,6 +18,7 @@ import { recordRunHistory } from '../support/history-recorder';
 import type { LocalStack } from '../../src/cli/stack';
 import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(120_000);
 
@@ -30,19 +31,7 @@ afterAll(async () => {
 });
 
 function request(reference: string, amount = 100, extra: Record<string, unknown> = {}) {
-  return {
-    customerId: 'cus_demo_individual',
-    source: {
-      currencyCode: 'USDC',
-      amount,
-      rail: 'POLYGON',
-      fromAddress: '0x1111111111111111111111111111111111111111',
-    },
-    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-    reference,
-    paymentReason: 'PERSONAL_TRANSFERS',
-    ...extra,
-  };
+  return demoPaymentRequest(reference, amount, extra);
 }
 
 async function providerPaymentsWithReference(reference: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import { cancelPayment, getPaymentState, requotePayment, startPayment } from '..
 import { paymentWorkflowId } from '../../workflows/messages';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(120_000);
 
@@ -37,18 +38,7 @@ afterAll(async () => {
 });
 
 function request(reference: string) {
-  return {
-    customerId: 'cus_demo_individual',
-    source: {
-      currencyCode: 'USDC',
-      amount: 100,
-      rail: 'POLYGON',
-      fromAddress: '0x1111111111111111111111111111111111111111',
-    },
-    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-    reference,
-    paymentReason: 'PERSONAL_TRANSFERS',
-  };
+  return demoPaymentRequest(reference);
 }
 
 async function start(prefix: string) {

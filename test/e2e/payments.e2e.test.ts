@@ -11,6 +11,7 @@ import {
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { recordHistories } from '../support/history-recorder';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 /** Workflows whose histories `npm run record-histories` keeps for the replay test, by scenario. */
 const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
@@ -28,19 +29,7 @@ afterAll(async () => {
 });
 
 function request(reference: string, extra: Record<string, unknown> = {}) {
-  return {
-    customerId: 'cus_demo_individual',
-    source: {
-      currencyCode: 'USDC',
-      amount: 100,
-      rail: 'POLYGON',
-      fromAddress: '0x1111111111111111111111111111111111111111',
-    },
-    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-    reference,
-    paymentReason: 'PERSONAL_TRANSFERS',
-    ...extra,
-  };
+  return demoPaymentRequest(reference, 100, extra);
 }
 
 async function sandboxPaymentsWithReference(

@@ -20,6 +20,7 @@ import type { rateBoard } from '../../workflows/rate-board';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(300_000);
 
@@ -82,13 +83,7 @@ async function startOnePayment(prefix: string): Promise<StartedPayment & { provi
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 25, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: key,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(key, 25),
     },
     { taskQueue: stack.taskQueue },
   );
@@ -229,13 +224,7 @@ it('an unversioned worker runs the same bundle: the behaviours are declared only
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 25, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: key,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(key, 25),
     },
     { taskQueue },
   );

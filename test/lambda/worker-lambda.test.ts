@@ -14,6 +14,7 @@ import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
 import { loadWorkflowBundle } from '../../workers/workflow-bundle';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(180_000);
 
@@ -115,13 +116,7 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: key,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(key),
     },
     { taskQueue: stack.taskQueue },
   );

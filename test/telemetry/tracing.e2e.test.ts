@@ -11,6 +11,7 @@ import { installTracing, type Tracing } from '../../src/telemetry/tracing';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
+import { DEMO_WALLET, demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(180_000);
 
@@ -84,18 +85,12 @@ function ancestry(span: ReadableSpan, index: Map<string, ReadableSpan>): string[
 
 it("traces one payment from startPayment to the provider's HTTP call, which carries the traceparent", async () => {
   const key = uniqueKey('trace');
-  const fromAddress = '0x1111111111111111111111111111111111111111';
+  const fromAddress = DEMO_WALLET;
   const started = await startPayment(
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: key,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(key),
     },
     { taskQueue: stack.taskQueue },
   );

@@ -11,6 +11,7 @@ import { startPayment } from '../../src/client/payments';
 import { paymentWorkflowId } from '../../workflows/messages';
 import { temporalBinaries } from '../support/temporal';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(180_000);
 
@@ -47,13 +48,7 @@ it('shows the decoded payment input with the codec server, and only the encrypte
     stack.client,
     {
       paymentKey: key,
-      request: {
-        customerId: 'cus_demo_individual',
-        source: { currencyCode: 'USDC', amount: 75, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
-        destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-        reference: marker,
-        paymentReason: 'PERSONAL_TRANSFERS',
-      },
+      request: demoPaymentRequest(marker, 75),
     },
     { taskQueue: stack.taskQueue },
   );

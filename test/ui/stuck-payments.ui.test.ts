@@ -11,6 +11,7 @@ import { findStuckPayments, stuckQueries } from '../../src/client/stuck';
 import { getPaymentState, startPayment } from '../../src/client/payments';
 import { paymentWorkflowId } from '../../workflows/messages';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
+import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(180_000);
 
@@ -38,18 +39,7 @@ afterAll(async () => {
 });
 
 function paymentRequest(reference: string) {
-  return {
-    customerId: 'cus_demo_individual',
-    source: {
-      currencyCode: 'USDC',
-      amount: 75,
-      rail: 'POLYGON',
-      fromAddress: '0x1111111111111111111111111111111111111111',
-    },
-    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
-    reference,
-    paymentReason: 'PERSONAL_TRANSFERS',
-  };
+  return demoPaymentRequest(reference, 75);
 }
 
 it('shows the stuck payment, and not the healthy one, for the stuck-payment query in the Temporal UI', async () => {
