@@ -5,6 +5,7 @@ import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from '
 import { uniqueWorkflowId } from '../support/temporal';
 import { DAY, useTestBed } from './support/test-bed';
 import { iso } from './support/fake-provider';
+import { individualBody } from '../unit/contract/fixtures';
 
 const bed = useTestBed();
 
@@ -45,14 +46,7 @@ it('a customer entity whose review never ends gets an end; a later webhook start
     id,
     status: 'PENDING_REVIEW',
     createdAt: '2026-01-01T00:00:00Z',
-    type: 'INDIVIDUAL',
-    firstName: 'Ana',
-    lastName: 'Silva',
-    email: 'ana.silva@example.org',
-    phone: '+5511999999999',
-    birthDate: '1990-05-20',
-    accountPurpose: 'Receiving salary from abroad',
-    address: { line1: 'Rua A 1', city: 'São Paulo', postalCode: '01000-000', stateRegionOrProvince: 'SP', countryCode: 'BR' },
+    ...individualBody(),
   };
   const send = (status: string, eventId: string) =>
     bed.env.client.workflow.signalWithStart('providerCustomer', {

@@ -10,27 +10,12 @@ import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
+import { individualBody } from '../unit/contract/fixtures';
 
 const bed = useTestBed();
 
 function individual(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    type: 'INDIVIDUAL',
-    firstName: 'Ana',
-    lastName: 'Silva',
-    email: 'ana.silva@example.org',
-    phone: '+5511999999999',
-    birthDate: '1990-05-20',
-    accountPurpose: 'Receiving salary from abroad',
-    address: {
-      line1: 'Rua A 1',
-      city: 'São Paulo',
-      postalCode: '01000-000',
-      stateRegionOrProvince: 'SP',
-      countryCode: 'BR',
-    },
-    ...overrides,
-  };
+  return { ...individualBody(), ...overrides };
 }
 
 function bankAccount(bank: Record<string, unknown> = {}): Record<string, unknown> {

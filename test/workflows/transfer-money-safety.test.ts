@@ -12,6 +12,7 @@ import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, created, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
+import { individualBody } from '../unit/contract/fixtures';
 
 const bed = useTestBed();
 
@@ -121,22 +122,7 @@ describe('cancelling a parent (issue 9, point 2)', () => {
   });
 });
 
-const customerBody = {
-  type: 'INDIVIDUAL',
-  firstName: 'Ana',
-  lastName: 'Silva',
-  email: 'ana.silva@example.org',
-  phone: '+5511999999999',
-  birthDate: '1990-05-20',
-  accountPurpose: 'Receiving salary from abroad',
-  address: {
-    line1: 'Rua A 1',
-    city: 'São Paulo',
-    postalCode: '01000-000',
-    stateRegionOrProvince: 'SP',
-    countryCode: 'BR',
-  },
-};
+const customerBody = individualBody();
 
 async function startOnboarding(key: string) {
   const handle = await bed.env.client.workflow.start('onboardCustomer', {
