@@ -1,0 +1,79 @@
+// Issue 12, `payment-lean-history` and `entity-lean-history`: a payment run on today's code records one patch
+// marker per workflow (not one per patch), indexes once per change anyone can see, and starts its entity with
+// the search attributes and memo the entity would upsert. Counted on the histories up to parked (created, the
+// entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
+import { temporal } from '@temporalio/proto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { awaitCreatedUpdate, providerPaymentWorkflowId, paymentWorkflowId } from '../../workflows/messages';
+import {
+  CustomerIdKey,
+  PAYMENT_PHASE_AT_START,
+  PaymentPhaseKey,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+} from '../../workflows/search-attributes';
+import { uniqueWorkflowId } from '../support/temporal';
+import { recordNewHistories } from '../support/record-new-histories';
+import { eventually } from './support/harness';
+import { MIN, paymentRequest, useTestBed } from './support/test-bed';
+
+const bed = useTestBed();
+const EventType = temporal.api.enums.v1.EventType;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** The history once the workflow waits on its first timer (parked). */
+async function parkedHistory(handle: WorkflowHandle): Promise<HistoryEvent[]> {
+  return eventually(
+    () => handle.fetchHistory().then((h) => h.events!),
+    (events) => events.some((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED),
+  );
+}
+
+function count(events: HistoryEvent[]) {
+  const upserts = events.filter((e) => e.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+  return {
+    events: events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED) + 1,
+    patchMarkers: events.filter(
+      (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_patch',
+    ).length,
+    upserts: upserts.length,
+    memoUpserts: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED).length,
+  };
+}
+
+it('records one patch marker per workflow and indexes only what changed, up to parked (issue 12)', async () => {
+  bed.newFake();
+  const key = uniqueWorkflowId('lean');
+  // as startPayment starts it: the first phase anyone sees is given with the start
+  const handle = await bed.env.client.workflow.start('payment', {
+    taskQueue: bed.taskQueue,
+    workflowId: paymentWorkflowId(key),
+    args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN } }],
+    typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+  });
+  bed.worker.started.add(handle.workflowId);
+  const answer = await handle.executeUpdate(awaitCreatedUpdate);
+  if (answer.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(answer)}`);
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(answer.providerPaymentId));
+  bed.worker.started.add(entity.workflowId);
+
+  const payment = count(await parkedHistory(handle));
+  const entityCount = count(await parkedHistory(entity));
+  // Before: payment 33 events, 4 patch markers, 7 upserts; entity 11 events, 2 markers, 3 upserts, 1 memo upsert
+  // (test/replay/histories/path-cuts-created-before-follow--*.json, plus entity-reads-sooner-when-quiet since).
+  expect(payment).toEqual({ events: 25, patchMarkers: 1, upserts: 2, memoUpserts: 0 });
+  expect(entityCount).toEqual({ events: 7, patchMarkers: 1, upserts: 1, memoUpserts: 0 });
+
+  // What operators filter on is all there: given at start, never lost for the lean path.
+  const paymentAttributes = (await handle.describe()).typedSearchAttributes;
+  expect(paymentAttributes.get(PaymentPhaseKey)).toBe('AWAITING_FUNDS');
+  expect(paymentAttributes.get(ProviderPaymentIdKey)).toBe(answer.providerPaymentId);
+  const described = await entity.describe();
+  expect(described.typedSearchAttributes.get(ProviderPaymentIdKey)).toBe(answer.providerPaymentId);
+  expect(described.typedSearchAttributes.get(PaymentStatusKey)).toBe('AWAITING_FUNDS');
+  expect(described.typedSearchAttributes.get(CustomerIdKey)).toBe('cus_1');
+  expect(described.memo).toEqual({ role: 'ORDERED', linkAccountId: null, type: expect.any(String) });
+
+  // XBORDER_RECORD_HISTORIES=1: adds this scenario's histories (new files only) for the replay test
+  await recordNewHistories(bed.env.client, bed.env.address, 'lean-history-parked', [handle.workflowId, entity.workflowId]);
+});
