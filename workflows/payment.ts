@@ -598,8 +598,15 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
     const idempotencyKey = `${workflowId}:create:${n}`;
     let p: Payment;
+    /** lean runs follow the new payment in the create's own activity (createPaymentAndFollow) */
+    let followed = false;
     try {
-      p = await createActivities.createPayment(request, idempotencyKey);
+      if (leanHistory()) {
+        const made = await createActivities.createPaymentAndFollow(request, idempotencyKey, { subscriber: workflowId });
+        p = made.payment;
+        followed = made.followed;
+        if (!followed) note('follow-failed', `${p.id}: ${made.error ?? 'signalWithStart failed'}; following by a child start`);
+      } else p = await createActivities.createPayment(request, idempotencyKey);
     } catch (err) {
       const app = applicationFailureOf(err);
       const maybeCreated = app?.type === PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN || !app?.nonRetryable;
@@ -625,7 +632,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     }
     if (lostTo) {
       // Follow it first: whatever happens next, funds sent to it reach this workflow.
-      await follow(p);
+      if (!followed) await follow(p);
       const lost = lostTo();
       if (lost) {
         note('superseded', `${p.id} never went live: ${lost}; it is tracked until it expires`);
@@ -645,7 +652,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         const answer = createdAnswer(p);
         created = answer;
         setPhase(phaseOf(p, isQuoteExpired(p)));
-        await follow(p);
+        if (!followed) await follow(p);
         return { created: answer };
       }
       await follow(p);

@@ -107,6 +107,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   /** timer reads since the last new event (QUIET_READS_MS) */
   let quietReads = 0;
   /** the memo this run has: under the lean patch, the one it was started with */
+  /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
+  let readBySubscriber = false;
   let lastMemo = lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
   /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
   let unknownValues: string[] = [];
@@ -211,10 +213,18 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
     accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
   });
-  setHandler(subscribeSignal, ({ workflowId }) => {
+  setHandler(subscribeSignal, ({ workflowId, has }) => {
     subscribers.add(workflowId);
     forwarded.delete(workflowId);
     wakeups++;
+    // Lean runs (issue 12): the subscriber's own read (its POST's answer) is merged like a read of ours, and
+    // the subscriber is sent only what is newer than it has. Older runs ignore `has`, as their code did.
+    if (lean && has !== undefined) {
+      accept(has, 'reconcile');
+      readBySubscriber = true;
+      const theirs = tryNormalize(has);
+      if (payment && theirs && !mergePayment(theirs, payment).changed) forwarded.set(workflowId, version);
+    }
     updateMemo();
   });
   setHandler(providerPaymentSnapshotQuery, snapshot);
@@ -274,8 +284,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   }
 
   // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
-  // payment first, so it never trusts one event alone.
-  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) await reconcile();
+  // payment first, so it never trusts one event alone — unless a subscriber already sent the service's answer
+  // (its POST's, in a signal delivered with this first task: lean runs only).
+  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !readBySubscriber)
+    await reconcile();
   if (payment) {
     noteUnknownValues();
     index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
