@@ -1,7 +1,13 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Payment } from '../src/contract';
+import { providerPaymentWorkflowId, subscribeSignal } from '../workflows/messages';
+import { CustomerIdKey, PaymentStatusKey, ProviderPaymentIdKey } from '../workflows/search-attributes';
+import { entityMemo } from '../workflows/entity-memo';
+import { unknownPaymentValues } from '../src/contract/payment-status';
 import type { ProviderPort } from './provider-port';
-import type { PaymentActivities } from './types';
+import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';
 
 /** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/messages.ts. */
@@ -36,11 +42,18 @@ export function createPaymentActivities(deps: {
   provider: Pick<ProviderPort, 'payments' | 'rates'>;
   /** injectable for tests; the activity's attempt number by default */
   attempt?: () => number;
+  /** the worker's client and task queue by default (activity context) */
+  client?: () => Pick<Client, 'workflow'>;
+  taskQueue?: () => string;
 }): PaymentActivities {
   const { provider } = deps;
   const attemptOf = deps.attempt ?? currentAttempt;
-  return {
+  const client = deps.client ?? (() => Context.current().client);
+  const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
+  const activities: PaymentActivities = {
     getRate: (query) => callProvider(() => provider.rates.get(query)),
+    createPaymentAndFollow: (request, idempotencyKey, follow) =>
+      createThenFollow(activities.createPayment, client, taskQueue)(request, idempotencyKey, follow),
     async createPayment(request, idempotencyKey) {
       const attempt = attemptOf();
       try {
@@ -66,4 +79,48 @@ export function createPaymentActivities(deps: {
     },
     getPayment: (id) => callProvider(() => provider.payments.get(id)),
   };
+  return activities;
+}
+
+/** createPaymentAndFollow around any createPayment (the real one, or a test's fake). */
+export function createThenFollow(
+  createPayment: PaymentActivities['createPayment'],
+  client: () => Pick<Client, 'workflow'> = () => Context.current().client,
+  taskQueue: () => string = () => Context.current().info.taskQueue,
+): PaymentActivities['createPaymentAndFollow'] {
+  return async (request, idempotencyKey, follow) => {
+    const payment = await createPayment(request, idempotencyKey);
+    try {
+      await followEntity(client(), taskQueue(), payment, follow);
+      return { payment, followed: true };
+    } catch (err) {
+      return { payment, followed: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+}
+
+/**
+ * Starts the entity with the POST's answer, or subscribes to it when a webhook started it first: one call that
+ * works either way (the ingress's policies: an entity that ended after its linger period starts again). The
+ * subscribe signal carries what the subscriber already has, so the entity does not send it back.
+ */
+async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string, p: Payment, follow: FollowEntity): Promise<void> {
+  const subscribers = [follow.subscriber];
+  await client.workflow.signalWithStart('providerPayment', {
+    workflowId: providerPaymentWorkflowId(p.id),
+    taskQueue,
+    args: [{ providerPaymentId: p.id, payment: p, subscribers }],
+    signal: subscribeSignal,
+    signalArgs: [{ workflowId: follow.subscriber, has: p }],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    // what the entity would set first (it seeds from its start under entity-lean-history and upserts nothing)
+    typedSearchAttributes: [
+      { key: PaymentStatusKey, value: p.status },
+      { key: ProviderPaymentIdKey, value: p.id },
+      ...(p.customerId ? [{ key: CustomerIdKey, value: p.customerId }] : []),
+    ],
+    memo: { ...entityMemo(p, subscribers.length, unknownPaymentValues(p)) },
+    staticSummary: `provider payment ${p.id} (for ${follow.subscriber})`,
+  });
 }

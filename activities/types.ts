@@ -21,6 +21,23 @@ export interface PaymentActivities {
   createPayment(request: CreatePaymentRequest, idempotencyKey: string): Promise<Payment>;
   /** GET /payments/:id, normalised to the current shape. */
   getPayment(id: string): Promise<Payment>;
+  /**
+   * POST /payments as `createPayment`, then the caller follows the new payment's entity with one signalWithStart
+   * (issue 12: a start-or-subscribe that cannot fail, and no child start). The entity is never a child: it
+   * outlives the caller and no cancel of the caller reaches it. A failed signalWithStart is returned
+   * (`followed: false`), never thrown: the payment is created and the caller follows it another way.
+   */
+  createPaymentAndFollow(
+    request: CreatePaymentRequest,
+    idempotencyKey: string,
+    follow: FollowEntity,
+  ): Promise<{ payment: Payment; followed: boolean; error?: string }>;
+}
+
+/** How the entity of a new provider payment is started or subscribed to (createPaymentAndFollow). */
+export interface FollowEntity {
+  /** the workflow that follows it (gets its changes) */
+  subscriber: string;
 }
 
 export interface CustomerActivities {

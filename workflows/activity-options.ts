@@ -30,7 +30,7 @@ export const localRateActivities = proxyLocalActivities<Pick<PaymentActivities, 
  * well inside the 24-hour idempotency window we assume (docs/spec-gaps.md, "Idempotency window").
  */
 export const createActivities = proxyActivities<
-  Pick<PaymentActivities, 'createPayment'> &
+  Pick<PaymentActivities, 'createPayment' | 'createPaymentAndFollow'> &
     Pick<CustomerActivities, 'createCustomer'> &
     Pick<AccountActivities, 'createAccount'>
 >({

@@ -8,14 +8,26 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
 import { subscribeSignal } from './messages';
+
+/** The patch that made an entity ignore its parent's cancel (ABANDON on cancel; issue 9, point 2). */
+export const ENTITY_IGNORES_PARENT_CANCEL = 'entity-ignores-parent-cancel';
+
+export interface FollowOptions {
+  /** the caller's reading of ENTITY_IGNORES_PARENT_CANCEL (a payment reads it through its lean patch); read here when absent */
+  abandonOnCancel?: boolean;
+  /** what the entity would upsert first (issue 12: given at start, it upserts nothing) */
+  typedSearchAttributes?: SearchAttributePair[];
+  memo?: Record<string, unknown>;
+}
 
 export async function startOrSubscribe<A>(
   workflowType: string,
   entityId: string,
   input: A,
   staticSummary: string,
+  options: FollowOptions = {},
 ): Promise<void> {
   const subscriber = workflowInfo().workflowId;
   try {
@@ -26,9 +38,11 @@ export async function startOrSubscribe<A>(
       // cancel of the parent never reaches it (ABANDON on cancel; issue 9, point 2). Other subscribers and
       // webhooks depend on it too, and it ends by itself after its linger period.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      ...(patched('entity-ignores-parent-cancel')
+      ...((options.abandonOnCancel ?? patched(ENTITY_IGNORES_PARENT_CANCEL))
         ? { cancellationType: ChildWorkflowCancellationType.ABANDON }
         : {}),
+      ...(options.typedSearchAttributes ? { typedSearchAttributes: options.typedSearchAttributes } : {}),
+      ...(options.memo ? { memo: options.memo } : {}),
       staticSummary,
     });
   } catch (err) {

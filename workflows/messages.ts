@@ -33,7 +33,11 @@ export interface ProviderPaymentEvent {
   payment: unknown;
 }
 export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
-export const subscribeSignal = defineSignal<[{ workflowId: string }]>('subscribe');
+/**
+ * `has`: the payment as the subscriber already has it (the POST's answer; issue 12). An entity run under
+ * `entity-lean-history` merges it and sends the subscriber only what is newer; older runs ignore it.
+ */
+export const subscribeSignal = defineSignal<[{ workflowId: string; has?: unknown }]>('subscribe');
 
 /** Sent by the entity to its subscribers on every accepted change (and once on subscribe). */
 export interface ProviderPaymentChanged {

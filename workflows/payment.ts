@@ -36,7 +36,9 @@ import {
 } from './messages';
 import type { PaymentInput, ProviderPaymentInput } from './inputs';
 import { PaymentInputShape } from './input-shapes';
-import { startOrSubscribe } from './follow-entity';
+import { ENTITY_IGNORES_PARENT_CANCEL, startOrSubscribe } from './follow-entity';
+import { entityMemo } from './entity-memo';
+import { unknownPaymentValues } from '../src/contract/payment-status';
 import { tellEntity } from './tell-entity';
 import { requestFingerprint } from './request-fingerprint';
 import type { PaymentPhase, TimelineEntry } from './types';
@@ -54,7 +56,7 @@ import {
   pullsFromAccount,
   quoteExpiresAtMs,
 } from './payment-rules';
-import { createIndexer } from './indexing';
+import { createIndexer, indexAtStart, indexPairs } from './indexing';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -92,6 +94,16 @@ export const PAYMENT_PATCHES = {
   createdBeforeFollow: 'payment-created-before-follow',
   /** getRate runs as a local activity (issue 12: a short idempotent read; one workflow task fewer per quote) */
   rateAsLocalActivity: 'payment-rate-local-activity',
+  /** the entity is a child whose parent's cancel never reaches it (follow-entity.ts; issue 9, point 2) */
+  entityIgnoresParentCancel: ENTITY_IGNORES_PARENT_CANCEL,
+  /**
+   * Issue 12, one marker per run: every patch above is on without a marker of its own; VALIDATING is not
+   * indexed (validation runs within the first workflow task, so nobody can see it); the phase startPayment set at
+   * start is not upserted again; the entity is started with its search attributes and memo. Each marker costs
+   * two events and a visibility write (the SDK upserts TemporalChangeVersion with it). Runs recorded before it
+   * have no such marker: patched() is false on their replay and each old patch is read as it was.
+   */
+  leanHistory: 'payment-lean-history',
 } as const;
 
 type CreateResult =
@@ -110,7 +122,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   const holidays = new Set(input.options?.holidays ?? []);
   const expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
   const reconcileEveryMs = input.options?.reconcileEveryMs ?? 6 * HOUR;
-  const index = createIndexer();
+  // The lean decision (PAYMENT_PATCHES.leanHistory) is read at the first patch the run reads, where its
+  // marker is then recorded; every patch of today goes through isPatched.
+  let lean: boolean | undefined;
+  const leanHistory = (): boolean => (lean ??= patched(PAYMENT_PATCHES.leanHistory));
+  const isPatched = (id: string): boolean => leanHistory() || patched(id);
+  const index = createIndexer(() => (leanHistory() ? indexAtStart() : null));
 
   // ---- state ----
   let phase = 'VALIDATING' as PaymentPhase; // `as`: changed by handlers, so no narrowing
@@ -172,9 +189,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return p ? fundingDeadlineOf(p, holidays) : null;
   }
 
-  function setPhase(next: PaymentPhase): void {
+  function setPhase(next: PaymentPhase, indexed = true): void {
     if (next !== phase) note('phase', `${phase} → ${next}`);
     phase = next;
+    setCurrentDetails(describe());
+    if (!indexed) return;
     const p = active();
     const quoteAt = p ? quoteExpiresAtMs(p) : null;
     index({
@@ -185,7 +204,6 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       quoteExpiresAt: quoteAt === null ? null : new Date(quoteAt),
       fundingDeadline: fundingDeadline(p),
     });
-    setCurrentDetails(describe());
   }
 
   function describe(): string {
@@ -283,7 +301,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   // there, and recorded histories have the patch marker after that acceptance.
   let shieldDecision: boolean | undefined;
   const shieldFromTemporalCancel = (): boolean =>
-    (shieldDecision ??= patched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate));
+    (shieldDecision ??= isPatched(PAYMENT_PATCHES.temporalCancelAsCancelUpdate));
   // Handler bodies run non-cancellable: a Temporal cancel request is a request, decided like the `cancel`
   // update (below), never an interruption of a create or a wait in flight.
   const shielded =
@@ -416,12 +434,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       // The server dedupes an update ID it still remembers; one that reaches us again (e.g. after the server
       // forgot it) gets the first answer, never a second run of rate/create that skips every check.
       const firstAnswer = known !== undefined && updateId !== undefined ? requoteAnswers.get(updateId) : undefined;
-      if (firstAnswer && patched(PAYMENT_PATCHES.requoteAnswersOnce)) {
+      if (firstAnswer && isPatched(PAYMENT_PATCHES.requoteAnswersOnce)) {
         note('requote', `requote ${known} asked again with the same update ID: first answer given`);
         if ('refused' in firstAnswer) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, firstAnswer.refused);
         return firstAnswer.answer;
       }
-      const rechecks = patched(PAYMENT_PATCHES.requoteRechecks);
+      const rechecks = isPatched(PAYMENT_PATCHES.requoteRechecks);
       // Before the patch the body checked only the end, funds and a cancel (the rest was the validator's, which
       // does not run on replay): a requote recorded then, while the quote was valid, still replays.
       const legacyBlocker = () =>
@@ -568,7 +586,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   ): Promise<CreateResult> {
     let rate;
     try {
-      const rates = patched(PAYMENT_PATCHES.rateAsLocalActivity) ? localRateActivities : rateActivities;
+      const rates = isPatched(PAYMENT_PATCHES.rateAsLocalActivity) ? localRateActivities : rateActivities;
       rate = await rates.getRate(rateQuery());
     } catch (err) {
       return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
@@ -580,14 +598,21 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
     const idempotencyKey = `${workflowId}:create:${n}`;
     let p: Payment;
+    /** lean runs follow the new payment in the create's own activity (createPaymentAndFollow) */
+    let followed = false;
     try {
-      p = await createActivities.createPayment(request, idempotencyKey);
+      if (leanHistory()) {
+        const made = await createActivities.createPaymentAndFollow(request, idempotencyKey, { subscriber: workflowId });
+        p = made.payment;
+        followed = made.followed;
+        if (!followed) note('follow-failed', `${p.id}: ${made.error ?? 'signalWithStart failed'}; following by a child start`);
+      } else p = await createActivities.createPayment(request, idempotencyKey);
     } catch (err) {
       const app = applicationFailureOf(err);
       const maybeCreated = app?.type === PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN || !app?.nonRetryable;
       if (!maybeCreated) return { rejected: providerViolations(app!), payment: null };
       // A create that may have reached the service is never a refusal (issue 9, point 5).
-      if (patched(PAYMENT_PATCHES.createOutcomeUnknownNeedsAttention)) {
+      if (isPatched(PAYMENT_PATCHES.createOutcomeUnknownNeedsAttention)) {
         const why = app?.nonRetryable
           ? app.message
           : `no answer after retrying for 12 hours: ${err instanceof Error ? err.message : String(err)}`;
@@ -607,7 +632,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     }
     if (lostTo) {
       // Follow it first: whatever happens next, funds sent to it reach this workflow.
-      await follow(p);
+      if (!followed) await follow(p);
       const lost = lostTo();
       if (lost) {
         note('superseded', `${p.id} never went live: ${lost}; it is tracked until it expires`);
@@ -619,7 +644,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     } else {
       activeId = p.id;
       version++;
-      if (patched(PAYMENT_PATCHES.createdBeforeFollow)) {
+      if (isPatched(PAYMENT_PATCHES.createdBeforeFollow)) {
         // The answer is the POST's response: the caller gets it now, in this workflow task. Nothing is lost
         // meanwhile: a webhook that starts the entity first is read back when we subscribe (the entity sends
         // its snapshot to every new subscriber), and a cancel or requote arriving now is decided by the main
@@ -627,7 +652,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         const answer = createdAnswer(p);
         created = answer;
         setPhase(phaseOf(p, isQuoteExpired(p)));
-        await follow(p);
+        if (!followed) await follow(p);
         return { created: answer };
       }
       await follow(p);
@@ -661,11 +686,22 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       payment: p,
       subscribers: [workflowId],
     };
+    const abandonOnCancel = isPatched(PAYMENT_PATCHES.entityIgnoresParentCancel);
     await startOrSubscribe(
       'providerPayment',
       providerPaymentWorkflowId(p.id),
       entityInput,
       `provider payment ${p.id} (for ${workflowId})`,
+      {
+        abandonOnCancel,
+        // Lean runs start the entity with what it would upsert first: it then upserts nothing (issue 12).
+        ...(leanHistory()
+          ? {
+              typedSearchAttributes: indexPairs({ status: p.status, providerPaymentId: p.id, customerId: p.customerId }),
+              memo: { ...entityMemo(p, entityInput.subscribers!.length, unknownPaymentValues(p)) },
+            }
+          : {}),
+      },
     );
   }
 
@@ -676,7 +712,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       absorb(read, `reconcile: ${why}`);
       note('reconciled', `${id} (${why})`);
       // news the entity may have missed (its webhook dropped): it must not show an older state for an hour
-      if (version !== before && patched(PAYMENT_PATCHES.tellsEntityWhatItRead)) {
+      if (version !== before && isPatched(PAYMENT_PATCHES.tellsEntityWhatItRead)) {
         const failed = await tellEntity(read);
         if (failed) note('entity-not-told', `${id}: ${failed}`);
       }
@@ -733,7 +769,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
 
   async function run(): Promise<PaymentOutcome> {
     // ---- 1. validate (contract rules at workflow time) ----
-    setPhase('VALIDATING');
+    // Lean runs do not index VALIDATING: the rules run within this workflow task, so nobody sees it.
+    setPhase('VALIDATING', !leanHistory());
     const violations = [...validatePaymentRequest(input.request, new Date()), ...pullLimitViolations()];
     if (violations.length > 0) return finish({ outcome: 'REJECTED', violations, payment: null });
 
@@ -743,7 +780,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     // A cancel that came while getRate ran: nothing is created (no live instructions for a cancelled payment).
     // patched() is read only then: before the patch the create went ahead and the main loop cancelled after.
     const cancelledBeforeCreate = (): string | null =>
-      pendingCancel() && patched(PAYMENT_PATCHES.firstCreateChecksCancel)
+      pendingCancel() && isPatched(PAYMENT_PATCHES.firstCreateChecksCancel)
         ? 'a cancel came before the provider payment was created'
         : null;
     const first = await quoteAndCreate(0, null, cancelledBeforeCreate);
@@ -819,7 +856,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         // Before the patch a pending cancel of an unfunded pull payment was accepted (CANCELLED at once).
         const blocker = fundsIn()
           ? 'funds are in'
-          : pullsFromAccount(request) && patched(PAYMENT_PATCHES.pullPaymentCancelRefused)
+          : pullsFromAccount(request) && isPatched(PAYMENT_PATCHES.pullPaymentCancelRefused)
             ? 'a payment pulled from an account moves its funds when created'
             : null;
         if (blocker) {
@@ -829,7 +866,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
           // spec: no cancel endpoint — the provider payment expires on its own (docs/spec-gaps.md)
           asked.decision = 'ACCEPTED';
           note('cancelled', `${asked.reason} (via ${asked.via})`);
-          if (!patched(PAYMENT_PATCHES.cancelListensUntilUnfundable)) return finish(cancelledOutcome(p));
+          if (!isPatched(PAYMENT_PATCHES.cancelListensUntilUnfundable)) return finish(cancelledOutcome(p));
           // Cancel does not lie: a late notice can still fund it (spec: States and transitions, row 2), so it is
           // followed until it can no longer be funded; funds after all → the real outcome, FUNDED_AFTER_CANCEL.
           setPhase('CANCELLED');
@@ -842,7 +879,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         // Two payments of one request carry money (DOUBLE_FUNDED): the end waits until neither still moves.
         // Only funds known to be in count (an unknown status without sentAt never keeps the workflow open).
         const stillMoving = [...tracked.values()].find((t) => t.id !== p.id && hasFundsIn(t) && !outcomeOf(t));
-        if (!stillMoving || !patched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
+        if (!stillMoving || !isPatched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
         stillMovingSince ??= now;
         if (now >= stillMovingSince + STILL_MOVING_LIMIT_MS) {
           // Bounded: past the limit an operator looks; the workflow stops reading on a timer (its history stays

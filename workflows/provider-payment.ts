@@ -31,7 +31,8 @@ import {
 import type { ProviderPaymentInput } from './inputs';
 import { parseOrThrow, ProviderPaymentInputShape } from './input-shapes';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
-import { createIndexer } from './indexing';
+import { createIndexer, indexAtStart } from './indexing';
+import { entityMemo, memoFingerprint, type EntityMemo } from './entity-memo';
 import { OBSERVED_EVENT_TYPE } from './tell-entity';
 
 const MINUTE = 60 * 1000;
@@ -55,6 +56,13 @@ export const ENTITY_PATCHES = {
   noEchoToStarter: 'entity-no-echo-to-starter',
   /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (issue 15, stale entity) */
   readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet',
+  /**
+   * Issue 12, one marker per run: every patch above (and `entity-accepts-unknown-values`) is on without a marker
+   * of its own, and the search attributes and memo the starter gave are not upserted again. Each marker costs two
+   * events and a visibility write (the SDK upserts TemporalChangeVersion with it). Runs recorded before it have no
+   * such marker: patched() is false on their replay and each old patch is read as it was.
+   */
+  leanHistory: 'entity-lean-history',
 } as const;
 
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
@@ -80,7 +88,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
   const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
-  const index = createIndexer();
+  // Read first, in the run's first workflow task (see ENTITY_PATCHES.leanHistory).
+  const lean = patched(ENTITY_PATCHES.leanHistory);
+  const isPatched = (id: string): boolean => lean || patched(id);
+  const index = createIndexer(() => (lean ? indexAtStart() : null));
 
   const seen = new BoundedIdSet(input.seenEventIds ?? []);
   const subscribers = new Set(input.subscribers ?? []);
@@ -95,21 +106,24 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let lastHeardAt = Date.now();
   /** timer reads since the last new event (QUIET_READS_MS) */
   let quietReads = 0;
-  let lastMemo = '';
+  /** the memo this run has: under the lean patch, the one it was started with */
+  /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
+  let readBySubscriber = false;
+  let lastMemo = lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
   /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
   let unknownValues: string[] = [];
   // a carried-over run already told its subscribers
   if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
   // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
   // back would only cost it a signal and a workflow task (issue 12). Later changes are forwarded as usual.
-  else if (payment && subscribers.size > 0 && patched(ENTITY_PATCHES.noEchoToStarter))
+  else if (payment && subscribers.size > 0 && isPatched(ENTITY_PATCHES.noEchoToStarter))
     for (const s of subscribers) forwarded.set(s, version);
 
   function tryNormalize(raw: unknown): Payment | null {
     try {
       const p = normalizePayment(raw);
       // The contract refused these before issue 9 (point 6): histories recorded then replay the drop.
-      if (refusedByOldContract(p) && !patched('entity-accepts-unknown-values')) {
+      if (refusedByOldContract(p) && !isPatched('entity-accepts-unknown-values')) {
         log.warn('payment payload not understood; dropped', { providerPaymentId: id });
         return null;
       }
@@ -167,35 +181,15 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
         .add(1, { kind: what.startsWith('status ') ? 'status' : what });
   }
 
-  function role(): ProviderPaymentSnapshot['role'] {
-    if (!payment) return 'UNKNOWN';
-    if (payment.type === 'PAYIN') return 'PAYIN';
-    if (subscribers.size > 0) return 'ORDERED';
-    // spec: Payment rule 2 — the conversion of funds that arrived at a virtual account
-    if ((payment.type === 'PAYOUT' || payment.type === 'INTERNAL') && payment.source?.accountId)
-      return 'CONVERSION';
-    return 'UNKNOWN';
-  }
-
-  /** The virtual account that joins a PAYIN and its conversion (no link field exists: docs/spec-gaps.md). */
-  function linkAccountId(): string | null {
-    const r = role();
-    if (r === 'PAYIN') return payment?.destination?.accountId ?? null;
-    if (r === 'CONVERSION') return payment?.source?.accountId ?? null;
-    return null;
-  }
+  const role = (): ProviderPaymentSnapshot['role'] => entityMemo(payment, subscribers.size, []).role;
+  const linkAccountId = (): string | null => entityMemo(payment, subscribers.size, []).linkAccountId;
 
   function updateMemo(): void {
-    const memo = {
-      role: role(),
-      linkAccountId: linkAccountId(),
-      type: payment?.type ?? null,
-      ...(unknownValues.length > 0 ? { unknownValues } : {}),
-    };
-    const fingerprint = JSON.stringify(memo);
+    const memo = entityMemo(payment, subscribers.size, unknownValues);
+    const fingerprint = memoFingerprint(memo);
     if (fingerprint === lastMemo) return;
     lastMemo = fingerprint;
-    upsertMemo(memo);
+    upsertMemo({ ...memo });
   }
 
   function snapshot(): ProviderPaymentSnapshot {
@@ -219,10 +213,18 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
     accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
   });
-  setHandler(subscribeSignal, ({ workflowId }) => {
+  setHandler(subscribeSignal, ({ workflowId, has }) => {
     subscribers.add(workflowId);
     forwarded.delete(workflowId);
     wakeups++;
+    // Lean runs (issue 12): the subscriber's own read (its POST's answer) is merged like a read of ours, and
+    // the subscriber is sent only what is newer than it has. Older runs ignore `has`, as their code did.
+    if (lean && has !== undefined) {
+      accept(has, 'reconcile');
+      readBySubscriber = true;
+      const theirs = tryNormalize(has);
+      if (payment && theirs && !mergePayment(theirs, payment).changed) forwarded.set(workflowId, version);
+    }
     updateMemo();
   });
   setHandler(providerPaymentSnapshotQuery, snapshot);
@@ -282,8 +284,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   }
 
   // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
-  // payment first, so it never trusts one event alone.
-  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) await reconcile();
+  // payment first, so it never trusts one event alone — unless a subscriber already sent the service's answer
+  // (its POST's, in a signal delivered with this first task: lean runs only).
+  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !readBySubscriber)
+    await reconcile();
   if (payment) {
     noteUnknownValues();
     index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
@@ -314,7 +318,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       wakeAt = terminalSince + lingerMs;
       if (now >= wakeAt) break;
     } else {
-      const quietMs = patched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[quietReads] : undefined;
+      const quietMs = isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[quietReads] : undefined;
       wakeAt = lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
       if (now >= wakeAt) {
         quietReads++;

@@ -9,6 +9,13 @@ export const CustomerIdKey = defineSearchAttributeKey('CustomerId', SearchAttrib
 export const QuoteExpiresAtKey = defineSearchAttributeKey('QuoteExpiresAt', SearchAttributeType.DATETIME);
 export const FundingDeadlineKey = defineSearchAttributeKey('FundingDeadline', SearchAttributeType.DATETIME);
 
+/**
+ * The phase startPayment gives a payment at start (issue 12): validation runs within the first workflow task,
+ * so the first phase anyone can see is QUOTING; a payment run under `payment-lean-history` does not upsert it
+ * again. An older worker upserts VALIDATING and QUOTING over it, as before.
+ */
+export const PAYMENT_PHASE_AT_START = 'QUOTING';
+
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   PaymentPhaseKey,
   PaymentStatusKey,

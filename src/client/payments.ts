@@ -30,6 +30,7 @@ import {
 } from '../../workflows/messages';
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
+import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
@@ -133,6 +134,8 @@ async function startPaymentTraced(
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
       // issue 14: fairness between customers on the shared task queue (inherited by activities and children)
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
+      // issue 12: the first phase anyone sees, set with the start rather than by an upsert
+      typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
     });
     try {
       let created: PaymentCreated;

@@ -119,8 +119,8 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
   expect(String(post!.attributes['url.path'])).toMatch(/\/payments$/);
   expect(ancestry(post!, index)).toEqual([
     'provider POST',
-    'RunActivity:createPayment',
-    'StartActivity:createPayment',
+    'RunActivity:createPaymentAndFollow',
+    'StartActivity:createPaymentAndFollow',
     'RunWorkflow:payment',
     'UpdateWithStartWorkflow:awaitCreatedForRequest',
     'startPayment',

@@ -40,7 +40,7 @@ it('answers created in the workflow task right after POST /payments, before the 
   const activityTypes = before
     .filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
     .map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
-  expect(activityTypes).toEqual(['createPayment']); // getRate is a marker, not an activity task
+  expect(activityTypes).toEqual(['createPaymentAndFollow']); // getRate is a marker, not an activity task; the create follows the entity (payment-lean-history)
   expect(before.some((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED)).toBe(true);
   // nothing of the entity before the answer: no child started or failed, no subscribe signal
   const entityEventTypes = [

@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { addBusinessDays, type Account, type Customer, type Payment, type Rate } from '../../../src/contract';
 import type { AllActivities, RateQuery } from '../../../activities/types';
+import { createThenFollow } from '../../../activities/payment-activities';
 
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000;
 
@@ -57,6 +58,10 @@ export class FakeProvider {
 
   activities(): AllActivities {
     return {
+      // the real follow (signalWithStart through the worker's client) around the fake POST, as a test may have
+      // wrapped it (this.activities() is what the worker calls now)
+      createPaymentAndFollow: (request, idempotencyKey, follow) =>
+        createThenFollow((r, k) => this.activities().createPayment(r, k))(request, idempotencyKey, follow),
       getRate: async (query: RateQuery): Promise<Rate> => {
         this.record({ name: 'getRate', args: [query] });
         return {

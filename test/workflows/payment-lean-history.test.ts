@@ -1,0 +1,95 @@
+// Issue 12, `payment-lean-history` and `entity-lean-history`: a payment run on today's code records one patch
+// marker per workflow (not one per patch), indexes once per change anyone can see, and starts its entity with
+// the search attributes and memo the entity would upsert. Counted on the histories up to parked (created, the
+// entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
+import { temporal } from '@temporalio/proto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { awaitCreatedUpdate, providerPaymentWorkflowId, paymentWorkflowId } from '../../workflows/messages';
+import {
+  CustomerIdKey,
+  PAYMENT_PHASE_AT_START,
+  PaymentPhaseKey,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+} from '../../workflows/search-attributes';
+import { uniqueWorkflowId } from '../support/temporal';
+import { recordNewHistories } from '../support/record-new-histories';
+import { eventually } from './support/harness';
+import { MIN, paymentRequest, useTestBed } from './support/test-bed';
+
+const bed = useTestBed();
+const EventType = temporal.api.enums.v1.EventType;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const WORKFLOW_TASK_EVENTS = [
+  EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+  EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+];
+
+/** The history once the workflow waits on its first timer (parked). */
+async function parkedHistory(handle: WorkflowHandle): Promise<HistoryEvent[]> {
+  return eventually(
+    () => handle.fetchHistory().then((h) => h.events!),
+    (events) => events.some((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED),
+  );
+}
+
+function count(events: HistoryEvent[]) {
+  const upserts = events.filter((e) => e.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+  // up to the first timer, and the update's completion when it comes after it in the same task
+  const last = Math.max(
+    events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED),
+    events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED),
+  );
+  const parked = events.slice(0, last + 1);
+  return {
+    // workflow-task events aside: an update sent after the start (as here) may come in a task of its own
+    events: parked.filter((e) => !WORKFLOW_TASK_EVENTS.includes(e.eventType!)).length,
+    workflowTasks: parked.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED).length,
+    patchMarkers: events.filter(
+      (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_patch',
+    ).length,
+    upserts: upserts.length,
+    memoUpserts: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED).length,
+  };
+}
+
+it('records one patch marker per workflow and indexes only what changed, up to parked (issue 12)', async () => {
+  bed.newFake();
+  const key = uniqueWorkflowId('lean');
+  // as startPayment starts it: the first phase anyone sees is given with the start
+  const handle = await bed.env.client.workflow.start('payment', {
+    taskQueue: bed.taskQueue,
+    workflowId: paymentWorkflowId(key),
+    args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN } }],
+    typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+  });
+  bed.worker.started.add(handle.workflowId);
+  const answer = await handle.executeUpdate(awaitCreatedUpdate);
+  if (answer.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(answer)}`);
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(answer.providerPaymentId));
+  bed.worker.started.add(entity.workflowId);
+
+  const payment = count(await parkedHistory(handle));
+  const entityCount = count(await parkedHistory(entity));
+  // Before (main at the start of this change): the payment 21 events besides its 4 workflow tasks, 4 patch
+  // markers, 7 upserts, a child start; the entity 8 besides its task, 2 markers, 3 upserts, 1 memo upsert.
+  // Now: no child start (createPaymentAndFollow signals-with-start the entity), one marker each, and the
+  // search attributes and memo given at start.
+  expect(payment).toMatchObject({ events: 11, patchMarkers: 1, upserts: 2, memoUpserts: 0 });
+  expect(payment.workflowTasks).toBeLessThanOrEqual(3); // 2 with update-with-start; 3 when the update comes apart
+  expect(entityCount).toEqual({ events: 5, workflowTasks: 1, patchMarkers: 1, upserts: 1, memoUpserts: 0 });
+
+  // What operators filter on is all there: given at start, never lost for the lean path.
+  const paymentAttributes = (await handle.describe()).typedSearchAttributes;
+  expect(paymentAttributes.get(PaymentPhaseKey)).toBe('AWAITING_FUNDS');
+  expect(paymentAttributes.get(ProviderPaymentIdKey)).toBe(answer.providerPaymentId);
+  const described = await entity.describe();
+  expect(described.typedSearchAttributes.get(ProviderPaymentIdKey)).toBe(answer.providerPaymentId);
+  expect(described.typedSearchAttributes.get(PaymentStatusKey)).toBe('AWAITING_FUNDS');
+  expect(described.typedSearchAttributes.get(CustomerIdKey)).toBe('cus_1');
+  expect(described.memo).toEqual({ role: 'ORDERED', linkAccountId: null, type: expect.any(String) });
+
+  // XBORDER_RECORD_HISTORIES=1: adds this scenario's histories (new files only) for the replay test
+  await recordNewHistories(bed.env.client, bed.env.address, 'lean-history-parked', [handle.workflowId, entity.workflowId]);
+});
