@@ -122,5 +122,6 @@ async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string,
     ],
     memo: { ...entityMemo(p, subscribers.length, unknownPaymentValues(p)) },
     staticSummary: `provider payment ${p.id} (for ${follow.subscriber})`,
+    ...(follow.priority ? { priority: follow.priority } : {}),
   });
 }

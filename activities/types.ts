@@ -38,6 +38,8 @@ export interface PaymentActivities {
 export interface FollowEntity {
   /** the workflow that follows it (gets its changes) */
   subscriber: string;
+  /** the subscriber's priority (fairness key, issue 14): a child inherited it; a signalWithStart is given it */
+  priority?: { priorityKey?: number; fairnessKey?: string; fairnessWeight?: number };
 }
 
 export interface CustomerActivities {

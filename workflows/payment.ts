@@ -602,7 +602,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     let followed = false;
     try {
       if (leanHistory()) {
-        const made = await createActivities.createPaymentAndFollow(request, idempotencyKey, { subscriber: workflowId });
+        const made = await createActivities.createPaymentAndFollow(request, idempotencyKey, {
+          subscriber: workflowId,
+          // the entity shares the payment's fairness key, as it did as a child (issue 14)
+          ...(workflowInfo().priority ? { priority: { ...workflowInfo().priority } } : {}),
+        });
         p = made.payment;
         followed = made.followed;
         if (!followed) note('follow-failed', `${p.id}: ${made.error ?? 'signalWithStart failed'}; following by a child start`);
