@@ -24,13 +24,19 @@ export const BenchOptionsSchema = z.object({
   events: count,
   /** P5: worker starts of each kind */
   starts: count,
+  /**
+   * P1/P2: minutes to go on waiting for payments not ended when the window closed (180 s + 300 ms per funded
+   * payment): those that end then are counted late, not lost. 65 covers the entity's hourly read of a quiet
+   * payment whose funding webhooks were all refused.
+   */
+  lateWait: z.coerce.number().int().nonnegative(),
   /** heap snapshots and a CPU profile into bench-results/ (workers in debug mode: one thread) */
   profile: z.boolean(),
 });
 export type BenchOptions = z.infer<typeof BenchOptionsSchema>;
 
-const FULL = { n: 200, concurrency: 20, sequential: 20, rssWorkflows: 200, parked: 10_000, cache: 1_000, probes: 50, rate: 200, events: 2_000, starts: 3 };
-const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12, cache: 8, probes: 2, rate: 10, events: 30, starts: 1 };
+const FULL = { n: 200, concurrency: 20, sequential: 20, rssWorkflows: 200, parked: 10_000, cache: 1_000, probes: 50, rate: 200, events: 2_000, starts: 3, lateWait: 65 };
+const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12, cache: 8, probes: 2, rate: 10, events: 30, starts: 1, lateWait: 0 };
 
 /** `--quick`, `--profile`, `--only p1,p3`, and `--<option> <number>` for any count above. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {

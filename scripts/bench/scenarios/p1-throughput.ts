@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { BenchContext } from '../context';
 import { percentile, median, runPool, sleep } from '../stats';
 import type { Started, Subject, SubjectKind } from '../subjects';
+import { describeStraggler, undeliveredWebhooks } from '../straggler';
 
 interface P1Figures {
   startsPerSec: number;
@@ -24,24 +25,85 @@ async function startAll(ctx: BenchContext, subject: Subject, count: number, conc
   return { started: results.map((r) => (r as PromiseFulfilledResult<Started>).value), elapsedMs };
 }
 
-/** Funds every one and waits for every outcome; throws when one did not end COMPLETED. */
-export async function fundAndComplete(ctx: BenchContext, subject: Subject, started: readonly Started[], concurrency: number, label: string): Promise<{ elapsedMs: number; completed: number; lost: string[] }> {
+export interface Completion {
+  /** fund → the last payment that ended within the window */
+  elapsedMs: number;
+  completed: number;
+  /** not ended when the window closed (late or lost) */
+  notEndedInWindow: number;
+  /** ended COMPLETED after the window, within `--lateWait` minutes more: "id: minutes late" */
+  late: string[];
+  lost: string[];
+  /** what the stack said about each payment not ended when the window closed (straggler.ts) */
+  stragglers: string[];
+}
+
+const NOT_ENDED = 'NOT ENDED in time';
+
+/**
+ * Funds every one and waits for every outcome. A payment that has not ended when the window closes (180 s +
+ * 300 ms per payment: the dev server completes ≈ 5 funded payments/s, so 10,000 parked need ≈ 35 minutes) is
+ * described (straggler.ts) and waited for up to `--lateWait` minutes more: late if it completes then, lost if not.
+ */
+export async function fundAndComplete(ctx: BenchContext, subject: Subject, started: readonly Started[], concurrency: number, label: string): Promise<Completion> {
   const began = performance.now();
   const funded = await runPool(started, concurrency, (s) => subject.fund(s), (done) => ctx.progress.update(`${label}: ${done}/${started.length} funded`));
-  // A payment that never ends is counted lost rather than hanging the bench. 300 ms per payment: the dev server
-  // completes ≈ 5 funded payments/s, so 10,000 parked (P2 at the issue's size) need ≈ 35 minutes after funding.
   const deadline = Date.now() + 180_000 + 300 * started.length;
+  let lastEndedMs = 0;
+  const outcomeOf = new Map<number, Promise<string>>();
+  const outcome = (i: number) => {
+    if (!outcomeOf.has(i)) outcomeOf.set(i, subject.outcome(started[i]!));
+    return outcomeOf.get(i)!;
+  };
   const outcomes = await runPool(
     started,
     Math.max(concurrency, 50),
-    async (s, i) =>
-      funded[i]!.status === 'fulfilled'
-        ? Promise.race([subject.outcome(s), sleep(Math.max(0, deadline - Date.now())).then(() => 'NOT ENDED in time')])
-        : `NOT FUNDED: ${String((funded[i] as PromiseRejectedResult).reason)}`,
+    async (_s, i) => {
+      if (funded[i]!.status !== 'fulfilled') return `NOT FUNDED: ${String((funded[i] as PromiseRejectedResult).reason)}`;
+      const ended = await Promise.race([outcome(i), sleep(Math.max(0, deadline - Date.now())).then(() => NOT_ENDED)]);
+      if (ended !== NOT_ENDED) lastEndedMs = performance.now() - began;
+      return ended;
+    },
     (done) => ctx.progress.update(`${label}: ${done}/${started.length} ended`),
   );
-  const lost = outcomes.flatMap((o, i) => (o.status === 'fulfilled' && o.value === 'COMPLETED' ? [] : [`${started[i]!.workflowId}: ${o.status === 'fulfilled' ? o.value : String(o.reason)}`]));
-  return { elapsedMs: performance.now() - began, completed: started.length - lost.length, lost };
+  const notEnded = outcomes.flatMap((o, i) => (o.status === 'fulfilled' && o.value === NOT_ENDED ? [i] : []));
+  const result: Completion = { elapsedMs: lastEndedMs, completed: 0, notEndedInWindow: notEnded.length, late: [], lost: [], stragglers: [] };
+  if (notEnded.length > 0) result.stragglers = await describeAll(ctx, subject, started, notEnded, 'when the window closed');
+  if (notEnded.length > 0 && ctx.options.lateWait > 0) {
+    ctx.progress.log(`${label}: ${notEnded.length} not ended when the window closed; waiting up to ${ctx.options.lateWait} min more`);
+    const windowClosed = Date.now();
+    const lateDeadline = windowClosed + ctx.options.lateWait * 60_000;
+    const endedAfter = new Map<number, number>();
+    const again = await runPool(notEnded, 50, async (i) => {
+      const ended = await Promise.race([outcome(i), sleep(Math.max(0, lateDeadline - Date.now())).then(() => NOT_ENDED)]);
+      endedAfter.set(i, Date.now() - windowClosed);
+      return ended;
+    });
+    notEnded.forEach((i, j) => {
+      const o = again[j]!;
+      outcomes[i] = o;
+      if (o.status === 'fulfilled' && o.value === 'COMPLETED') result.late.push(`${started[i]!.workflowId}: ${(endedAfter.get(i)! / 60_000).toFixed(1)} min after the window`);
+    });
+    const stillNot = notEnded.filter((i) => outcomes[i]!.status === 'fulfilled' && (outcomes[i] as PromiseFulfilledResult<string>).value === NOT_ENDED);
+    if (stillNot.length > 0) result.stragglers.push(...(await describeAll(ctx, subject, started, stillNot, `${ctx.options.lateWait} min later`)));
+  }
+  result.lost = outcomes.flatMap((o, i) => {
+    if (o.status === 'fulfilled' && o.value === 'COMPLETED') return [];
+    return [`${started[i]!.workflowId}: ${o.status === 'fulfilled' ? o.value : String(o.reason)}`];
+  });
+  result.completed = started.length - result.lost.length;
+  return result;
+}
+
+async function describeAll(ctx: BenchContext, subject: Subject, started: readonly Started[], indices: readonly number[], when: string): Promise<string[]> {
+  if (subject.kind !== 'payment') return indices.map((i) => `${when}: ${started[i]!.workflowId}`);
+  const undelivered = await undeliveredWebhooks(ctx.stack.sandbox.url).catch(() => new Map<string, string[]>());
+  const deps = { client: ctx.stack.client, provider: ctx.stack.provider, undelivered };
+  const lines: string[] = [];
+  for (const i of indices.slice(0, 20)) lines.push(`${when}: ${await describeStraggler(deps, started[i]!.workflowId, started[i]!.createdId)}`);
+  if (indices.length > 20) lines.push(`${when}: … and ${indices.length - 20} more`);
+  for (const line of lines) ctx.progress.log(line);
+  return lines;
 }
 
 async function measure(ctx: BenchContext, kind: SubjectKind): Promise<P1Figures> {
@@ -53,6 +115,7 @@ async function measure(ctx: BenchContext, kind: SubjectKind): Promise<P1Figures>
     const one = await startAll(ctx, subject, sequential, 1, `P1 ${kind} one at a time`);
     const completion = await fundAndComplete(ctx, subject, burst.started, concurrency, `P1 ${kind}`);
     if (completion.lost.length > 0) throw new Error(`P1 ${kind}: ${completion.lost.length} did not complete, first: ${completion.lost[0]}`);
+    if (completion.late.length > 0) ctx.notes.push(`P1 ${kind}: ${completion.late.length} COMPLETED after the window (fund → COMPLETED counts the window only): ${completion.late.slice(0, 3).join('; ')}`);
     const latencies = burst.started.map((s) => s.createdMs);
     return {
       startsPerSec: (n / burst.elapsedMs) * 1000,
