@@ -4,7 +4,7 @@
 // and P5 (worker start), prints the table and writes it under bench-results/. Everything it started is
 // stopped at the end, whatever happened.
 //
-//   npm run bench [-- --quick] [-- --only p1,p2] [-- --n 200 --concurrency 20 --parked 10000 --cache 1000] [-- --profile]
+//   npm run bench [-- --quick] [-- --only p1,p2] [-- --engine postgres] [-- --n 200 --concurrency 20 --parked 10000 --cache 1000] [-- --profile]
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,8 +72,8 @@ async function main(): Promise<number> {
   let ctx: BenchContext | null = null;
   try {
     progress.log(`machine: ${machine.cpus} CPUs, load ${machine.loadAverageAtStart.join(' / ')}; ${options.quick ? 'quick run' : 'full run'}`);
-    progress.log(`payloads: ${useBenchCodecKey()}`);
-    const stack = await startBenchStack((line) => progress.log(line));
+    progress.log(`payloads: ${useBenchCodecKey()}; Temporal: ${options.engine === 'postgres' ? 'server on PostgreSQL (--engine postgres)' : 'dev server on SQLite'}`);
+    const stack = await startBenchStack((line) => progress.log(line), options.engine);
     stops.push(async () => rmSync(stack.dir, { recursive: true, force: true })); // runs last: the server's SQLite file, the bundles
     stops.push(() => stack.close());
     progress.update('building the workflow bundles');

@@ -30,6 +30,11 @@ export const BenchOptionsSchema = z.object({
    * payment whose funding webhooks were all refused.
    */
   lateWait: z.coerce.number().int().nonnegative(),
+  /**
+   * Temporal under the bench: `dev` the CLI's dev server (SQLite, what `npm start` runs), `postgres` the
+   * Temporal server on PostgreSQL as temporal-docker/compose.yaml runs it (test/cluster: built once per machine).
+   */
+  engine: z.enum(['dev', 'postgres']),
   /** heap snapshots and a CPU profile into bench-results/ (workers in debug mode: one thread) */
   profile: z.boolean(),
 });
@@ -41,7 +46,7 @@ const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12
 /** `--quick`, `--profile`, `--only p1,p3`, and `--<option> <number>` for any count above. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = argv.includes('--quick');
-  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: [...SCENARIOS] };
+  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: [...SCENARIOS], engine: 'dev' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick' || arg === '--profile') continue;
@@ -50,8 +55,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     const value = argv[++i];
     if (value === undefined) throw new Error(`${arg} needs a value`);
     if (name === 'only') raw.scenarios = value.split(',');
+    else if (name === 'engine') raw.engine = value;
     else if (name in FULL) raw[name] = value;
-    else throw new Error(`unknown option ${arg} (options: --quick, --profile, --only ${SCENARIOS.join(',')}, ${Object.keys(FULL).map((k) => `--${k}`).join(', ')})`);
+    else throw new Error(`unknown option ${arg} (options: --quick, --profile, --only ${SCENARIOS.join(',')}, --engine dev|postgres, ${Object.keys(FULL).map((k) => `--${k}`).join(', ')})`);
   }
   return BenchOptionsSchema.parse(raw);
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { freePort } from '../../src/cli/port-check';
 import { startLocalStack, type LocalStack } from '../../src/cli/stack';
 import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
+import { startTemporalCluster, type TemporalCluster } from '../../test/cluster/temporal-cluster';
 
 export interface BenchStack extends LocalStack {
   dir: string;
@@ -17,7 +18,11 @@ export interface BenchStack extends LocalStack {
   setWebhookTaskQueue(taskQueue: string): void;
 }
 
-export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
+/**
+ * `engine` dev: the CLI's dev server on SQLite, started by the stack. postgres: the Temporal server on PostgreSQL
+ * as temporal-docker runs it (test/cluster/temporal-cluster.ts), which the stack then reuses.
+ */
+export async function startBenchStack(log: (line: string) => void, engine: 'dev' | 'postgres' = 'dev'): Promise<BenchStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-bench-'));
   const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
   let webhookTaskQueue = 'bench-no-payment-worker-yet';
@@ -33,9 +38,15 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
       { counters },
     ),
   });
+  let cluster: TemporalCluster | null = null;
   try {
+    if (engine === 'postgres') {
+      log('starting PostgreSQL and the Temporal server (temporal-docker, without Docker)');
+      cluster = await startTemporalCluster(); // its setup scripts' output would bury the progress line
+      log(`Temporal ${cluster.version} on PostgreSQL at ${cluster.address}`);
+    }
     const stack = await startLocalStack({
-      temporalPort: await freePort(),
+      temporalPort: cluster?.port ?? (await freePort()),
       temporalUiPort: await freePort(),
       temporalDbFile: path.join(dir, 'temporal.db'),
       taskQueue: 'bench-unused', // every scenario has its own task queue and worker
@@ -74,10 +85,12 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
       close: async () => {
         await stack.close();
         await ingress.close();
+        await cluster?.stop();
       },
     };
   } catch (error) {
     await ingress.close();
+    await cluster?.stop();
     throw error;
   }
 }
