@@ -2,23 +2,14 @@
 // one time-skipping server per file (refused updates here can lock time skipping: see
 // payment-money-safety-timers.test.ts).
 import { ApplicationFailure } from '@temporalio/common';
-import type { AllActivities } from '../../activities/types';
 import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery } from '../../workflows/messages';
-import type { FakeProvider } from './support/fake-provider';
+import { wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, eventually, refusalType } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
 /** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
-function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
-  const original = fake.activities.bind(fake);
-  fake.activities = () => {
-    const inner = original();
-    return { ...inner, ...wrap(inner) };
-  };
-}
-
 const unknownOutcome = () =>
   ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'unknown', nonRetryable: true });
 

@@ -2,9 +2,8 @@
 // their own: on the time-skipping server a refused update (validator) or an update ID sent twice can leave
 // time skipping locked for the rest of the server's life, after which env.sleep hangs
 // (payment-money-safety.test.ts holds those).
-import type { AllActivities } from '../../activities/types';
 import { paymentStateQuery, requoteUpdate } from '../../workflows/messages';
-import { QUOTE_VALIDITY_MS, type FakeProvider } from './support/fake-provider';
+import { QUOTE_VALIDITY_MS, wrapActivities, type FakeProvider } from './support/fake-provider';
 import {
   closedPaymentOutcome,
   created,
@@ -17,14 +16,6 @@ import { DAY, MIN, useTestBed } from './support/test-bed';
 const bed = useTestBed();
 
 /** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
-function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
-  const original = fake.activities.bind(fake);
-  fake.activities = () => {
-    const inner = original();
-    return { ...inner, ...wrap(inner) };
-  };
-}
-
 /** A gate the test opens: createPayment waits on it once `armed`. */
 function gatedCreate(fake: FakeProvider) {
   let open!: () => void;

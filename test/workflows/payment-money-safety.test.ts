@@ -2,7 +2,6 @@
 // "maybe created" creates and unknown provider values. A file of its own: one time-skipping server per file.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
-import type { AllActivities } from '../../activities/types';
 import {
   awaitCreatedUpdate,
   cancelUpdate,
@@ -11,7 +10,7 @@ import {
   requoteUpdate,
   resolveCreateUpdate,
 } from '../../workflows/messages';
-import type { FakeProvider } from './support/fake-provider';
+import { wrapActivities } from './support/fake-provider';
 import {
   closedPaymentOutcome,
   created,
@@ -24,14 +23,6 @@ import { paymentRequest, useTestBed } from './support/test-bed';
 const bed = useTestBed();
 
 /** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
-function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
-  const original = fake.activities.bind(fake);
-  fake.activities = () => {
-    const inner = original();
-    return { ...inner, ...wrap(inner) };
-  };
-}
-
 describe('requote (issue 9, point 1)', () => {
   it('is refused while the current quote is still valid', async () => {
     bed.newFake();

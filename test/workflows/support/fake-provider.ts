@@ -250,3 +250,12 @@ export class FakeProvider {
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** Replaces some of the fake's activities with wrappers around its own (a call that fails first, a slow one, …). */
+export function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
+  const original = fake.activities.bind(fake);
+  fake.activities = () => {
+    const inner = original();
+    return { ...inner, ...wrap(inner) };
+  };
+}
