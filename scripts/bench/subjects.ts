@@ -4,9 +4,10 @@ import got from 'got';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { startPayment } from '../../src/client/payments';
 import { providerPaymentChangedSignal } from '../../workflows/messages';
-import { SKELETON_WORKFLOW_TYPE, skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal } from './skeleton/messages';
+import { SKELETON_PAIR_WORKFLOW_TYPE, SKELETON_WORKFLOW_TYPE, skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal } from './skeleton/messages';
 
-export type SubjectKind = 'payment' | 'skeleton';
+/** skeleton-pair: the skeleton that also starts a second workflow at create, as the payment starts its entity */
+export type SubjectKind = 'payment' | 'skeleton' | 'skeleton-pair';
 
 export interface Started {
   key: string;
@@ -65,14 +66,14 @@ export function paymentSubject(client: Client, taskQueue: string, sandboxUrl: st
   };
 }
 
-export function skeletonSubject(client: Client, taskQueue: string): Subject {
+export function skeletonSubject(client: Client, taskQueue: string, kind: 'skeleton' | 'skeleton-pair' = 'skeleton'): Subject {
   return {
-    kind: 'skeleton',
+    kind,
     async start(key) {
       const began = performance.now();
-      const workflowId = `skeleton:${key}`;
+      const workflowId = `${kind}:${key}`;
       const createdId = await client.workflow.executeUpdateWithStart(skeletonCreatedUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(SKELETON_WORKFLOW_TYPE, {
+        startWorkflowOperation: new WithStartWorkflowOperation(kind === 'skeleton' ? SKELETON_WORKFLOW_TYPE : SKELETON_PAIR_WORKFLOW_TYPE, {
           workflowId,
           taskQueue,
           args: [key],

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { createProviderClient } from '../../src/provider';
@@ -30,15 +31,18 @@ export type WorkerProcessConfig = z.infer<typeof WorkerProcessConfigSchema>;
 
 async function startSkeletonWorker(config: WorkerProcessConfig): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: config.address });
+  const codecs = dataConverterFromEnv().payloadCodecs ?? [];
+  // the pair skeleton's create activity starts its second workflow with a client, as createPaymentAndFollow does
+  const client = new Client({ connection: await Connection.connect({ address: config.address }), namespace: config.namespace, dataConverter: { payloadCodecs: codecs } });
   const worker = await Worker.create({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
     workflowBundle: config.bundlePath ? { codePath: config.bundlePath } : { code: await bundleSkeleton() },
-    activities: createSkeletonActivities(),
+    activities: createSkeletonActivities({ client, taskQueue: config.taskQueue }),
     // the same payload encryption as the payment's worker and the bench's client (failures are not encoded: the
     // skeleton's bundle has no failure converter, and it raises none)
-    dataConverter: { payloadCodecs: dataConverterFromEnv().payloadCodecs ?? [] },
+    dataConverter: { payloadCodecs: codecs },
     ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
     ...(config.debugMode ? { debugMode: true } : {}),
   });

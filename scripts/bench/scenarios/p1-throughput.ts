@@ -1,5 +1,6 @@
 // P1 (issue 12): N starts at concurrency C (update-with-start returned = `created`), then fund all and wait
-// for every outcome; the same for the skeleton on the same server, one after the other in the same run.
+// for every outcome; the same for the skeleton, and for the two-workflow skeleton (its create also starts a second
+// workflow, as the payment's starts its entity), on the same server, one after the other in the same run.
 import { randomUUID } from 'node:crypto';
 import type { BenchContext } from '../context';
 import { percentile, median, runPool, sleep } from '../stats';
@@ -132,6 +133,8 @@ async function measure(ctx: BenchContext, kind: SubjectKind): Promise<P1Figures>
 export async function runP1(ctx: BenchContext): Promise<void> {
   const skeleton = await measure(ctx, 'skeleton');
   ctx.progress.log(`P1 skeleton: ${skeleton.startsPerSec.toFixed(1)} starts/s`);
+  const pair = await measure(ctx, 'skeleton-pair');
+  ctx.progress.log(`P1 two-workflow skeleton: ${pair.startsPerSec.toFixed(1)} starts/s`);
   const payment = await measure(ctx, 'payment');
   ctx.progress.log(`P1 payment: ${payment.startsPerSec.toFixed(1)} starts/s`);
   const { n, concurrency } = ctx.options;
@@ -142,4 +145,13 @@ export async function runP1(ctx: BenchContext): Promise<void> {
   row(`time to created p99, concurrency ${concurrency}`, 'createdP99', 'ms');
   row(`time to created p50, concurrency 1`, 'sequentialP50', 'ms');
   row(`fund → all ${n} COMPLETED (payment: includes the sandbox's 3 × 100 ms steps and webhooks)`, 'fundToCompletedMs', 'ms');
+  // The floor of a design with a second workflow per payment (the payment's provider-payment entity): what
+  // starting it costs Temporal alone, and the payment against that floor.
+  const pairRow = (figure: string, key: keyof P1Figures, unit: string) => {
+    ctx.row({ scenario: 'P1', figure: `${figure}: two-workflow skeleton vs skeleton`, value: pair[key], baseline: skeleton[key], ratioLabel: 'pair / skeleton', unit });
+    ctx.row({ scenario: 'P1', figure: `${figure}: payment vs two-workflow skeleton`, value: payment[key], baseline: pair[key], ratioLabel: 'payment / pair', unit });
+  };
+  pairRow('starts/s', 'startsPerSec', '/s');
+  pairRow(`created p50, concurrency ${concurrency}`, 'createdP50', 'ms');
+  pairRow('created p50, concurrency 1', 'sequentialP50', 'ms');
 }
