@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../client/connection-config';
+import { DEFAULT_MAX_IN_FLIGHT } from './node-server';
 
 export const DEFAULT_INGRESS_PORT = 4020;
 export const DEFAULT_INGRESS_PATH = '/webhooks';
@@ -14,6 +15,8 @@ const IngressEnvSchema = z.object({
     .min(1, 'XBORDER_WEBHOOK_SECRETS is required: the webhook signing secret(s), comma-separated'),
   XBORDER_WEBHOOK_TOLERANCE_SEC: z.coerce.number().int().positive().default(300),
   XBORDER_TASK_QUEUE: z.string().min(1).default('xborder'),
+  /** Webhooks handled at once; more are answered 503 with Retry-After (node-server.ts: why). */
+  XBORDER_INGRESS_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(DEFAULT_MAX_IN_FLIGHT),
 });
 
 /** Every variable of the ingress's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -27,6 +30,7 @@ export interface IngressConfig {
   secrets: string[];
   toleranceSec: number;
   taskQueue: string;
+  maxInFlight: number;
 }
 
 export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IngressConfig {
@@ -44,5 +48,6 @@ export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ingr
     secrets: e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean),
     toleranceSec: e.XBORDER_WEBHOOK_TOLERANCE_SEC,
     taskQueue: e.XBORDER_TASK_QUEUE,
+    maxInFlight: e.XBORDER_INGRESS_MAX_IN_FLIGHT,
   };
 }

@@ -23,7 +23,7 @@ export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): P
     router: createTemporalRouter(client, config.taskQueue),
     onOutcome: telemetry.onOutcome,
   });
-  const server = await startIngressServer({ handler, host: config.host, port: config.port, path: config.path });
+  const server = await startIngressServer({ handler, host: config.host, port: config.port, path: config.path, maxInFlight: config.maxInFlight });
   console.log(`ingress: listening on ${server.webhookUrl}, Temporal ${describeTemporalConfig(config.temporal)}`);
   const stop = async () => {
     await server.close();

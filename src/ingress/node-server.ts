@@ -11,7 +11,18 @@ export interface IngressServerOptions {
   maxBodyBytes?: number;
   /** read at most this much of a body (the handler takes a signed body up to it): see WebhookHandlerOptions */
   maxSignedBodyBytes?: number;
+  /** Webhooks handled at once; more are answered 503 at once (default DEFAULT_MAX_IN_FLIGHT). */
+  maxInFlight?: number;
 }
+
+/**
+ * Why a limit: when Temporal slows down (a burst of 10,000 fundings on one dev server, issue 12), webhooks that
+ * all wait on it pile up until every one outlasts the sender's timeout (10 s for the sandbox), so none gets
+ * through and each retry wave piles up again. Past the limit a webhook is answered 503 with Retry-After at once,
+ * unread: the sender retries it later (spec gap: Events 5), and those within the limit finish in time.
+ */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+const OVERLOADED_RETRY_AFTER_SEC = 5;
 
 export interface IngressServer {
   url: string;
@@ -26,14 +37,40 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES,
     options.maxSignedBodyBytes ?? DEFAULT_MAX_SIGNED_WEBHOOK_BYTES,
   );
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  let inFlight = 0;
+  /** webhooks answered 503 because `maxInFlight` were being handled (shown by /health) */
+  let overloaded = 0;
   const server = http.createServer((req, res) => {
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (req.method === 'GET' && req.url === '/health') return send(200, { ok: true, counters: options.handler.counters });
+    if (req.method === 'GET' && req.url === '/health') return send(200, { ok: true, counters: options.handler.counters, inFlight, overloaded });
     if (req.url?.split('?')[0] !== path) return send(404, { ok: false, code: 'NOT_FOUND', message: `POST webhooks to ${path}` });
     if (req.method !== 'POST') return send(405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'POST only' });
+    if (inFlight >= maxInFlight) {
+      overloaded++;
+      req.resume(); // unread: the sender delivers it again
+      return send(
+        503,
+        { ok: false, code: 'OVERLOADED', message: `${inFlight} webhooks are being handled (XBORDER_INGRESS_MAX_IN_FLIGHT ${maxInFlight}); retry later` },
+        { 'retry-after': String(OVERLOADED_RETRY_AFTER_SEC) },
+      );
+    }
+    // A slot is held until the handler settles (a sender that gave up does not stop the signal), or until the
+    // connection closes when the handler never started.
+    inFlight++;
+    let released = false;
+    let handling = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      inFlight--;
+    };
+    res.once('close', () => {
+      if (!handling) release();
+    });
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -46,10 +83,13 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     req.on('end', () => {
       // Not read, so not verified: 503 (the sender retries; the answer is logged), never a silent 4xx.
       if (tooLarge) return send(503, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `body over ${maxBytes} bytes, not read; retry` });
-      options.handler(req.headers, Buffer.concat(chunks)).then(
-        (result) => send(result.status, result.body),
-        (error: Error) => send(500, { ok: false, code: 'INTERNAL_ERROR', message: error.message }),
-      );
+      handling = true;
+      options.handler(req.headers, Buffer.concat(chunks))
+        .then(
+          (result) => send(result.status, result.body),
+          (error: Error) => send(500, { ok: false, code: 'INTERNAL_ERROR', message: error.message }),
+        )
+        .finally(release);
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));

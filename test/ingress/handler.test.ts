@@ -156,3 +156,42 @@ describe('ingress adapters', () => {
     expect(delivered).toEqual(['evt_lambda']);
   });
 });
+
+describe('the Node server under load (issue 12: a 10,000-funding burst)', () => {
+  it('answers 503 OVERLOADED with Retry-After, unread, past maxInFlight, and takes webhooks again once a slot frees', async () => {
+    const delivered: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const router: EventRouter = {
+      route: (event) => ({
+        workflowId: `provider-payment:${String(event.data.id)}`,
+        deliver: async () => {
+          await gate; // Temporal is slow: the first two wait
+          delivered.push(event.id);
+        },
+      }),
+    };
+    const server = await startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }), maxInFlight: 2 });
+    const post = (id: string) => {
+      const { headers, raw } = signed(paymentEvent(id));
+      return fetch(server.webhookUrl, { method: 'POST', headers, body: raw });
+    };
+    try {
+      const waiting = [post('evt_1'), post('evt_2')];
+      await new Promise((resolve) => setTimeout(resolve, 200)); // both are being handled
+      const shed = await post('evt_3');
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('5');
+      expect(await shed.json()).toMatchObject({ ok: false, code: 'OVERLOADED' });
+      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; overloaded: number };
+      expect(health).toMatchObject({ inFlight: 2, overloaded: 1 });
+      open();
+      expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200]);
+      expect((await post('evt_3')).status).toBe(200); // the sender's retry
+      expect(delivered.sort()).toEqual(['evt_1', 'evt_2', 'evt_3']);
+    } finally {
+      open();
+      await server.close();
+    }
+  });
+});
