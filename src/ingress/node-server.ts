@@ -11,17 +11,22 @@ export interface IngressServerOptions {
   maxBodyBytes?: number;
   /** read at most this much of a body (the handler takes a signed body up to it): see WebhookHandlerOptions */
   maxSignedBodyBytes?: number;
-  /** Webhooks handled at once; more are answered 503 at once (default DEFAULT_MAX_IN_FLIGHT). */
+  /** Webhooks handled at once (default DEFAULT_MAX_IN_FLIGHT); more wait in line for a slot. */
   maxInFlight?: number;
+  /** How long a webhook waits in line before it is answered 503 OVERLOADED (default DEFAULT_MAX_QUEUE_WAIT_MS). */
+  maxQueueWaitMs?: number;
 }
 
 /**
  * Why a limit: when Temporal slows down (a burst of 10,000 fundings on one dev server, issue 12), webhooks that
  * all wait on it pile up until every one outlasts the sender's timeout (10 s for the sandbox), so none gets
- * through and each retry wave piles up again. Past the limit a webhook is answered 503 with Retry-After at once,
- * unread: the sender retries it later (spec gap: Events 5), and those within the limit finish in time.
+ * through and each retry wave piles up again. So at most `maxInFlight` wait on Temporal; the others wait in line
+ * for a slot, and one still in line after `maxQueueWaitMs` is answered 503 with Retry-After, unread: the sender
+ * retries it later (spec gap: Events 5). A short burst is only queued (refusing it at once would send it back
+ * to the sender's retry schedule, a minute away after a few tries); only a lasting overload is refused.
  */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_QUEUE_WAIT_MS = 5_000;
 const OVERLOADED_RETRY_AFTER_SEC = 5;
 
 export interface IngressServer {
@@ -38,40 +43,42 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     options.maxSignedBodyBytes ?? DEFAULT_MAX_SIGNED_WEBHOOK_BYTES,
   );
   const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+  const maxQueueWaitMs = options.maxQueueWaitMs ?? DEFAULT_MAX_QUEUE_WAIT_MS;
   let inFlight = 0;
-  /** webhooks answered 503 because `maxInFlight` were being handled (shown by /health) */
+  /** webhooks answered 503 after waiting `maxQueueWaitMs` in line (shown by /health) */
   let overloaded = 0;
+  /** waiting for a slot, first come first served */
+  const line: Array<() => void> = [];
+  const acquire = (): Promise<boolean> => {
+    if (inFlight < maxInFlight) {
+      inFlight++;
+      return Promise.resolve(true);
+    }
+    return new Promise<boolean>((resolve) => {
+      const take = () => {
+        clearTimeout(timer);
+        inFlight++;
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        line.splice(line.indexOf(take), 1);
+        resolve(false);
+      }, maxQueueWaitMs);
+      line.push(take);
+    });
+  };
+  const releaseSlot = () => {
+    inFlight--;
+    line.shift()?.();
+  };
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (req.method === 'GET' && req.url === '/health') return send(200, { ok: true, counters: options.handler.counters, inFlight, overloaded });
+    if (req.method === 'GET' && req.url === '/health') return send(200, { ok: true, counters: options.handler.counters, inFlight, waiting: line.length, overloaded });
     if (req.url?.split('?')[0] !== path) return send(404, { ok: false, code: 'NOT_FOUND', message: `POST webhooks to ${path}` });
     if (req.method !== 'POST') return send(405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'POST only' });
-    if (inFlight >= maxInFlight) {
-      overloaded++;
-      req.resume(); // unread: the sender delivers it again
-      return send(
-        503,
-        { ok: false, code: 'OVERLOADED', message: `${inFlight} webhooks are being handled (XBORDER_INGRESS_MAX_IN_FLIGHT ${maxInFlight}); retry later` },
-        { 'retry-after': String(OVERLOADED_RETRY_AFTER_SEC) },
-      );
-    }
-    // A slot is held until the handler settles (a sender that gave up does not stop the signal), or until the
-    // connection closes when the handler never started.
-    inFlight++;
-    let released = false;
-    let handling = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      inFlight--;
-    };
-    res.once('close', () => {
-      if (!handling) release();
-    });
-
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -83,13 +90,23 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     req.on('end', () => {
       // Not read, so not verified: 503 (the sender retries; the answer is logged), never a silent 4xx.
       if (tooLarge) return send(503, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `body over ${maxBytes} bytes, not read; retry` });
-      handling = true;
-      options.handler(req.headers, Buffer.concat(chunks))
-        .then(
-          (result) => send(result.status, result.body),
-          (error: Error) => send(500, { ok: false, code: 'INTERNAL_ERROR', message: error.message }),
-        )
-        .finally(release);
+      void acquire().then((got) => {
+        if (!got) {
+          overloaded++;
+          return send(
+            503,
+            { ok: false, code: 'OVERLOADED', message: `waited ${maxQueueWaitMs} ms behind ${maxInFlight} webhooks waiting on Temporal; retry later` },
+            { 'retry-after': String(OVERLOADED_RETRY_AFTER_SEC) },
+          );
+        }
+        // the slot is held until the handler settles: a sender that gave up does not stop the signal
+        options.handler(req.headers, Buffer.concat(chunks))
+          .then(
+            (result) => send(result.status, result.body),
+            (error: Error) => send(500, { ok: false, code: 'INTERNAL_ERROR', message: error.message }),
+          )
+          .finally(releaseSlot);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));

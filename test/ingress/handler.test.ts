@@ -158,7 +158,7 @@ describe('ingress adapters', () => {
 });
 
 describe('the Node server under load (issue 12: a 10,000-funding burst)', () => {
-  it('answers 503 OVERLOADED with Retry-After, unread, past maxInFlight, and takes webhooks again once a slot frees', async () => {
+  function gatedServer(maxInFlight: number, maxQueueWaitMs: number) {
     const delivered: string[] = [];
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
@@ -166,31 +166,55 @@ describe('the Node server under load (issue 12: a 10,000-funding burst)', () => 
       route: (event) => ({
         workflowId: `provider-payment:${String(event.data.id)}`,
         deliver: async () => {
-          await gate; // Temporal is slow: the first two wait
+          await gate; // Temporal is slow: every signal waits until the test opens the gate
           delivered.push(event.id);
         },
       }),
     };
-    const server = await startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }), maxInFlight: 2 });
-    const post = (id: string) => {
-      const { headers, raw } = signed(paymentEvent(id));
-      return fetch(server.webhookUrl, { method: 'POST', headers, body: raw });
-    };
+    return { delivered, open: () => open(), server: startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }), maxInFlight, maxQueueWaitMs }) };
+  }
+  const post = (url: string, id: string) => {
+    const { headers, raw } = signed(paymentEvent(id));
+    return fetch(url, { method: 'POST', headers, body: raw });
+  };
+
+  it('past maxInFlight a webhook waits in line and is answered 503 OVERLOADED with Retry-After once it waited too long', async () => {
+    const bed = gatedServer(2, 300);
+    const server = await bed.server;
     try {
-      const waiting = [post('evt_1'), post('evt_2')];
+      const waiting = [post(server.webhookUrl, 'evt_1'), post(server.webhookUrl, 'evt_2')];
       await new Promise((resolve) => setTimeout(resolve, 200)); // both are being handled
-      const shed = await post('evt_3');
+      const began = Date.now();
+      const shed = await post(server.webhookUrl, 'evt_3');
+      expect(Date.now() - began).toBeGreaterThanOrEqual(250); // it waited in line first
       expect(shed.status).toBe(503);
       expect(shed.headers.get('retry-after')).toBe('5');
       expect(await shed.json()).toMatchObject({ ok: false, code: 'OVERLOADED' });
       const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; overloaded: number };
-      expect(health).toMatchObject({ inFlight: 2, overloaded: 1 });
-      open();
+      expect(health).toMatchObject({ inFlight: 2, waiting: 0, overloaded: 1 });
+      bed.open();
       expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200]);
-      expect((await post('evt_3')).status).toBe(200); // the sender's retry
-      expect(delivered.sort()).toEqual(['evt_1', 'evt_2', 'evt_3']);
+      expect((await post(server.webhookUrl, 'evt_3')).status).toBe(200); // the sender's retry
+      expect(bed.delivered.sort()).toEqual(['evt_1', 'evt_2', 'evt_3']);
     } finally {
-      open();
+      bed.open();
+      await server.close();
+    }
+  });
+
+  it('a burst over maxInFlight is queued, not refused, when slots free up within the wait', async () => {
+    const bed = gatedServer(2, 5_000);
+    const server = await bed.server;
+    try {
+      const all = ['evt_a', 'evt_b', 'evt_c', 'evt_d', 'evt_e'].map((id) => post(server.webhookUrl, id));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; waiting: number };
+      expect(health).toMatchObject({ inFlight: 2, waiting: 3 });
+      bed.open();
+      expect((await Promise.all(all)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(bed.delivered).toHaveLength(5);
+    } finally {
+      bed.open();
       await server.close();
     }
   });
