@@ -7,6 +7,7 @@ import {
   eventually,
   created,
   refusalType,
+  sleepPastFundingDeadline,
 } from './support/harness';
 import { DAY, MIN, useTestBed } from './support/test-bed';
 
@@ -34,7 +35,7 @@ describe('payment: cancel and requote', () => {
       // a late notice could still fund it (spec: States and transitions, row 2): the workflow listens until
       // the provider expires it (3 business days), then closes CANCELLED (issue 9, point 3)
       expect((await handle.describe()).status.name).toBe('RUNNING');
-      await bed.env.sleep(5 * DAY);
+      await sleepPastFundingDeadline(bed.env, handle, DAY);
       const outcome = await closedPaymentOutcome(handle);
       expect(outcome).toMatchObject({ outcome: 'CANCELLED', reason: 'customer changed their mind' });
       expect(outcome.payment?.id).toBe(c.providerPaymentId);

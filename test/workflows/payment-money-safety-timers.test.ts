@@ -10,6 +10,7 @@ import {
   deliverPaymentEvent,
   eventually,
   refusalType,
+  sleepPastFundingDeadline,
 } from './support/harness';
 import { DAY, MIN, useTestBed } from './support/test-bed';
 
@@ -82,7 +83,7 @@ describe('requote races and a Temporal cancel, with time passing (issue 9, point
     );
     expect(state.cancel).toMatchObject({ decision: 'ACCEPTED', via: 'TEMPORAL_CANCEL' });
     expect((await handle.describe()).status.name).toBe('RUNNING'); // still listening for a late notice
-    await bed.env.sleep(5 * DAY);
+    await sleepPastFundingDeadline(bed.env, handle, DAY);
     const outcome = await closedPaymentOutcome(handle);
     expect(outcome).toMatchObject({ outcome: 'CANCELLED', payment: { id: c.providerPaymentId } });
     expect((await handle.describe()).status.name).toBe('COMPLETED');

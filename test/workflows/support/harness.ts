@@ -185,3 +185,15 @@ export async function refusalType(p: Promise<unknown>): Promise<string | undefin
   }
   throw new Error('the update was not refused');
 }
+
+/**
+ * Moves the time-skipping clock past the payment's funding deadline, plus `marginMs`. The deadline is 3 business
+ * days after creation (spec: States and transitions, row 3), so it is 3 to 5 calendar days away depending on
+ * the weekday the test runs on: a fixed 5-day sleep is short from Wednesday to Friday.
+ */
+export async function sleepPastFundingDeadline(env: TestWorkflowEnvironment, handle: WorkflowHandle, marginMs: number): Promise<void> {
+  const { fundingDeadline } = await handle.query(paymentStateQuery);
+  if (!fundingDeadline) throw new Error('the payment has no funding deadline');
+  const now = await env.currentTimeMs();
+  await env.sleep(Math.max(0, Date.parse(fundingDeadline) - now) + marginMs);
+}
