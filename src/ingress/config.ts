@@ -15,7 +15,7 @@ const IngressEnvSchema = z.object({
     .min(1, 'XBORDER_WEBHOOK_SECRETS is required: the webhook signing secret(s), comma-separated'),
   XBORDER_WEBHOOK_TOLERANCE_SEC: z.coerce.number().int().positive().default(300),
   XBORDER_TASK_QUEUE: z.string().min(1).default('xborder'),
-  /** Webhooks handled at once; more are answered 503 with Retry-After (node-server.ts: why). */
+  /** Webhooks handled at once; more wait in line, and one that waited 5 s is answered 503 (node-server.ts: why). */
   XBORDER_INGRESS_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(DEFAULT_MAX_IN_FLIGHT),
 });
 

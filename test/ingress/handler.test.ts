@@ -190,7 +190,7 @@ describe('the Node server under load (issue 12: a 10,000-funding burst)', () => 
       expect(shed.status).toBe(503);
       expect(shed.headers.get('retry-after')).toBe('5');
       expect(await shed.json()).toMatchObject({ ok: false, code: 'OVERLOADED' });
-      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; overloaded: number };
+      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; waiting: number; overloaded: number };
       expect(health).toMatchObject({ inFlight: 2, waiting: 0, overloaded: 1 });
       bed.open();
       expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200]);

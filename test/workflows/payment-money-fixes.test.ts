@@ -9,7 +9,6 @@ import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
-/** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
 const unknownOutcome = () =>
   ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'unknown', nonRetryable: true });
 

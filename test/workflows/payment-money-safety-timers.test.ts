@@ -16,7 +16,6 @@ import { DAY, MIN, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
-/** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
 /** A gate the test opens: createPayment waits on it once `armed`. */
 function gatedCreate(fake: FakeProvider) {
   let open!: () => void;

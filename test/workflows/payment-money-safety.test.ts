@@ -22,7 +22,6 @@ import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
-/** Wraps the fake's activities (the shared worker asks `fake.activities()` on every call). */
 describe('requote (issue 9, point 1)', () => {
   it('is refused while the current quote is still valid', async () => {
     bed.newFake();

@@ -251,7 +251,10 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** Replaces some of the fake's activities with wrappers around its own (a call that fails first, a slow one, …). */
+/**
+ * Replaces some of the fake's activities with wrappers around its own (a call that fails first, a slow one, …).
+ * It works because the shared worker asks `fake.activities()` on every call.
+ */
 export function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
   const original = fake.activities.bind(fake);
   fake.activities = () => {
