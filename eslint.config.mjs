@@ -9,7 +9,7 @@ const nodeBuiltins = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', 'test/package/consumer/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', 'test/package/consumer/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,25 +4,9 @@
 import type { Corridor } from '../src/contract';
 import type { ProviderPort } from './provider-port';
 import { callProvider } from './errors';
+import type { IndicativeRate, RatePair } from '../workflows/rate-board-messages';
 
-/** One currency/rail pair of the rate board (spec: Corridor, Rate (quote)). */
-export interface RatePair {
-  sourceCurrency: string;
-  sourceRail: string;
-  destinationCurrency: string;
-  destinationRail: string;
-}
-
-/** What the board keeps of a rate: enough for the contract's fee math (spec: Rate (quote), Calculation). */
-export interface IndicativeRate {
-  midMarketRate: number;
-  invertedMidMarketRate: number;
-  serviceFee: { fixed: number; variable: number };
-  developerFee: { fixed: number; variable: number };
-  quoteId: string;
-  /** the source amount the rate was asked for (GET /payments/rate needs an amount) */
-  referenceAmount: number;
-}
+export type { IndicativeRate, RatePair };
 
 export interface QuoteActivities {
   /** GET /payments/corridors (legacy corridors normalised by the client). */

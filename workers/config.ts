@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
-import { packageVersion } from '../src/cli/package-root';
+import { packageVersion } from '../src/support/package-root';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';

@@ -1,11 +1,11 @@
-// The worker process's stuck-payments gauge (src/telemetry/stuck-gauge.ts): its own client, the runtime's meter
+// The worker process's stuck-payments gauge (src/client/stuck-gauge.ts): its own client, the runtime's meter
 // (so the gauge is exported at XBORDER_METRICS_ADDRESS with the worker metrics), started and stopped with the
 // worker. A failed connect is logged and leaves the gauge off: the worker is useful without it.
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../src/client/connect';
 import type { TemporalConnectionConfig } from '../src/client/connection-config';
 import type { InstalledTelemetry } from '../src/telemetry/runtime';
-import { startStuckPaymentsGauge, stuckGaugeConfigFromEnv } from '../src/telemetry/stuck-gauge';
+import { startStuckPaymentsGauge, stuckGaugeConfigFromEnv } from '../src/client/stuck-gauge';
 
 export async function startStuckGaugeFromEnv(
   env: NodeJS.ProcessEnv,

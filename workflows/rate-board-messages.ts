@@ -1,9 +1,25 @@
 // Messages of the quote refresh (ARCHITECTURE: refreshQuotes, rateBoard): the board's ID, signal and query,
 // and the inputs of both workflows. Pure: imported by workflow code and by src/client alike.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { IndicativeRate, RatePair } from '../activities/quote-activities';
 
-export type { IndicativeRate, RatePair };
+/** One currency/rail pair of the rate board (spec: Corridor, Rate (quote)). */
+export interface RatePair {
+  sourceCurrency: string;
+  sourceRail: string;
+  destinationCurrency: string;
+  destinationRail: string;
+}
+
+/** What the board keeps of a rate: enough for the contract's fee math (spec: Rate (quote), Calculation). */
+export interface IndicativeRate {
+  midMarketRate: number;
+  invertedMidMarketRate: number;
+  serviceFee: { fixed: number; variable: number };
+  developerFee: { fixed: number; variable: number };
+  quoteId: string;
+  /** the source amount the rate was asked for (GET /payments/rate needs an amount) */
+  referenceAmount: number;
+}
 
 /** The one board of a namespace (each namespace has its own workflow IDs). */
 export const RATE_BOARD_WORKFLOW_ID = 'rate-board';

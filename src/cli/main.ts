@@ -3,7 +3,7 @@
 // Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / failed, 2 usage, 3 cannot connect.
 import { commands, type Command } from './commands';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
-import { packageVersion } from './package-root';
+import { packageVersion } from '../support/package-root';
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

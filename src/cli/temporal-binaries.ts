@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { packageRoot } from './package-root';
+import { packageRoot } from '../support/package-root';
 
 const ROOT = packageRoot();
 const PATHS_FILE = path.join(ROOT, '.tools', 'temporal-paths.json');

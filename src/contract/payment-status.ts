@@ -1,7 +1,6 @@
 // Which values of a payment the contract knows (issue 9, point 6). Zod-free: the workflows use it
 // (docs/performance.md: no zod in the workflow bundle).
 import { PAYMENT_STATUSES } from './enums';
-import type { Payment } from './payment';
 
 /** A status of the spec's list; any other is passed through and treated as in progress. */
 export function isKnownPaymentStatus(status: string): boolean {
@@ -12,7 +11,7 @@ export function isKnownPaymentStatus(status: string): boolean {
  * What of a payment the contract does not know: an unlisted status, a `statusReasons` that is not a list of
  * strings, an `error` without a string `code`. Empty when everything is known (issue 9, point 6).
  */
-export function unknownPaymentValues(p: Pick<Payment, 'status' | 'statusReasons' | 'error'>): string[] {
+export function unknownPaymentValues(p: { status: string; statusReasons: unknown; error: unknown }): string[] {
   const out: string[] = [];
   if (!isKnownPaymentStatus(p.status)) out.push(`status ${p.status}`);
   const reasons = p.statusReasons;

@@ -1,6 +1,11 @@
 // Violations from schema issues, zod-free: used by the zod schemas (errors.ts) and by the plain schemas that
 // run inside workflows (plain-schema.ts; docs/performance.md: no zod in the workflow bundle).
-import type { Violation } from './errors';
+/**
+ * One broken rule: where, which rule, and what to do. errors.ts's `Violation` (the zod shape of the service's
+ * error body) is this shape plus any other field; it is written here too so that this zod-free module does not
+ * import errors.ts, which imports it.
+ */
+export type SchemaViolation = { path: string; rule: string; message: string };
 
 /** Rule id used for violations found by a schema (type, format, required). */
 export const SCHEMA_RULE = 'SCHEMA';
@@ -15,7 +20,7 @@ export interface SchemaIssue {
   readonly message: string;
 }
 
-export function issuesToViolations(issues: readonly SchemaIssue[], prefix = ''): Violation[] {
+export function issuesToViolations(issues: readonly SchemaIssue[], prefix = ''): SchemaViolation[] {
   return issues.map((issue) => {
     const path = [prefix, pathToString(issue.path)].filter((p) => p !== '').join('.');
     // an invalid_type issue whose value was absent ("Invalid input: expected string, received undefined")
@@ -34,7 +39,7 @@ export class ContractParseError extends Error {
   readonly retryable = false;
   constructor(
     readonly what: string,
-    readonly violations: Violation[],
+    readonly violations: SchemaViolation[],
   ) {
     super(`${what} does not match the contract: ${violations.map((v) => v.message).join('; ')}`);
     this.name = 'ContractParseError';

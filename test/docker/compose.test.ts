@@ -27,7 +27,7 @@ import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { temporalBinaries } from '../support/temporal';
 import { METRIC_NAMES, type WebhookEventResult } from '../../src/telemetry/metrics';
-import { STUCK_GAUGE_ENV_VARS, STUCK_METRIC_NAMES } from '../../src/telemetry/stuck-gauge';
+import { STUCK_GAUGE_ENV_VARS, STUCK_METRIC_NAMES } from '../../src/client/stuck-gauge';
 import { stuckQueries } from '../../src/client/stuck';
 import { PROVIDER_ERROR_TYPES } from '../../src/provider/errors';
 import { alertRules, dashboard, dashboardAsRules, dashboardExprs, labelValues, metricNames, PROMETHEUS_DIR, promtoolPath } from './monitoring-model';

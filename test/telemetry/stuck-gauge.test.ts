@@ -1,4 +1,4 @@
-// The stuck-payments gauge (src/telemetry/stuck-gauge.ts) against a real dev server's visibility: payment
+// The stuck-payments gauge (src/client/stuck-gauge.ts) against a real dev server's visibility: payment
 // workflows (no worker: they only need to be Running with our search attributes) counted by stuck kind, each once,
 // on a metric meter; a payment that stops being stuck leaves its kind's count (every kind is set each time, 0 included).
 import { spawn } from 'node:child_process';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
-import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/telemetry/stuck-gauge';
+import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/client/stuck-gauge';
 import { FundingDeadlineKey, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';

@@ -5,7 +5,10 @@
 import * as registered from '../../workflows';
 import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
 import { workerConfigFromEnv } from '../../workers/config';
-import { packageVersion } from '../../src/cli/package-root';
+import { packageVersion } from '../../src/support/package-root';
+
+// Every registered workflow has a behaviour: a compile-time check (tsc runs over the tests).
+export const everyWorkflowHasABehavior: Record<keyof typeof registered, string> = WORKFLOW_VERSIONING_BEHAVIORS;
 
 const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test' };
 

@@ -7,8 +7,8 @@
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 import { z } from 'zod';
-import { findStuckPayments, stuckQueries, type StuckKind } from '../client/stuck';
-import type { JsonLogger } from './logger';
+import { findStuckPayments, stuckQueries, type StuckKind } from './stuck';
+import type { JsonLogger } from '../telemetry/logger';
 
 export const STUCK_METRIC_NAMES = {
   stuck: 'xborder_stuck_payments',
