@@ -39,9 +39,8 @@ export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
   }
 
   if (body.memo !== undefined) v.dated('MEMO_REMOVED', 'memo', 'rename memo to reference');
-  if (body.documentReference !== undefined) {
-    v.dated('PAYLOAD_STEP_TWO', 'documentReference', 'remove documentReference: it is no longer used');
-  }
+  // spec: POST /payments body — documentReference is a legacy request field "no longer to be used", with no
+  // date for requests (its 2026-03-30 removal is from responses): accepted and ignored at every date.
 
   const reason = str(body.paymentReason);
   if (reason === OTHER_REASON && v.inForce('REASON_OTHER_REFUSED')) {

@@ -163,10 +163,15 @@ describe('validatePaymentRequest', () => {
         'source.chain CHAIN_FIELD_REMOVED',
         'destination.rail RAILS_ENUM_ENFORCED',
         'memo MEMO_REMOVED',
-        'documentReference PAYLOAD_STEP_TWO',
         'paymentReason REASON_OTHER_REFUSED',
       ].sort(),
     );
+  });
+
+  test('documentReference (a legacy request field with no date) is accepted and ignored at every date', () => {
+    for (const d of ['2025-10-01', '2026-03-29', '2026-03-30', '2026-07-31']) {
+      expect(validatePaymentRequest({ ...paymentBody(), documentReference: 'doc-1' }, day(d))).toEqual([]);
+    }
   });
 
   test('before 2026-03-04 a CRYPTO rail is accepted with a chain and refused without', () => {
