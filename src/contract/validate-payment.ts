@@ -28,7 +28,10 @@ export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
       // spec: Rail values — CRYPTO removed from use as of 2026-03-04; before it the chain replaces it.
       if (v.inForce('CRYPTO_RAIL_REMOVED')) {
         v.add(`${side}.rail`, 'CRYPTO_RAIL_REMOVED', `CRYPTO is no longer a rail: put the blockchain name (e.g. POLYGON) in ${side}.rail`);
-      } else if (!isPresent(obj.chain)) {
+      } else if (side === 'source' && !isPresent(obj.chain)) {
+        // source.chain is a field the spec shows ("the chain value replaces it"), and funding instructions need
+        // one chain. destination.chain is not among the spec's request fields, so it is never required: the
+        // service pays on the destination account's own chain (the sandbox: its first blockchain rail).
         v.add(`${side}.chain`, UNDATED_RULES.CRYPTO_NEEDS_CHAIN, `with rail CRYPTO add ${side}.chain (the blockchain name)`);
       }
     } else if (!isRail(rail)) {

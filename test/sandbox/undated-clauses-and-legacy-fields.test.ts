@@ -83,6 +83,21 @@ describe('GET /payments/rate: the legacy rail CRYPTO needs no chain parameter (t
   });
 });
 
+describe('POST /payments: destination.rail CRYPTO needs no destination.chain (not among the spec request fields)', () => {
+  it('before 2026-03-04 the destination wallet own chain is used; from the date 400 CRYPTO_RAIL_REMOVED; source.chain (a spec field) stays required', async () => {
+    const w = await world('2026-03-03T12:00:00.000Z');
+    const wallet = await account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['BASE'], walletAddress: '0x7777777777777777777777777777777777777777', accountHolder: { type: 'INDIVIDUAL', firstName: 'A', lastName: 'L', address: { countryCode: 'US' } } });
+    const body = unfundedPayment(wallet, { destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: wallet } });
+    const before = await w.c.post('/v1/payments', body);
+    expect([before.status, before.body.destination?.rail]).toEqual([201, 'BASE']);
+    const noSourceChain = await w.c.post('/v1/payments', { ...body, source: { currencyCode: 'USDC', amount: 100, rail: 'CRYPTO' } });
+    expect([noSourceChain.status, rules(noSourceChain)]).toEqual([400, ['CRYPTO_NEEDS_CHAIN']]);
+    await w.c.setNow('2026-03-04T00:00:00.000Z');
+    const after = await w.c.post('/v1/payments', body);
+    expect([after.status, rules(after)]).toEqual([400, ['CRYPTO_RAIL_REMOVED']]);
+  });
+});
+
 describe('a second late funding notice after a refund is refunded again (States and transitions row 4), never 409', () => {
   const sentAfterExpiry = (p: { quote: { expiresAt: string } }) => new Date(Date.parse(p.quote.expiresAt) + 60_000).toISOString();
 

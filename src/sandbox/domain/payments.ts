@@ -18,7 +18,7 @@ import { type SandboxCore } from '../core';
 import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type PaymentMeta, type StoredAccount } from '../state';
 import { bankCountry, isVirtual } from './accounts';
-import { railOffAccount } from './account-rails';
+import { accountRails, railOffAccount } from './account-rails';
 import { buildPayment, fundingAddress, randomDigits, randomTransactionHash } from './payment-builder';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure, paymentScriptedFailure } from './magic';
@@ -110,6 +110,13 @@ export class PaymentEngine {
       }
     }
 
+    if (destination && destinationRail === 'CRYPTO') {
+      // Legacy CRYPTO without destination.chain (before 2026-03-04; the spec lists no destination.chain among the
+      // request fields): the account's own chain, as a conversion takes the liquidation account's rails.
+      const chain = accountRails(destination).find((r) => isBlockchainRail(r));
+      if (chain) destinationRail = chain;
+      else extra.push({ path: 'destination.chain', rule: 'CRYPTO_NEEDS_CHAIN', message: `account ${destination.id} lists no blockchain rail: add destination.chain (the blockchain name)` });
+    }
     if (destination) {
       destinationRail = resolveLocalRail(destinationRail, bankCountry(destination));
       // spec: Account, rails (rail-specific POST /payments and POST /accounts, 2025-08-25) — an account is paid

@@ -180,6 +180,9 @@ describe('validatePaymentRequest', () => {
     expect(validatePaymentRequest(withChain, before)).toEqual([]);
     const noChain = { ...paymentBody(), source: { currencyCode: 'USDC', amount: 5, rail: 'CRYPTO' } };
     expect(pairs(validatePaymentRequest(noChain, before))).toEqual(['source.chain CRYPTO_NEEDS_CHAIN']);
+    // destination.chain is not a request field of the spec: never required (the account's chain is used)
+    const noDestinationChain = { ...paymentBody(), destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: 'acc_w' } };
+    expect(validatePaymentRequest(noDestinationChain, before)).toEqual([]);
   });
 
   test('WIRE is accepted before 2026-07-31 and refused from it with a hint to use SWIFT', () => {
