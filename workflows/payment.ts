@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CreatePaymentRequest, Payment, Violation } from '../src/contract';
+import { isInForce } from '../src/contract/rules';
 import { validatePaymentRequest } from '../src/contract/validate-payment';
 import type { RateQuery } from '../activities/types';
 import { createActivities, localRateActivities, rateActivities, readActivities } from './activity-options';
@@ -96,6 +97,12 @@ export const PAYMENT_PATCHES = {
   rateAsLocalActivity: 'payment-rate-local-activity',
   /** the entity is a child whose parent's cancel never reaches it (follow-entity.ts; issue 9, point 2) */
   entityIgnoresParentCancel: ENTITY_IGNORES_PARENT_CANCEL,
+  /**
+   * documentReference in the request is accepted and ignored at every date (spec: POST /payments body — a legacy
+   * field with no date); runs recorded before refused it from 2026-03-30. Not covered by `leanHistory`: read
+   * (and its marker recorded) only for a request that carries documentReference on or after that date.
+   */
+  acceptsDocumentReference: 'payment-accepts-document-reference',
   /**
    * Issue 12, one marker per run: every patch above is on without a marker of its own; VALIDATING is not
    * indexed (validation runs within the first workflow task, so nobody can see it); the phase startPayment set at
@@ -544,6 +551,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
    * A payment pulled from an account moves the funds at creation (spec: States and transitions, rule 1), so a
    * drift limit, which can only be judged on the created payment's quote, could not stop anything: refuse it up front.
    */
+  /** What runs recorded before `acceptsDocumentReference` refused (the contract no longer does). */
+  function documentReferenceRefusedBeforePatch(): Violation[] {
+    const sent = (input.request as Record<string, unknown>).documentReference !== undefined;
+    if (!sent || !isInForce('PAYLOAD_STEP_TWO', new Date()) || patched(PAYMENT_PATCHES.acceptsDocumentReference)) return [];
+    return [{ path: 'documentReference', rule: 'PAYLOAD_STEP_TWO', message: 'remove documentReference: it is no longer used' }];
+  }
+
   function pullLimitViolations(): Violation[] {
     if (input.limits?.maxRateDrift === undefined || !pullsFromAccount(request)) return [];
     return [
@@ -775,7 +789,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     // ---- 1. validate (contract rules at workflow time) ----
     // Lean runs do not index VALIDATING: the rules run within this workflow task, so nobody sees it.
     setPhase('VALIDATING', !leanHistory());
-    const violations = [...validatePaymentRequest(input.request, new Date()), ...pullLimitViolations()];
+    const violations = [...validatePaymentRequest(input.request, new Date()), ...documentReferenceRefusedBeforePatch(), ...pullLimitViolations()];
     if (violations.length > 0) return finish({ outcome: 'REJECTED', violations, payment: null });
 
     // ---- 2–3. rate, limits, create ----

@@ -37,7 +37,7 @@ export const DATED_RULES = [
   // Mar 30, 2026
   { id: 'AGE_18_TO_60', effective: '2026-03-30', appliesTo: 'customer', spec: 'Errors 4; Limits', summary: 'individual customers must be 18 to 60 years old (birthDate required)' },
   { id: 'REASON_OTHER_REFUSED', effective: '2026-03-30', appliesTo: 'payment', spec: 'Payment reason values', summary: 'paymentReason OTHER refused' },
-  { id: 'PAYLOAD_STEP_TWO', effective: '2026-03-30', appliesTo: 'payment', spec: 'Payment fields present only until March 30, 2026', summary: 'old payment fields removed from responses and events; documentReference refused in requests' },
+  { id: 'PAYLOAD_STEP_TWO', effective: '2026-03-30', appliesTo: 'payment', spec: 'Payment fields present only until March 30, 2026', summary: 'old payment fields removed from responses and events (documentReference in requests is accepted and ignored at every date: the spec gives it no date)' },
   { id: 'AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', effective: '2026-03-30', appliesTo: 'payment', spec: 'States and transitions, row 1; Limits', summary: 'AWAITING_FUNDS → EXPIRED after 3 business days without funds; quote expiry no longer expires a payment' },
   { id: 'IP_WHITELIST_ENFORCED', effective: '2026-03-30', appliesTo: 'service', spec: 'Authentication 5', summary: 'IP whitelist of an API key enforced' },
   // Jul 31, 2026
@@ -46,7 +46,6 @@ export const DATED_RULES = [
   { id: 'BUSINESS_DESCRIPTION_MIN_200', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, description; Limits', summary: 'business description at least 200 characters' },
   { id: 'ACCOUNT_PURPOSE_REQUIRED', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, accountPurpose', summary: 'accountPurpose required for all customers' },
   { id: 'ASSOCIATED_PERSON_TITLE', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, associated persons', summary: 'each associated person needs a title' },
-  { id: 'ANNUAL_REVENUE_VALUES', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, estimatedAnnualRevenueUSD', summary: 'faulty values FIFTY_MILLION_TO_TWENTY_FIVE_MILLION and OVER_TWENTY_FIVE_MILLION refused' },
   { id: 'COUNTRY_RISK_LISTS', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'CF, GN, ML prohibited → high risk; 48 countries added to high risk; 7 removed' },
   { id: 'EDD_QUESTIONNAIRE', effective: '2026-07-31', appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'customers in high-risk countries need an enhanced due diligence questionnaire' },
   { id: 'RAILS_ENUM_ENFORCED', effective: '2026-07-31', appliesTo: 'payment', spec: 'Rail values; POST /payments body; Errors 2', summary: 'a rail outside the enumerated list (RAILS) gives HTTP 400 (WIRE, CRYPTO, FPS included)' },
@@ -63,6 +62,9 @@ export const DATED_RULES = [
   // Immediately
   // The selfie sentence has no date of its own (the title rule in the same cell has): undated = always in
   // force (docs/spec-gaps.md, Contract). Which countries are high risk still depends on the date.
+  // One reading for a date in a table cell: it binds only its own clause (docs/spec-gaps.md, Contract). The
+  // revenue cell dates "required" (KYB_FIELDS); its replacement of the faulty values has no date of its own.
+  { id: 'ANNUAL_REVENUE_VALUES', effective: ALWAYS, appliesTo: 'customer', spec: 'Customer, estimatedAnnualRevenueUSD', summary: 'faulty values FIFTY_MILLION_TO_TWENTY_FIVE_MILLION and OVER_TWENTY_FIVE_MILLION refused (undated clause)' },
   { id: 'HIGH_RISK_PERSON_SELFIE', effective: ALWAYS, appliesTo: 'customer', spec: 'Customer, associated persons', summary: 'associated persons from high-risk countries (by the risk lists in force) need a selfie' },
   { id: 'LB_PS_PROHIBITED', effective: ALWAYS, appliesTo: 'customer', spec: 'Customer, country risk lists', summary: 'Lebanon (LB) and West Bank (PS) prohibited, immediately' },
 ] as const satisfies readonly DatedRule[];

@@ -28,7 +28,10 @@ export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
       // spec: Rail values — CRYPTO removed from use as of 2026-03-04; before it the chain replaces it.
       if (v.inForce('CRYPTO_RAIL_REMOVED')) {
         v.add(`${side}.rail`, 'CRYPTO_RAIL_REMOVED', `CRYPTO is no longer a rail: put the blockchain name (e.g. POLYGON) in ${side}.rail`);
-      } else if (!isPresent(obj.chain)) {
+      } else if (side === 'source' && !isPresent(obj.chain)) {
+        // source.chain is a field the spec shows ("the chain value replaces it"), and funding instructions need
+        // one chain. destination.chain is not among the spec's request fields, so it is never required: the
+        // service pays on the destination account's own chain (the sandbox: its first blockchain rail).
         v.add(`${side}.chain`, UNDATED_RULES.CRYPTO_NEEDS_CHAIN, `with rail CRYPTO add ${side}.chain (the blockchain name)`);
       }
     } else if (!isRail(rail)) {
@@ -39,9 +42,8 @@ export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
   }
 
   if (body.memo !== undefined) v.dated('MEMO_REMOVED', 'memo', 'rename memo to reference');
-  if (body.documentReference !== undefined) {
-    v.dated('PAYLOAD_STEP_TWO', 'documentReference', 'remove documentReference: it is no longer used');
-  }
+  // spec: POST /payments body — documentReference is a legacy request field "no longer to be used", with no
+  // date for requests (its 2026-03-30 removal is from responses): accepted and ignored at every date.
 
   const reason = str(body.paymentReason);
   if (reason === OTHER_REASON && v.inForce('REASON_OTHER_REFUSED')) {

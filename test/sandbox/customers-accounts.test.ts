@@ -33,7 +33,7 @@ const DATED_BODY_RULES: Array<[string, string, '/v1/customers' | '/v1/accounts',
   ['KYB_DOCUMENTS', '2026-07-31', '/v1/customers', () => business({ documents: [] })],
   ['ASSOCIATED_PERSON_TITLE', '2026-07-31', '/v1/customers', () => business({ associatedPersons: [{ firstName: 'John', lastName: 'Smith', countryCode: 'US' }] })],
   ['HIGH_RISK_PERSON_SELFIE', '2026-07-31', '/v1/customers', () => business({ associatedPersons: [{ firstName: 'Somchai', lastName: 'K', title: 'CFO', countryCode: 'TH' }] })],
-  ['ANNUAL_REVENUE_VALUES', '2026-07-31', '/v1/customers', () => business({ estimatedAnnualRevenueUSD: 'OVER_TWENTY_FIVE_MILLION' })],
+  // ANNUAL_REVENUE_VALUES is undated (refused at every date): undated-clauses-and-legacy-fields.test.ts
   ['EDD_QUESTIONNAIRE', '2026-07-31', '/v1/customers', () => individual({ address: { ...ADDRESS, stateRegionOrProvince: undefined, countryCode: 'TH' } })],
   ['PAYMENT_ACCOUNT_HOLDER_REMOVED', '2026-03-04', '/v1/accounts', () => ({ ...bank('USD', 'US', { accountNumber: '123456789', routingNumber: '021000021' }), paymentAccountHolder: { name: 'Ana' } })],
   ['STATE_OR_PROVINCE_REMOVED', '2026-03-04', '/v1/accounts', () => ({ ...bank('USD', 'US', { accountNumber: '123456789', routingNumber: '021000021' }), accountHolder: holder('US', { stateOrProvince: 'NY' }) })],

@@ -126,13 +126,17 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(res.body.error.code).toBe('FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED');
     expect(res.body.lifecycle.refundedAt).not.toBeNull();
     expect(w.events(id)).toEqual(['payment.created:AWAITING_FUNDS', 'payment.updated:AWAITING_FUNDS']);
-    // a second notice is refused: the funds were refunded
-    expect((await w.c.post(`/sandbox/payments/${id}/fund`, {})).status).toBe(409);
+    // a second late transfer is refunded too (refundedAt moves to it), not refused
+    await w.c.advance('PT1M');
+    const again = await w.c.post(`/sandbox/payments/${id}/fund`, {});
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'AWAITING_FUNDS', error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } });
+    expect(Date.parse(again.body.lifecycle.refundedAt)).toBeGreaterThan(Date.parse(res.body.lifecycle.refundedAt));
     // the payment still expires at its funding deadline (3 business days), keeping the refund
     await w.c.advance('P6D');
     const expired = await w.status(id);
     expect(expired).toMatchObject({ status: 'EXPIRED', error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } });
-    expect(expired.lifecycle.refundedAt).toBe(res.body.lifecycle.refundedAt);
+    expect(expired.lifecycle.refundedAt).toBe(again.body.lifecycle.refundedAt);
   });
 
   it('rule 1: source.accountId pulls funds at once (PAYOUT), quote expiry does not apply; short balance → 422 INSUFFICIENT_FUNDS, no record', async () => {
@@ -353,7 +357,9 @@ describe('dated rules of payments, both sides of each date', () => {
 
   it('RAILS_ENUM_ENFORCED (2026-07-31): WIRE accepted and stored as SWIFT before, 400 from the date', async () => {
     const w = await world('2026-07-30T12:00:00.000Z');
-    const body = unfundedPayment(w.bankId, { destination: { currencyCode: 'USD', rail: 'WIRE', accountId: w.bankId } });
+    // an account reached on SWIFT (a US account's default rails are ACH, ACH_SAME_DAY, DOMESTIC_WIRE)
+    const swiftId = await account(w.sb, { ...usdBank(w.customerId), rails: ['ACH', 'SWIFT'] });
+    const body = unfundedPayment(swiftId, { destination: { currencyCode: 'USD', rail: 'WIRE', accountId: swiftId } });
     const before = await w.c.post('/v1/payments', body);
     expect(before.status).toBe(201);
     expect(before.body.destination.rail).toBe('SWIFT');

@@ -4,43 +4,10 @@ import { type SandboxCore } from '../core';
 import { type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
 
-export function isVirtual(account: { type: string }): boolean {
-  return account.type === 'VIRTUAL_BANK_ACCOUNT' || account.type === 'VIRTUAL_DIGITAL_ASSET_WALLET';
-}
+import { bankCountry, isVirtual, isWallet } from './account-kind';
+import { accountRails, liquidationRail } from './account-rails';
 
-export function isWallet(account: { type: string }): boolean {
-  return account.type === 'EXTERNAL_DIGITAL_ASSET_WALLET' || account.type === 'VIRTUAL_DIGITAL_ASSET_WALLET';
-}
-
-/** Country of an account: the bank's, else the holder's address (spec: Account, accountHolder). */
-export function accountCountry(account: Record<string, unknown>): string | undefined {
-  const bank = account.bank as Record<string, unknown> | undefined;
-  const holder = account.accountHolder as { address?: { countryCode?: string } } | undefined;
-  return (bank?.countryCode as string | undefined) ?? holder?.address?.countryCode;
-}
-
-/** Rail an account receives on when none is asked: its first rail, else a default per currency. */
-export function defaultRail(account: StoredAccount): string {
-  const rails = account.rails as string[] | undefined;
-  if (rails && rails.length > 0) return rails[0]!;
-  if (isWallet(account)) return 'POLYGON';
-  const byCurrency: Record<string, string> = { USD: 'ACH', BRL: 'TED', INR: 'IMPS' };
-  return byCurrency[String(account.currencyCode)] ?? 'LOCAL';
-}
-
-/** Country of the sandbox's own bank that holds a virtual bank account of this currency. */
-const VIRTUAL_BANK_COUNTRY: Record<string, string> = { USD: 'US', BRL: 'BR' };
-
-/**
- * Country of the bank of a bank account: bank.countryCode; for a virtual account without one, the country
- * of the sandbox bank of its currency; for an external account without one, the holder's country.
- */
-export function bankCountry(account: Record<string, unknown>): string | undefined {
-  const bank = account.bank as Record<string, unknown> | undefined;
-  if (typeof bank?.countryCode === 'string') return bank.countryCode;
-  if (account.type === 'VIRTUAL_BANK_ACCOUNT') return VIRTUAL_BANK_COUNTRY[String(account.currencyCode)];
-  return accountCountry(account);
-}
+export { accountCountry, bankCountry, isVirtual, isWallet } from './account-kind';
 
 /**
  * spec: Account, rails — "US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts:
@@ -57,14 +24,43 @@ function defaultRails(body: Record<string, unknown>): string[] | undefined {
 /**
  * The liquidation account of a virtual account: liquidationAccountId, else the deprecated
  * liquidationInformation (removal postponed, so still in force; spec: Account). Its shape is not shown:
- * we read `liquidationInformation.liquidationAccountId` or `.accountId` (docs/spec-gaps.md, Sandbox).
+ * we act on `liquidationInformation.liquidationAccountId` or `.accountId`; any other shape is refused at
+ * creation (`liquidationInformationViolation`), never stored to be ignored (docs/spec-gaps.md, Sandbox).
  */
 export function liquidationAccountIdOf(account: Record<string, unknown>): string | null {
   if (typeof account.liquidationAccountId === 'string') return account.liquidationAccountId;
-  const info = account.liquidationInformation as Record<string, unknown> | undefined;
-  if (info && typeof info === 'object') {
-    const id = info.liquidationAccountId ?? info.accountId;
-    if (typeof id === 'string' && id.length > 0) return id;
+  return namedInLiquidationInformation(account.liquidationInformation);
+}
+
+function namedInLiquidationInformation(info: unknown): string | null {
+  if (!info || typeof info !== 'object') return null;
+  const id = (info as Record<string, unknown>).liquidationAccountId ?? (info as Record<string, unknown>).accountId;
+  return typeof id === 'string' && id.length > 0 ? id : null;
+}
+
+/**
+ * spec: Account — liquidationInformation is deprecated but in force, and replaced by liquidationAccountId. We
+ * act on it only when it names an existing account; wallet or bank details (`{walletAddress, currencyCode,
+ * chain}` …) would convert to nothing, so they are refused naming the field, as is the field on an account
+ * that is not a virtual bank account (like liquidationAccountId) or beside a liquidationAccountId it contradicts.
+ */
+function liquidationInformationViolation(raw: Record<string, unknown>): FieldViolation | null {
+  const info = raw.liquidationInformation;
+  if (info === undefined) return null;
+  const path = 'liquidationInformation';
+  if (raw.type !== 'VIRTUAL_BANK_ACCOUNT') {
+    return { path, rule: 'LIQUIDATION_ACCOUNT_VIRTUAL_ONLY', message: 'liquidationInformation applies to VIRTUAL_BANK_ACCOUNT only: remove it' };
+  }
+  const named = namedInLiquidationInformation(info);
+  if (named === null) {
+    return {
+      path,
+      rule: 'LIQUIDATION_INFORMATION_UNSUPPORTED',
+      message: 'liquidationInformation must name the liquidation account ({ "liquidationAccountId": "acc_…" }); wallet or bank details are not acted on: create that account with POST /v1/accounts (e.g. an EXTERNAL_DIGITAL_ASSET_WALLET) and give its id as liquidationAccountId',
+    };
+  }
+  if (typeof raw.liquidationAccountId === 'string' && raw.liquidationAccountId !== named) {
+    return { path, rule: 'LIQUIDATION_INFORMATION_CONFLICT', message: `liquidationInformation names ${named} but liquidationAccountId names ${raw.liquidationAccountId}: send liquidationAccountId only` };
   }
   return null;
 }
@@ -95,10 +91,21 @@ export class AccountService {
     if (isVirtual(req) && req.currencyCode === undefined) {
       extra.push({ path: 'currencyCode', rule: 'CURRENCY_REQUIRED', message: 'a virtual account holds one currency: add currencyCode' });
     }
+    const infoViolation = liquidationInformationViolation(raw);
+    if (infoViolation) extra.push(infoViolation);
     const liquidationId = liquidationAccountIdOf(raw);
-    if (liquidationId !== null && !this.core.data.accounts[liquidationId]) {
-      const path = req.liquidationAccountId !== undefined ? 'liquidationAccountId' : 'liquidationInformation';
-      extra.push({ path, rule: 'ACCOUNT_NOT_FOUND', message: `liquidation account ${liquidationId} does not exist: create it first` });
+    const liquidation = liquidationId !== null ? this.core.data.accounts[liquidationId] : undefined;
+    const liquidationPath = req.liquidationAccountId !== undefined ? 'liquidationAccountId' : 'liquidationInformation';
+    if (liquidationId !== null && !liquidation) {
+      extra.push({ path: liquidationPath, rule: 'ACCOUNT_NOT_FOUND', message: `liquidation account ${liquidationId} does not exist: create it first` });
+    } else if (liquidation && req.currencyCode !== undefined && liquidationRail(raw, liquidation) === null) {
+      // spec: Payment rule 2 — the deposit is converted to the liquidation account, so it must be reachable.
+      const own = accountRails(liquidation);
+      extra.push({
+        path: liquidationPath,
+        rule: 'LIQUIDATION_ACCOUNT_NO_RAIL',
+        message: `liquidation account ${liquidation.id} (${String(liquidation.currencyCode ?? req.currencyCode)}) has no rail a corridor serves from ${req.currencyCode}: ${own.length > 0 ? `its rails ${own.join(', ')} are not served` : 'it lists no rails and its country has no LOCAL default that is served'}; register it with a served rail (see GET /v1/payments/corridors)`,
+      });
     }
     if (extra.length > 0) throw validationError(extra);
 

@@ -2,8 +2,9 @@ import { AUTO_LIQUIDATION, destinationFromSource, isBlockchainRail, isInForce, t
 import { type SandboxCore } from '../core';
 import { notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
-import { bankCountry, defaultRail, isVirtual, liquidationAccountIdOf } from './accounts';
-import { findCorridors, resolveLocalRail } from './corridors';
+import { isVirtual, liquidationAccountIdOf } from './accounts';
+import { liquidationRail, receivingRail } from './account-rails';
+import { findCorridors } from './corridors';
 import { accountScriptedFailure } from './magic';
 import { buildPayment, fundingAddress, randomTransactionHash } from './payment-builder';
 import { type PaymentEngine } from './payments';
@@ -42,7 +43,7 @@ export class DepositService {
     const nowMs = this.core.clock.nowMs();
     const at = new Date(nowMs).toISOString();
     const currency = account.currencyCode as string;
-    const rail = defaultRail(account);
+    const rail = receivingRail(account);
     const amount = roundMinor(input.amount, currency);
     data.balances[account.id] = roundMinor((data.balances[account.id] ?? 0) + amount, currency);
     // spec: Account — liquidationAccountId, or the deprecated liquidationInformation (still in force).
@@ -107,12 +108,18 @@ export class DepositService {
     });
   }
 
-  /** The conversion payment: pulls the deposit from the virtual account at once and runs the steps. */
-  private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment {
+  /**
+   * The conversion payment: pulls the deposit from the virtual account at once and runs the steps, on the
+   * liquidation account's own rail (`liquidationRail`). null when that account has no usable rail: refused
+   * when the virtual account is created, so only a link stored by an older sandbox (`--data-file`) gets
+   * here; the funds then stay on the virtual account, as without a liquidation account.
+   */
+  private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment | null {
     const sourceCurrency = from.currencyCode as string;
     const destinationCurrency = (to.currencyCode as string | undefined) ?? sourceCurrency;
-    const sourceRail = defaultRail(from);
-    const destinationRail = resolveLocalRail(defaultRail(to), bankCountry(to));
+    const sourceRail = receivingRail(from);
+    const destinationRail = liquidationRail(from, to);
+    if (destinationRail === null) return null;
     const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
     const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
     const compute = (serviceFee: { fixed: number; variable: number }) =>

@@ -18,6 +18,7 @@ import { type SandboxCore } from '../core';
 import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type PaymentMeta, type StoredAccount } from '../state';
 import { bankCountry, isVirtual } from './accounts';
+import { accountRails, railOffAccount } from './account-rails';
 import { buildPayment, fundingAddress, randomDigits, randomTransactionHash } from './payment-builder';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure, paymentScriptedFailure } from './magic';
@@ -109,8 +110,25 @@ export class PaymentEngine {
       }
     }
 
+    if (destination && destinationRail === 'CRYPTO') {
+      // Legacy CRYPTO without destination.chain (before 2026-03-04; the spec lists no destination.chain among the
+      // request fields): the account's own chain, as a conversion takes the liquidation account's rails.
+      const chain = accountRails(destination).find((r) => isBlockchainRail(r));
+      if (chain) destinationRail = chain;
+      else extra.push({ path: 'destination.chain', rule: 'CRYPTO_NEEDS_CHAIN', message: `account ${destination.id} lists no blockchain rail: add destination.chain (the blockchain name)` });
+    }
     if (destination) {
       destinationRail = resolveLocalRail(destinationRail, bankCountry(destination));
+      // spec: Account, rails (rail-specific POST /payments and POST /accounts, 2025-08-25) — an account is paid
+      // on its own rails: PIX to an account registered on TED only (no pixCode) is refused.
+      const offRails = railOffAccount(destination, destinationRail, asOf);
+      if (offRails) {
+        extra.push({
+          path: 'destination.rail',
+          rule: 'RAIL_NOT_ON_ACCOUNT',
+          message: `account ${destination.id} is reached on ${offRails.join(', ')}, not ${destinationRail}: pay it on one of its rails, or register an account with ${destinationRail} and its fields`,
+        });
+      }
       // spec: Account rule 3 — from 2026-07-31 a SWIFT payment to an individual needs the US correspondent
       // bank's ABA routing number; checked here too, whatever rails the account lists.
       const bank = destination.bank as Record<string, unknown> | undefined;
@@ -228,7 +246,6 @@ export class PaymentEngine {
       throw validationError([{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt between the creation of the payment and the sandbox clock' }]);
     }
     if (p.source.accountId) throw invalidState(p, 'fund (its funds were pulled from source.accountId)');
-    if (p.lifecycle.refundedAt !== null) throw invalidState(p, 'fund (funds were already received and refunded)');
     const meta = this.data.paymentMeta[id]!;
     const sentBeforeExpiry = sentAtMs < Date.parse(p.quote.expiresAt);
     const record = () => {
@@ -237,6 +254,17 @@ export class PaymentEngine {
       meta.fundedAmount = input.amount ?? p.fundingInstructions.amount;
       if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? randomTransactionHash();
     };
+    if (p.lifecycle.refundedAt !== null && (p.status === 'AWAITING_FUNDS' || p.status === 'EXPIRED')) {
+      // Late funds were already refunded (row 4, or its AWAITING_FUNDS twin below). A second transfer to the
+      // same instructions is money too: it is refunded the same way (refundedAt moves to this refund, one
+      // payment.updated), never refused — a 409 would leave the sender's funds nowhere (docs/spec-gaps.md).
+      record();
+      this.update(p, nowMs, () => {
+        p.lifecycle.refundedAt = new Date(nowMs).toISOString();
+        this.setError(p, 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', nowMs);
+      });
+      return p;
+    }
     if (p.status === 'AWAITING_FUNDS') {
       record();
       if (sentBeforeExpiry) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currentRail, destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
+import { BLOCKCHAIN_RAILS, currentRail, destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
 import { type SandboxCore } from '../core';
 import { ApiError, endpointRemoved, type FieldViolation, validationError } from '../http/api-error';
 import { type Router } from '../http/router';
@@ -58,12 +58,9 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
   const fields: FieldViolation[] = [];
   const rails = { sourceRail: q.sourceRail, destinationRail: q.destinationRail };
   for (const side of ['sourceRail', 'destinationRail'] as const) {
-    const chainParam = side === 'sourceRail' ? 'sourceChain' : 'destinationChain';
     const chain = side === 'sourceRail' ? q.sourceChain : q.destinationChain;
     if (q[side] === 'CRYPTO' && isInForce('CRYPTO_RAIL_REMOVED', asOf)) {
       fields.push({ path: side, rule: 'CRYPTO_RAIL_REMOVED', message: 'CRYPTO is no longer a rail: give the blockchain name (e.g. POLYGON)' });
-    } else if (q[side] === 'CRYPTO' && chain === undefined) {
-      fields.push({ path: chainParam, rule: 'CRYPTO_NEEDS_CHAIN', message: `with rail CRYPTO give ${chainParam} (the blockchain name)` });
     } else if (!isRail(q[side]) && isInForce('RAILS_ENUM_ENFORCED', asOf)) {
       // spec: Errors 2 — from 2026-07-31 a rail outside the enumerated list gives 400.
       fields.push({ path: side, rule: 'RAILS_ENUM_ENFORCED', message: `${q[side]} is not an accepted rail: use one of ${RAILS.join(', ')}` });
@@ -73,7 +70,13 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
   }
   const sourceRail = rails.sourceRail;
   const destinationRail = rails.destinationRail === 'LOCAL' ? (LOCAL_DEFAULT_RAIL[CURRENCY_COUNTRY[q.destinationCurrencyCode] ?? ''] ?? 'LOCAL') : rails.destinationRail;
-  const corridor = findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail })[0];
+  // spec: Rate, legacy shape — CRYPTO is priced as one bucket whatever the chain, and GET /payments/rate shows
+  // no chain parameter: before 2026-03-04 CRYPTO without sourceChain/destinationChain (our optional extras) is
+  // priced on the first chain a corridor serves for the pair (the sandbox's chains all cost the same).
+  const railsToTry = (rail: string) => (rail === 'CRYPTO' ? [...BLOCKCHAIN_RAILS] : [rail]);
+  const corridor = railsToTry(sourceRail)
+    .flatMap((s) => railsToTry(destinationRail).map((d) => findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail: s, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail: d })[0]))
+    .find((c) => c !== undefined);
   if (!corridor && fields.length === 0) fields.push({ path: 'destinationRail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${q.sourceCurrencyCode}/${q.sourceRail} → ${q.destinationCurrencyCode}/${q.destinationRail}: see GET /v1/payments/corridors` });
   if (fields.length > 0 || !corridor) throw validationError(fields);
   const midMarketRate = rates.midMarketRate(q.sourceCurrencyCode, q.destinationCurrencyCode, core.clock.nowMs());

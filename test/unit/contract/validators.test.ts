@@ -163,10 +163,15 @@ describe('validatePaymentRequest', () => {
         'source.chain CHAIN_FIELD_REMOVED',
         'destination.rail RAILS_ENUM_ENFORCED',
         'memo MEMO_REMOVED',
-        'documentReference PAYLOAD_STEP_TWO',
         'paymentReason REASON_OTHER_REFUSED',
       ].sort(),
     );
+  });
+
+  test('documentReference (a legacy request field with no date) is accepted and ignored at every date', () => {
+    for (const d of ['2025-10-01', '2026-03-29', '2026-03-30', '2026-07-31']) {
+      expect(validatePaymentRequest({ ...paymentBody(), documentReference: 'doc-1' }, day(d))).toEqual([]);
+    }
   });
 
   test('before 2026-03-04 a CRYPTO rail is accepted with a chain and refused without', () => {
@@ -175,6 +180,9 @@ describe('validatePaymentRequest', () => {
     expect(validatePaymentRequest(withChain, before)).toEqual([]);
     const noChain = { ...paymentBody(), source: { currencyCode: 'USDC', amount: 5, rail: 'CRYPTO' } };
     expect(pairs(validatePaymentRequest(noChain, before))).toEqual(['source.chain CRYPTO_NEEDS_CHAIN']);
+    // destination.chain is not a request field of the spec: never required (the account's chain is used)
+    const noDestinationChain = { ...paymentBody(), destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: 'acc_w' } };
+    expect(validatePaymentRequest(noDestinationChain, before)).toEqual([]);
   });
 
   test('WIRE is accepted before 2026-07-31 and refused from it with a hint to use SWIFT', () => {
