@@ -10,7 +10,7 @@
 //   1, 5, 15 min then hourly, linger 7 days);
 // - webhooks are delivered one at a time, each once the payment (or the entity) has taken the previous one in,
 //   and back to back: no quiet time passes between them. Each quiet hour in real life adds entity reads.
-import { Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
@@ -348,6 +348,11 @@ export async function runSkeleton(env: TestWorkflowEnvironment, taskQueue: strin
 
 /** A bed outside jest (the bench): a time-skipping server, one shared worker, a fake provider. */
 export async function createPathBed(): Promise<PathBed & { stop(): Promise<void> }> {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') }); // the bench's output: no worker state changes
+  } catch {
+    // installed already (a test's setup, or an earlier bed): keep that one
+  }
   const env = await createWorkflowTestEnv();
   let fake = new FakeProvider({ now: () => env.currentTimeMs() });
   const worker = new SharedWorker(env, () => fake.activities());
