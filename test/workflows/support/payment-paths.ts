@@ -145,13 +145,51 @@ async function start(bed: PathBed, request = paymentRequest()) {
   if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const providerPaymentId = started.created.providerPaymentId;
   bed.worker.started.add(providerPaymentWorkflowId(providerPaymentId));
+  await atRest(bed, [started.workflowId, providerPaymentWorkflowId(providerPaymentId)]);
   return { handle: bed.env.client.workflow.getHandle(started.workflowId), providerPaymentId };
 }
 
-/** One webhook, taken in by the payment before the next comes. */
+const EventType = temporal.api.enums.v1.EventType;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+const ofType = (events: HistoryEvent[], ...types: number[]) => events.filter((e) => types.includes(e.eventType ?? -1)).length;
+
+/**
+ * At rest: no workflow task to run and nothing the workflow waits on but its timer or a message (every signal it
+ * sent has landed, every activity has ended).
+ */
+function isAtRest(events: HistoryEvent[]): boolean {
+  const last = events.at(-1)?.eventType;
+  if (last === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED || last === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) return false;
+  const signalsSent = ofType(events, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED);
+  const signalsLanded = ofType(events, EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED);
+  const activities = ofType(events, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+  const ended = ofType(
+    events,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_TIMED_OUT,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_CANCELED,
+  );
+  return signalsSent === signalsLanded && activities === ended;
+}
+
+/**
+ * Both workflows at rest before the next webhook: one that lands while the entity's signal to the payment is
+ * still in flight would share its workflow task (one timer fewer), and the counts would depend on timing.
+ */
+async function atRest(bed: PathBed, workflowIds: string[]): Promise<void> {
+  for (const id of workflowIds)
+    await eventually(
+      () => bed.env.client.workflow.getHandle(id).fetchHistory().then((h) => h.events ?? []),
+      isAtRest,
+    );
+}
+
+/** One webhook, taken in by the payment (and both workflows at rest) before the next comes. */
 async function webhook(bed: PathBed, handle: WorkflowHandle, p: Payment, absorbed: (s: PaymentState) => boolean) {
   await deliverPaymentEvent(bed.env, bed.taskQueue, p);
   await eventually(() => handle.query(paymentStateQuery), absorbed);
+  await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(p.id)]);
 }
 
 const hasStatus = (status: string) => (s: PaymentState) => s.providerStatus === status;
@@ -236,10 +274,12 @@ async function requoteCompleted(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: first } = await start(bed);
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
   await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'QUOTE_EXPIRED');
+  await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(first)]);
   const second = await handle.executeUpdate(requoteUpdate);
   if (second.outcome !== 'CREATED') throw new Error(`requote not created: ${JSON.stringify(second)}`);
   const id = second.providerPaymentId;
   bed.worker.started.add(providerPaymentWorkflowId(id));
+  await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(id)]);
   await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
   for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
@@ -272,6 +312,7 @@ async function refundedAfterLateFunds(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: id } = await start(bed);
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
   await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'QUOTE_EXPIRED');
+  await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(id)]);
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
 }
@@ -336,7 +377,7 @@ export async function runSkeleton(env: TestWorkflowEnvironment, taskQueue: strin
     const entity = env.client.workflow.getHandle(entityId);
     await eventually(
       () => entity.fetchHistory().then((h) => h.events ?? []),
-      (events) => events.some((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+      (events) => events.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
     );
     workflows.push({ role: 'skeletonEntity', workflowId: entityId });
     const count = await countRun(env.client, { workflows });
