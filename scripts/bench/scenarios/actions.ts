@@ -6,7 +6,7 @@
 // driven to the end of every workflow it involves, and the entity lingers 7 days after a final status — days of
 // timers that the time-skipping server passes in seconds. An action count is the same on either server: it
 // depends on the workflow code and the events it was given, not on the engine.
-import { addCounts, BILLED_KINDS, LISTED_KINDS, type ActionCount } from '../../../src/telemetry/temporal-actions';
+import { BILLED_KINDS, LISTED_KINDS, type ActionCount } from '../../../src/telemetry/temporal-actions';
 import {
   createPathBed,
   PATH_NAMES,
@@ -80,9 +80,4 @@ export function actionsTable(result: ActionsResult): string {
     );
   }
   return lines.join('\n');
-}
-
-/** All paths' actions together by kind (a quick look at where the actions go). */
-export function actionsByKind(result: ActionsResult): ActionCount {
-  return addCounts(...result.paths.map((p) => p.count.total));
 }

@@ -71,7 +71,7 @@ export interface PathCount {
 
 type Driver = (bed: PathBed) => Promise<PathRun>;
 
-/** The paths of a payment (issue: cost per payment in Temporal actions), in the order the tables show them. */
+/** The paths a payment takes (spec: States and transitions), in the order the tables show them. */
 export const PATHS = {
   'payout completed': payoutCompleted,
   'pull payment completed': pullCompleted,
