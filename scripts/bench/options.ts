@@ -1,8 +1,12 @@
-// Options of `npm run bench` (defaults: the sizes of issue 12; --quick: a smoke run for CI, well under 2 minutes).
+// Options of `npm run bench` (defaults: the sizes of issue 12; --quick: a smoke run for CI, well under 2 minutes,
+// without `actions`, which has a budget test of its own: test/workflows/actions-per-payment.test.ts).
 import { z } from 'zod';
 
 const count = z.coerce.number().int().positive();
-export const SCENARIOS = ['p1', 'p2', 'p3', 'p5'] as const;
+/** `actions`: Temporal actions per payment path (runs on the time-skipping server: scenarios/actions.ts) */
+export const SCENARIOS = ['p1', 'p2', 'p3', 'p5', 'actions'] as const;
+/** the scenarios that run on the bench's stack */
+export type StackScenario = Exclude<(typeof SCENARIOS)[number], 'actions'>;
 
 export const BenchOptionsSchema = z.object({
   quick: z.boolean(),
@@ -46,7 +50,7 @@ const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12
 /** `--quick`, `--profile`, `--only p1,p3`, and `--<option> <number>` for any count above. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = argv.includes('--quick');
-  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: [...SCENARIOS], engine: 'dev' };
+  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: quick ? SCENARIOS.filter((x) => x !== 'actions') : [...SCENARIOS], engine: 'dev' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick' || arg === '--profile') continue;

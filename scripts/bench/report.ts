@@ -46,7 +46,8 @@ export function markdownTable(rows: readonly Row[]): string {
   return lines.join('\n');
 }
 
-export function writeResults(dir: string, result: { machine: Machine; options: BenchOptions; rows: Row[]; notes: string[]; failed: string[] }): { json: string; markdown: string } {
+/** `actions`: the markdown table of scenarios/actions.ts, when it ran. */
+export function writeResults(dir: string, result: { machine: Machine; options: BenchOptions; rows: Row[]; notes: string[]; failed: string[]; actions?: string | undefined }): { json: string; markdown: string } {
   mkdirSync(dir, { recursive: true });
   const stamp = result.machine.date.replace(/[:.]/g, '-');
   const md = [
@@ -56,6 +57,7 @@ export function writeResults(dir: string, result: { machine: Machine; options: B
     '',
     markdownTable(result.rows),
     '',
+    ...(result.actions ? ['Temporal actions per payment (billed; in brackets: listed, not billed)', '', result.actions, ''] : []),
     ...result.notes.map((n) => `- ${n}`),
     ...result.failed.map((f) => `- FAILED: ${f}`),
     '',

@@ -1,0 +1,55 @@
+// The billable Temporal actions a payment costs, per path, held as a budget. An action count is exact (it depends
+// on the workflow code and the events given, not on timing), so it may be a test: a change that adds actions
+// fails here until its budget is raised ON PURPOSE, in the same commit, with the reason in that commit's message
+// (and docs/performance.md "Actions per payment" updated). A change that saves actions lowers the budget, so the
+// saving is kept.
+//
+// Each path is driven to the end of every workflow it involves (test/workflows/support/payment-paths.ts says how,
+// and why the counts are repeatable); actions are counted from the histories by Temporal Cloud's mapping
+// (src/telemetry/temporal-actions.ts: what is billed, what a history cannot show).
+import { describeCount, type ActionCount } from '../../src/telemetry/temporal-actions';
+import { runPath, runSkeleton, startSkeletonWorker, type PathName, type SkeletonName } from './support/payment-paths';
+import { useTestBed } from './support/test-bed';
+
+/**
+ * The budget: one line per path. `payment` and `entity` are the kinds as `describeCount` prints them (the
+ * entities of a path summed: a requote has two); `total` is payment + entity.
+ */
+const BUDGET: Record<PathName, { total: number; payment: string; entity: string }> = {
+  'payout completed': { total: 32, payment: 'start 1, signal 4, update 1, activity 1, localActivity 1, timer 4, upsert 5; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 5, timer 5, upsert 4; not billed: marker 1, changeVersion 1' },
+  'pull payment completed': { total: 26, payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, timer 3, upsert 4; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 4, timer 4, upsert 3; not billed: marker 1, changeVersion 1' },
+  PAYIN: { total: 5, payment: '', entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 1, changeVersion 1' },
+  'requote then completed': { total: 194, payment: 'start 1, signal 4, update 2, activity 3, localActivity 2, timer 6, upsert 7; not billed: marker 1, changeVersion 1', entity: 'start 2, signal 6, activity 75, timer 81, upsert 5; not billed: marker 2, changeVersion 2' },
+  'cancelled before funds': { total: 189, payment: 'start 1, signal 1, update 2, activity 13, localActivity 1, timer 14, upsert 3; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 2, activity 74, timer 76, upsert 1; not billed: marker 1, changeVersion 1' },
+  expired: { total: 189, payment: 'start 1, signal 1, update 1, activity 14, localActivity 1, timer 14, upsert 3; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 2, activity 74, timer 76, upsert 1; not billed: marker 1, changeVersion 1' },
+  'refunded after late funds': { total: 21, payment: 'start 1, signal 1, update 1, activity 2, localActivity 1, timer 2, upsert 3; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 2, activity 2, timer 4, upsert 1; not billed: marker 1, changeVersion 1' },
+  failed: { total: 26, payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, timer 3, upsert 4; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 4, timer 4, upsert 3; not billed: marker 1, changeVersion 1' },
+};
+
+/** The floor the budget is read against (scripts/bench/skeleton, driven as the bench's P1 drives it). */
+const FLOOR: Record<SkeletonName, { total: number; first: string; second: string }> = {
+  skeleton: { total: 5, first: 'start 1, signal 1, update 1, activity 2', second: '' },
+  'two-workflow skeleton': { total: 7, first: 'start 1, signal 1, update 1, activity 2', second: 'start 1, signal 1' },
+};
+
+const bed = useTestBed();
+const kinds = (c: ActionCount | undefined): string => (c ? describeCount(c) : '');
+// days of timers pass in seconds, but each of an entity's hourly reads is a workflow task and an activity
+const PATH_TIMEOUT_MS = 240_000;
+
+describe('Temporal actions per payment, held as a budget', () => {
+  it.each(Object.keys(BUDGET) as PathName[])('%s', async (path) => {
+    const count = await runPath(bed, path);
+    expect({ total: count.total.total, payment: kinds(count.byRole.payment), entity: kinds(count.byRole.entity) }).toEqual(BUDGET[path]);
+  }, PATH_TIMEOUT_MS);
+
+  it.each(Object.keys(FLOOR) as SkeletonName[])('floor: %s', async (name) => {
+    const skeleton = await startSkeletonWorker(bed.env);
+    try {
+      const count = await runSkeleton(bed.env, skeleton.taskQueue, name);
+      expect({ total: count.total.total, first: kinds(count.byRole.skeleton), second: kinds(count.byRole.skeletonEntity) }).toEqual(FLOOR[name]);
+    } finally {
+      await skeleton.stop();
+    }
+  });
+});
