@@ -63,6 +63,8 @@ const DAY = 24 * HOUR;
 /** how long the end of a payment waits for another funded payment of the request to end (then NEEDS_ATTENTION) */
 const STILL_MOVING_LIMIT_MS = 30 * DAY;
 const MAX_TIMELINE = 200;
+/** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
+const MAX_TOLD_EARLY = 10;
 
 /**
  * patched() ids of the changes that alter the workflow's commands (issue 9, point 10): histories recorded
@@ -104,6 +106,13 @@ export const PAYMENT_PATCHES = {
    * have no such marker: patched() is false on their replay and each old patch is read as it was.
    */
   leanHistory: 'payment-lean-history',
+  /**
+   * A change the entity tells before this workflow has recorded the create that made the payment (the create's
+   * activity subscribes before it returns, and the entity tells a subscriber once) is kept and applied when the
+   * create is recorded; before, it was dropped and the payment showed the POST's status until the next reconcile.
+   * Read (the marker written) only when such a change comes.
+   */
+  keepsChangesToldBeforeCreate: 'payment-keeps-changes-told-before-create',
 } as const;
 
 type CreateResult =
@@ -156,6 +165,9 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /** when the followed payment ended while another funded one still moved */
   let stillMovingSince: number | null = null;
   const timeline: TimelineEntry[] = [];
+  /** changes told for a provider payment not tracked yet (see PAYMENT_PATCHES.keepsChangesToldBeforeCreate) */
+  const toldEarly = new Map<string, { payment: Payment; cause: string }>();
+  let keepsToldEarly: boolean | undefined;
 
   const pendingCancel = () => cancel; // read through a function: handlers change it between awaits
   const active = (): Payment | null => (activeId ? (tracked.get(activeId) ?? null) : null);
@@ -244,7 +256,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /** Folds a snapshot of one of our provider payments in; never backwards (see payment-merge.ts). */
   function absorb(incoming: Payment, cause: string): void {
     const current = tracked.get(incoming.id);
-    if (!current) return; // not one of ours
+    if (!current) {
+      // Perhaps ours, its create not recorded yet: kept (the newest wins) until track() records it.
+      if (toldEarly.size >= MAX_TOLD_EARLY && !toldEarly.has(incoming.id)) return;
+      if (!(keepsToldEarly ??= patched(PAYMENT_PATCHES.keepsChangesToldBeforeCreate))) return;
+      const kept = toldEarly.get(incoming.id);
+      toldEarly.set(incoming.id, {
+        payment: kept ? mergePayment(kept.payment, incoming).payment : incoming,
+        cause: `${cause}, told before the create was recorded`,
+      });
+      return;
+    }
     lastHeardAt = Date.now();
     const merged = mergePayment(current, incoming);
     if (!merged.changed) return;
@@ -282,7 +304,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     const followed = active();
     // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
     // status without sentAt is no proof of funds: the followed payment stays (review of issue 9, finding 6).
-    if (incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
+    // (activeId null: the create or adoption that tracked it sets activeId next.)
+    if (activeId !== null && incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
       activeId = incoming.id;
       note('followed', `funds arrived on superseded payment ${incoming.id}; following it`);
     }
@@ -572,6 +595,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   function track(p: Payment, cause: string): void {
     if (tracked.has(p.id)) absorb(p, cause);
     else tracked.set(p.id, p);
+    const early = toldEarly.get(p.id);
+    if (early) {
+      toldEarly.delete(p.id);
+      absorb(early.payment, early.cause);
+    }
   }
 
   /**
