@@ -56,6 +56,22 @@ export function hasFundsIn(payment: Payment): boolean {
   );
 }
 
+/**
+ * Statuses a provider may give a payment it stopped before funds. Not in the contract (spec: States and
+ * transitions — the complete set is not shown): passed through as unknown, but read as final and unfunded.
+ */
+export const PROVIDER_CANCELLED_STATUSES: readonly string[] = ['CANCELLED', 'CANCELED'];
+
+/**
+ * The provider says this payment can no longer be funded: EXPIRED (spec: States and transitions, row 1), or a
+ * cancelled status of its own, with no funds known in. Only the provider's word counts, never our clock: its
+ * AWAITING_FUNDS lifetime is in business days, and its holiday calendar is not ours (docs/spec-gaps.md).
+ */
+export function isUnfundable(payment: Payment): boolean {
+  if (hasFundsIn(payment) || isRefunded(payment)) return false;
+  return payment.status === 'EXPIRED' || PROVIDER_CANCELLED_STATUSES.includes(payment.status);
+}
+
 export function pullsFromAccount(payment: { source?: { accountId?: string | null } | null }): boolean {
   return Boolean(payment.source?.accountId); // spec: States and transitions, rule 1
 }

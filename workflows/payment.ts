@@ -51,6 +51,7 @@ import {
   hasFundsIn,
   isFunded,
   isKnownStatus,
+  isUnfundable,
   outcomeOf,
   phaseOf,
   pullsFromAccount,
@@ -113,6 +114,12 @@ export const PAYMENT_PATCHES = {
    * Read (the marker written) only when such a change comes.
    */
   keepsChangesToldBeforeCreate: 'payment-keeps-changes-told-before-create',
+  /**
+   * An accepted cancel ends CANCELLED only once the provider says every tracked payment can no longer be funded
+   * (EXPIRED or a cancelled status, read by GET at our estimated deadline and then every reconcileEveryMs), never
+   * at our computed deadline alone; meanwhile the phase is CANCELLING. Read when a cancel is accepted.
+   */
+  cancelEndsOnProviderWord: 'payment-cancel-ends-on-provider-word',
 } as const;
 
 type CreateResult =
@@ -164,6 +171,12 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let expiredSince: number | null = null;
   /** when the followed payment ended while another funded one still moved */
   let stillMovingSince: number | null = null;
+  /** the accepted cancel waits for the provider's word (PAYMENT_PATCHES.cancelEndsOnProviderWord) */
+  let cancelWaitsForProvider = false;
+  /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */
+  let unfundableSince: number | null = null;
+  /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
+  const cancelReads = new Map<string, number>();
   const timeline: TimelineEntry[] = [];
   /** changes told for a provider payment not tracked yet (see PAYMENT_PATCHES.keepsChangesToldBeforeCreate) */
   const toldEarly = new Map<string, { payment: Payment; cause: string }>();
@@ -294,7 +307,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
             `DOUBLE_FUNDED:${pair}`,
           );
         }
-      if (cancel?.decision === 'ACCEPTED')
+      // a cancelled status of the provider's own is unknown to the contract, so "funded" above; it carries no funds
+      if (cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
         raise(
           'FUNDED_AFTER_CANCEL',
           fresh.id,
@@ -782,6 +796,48 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return latest;
   }
 
+  /** Waits until something changes or `ms` pass. */
+  async function wake(ms: number): Promise<void> {
+    const v = version;
+    await condition(() => version !== v, Math.max(1, ms));
+  }
+
+  /**
+   * One turn of the wait after an accepted cancel, with no funds in: CANCELLED once the provider says that no
+   * tracked payment can be funded any more (isUnfundable) and the linger has passed, else null. Never decided on our
+   * clock: past our estimate of a payment's funding deadline (3 business days; the provider's calendar may differ)
+   * the payment is read by GET, then again every reconcileEveryMs, until the provider says so — or funds come.
+   */
+  async function listenAfterCancel(p: Payment): Promise<PaymentOutcome | null> {
+    setPhase('CANCELLING');
+    const now = Date.now();
+    const open = [...tracked.values()].filter((t) => !isUnfundable(t));
+    if (open.length === 0) {
+      // spec: States and transitions, rows 4–5 — a refund or a legacy late funding may still follow EXPIRED
+      unfundableSince ??= now;
+      if (now >= unfundableSince + expiredLingerMs) return cancelledOutcome(p);
+      await wake(unfundableSince + expiredLingerMs - now);
+      return null;
+    }
+    unfundableSince = null;
+    const readAt = (t: Payment): number => {
+      const last = cancelReads.get(t.id);
+      return last !== undefined ? last + reconcileEveryMs : (fundingDeadline(t)?.getTime() ?? now);
+    };
+    const next = open.reduce((a, b) => (readAt(b) < readAt(a) ? b : a));
+    if (now >= readAt(next)) {
+      cancelReads.set(next.id, now);
+      await reconcile(next.id, 'cancel accepted: can it still be funded?');
+      return null;
+    }
+    if (now >= lastHeardAt + reconcileEveryMs) {
+      await reconcile(p.id, 'nothing heard');
+      return null;
+    }
+    await wake(Math.min(readAt(next), lastHeardAt + reconcileEveryMs) - now);
+    return null;
+  }
+
   // A Temporal cancel request is decided like the `cancel` update (see shieldFromTemporalCancel above).
   const shieldBody = shieldFromTemporalCancel();
   if (shieldBody) {
@@ -901,10 +957,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
           if (!isPatched(PAYMENT_PATCHES.cancelListensUntilUnfundable)) return finish(cancelledOutcome(p));
           // Cancel does not lie: a late notice can still fund it (spec: States and transitions, row 2), so it is
           // followed until it can no longer be funded; funds after all → the real outcome, FUNDED_AFTER_CANCEL.
-          setPhase('CANCELLED');
+          cancelWaitsForProvider = patched(PAYMENT_PATCHES.cancelEndsOnProviderWord);
+          setPhase(cancelWaitsForProvider ? 'CANCELLING' : 'CANCELLED');
         }
       }
-      const listeningAfterCancel = pendingCancel()?.decision === 'ACCEPTED' && !fundsIn();
+      const listeningAfterCancel =
+        pendingCancel()?.decision === 'ACCEPTED' &&
+        (cancelWaitsForProvider ? ![...tracked.values()].some((t) => isFunded(t) && !isUnfundable(t)) : !fundsIn());
       const ended = outcomeOf(p);
       const now = Date.now();
       if (ended && ended.outcome !== 'EXPIRED') {
@@ -934,6 +993,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         }
         const v = version;
         await condition(() => version !== v, Math.max(1, wakeAt - now));
+        continue;
+      }
+      if (listeningAfterCancel && cancelWaitsForProvider) {
+        const ended = await listenAfterCancel(p);
+        if (ended) return finish(ended);
         continue;
       }
       setPhase(listeningAfterCancel ? 'CANCELLED' : phaseOf(p, isQuoteExpired(p)));

@@ -27,7 +27,10 @@ describe('a transfer whose payment already runs or ran', () => {
       bed.env.client,
       {
         paymentKey,
-        request: paymentRequest({ customerId: 'cus_known', destination: { ...paymentRequest().destination, accountId: 'acc_known' } }),
+        request: paymentRequest({
+          customerId: 'cus_known',
+          destination: { currencyCode: 'EUR', rail: 'SWIFT', accountId: 'acc_known' },
+        }),
         options: { expiredLingerMs: MIN },
       },
       { taskQueue: bed.taskQueue },
