@@ -63,6 +63,8 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 /** how long the end of a payment waits for another funded payment of the request to end (then NEEDS_ATTENTION) */
 const STILL_MOVING_LIMIT_MS = 30 * DAY;
+/** past that limit (NEEDS_ATTENTION), how often the other payment is still read: the run ends once it has ended */
+const STILL_MOVING_RECHECK_MS = DAY;
 const MAX_TIMELINE = 200;
 /** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
 const MAX_TOLD_EARLY = 10;
@@ -120,6 +122,12 @@ export const PAYMENT_PATCHES = {
    * at our computed deadline alone; meanwhile the phase is CANCELLING. Read when a cancel is accepted.
    */
   cancelEndsOnProviderWord: 'payment-cancel-ends-on-provider-word',
+  /**
+   * Past STILL_MOVING_LIMIT_MS (NEEDS_ATTENTION) the still-moving payment is read once a day: its end, heard or
+   * read, ends the run. Before, the wait had no timer: a missed notice kept the run, and its pinned build, open for
+   * good (docs/deployment.md, "A pinned run that does not end"). Read when the wait starts.
+   */
+  stillMovingRechecked: 'payment-still-moving-rechecked-daily',
 } as const;
 
 type CreateResult =
@@ -177,6 +185,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let unfundableSince: number | null = null;
   /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
   const cancelReads = new Map<string, number>();
+  let stillMovingRechecked: boolean | undefined;
   const timeline: TimelineEntry[] = [];
   /** changes told for a provider payment not tracked yet (see PAYMENT_PATCHES.keepsChangesToldBeforeCreate) */
   const toldEarly = new Map<string, { payment: Payment; cause: string }>();
@@ -973,14 +982,20 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         if (!stillMoving || !isPatched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
         stillMovingSince ??= now;
         if (now >= stillMovingSince + STILL_MOVING_LIMIT_MS) {
-          // Bounded: past the limit an operator looks; the workflow stops reading on a timer (its history stays
-          // small) and still ends as soon as a notice shows the other payment's end.
+          // Bounded: past the limit an operator looks; the workflow reads the other payment once a day (its history
+          // stays small) and ends as soon as a notice or a read shows the other payment's end.
           raise(
             'STILL_MOVING',
             stillMoving.id,
             `${stillMoving.id} (${stillMoving.status}) has not ended ${STILL_MOVING_LIMIT_MS / DAY} days after ${p.id} did`,
           );
           setPhase('NEEDS_ATTENTION');
+          if ((stillMovingRechecked ??= patched(PAYMENT_PATCHES.stillMovingRechecked))) {
+            const recheckAt = lastHeardAt + STILL_MOVING_RECHECK_MS;
+            if (now >= recheckAt) await reconcile(stillMoving.id, 'needs attention: is it still moving?');
+            else await wake(recheckAt - now);
+            continue;
+          }
           const v = version;
           await condition(() => version !== v);
           continue;
