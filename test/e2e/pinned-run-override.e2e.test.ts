@@ -87,6 +87,13 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
   await setCurrentVersion(stack.client, deploymentName, B);
   await workerA.shutdown();
 
+  // stranded: no worker of A is left to answer a query of the run (startPayment's createdAnswer, xborder status)
+  const stranded = await Promise.race([
+    handle.query(paymentStateQuery).then(() => 'answered', () => 'failed'),
+    new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 5_000)),
+  ]);
+  expect(stranded).toBe('no answer');
+
   // the documented procedure: pin the run to B (CLI 1.9.1 flags), then check with describe
   const cli = temporalBinaries().cli ?? 'temporal';
   await promisify(execFile)(cli, [
