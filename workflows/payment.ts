@@ -245,7 +245,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     const lines = [`**${phase}**`];
     if (p) lines.push(`provider payment ${p.id}: ${p.status}`, `quote expires ${p.quote?.expiresAt ?? '—'}`);
     const deadline = fundingDeadline(p);
-    if (deadline && (phase === 'AWAITING_FUNDS' || phase === 'QUOTE_EXPIRED'))
+    if (deadline && (phase === 'AWAITING_FUNDS' || phase === 'QUOTE_EXPIRED' || phase === 'CANCELLING'))
       lines.push(`funding deadline ${deadline.toISOString()}`);
     if (requotes > 0) lines.push(`requotes: ${requotes}`);
     return lines.join('\n\n');
