@@ -167,8 +167,8 @@ export const awaitCreatedForRequestUpdate = defineUpdate<PaymentCreated, [{ requ
 );
 /**
  * Accepted only before funds are in (else refused, ApplicationFailure CANCEL_REFUSED). An accepted cancel puts
- * the payment in phase CANCELLED at once; the workflow keeps listening until the provider payment can no longer
- * be funded (workflows/README.md). A Temporal cancel request on the workflow is treated the same way.
+ * the payment in phase CANCELLING at once; the workflow keeps listening until the provider says its payment can no
+ * longer be funded (EXPIRED, or a cancelled status), then ends CANCELLED (workflows/README.md). A Temporal cancel request on the workflow is treated the same way.
  */
 export const cancelUpdate = defineUpdate<PaymentState, [{ reason?: string }]>('cancel');
 /**

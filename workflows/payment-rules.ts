@@ -56,6 +56,27 @@ export function hasFundsIn(payment: Payment): boolean {
   );
 }
 
+/**
+ * Statuses a provider may give a payment it stopped before funds. Not in the contract (spec: States and
+ * transitions — the complete set is not shown): passed through as unknown, but read as final and unfunded.
+ */
+export const PROVIDER_CANCELLED_STATUSES: readonly string[] = ['CANCELLED', 'CANCELED'];
+
+/**
+ * The provider says this payment can no longer be funded, and no funds are known in: EXPIRED (spec: States and
+ * transitions, row 1), another final status (FAILED, REFUNDED, or refunded), or a cancelled status of its own.
+ * Only the provider's word counts, never our clock: its AWAITING_FUNDS lifetime is in business days, and its
+ * holiday calendar is not ours (docs/spec-gaps.md).
+ */
+export function isUnfundable(payment: Payment): boolean {
+  if (hasFundsIn(payment)) return false;
+  return (
+    ['EXPIRED', 'FAILED', 'REFUNDED'].includes(payment.status) ||
+    isRefunded(payment) ||
+    PROVIDER_CANCELLED_STATUSES.includes(payment.status)
+  );
+}
+
 export function pullsFromAccount(payment: { source?: { accountId?: string | null } | null }): boolean {
   return Boolean(payment.source?.accountId); // spec: States and transitions, rule 1
 }

@@ -52,6 +52,7 @@ import {
   hasFundsIn,
   isFunded,
   isKnownStatus,
+  isUnfundable,
   outcomeOf,
   phaseOf,
   pullsFromAccount,
@@ -63,7 +64,11 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 /** how long the end of a payment waits for another funded payment of the request to end (then NEEDS_ATTENTION) */
 const STILL_MOVING_LIMIT_MS = 30 * DAY;
+/** past that limit (NEEDS_ATTENTION), how often the other payment is still read: the run ends once it has ended */
+const STILL_MOVING_RECHECK_MS = DAY;
 const MAX_TIMELINE = 200;
+/** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
+const MAX_TOLD_EARLY = 10;
 
 /**
  * patched() ids of the changes that alter the workflow's commands (issue 9, point 10): histories recorded
@@ -111,6 +116,25 @@ export const PAYMENT_PATCHES = {
    * have no such marker: patched() is false on their replay and each old patch is read as it was.
    */
   leanHistory: 'payment-lean-history',
+  /**
+   * A change the entity tells before this workflow has recorded the create that made the payment (the create's
+   * activity subscribes before it returns, and the entity tells a subscriber once) is kept and applied when the
+   * create is recorded; before, it was dropped and the payment showed the POST's status until the next reconcile.
+   * Read (the marker written) only when such a change comes.
+   */
+  keepsChangesToldBeforeCreate: 'payment-keeps-changes-told-before-create',
+  /**
+   * An accepted cancel ends CANCELLED only once the provider says every tracked payment can no longer be funded
+   * (EXPIRED or a cancelled status, read by GET at our estimated deadline and then every reconcileEveryMs), never
+   * at our computed deadline alone; meanwhile the phase is CANCELLING. Read when a cancel is accepted.
+   */
+  cancelEndsOnProviderWord: 'payment-cancel-ends-on-provider-word',
+  /**
+   * Past STILL_MOVING_LIMIT_MS (NEEDS_ATTENTION) the still-moving payment is read once a day: its end, heard or
+   * read, ends the run. Before, the wait had no timer: a missed notice kept the run, and its pinned build, open for
+   * good (docs/deployment.md, "A pinned run that does not end"). Read when the wait starts.
+   */
+  stillMovingRechecked: 'payment-still-moving-rechecked-daily',
 } as const;
 
 type CreateResult =
@@ -162,7 +186,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   let expiredSince: number | null = null;
   /** when the followed payment ended while another funded one still moved */
   let stillMovingSince: number | null = null;
+  /** the accepted cancel waits for the provider's word (PAYMENT_PATCHES.cancelEndsOnProviderWord) */
+  let cancelWaitsForProvider = false;
+  /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */
+  let unfundableSince: number | null = null;
+  /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
+  const cancelReads = new Map<string, number>();
+  let stillMovingRechecked: boolean | undefined;
   const timeline: TimelineEntry[] = [];
+  /** changes told for a provider payment not tracked yet (see PAYMENT_PATCHES.keepsChangesToldBeforeCreate) */
+  const toldEarly = new Map<string, { payment: Payment; cause: string }>();
+  let keepsToldEarly: boolean | undefined;
 
   const pendingCancel = () => cancel; // read through a function: handlers change it between awaits
   const active = (): Payment | null => (activeId ? (tracked.get(activeId) ?? null) : null);
@@ -218,7 +252,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     const lines = [`**${phase}**`];
     if (p) lines.push(`provider payment ${p.id}: ${p.status}`, `quote expires ${p.quote?.expiresAt ?? '—'}`);
     const deadline = fundingDeadline(p);
-    if (deadline && (phase === 'AWAITING_FUNDS' || phase === 'QUOTE_EXPIRED'))
+    if (deadline && (phase === 'AWAITING_FUNDS' || phase === 'QUOTE_EXPIRED' || phase === 'CANCELLING'))
       lines.push(`funding deadline ${deadline.toISOString()}`);
     if (requotes > 0) lines.push(`requotes: ${requotes}`);
     return lines.join('\n\n');
@@ -251,7 +285,17 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   /** Folds a snapshot of one of our provider payments in; never backwards (see payment-merge.ts). */
   function absorb(incoming: Payment, cause: string): void {
     const current = tracked.get(incoming.id);
-    if (!current) return; // not one of ours
+    if (!current) {
+      // Perhaps ours, its create not recorded yet: kept (the newest wins) until track() records it.
+      if (toldEarly.size >= MAX_TOLD_EARLY && !toldEarly.has(incoming.id)) return;
+      if (!(keepsToldEarly ??= patched(PAYMENT_PATCHES.keepsChangesToldBeforeCreate))) return;
+      const kept = toldEarly.get(incoming.id);
+      toldEarly.set(incoming.id, {
+        payment: kept ? mergePayment(kept.payment, incoming).payment : incoming,
+        cause: `${cause}, told before the create was recorded`,
+      });
+      return;
+    }
     lastHeardAt = Date.now();
     const merged = mergePayment(current, incoming);
     if (!merged.changed) return;
@@ -279,7 +323,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
             `DOUBLE_FUNDED:${pair}`,
           );
         }
-      if (cancel?.decision === 'ACCEPTED')
+      // a cancelled status of the provider's own is unknown to the contract, so "funded" above; it carries no funds
+      if (cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
         raise(
           'FUNDED_AFTER_CANCEL',
           fresh.id,
@@ -289,7 +334,8 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     const followed = active();
     // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
     // status without sentAt is no proof of funds: the followed payment stays (review of issue 9, finding 6).
-    if (incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
+    // (activeId null: the create or adoption that tracked it sets activeId next.)
+    if (activeId !== null && incoming.id !== activeId && hasFundsIn(merged.payment) && !(followed && isFunded(followed))) {
       activeId = incoming.id;
       note('followed', `funds arrived on superseded payment ${incoming.id}; following it`);
     }
@@ -586,6 +632,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   function track(p: Payment, cause: string): void {
     if (tracked.has(p.id)) absorb(p, cause);
     else tracked.set(p.id, p);
+    const early = toldEarly.get(p.id);
+    if (early) {
+      toldEarly.delete(p.id);
+      absorb(early.payment, early.cause);
+    }
   }
 
   /**
@@ -768,6 +819,48 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     return latest;
   }
 
+  /** Waits until something changes or `ms` pass. */
+  async function wake(ms: number): Promise<void> {
+    const v = version;
+    await condition(() => version !== v, Math.max(1, ms));
+  }
+
+  /**
+   * One turn of the wait after an accepted cancel, with no funds in: CANCELLED once the provider says that no
+   * tracked payment can be funded any more (isUnfundable) and the linger has passed, else null. Never decided on our
+   * clock: past our estimate of a payment's funding deadline (3 business days; the provider's calendar may differ)
+   * the payment is read by GET, then again every reconcileEveryMs, until the provider says so — or funds come.
+   */
+  async function listenAfterCancel(p: Payment): Promise<PaymentOutcome | null> {
+    setPhase('CANCELLING');
+    const now = Date.now();
+    const open = [...tracked.values()].filter((t) => !isUnfundable(t));
+    if (open.length === 0) {
+      // spec: States and transitions, rows 4–5 — a refund or a legacy late funding may still follow EXPIRED
+      unfundableSince ??= now;
+      if (now >= unfundableSince + expiredLingerMs) return cancelledOutcome(p);
+      await wake(unfundableSince + expiredLingerMs - now);
+      return null;
+    }
+    unfundableSince = null;
+    const readAt = (t: Payment): number => {
+      const last = cancelReads.get(t.id);
+      return last !== undefined ? last + reconcileEveryMs : (fundingDeadline(t)?.getTime() ?? now);
+    };
+    const next = open.reduce((a, b) => (readAt(b) < readAt(a) ? b : a));
+    if (now >= readAt(next)) {
+      cancelReads.set(next.id, now);
+      await reconcile(next.id, 'cancel accepted: can it still be funded?');
+      return null;
+    }
+    if (now >= lastHeardAt + reconcileEveryMs) {
+      await reconcile(p.id, 'nothing heard');
+      return null;
+    }
+    await wake(Math.min(readAt(next), lastHeardAt + reconcileEveryMs) - now);
+    return null;
+  }
+
   // A Temporal cancel request is decided like the `cancel` update (see shieldFromTemporalCancel above).
   const shieldBody = shieldFromTemporalCancel();
   if (shieldBody) {
@@ -887,10 +980,13 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
           if (!isPatched(PAYMENT_PATCHES.cancelListensUntilUnfundable)) return finish(cancelledOutcome(p));
           // Cancel does not lie: a late notice can still fund it (spec: States and transitions, row 2), so it is
           // followed until it can no longer be funded; funds after all → the real outcome, FUNDED_AFTER_CANCEL.
-          setPhase('CANCELLED');
+          cancelWaitsForProvider = patched(PAYMENT_PATCHES.cancelEndsOnProviderWord);
+          setPhase(cancelWaitsForProvider ? 'CANCELLING' : 'CANCELLED');
         }
       }
-      const listeningAfterCancel = pendingCancel()?.decision === 'ACCEPTED' && !fundsIn();
+      const listeningAfterCancel =
+        pendingCancel()?.decision === 'ACCEPTED' &&
+        (cancelWaitsForProvider ? ![...tracked.values()].some((t) => isFunded(t) && !isUnfundable(t)) : !fundsIn());
       const ended = outcomeOf(p);
       const now = Date.now();
       if (ended && ended.outcome !== 'EXPIRED') {
@@ -900,14 +996,20 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         if (!stillMoving || !isPatched(PAYMENT_PATCHES.followEveryFundedPayment)) return finish(ended);
         stillMovingSince ??= now;
         if (now >= stillMovingSince + STILL_MOVING_LIMIT_MS) {
-          // Bounded: past the limit an operator looks; the workflow stops reading on a timer (its history stays
-          // small) and still ends as soon as a notice shows the other payment's end.
+          // Bounded: past the limit an operator looks; the workflow reads the other payment once a day (its history
+          // stays small) and ends as soon as a notice or a read shows the other payment's end.
           raise(
             'STILL_MOVING',
             stillMoving.id,
             `${stillMoving.id} (${stillMoving.status}) has not ended ${STILL_MOVING_LIMIT_MS / DAY} days after ${p.id} did`,
           );
           setPhase('NEEDS_ATTENTION');
+          if ((stillMovingRechecked ??= patched(PAYMENT_PATCHES.stillMovingRechecked))) {
+            const recheckAt = lastHeardAt + STILL_MOVING_RECHECK_MS;
+            if (now >= recheckAt) await reconcile(stillMoving.id, 'needs attention: is it still moving?');
+            else await wake(recheckAt - now);
+            continue;
+          }
           const v = version;
           await condition(() => version !== v);
           continue;
@@ -920,6 +1022,11 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
         }
         const v = version;
         await condition(() => version !== v, Math.max(1, wakeAt - now));
+        continue;
+      }
+      if (listeningAfterCancel && cancelWaitsForProvider) {
+        const ended = await listenAfterCancel(p);
+        if (ended) return finish(ended);
         continue;
       }
       setPhase(listeningAfterCancel ? 'CANCELLED' : phaseOf(p, isQuoteExpired(p)));

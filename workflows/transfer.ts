@@ -53,7 +53,7 @@ export const STEP_NOT_COMPLETED = 'STEP_NOT_COMPLETED';
 const MINUTE = 60_000;
 
 /**
- * Attach to a step (onboarding, registration) that already runs or ran under the same workflow ID: poll its
+ * Attach to a step (onboarding, registration, payment) that already runs or ran under the same workflow ID: poll its
  * outcome until it closes (a child cannot attach: SDK 1.24 children have no workflowIdConflictPolicy).
  */
 async function stepOutcome<R>(workflowId: string): Promise<R> {
@@ -197,6 +197,22 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
     parentClosePolicy: ParentClosePolicy.ABANDON,
   };
+  /**
+   * The payment already runs or ran under this key (a retried transfer, or a caller that started `payment:<key>`
+   * itself): REJECT_DUPLICATE refuses the child start, and the transfer attaches to it and reports its real
+   * outcome, as it does for onboarding and registration. Before the patch the transfer failed while its payment
+   * went on (read only when the start was refused, so histories recorded before it replay as they ran).
+   */
+  async function attachIfStarted(start: () => Promise<PaymentOutcome>): Promise<PaymentOutcome> {
+    try {
+      return await start();
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError) || !patched('transfer-payment-attaches'))
+        throw err;
+      log.info('payment already started under this key: attaching to it', { paymentId: paymentOptions.workflowId });
+      return stepOutcome<PaymentOutcome>(paymentOptions.workflowId);
+    }
+  }
   let outcome: PaymentOutcome;
   if (paymentSurvivesCancel) {
     // A cancel of the transfer never reaches its payment (issue 9, point 2): once created, money may move,
@@ -218,10 +234,12 @@ export async function transfer(rawInput: TransferInput): Promise<TransferResult>
       );
     });
     outcome = await CancellationScope.nonCancellable(() =>
-      executeChild(payment, { ...paymentOptions, cancellationType: ChildWorkflowCancellationType.ABANDON }),
+      attachIfStarted(() =>
+        executeChild(payment, { ...paymentOptions, cancellationType: ChildWorkflowCancellationType.ABANDON }),
+      ),
     );
   } else {
-    outcome = await executeChild(payment, paymentOptions);
+    outcome = await attachIfStarted(() => executeChild(payment, paymentOptions));
   }
   state.step = 'DONE';
   result.payment = outcome;

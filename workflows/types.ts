@@ -7,8 +7,9 @@ import type { Account, Customer, Violation } from '../src/contract';
  * IN_PROGRESS: funds are in (PENDING, PROCESSING, SENT, or a status the contract does not name).
  * NEEDS_ATTENTION: POST /payments may have created a payment we never saw (a retry after a network error or
  * timeout was refused, or a 2xx body did not parse): an operator decides (`resolveCreate` update; docs/spec-gaps.md).
- * CANCELLED while running: the cancel was accepted; the provider payment is still followed until it can no
- * longer be funded (workflows/README.md, "Cancel").
+ * CANCELLING: the cancel was accepted; the provider payment is still followed until the provider says it can
+ * no longer be funded (EXPIRED, or a cancelled status), then the workflow ends CANCELLED (workflows/README.md,
+ * "Cancel"). CANCELLED while running: the same, in runs whose cancel was accepted before CANCELLING existed.
  */
 export const PAYMENT_PHASES = [
   'VALIDATING',
@@ -24,6 +25,7 @@ export const PAYMENT_PHASES = [
   'REJECTED',
   'CANCELLED',
   'NEEDS_ATTENTION',
+  'CANCELLING',
 ] as const;
 export type PaymentPhase = (typeof PAYMENT_PHASES)[number];
 

@@ -29,20 +29,20 @@ export function formatState(state: PaymentState, uiLink: string): string {
 }
 
 /**
- * Exit code 1 for scripts: the payment ended other than COMPLETED, or an accepted cancel put it in phase CANCELLED
+ * Exit code 1 for scripts: the payment ended other than COMPLETED, or an accepted cancel put it in phase CANCELLING
  * (issue 9: it keeps listening until the provider payment can no longer be funded; funds arriving after all move it
- * out of CANCELLED again).
+ * out of CANCELLING again).
  */
 function willNotComplete(state: PaymentState): boolean {
   if (state.outcome) return state.outcome.outcome !== 'COMPLETED';
-  return state.phase === 'CANCELLED';
+  return state.phase === 'CANCELLING' || state.phase === 'CANCELLED'; // CANCELLED: runs from before CANCELLING
 }
 
 const STATUS_USAGE = `Usage: xborder status <payment key | payment:<key>> [--json]
   --json      the payment's state as one JSON document
 ${CONNECTION_USAGE}
-Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, or cancelled (phase CANCELLED: the payment
-  listens until it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage, 3 cannot connect.`;
+Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, or cancelled (phase CANCELLING: the payment
+  listens until the provider says it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage, 3 cannot connect.`;
 
 export async function runStatus(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(

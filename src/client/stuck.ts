@@ -32,7 +32,7 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.
     UNKNOWN_PROVIDER_STATUS: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL AND PaymentStatus NOT IN (${known})`,
     // 3 business days passed and the provider has not said EXPIRED: a missed webhook or a provider problem.
-    PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED') AND FundingDeadline < '${now.toISOString()}'`,
+    PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED', 'CANCELLING') AND FundingDeadline < '${now.toISOString()}'`,
     // Funds are in but not delivered, and the payment was started longer ago than the limit. (StartTime, not the
     // funding time: no search attribute holds the latter; a payment funded late is flagged early. docs/spec-gaps.md)
     IN_PROGRESS_TOO_LONG: `${running} AND PaymentPhase = 'IN_PROGRESS' AND StartTime < '${inProgressSince}'`,

@@ -107,14 +107,14 @@ it('--json: pay, status, cancel print one JSON document each; status of a cancel
   expect(again.code).toBe(1);
   expect(JSON.parse(again.out)).toMatchObject({ cancelled: false });
 
-  // issue 9: an accepted cancel shows phase CANCELLED at once; the workflow keeps listening until the provider payment
-  // can no longer be funded (days), so the outcome itself is not awaited here.
-  const cancelled = await eventually('the CANCELLED phase', async () => {
+  // issue 9: an accepted cancel shows phase CANCELLING at once; the workflow keeps listening until the provider says
+  // the payment can no longer be funded (days), so the outcome itself is not awaited here.
+  const cancelled = await eventually('the CANCELLING phase', async () => {
     const r = await xborder(['status', key, '--json']).done;
-    return (JSON.parse(r.out) as { phase?: string }).phase === 'CANCELLED' ? r : null;
+    return (JSON.parse(r.out) as { phase?: string }).phase === 'CANCELLING' ? r : null;
   });
   expect(cancelled.code).toBe(1); // the payment will not complete
-  expect(JSON.parse(cancelled.out)).toMatchObject({ phase: 'CANCELLED', outcome: null });
+  expect(JSON.parse(cancelled.out)).toMatchObject({ phase: 'CANCELLING', outcome: null });
 });
 
 it('--json: stuck prints an array and exits 1 exactly when it is not empty; schedule prints its result', async () => {

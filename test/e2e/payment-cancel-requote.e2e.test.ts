@@ -74,11 +74,11 @@ it('requote after the quote expired, retried with the same update ID: one new pr
   expect(outcome).toMatchObject({ outcome: 'COMPLETED', payment: { id: first.providerPaymentId } });
 });
 
-it('the cancel update before funds: CANCELLED at once, and the workflow keeps listening', async () => {
+it('the cancel update before funds: CANCELLING at once, and the workflow keeps listening', async () => {
   const { key, started } = await start('e2e-cancel');
   toRecord.push([`${PREFIX}cancel-update`, [started.workflowId]]);
   const state = await cancelPayment(stack.client, key, 'customer changed their mind');
-  expect(state).toMatchObject({ phase: 'CANCELLED', cancel: { decision: 'ACCEPTED', via: 'UPDATE' } });
+  expect(state).toMatchObject({ phase: 'CANCELLING', cancel: { decision: 'ACCEPTED', via: 'UPDATE' } });
   const handle = stack.client.workflow.getHandle(started.workflowId);
   expect((await handle.describe()).status.name).toBe('RUNNING');
 });
@@ -88,9 +88,9 @@ it('a Temporal cancel request before funds is accepted like the cancel update', 
   toRecord.push([`${PREFIX}temporal-cancel`, [started.workflowId]]);
   const handle = stack.client.workflow.getHandle(started.workflowId);
   await handle.cancel();
-  const state = await eventually('CANCELLED phase', async () => {
+  const state = await eventually('CANCELLING phase', async () => {
     const s = await getPaymentState(stack.client, key);
-    return s.phase === 'CANCELLED' ? s : null;
+    return s.phase === 'CANCELLING' ? s : null;
   });
   expect(state.cancel).toMatchObject({ decision: 'ACCEPTED', via: 'TEMPORAL_CANCEL' });
   expect((await handle.describe()).status.name).toBe('RUNNING');

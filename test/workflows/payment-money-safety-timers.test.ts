@@ -78,7 +78,7 @@ describe('requote races and a Temporal cancel, with time passing (issue 9, point
     await handle.cancel();
     const state = await eventually(
       () => handle.query(paymentStateQuery),
-      (s) => s.phase === 'CANCELLED',
+      (s) => s.phase === 'CANCELLING',
     );
     expect(state.cancel).toMatchObject({ decision: 'ACCEPTED', via: 'TEMPORAL_CANCEL' });
     expect((await handle.describe()).status.name).toBe('RUNNING'); // still listening for a late notice

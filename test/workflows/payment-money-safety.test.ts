@@ -64,7 +64,7 @@ describe('cancel does not lie (issue 9, point 3)', () => {
     const c = await created(handle);
     const sentAt = await bed.env.currentTimeMs(); // sent in time, the notice comes late (spec row 2)
     const cancelled = await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'changed my mind' }] });
-    expect(cancelled.phase).toBe('CANCELLED');
+    expect(cancelled.phase).toBe('CANCELLING');
     await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(c.providerPaymentId, sentAt));
     await eventually(
       () => handle.query(paymentStateQuery),
@@ -92,7 +92,7 @@ describe('cancel does not lie (issue 9, point 3)', () => {
     });
     await created(handle);
     expect(await refusalType(handle.executeUpdate(cancelUpdate, { args: [{}] }))).toBe('CANCEL_REFUSED');
-    expect((await handle.query(paymentStateQuery)).phase).not.toBe('CANCELLED');
+    expect((await handle.query(paymentStateQuery)).phase).not.toMatch(/^CANCEL/);
   });
 });
 

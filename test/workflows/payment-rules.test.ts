@@ -7,6 +7,7 @@ import {
   feeViolations,
   fundingDeadlineOf,
   isFunded,
+  isUnfundable,
   outcomeOf,
   phaseOf,
 } from '../../workflows/payment-rules';
@@ -148,6 +149,16 @@ describe('phases and outcomes (spec: States and transitions)', () => {
     expect(isFunded(payment())).toBe(false);
     expect(isFunded(payment({ status: 'EXPIRED' }))).toBe(false);
   });
+  it('only the provider says a payment can no longer be funded: EXPIRED, another final status, or its own cancelled status, with no funds in', () => {
+    expect(isUnfundable(payment({ status: 'AWAITING_FUNDS' }))).toBe(false); // whatever our clock says
+    expect(isUnfundable(payment({ status: 'EXPIRED' }))).toBe(true);
+    expect(isUnfundable(payment({ status: 'CANCELLED' }))).toBe(true);
+    expect(isUnfundable(payment({ status: 'FAILED' }))).toBe(true);
+    expect(isUnfundable(payment({ status: 'CANCELLED' }, { sentAt: '2026-11-21T00:00:00.000Z' }))).toBe(false);
+    expect(isUnfundable(payment({ status: 'PENDING' }))).toBe(false);
+    expect(isUnfundable(payment({ status: 'ON_HOLD' }))).toBe(false); // unknown: counted as in progress
+  });
+
   it('maps statuses to outcomes with their failure codes', () => {
     expect(outcomeOf(payment({ status: 'PROCESSING' }))).toBeNull();
     expect(

@@ -90,7 +90,7 @@ describe('cancelling a parent (issue 9, point 2)', () => {
     // a request, decided by the payment like its own cancel: accepted before funds
     const state = await eventually(
       () => paymentHandle.query(paymentStateQuery),
-      (s) => s.phase === 'CANCELLED',
+      (s) => s.phase === 'CANCELLING',
     );
     expect(state.cancel).toMatchObject({ decision: 'ACCEPTED', via: 'TEMPORAL_CANCEL' });
     await eventually(
