@@ -6,8 +6,9 @@ import * as registered from '../../workflows';
 import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
 import { workerConfigFromEnv } from '../../workers/config';
 import { packageVersion } from '../../src/cli/package-root';
+import { generatedApiKey } from '../support/secrets';
 
-const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test' };
+const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: generatedApiKey() };
 
 it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and the scheduled runs, for every registered workflow', () => {
   expect(WORKFLOW_VERSIONING_BEHAVIORS).toEqual({
