@@ -421,7 +421,7 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
   test("image defaults agree with compose: the worker's bundle path, the ingress and sandbox listen addresses", () => {
     const worker = stageEnv(stageChain(dockerfile.stages, 'worker'));
     expect(worker.XBORDER_WORKFLOW_BUNDLE).toBe(service(compose, 'worker').environment!.XBORDER_WORKFLOW_BUNDLE);
-    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: 'whsec_x' })).toMatchObject({
+    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: GENERATED.XBORDER_WEBHOOK_SECRETS })).toMatchObject({
       host: '0.0.0.0',
       port: DEFAULT_INGRESS_PORT,
     });
