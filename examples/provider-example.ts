@@ -19,8 +19,8 @@ const logger: ProviderLogger = {
   error: (message, meta) => console.log('  log', message, JSON.stringify({ errorType: meta.errorType })),
 };
 
-async function controlCall(base: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function controlCall(sandbox: { url: string; controlHeaders: Record<string, string> }, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...sandbox.controlHeaders }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
 }
 
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
       },
       { idempotencyKey: `${run}:customer` },
     );
-    await controlCall(sandbox.url, `/sandbox/customers/${customer.id}/review`, { outcome: 'APPROVED' });
+    await controlCall(sandbox, `/sandbox/customers/${customer.id}/review`, { outcome: 'APPROVED' });
 
     console.log('2. account, checked against GET /accounts/requirements first');
     const accountBody = {
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     console.log('   expected', expected, 'differences', compareQuoteAmounts(expected, rate.calculatedAmount));
 
     console.log('4. payment; the service fails after committing, and the retry with the same key recovers it');
-    await controlCall(sandbox.url, '/sandbox/faults', { route: 'POST /v1/payments', status: 500, afterCommit: true, count: 1 });
+    await controlCall(sandbox, '/sandbox/faults', { route: 'POST /v1/payments', status: 500, afterCommit: true, count: 1 });
     const body = {
       source: { currencyCode: 'USDC', amount: 250, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
       destination: { currencyCode: 'USD', rail: 'ACH', accountId: account.id },

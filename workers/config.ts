@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { packageVersion } from '../src/support/package-root';
+import { refuseKnownSecret } from '../src/security/known-secrets';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
@@ -63,6 +64,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
     throw new Error(`Invalid worker environment:\n  ${problems}`);
   }
   const e = parsed.data;
+  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
   return {
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,

@@ -56,7 +56,7 @@ export function createContext(base: Omit<BenchContext, 'row' | 'worker' | 'rows'
       });
       registerStop(() => worker.stop());
       if (kind === 'payment') base.stack.setWebhookTaskQueue(taskQueue);
-      const subject = kind === 'payment' ? paymentSubject(base.stack.client, taskQueue, base.stack.sandbox.url) : skeletonSubject(base.stack.client, taskQueue, kind);
+      const subject = kind === 'payment' ? paymentSubject(base.stack.client, taskQueue, base.stack.sandbox) : skeletonSubject(base.stack.client, taskQueue, kind);
       return { worker, subject, taskQueue };
     },
   };

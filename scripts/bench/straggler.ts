@@ -25,10 +25,10 @@ async function settle<T>(what: Promise<T>): Promise<T | string> {
 }
 
 /** The deliveries the sandbox gave up on or still retries, by provider payment id (one read per diagnosis round). */
-export async function undeliveredWebhooks(sandboxUrl: string): Promise<Map<string, string[]>> {
+export async function undeliveredWebhooks(sandbox: { url: string; controlHeaders: Record<string, string> }): Promise<Map<string, string[]>> {
   const byPayment = new Map<string, string[]>();
   for (const state of ['failed', 'pending']) {
-    const { data } = await got(`${sandboxUrl}/sandbox/webhooks`, { searchParams: { state } }).json<{ data: FailedDelivery[] }>();
+    const { data } = await got(`${sandbox.url}/sandbox/webhooks`, { headers: sandbox.controlHeaders, searchParams: { state } }).json<{ data: FailedDelivery[] }>();
     for (const d of data) {
       const id = d.event.data?.id;
       if (!id) continue;

@@ -38,7 +38,8 @@ export function paymentRequest(reference: string) {
   };
 }
 
-export function paymentSubject(client: Client, taskQueue: string, sandboxUrl: string): Subject {
+/** `sandbox`: the bench stack's sandbox (its URL and the control token's header, for the fund call). */
+export function paymentSubject(client: Client, taskQueue: string, sandbox: { url: string; controlHeaders: Record<string, string> }): Subject {
   return {
     kind: 'payment',
     async start(key) {
@@ -49,7 +50,7 @@ export function paymentSubject(client: Client, taskQueue: string, sandboxUrl: st
       return { key, workflowId: started.workflowId, createdId: started.created.providerPaymentId, createdMs };
     },
     async fund(started) {
-      await got.post(`${sandboxUrl}/sandbox/payments/${started.createdId}/fund`, { json: {}, retry: { limit: 3, methods: ['POST'] } });
+      await got.post(`${sandbox.url}/sandbox/payments/${started.createdId}/fund`, { headers: sandbox.controlHeaders, json: {}, retry: { limit: 3, methods: ['POST'] } });
     },
     async outcome(started) {
       const result = (await client.workflow.getHandle(started.workflowId).result()) as { outcome: string };

@@ -126,7 +126,7 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
 
   await got.post(
     `${stack.sandbox.url}/sandbox/payments/${encodeURIComponent(awaiting.providerPaymentId!)}/fund`,
-    { json: {} },
+    { headers: stack.sandbox.controlHeaders, json: {} },
   );
   log('  funds sent (sandbox funding notice)');
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -24,6 +25,8 @@ export interface DevServer {
   uiUrl: string;
   /** True when a server was already listening and we reuse it (we will not stop it). */
   reused: boolean;
+  /** The dev server's process id, when we started it. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -71,8 +74,13 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       namespace,
       '--log-level',
       'error',
-      ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ];
+    // The UI's codec endpoint carries the codec server's token (the dev UI cannot send a header): never on the command
+    // line, which every local user can read (`ps`). The CLI reads flag defaults from an environment file
+    // (`--env <name> --env-file <path>`: only the path is on the command line), written for this user only and
+    // deleted once the server is up. (The CLI reads no environment variable for --ui-codec-endpoint.)
+    const uiEnv = options.uiCodecEndpoint ? writeUiCodecEnvFile(options.uiCodecEndpoint) : undefined;
+    if (uiEnv) args.push('--env', UI_ENV_NAME, '--env-file', uiEnv.file);
     log(`starting Temporal dev server on ${address} (db ${dbFile})`);
     child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     // Its errors matter while it runs; the burst of "context canceled" lines at shutdown does not.
@@ -102,6 +110,8 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       stopping = true;
       child.kill('SIGKILL'); // never leave a half-started server behind
       throw error;
+    } finally {
+      uiEnv?.remove();
     }
   }
   if (reused) await registerSearchAttributes(address, namespace, log);
@@ -109,12 +119,24 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     address,
     uiUrl,
     reused,
+    ...(child?.pid !== undefined ? { pid: child.pid } : {}),
     async stop() {
       if (!child || child.exitCode !== null) return;
       stopping = true;
       await stopChild(child, 'SIGTERM', 10_000);
     },
   };
+}
+
+const UI_ENV_NAME = 'xborder-dev-ui';
+
+/** A Temporal CLI environment file (flag defaults) with the UI's codec endpoint, mode 0600 in a new 0700 directory. */
+function writeUiCodecEnvFile(endpoint: string): { file: string; remove: () => void } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-temporal-env-'));
+  const file = path.join(dir, 'temporal-env.yaml');
+  // A JSON string is a valid YAML double-quoted scalar: no escaping questions.
+  writeFileSync(file, `env:\n  ${UI_ENV_NAME}:\n    ui-codec-endpoint: ${JSON.stringify(endpoint)}\n`, { mode: 0o600 });
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function registerSearchAttributes(address: string, namespace: string, log: (line: string) => void) {

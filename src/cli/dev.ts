@@ -1,7 +1,8 @@
 // `xborder dev` (npm start): the whole local stack on embedded defaults, then one demo transfer end to
 // end (onboard → register → pay → fund through the sandbox → COMPLETED), then serve until Ctrl-C.
-// Everything persists under .data/ (Temporal's SQLite, the sandbox's state, the webhook secret), so a
-// second `npm start` reuses what is there.
+// Everything persists under .data/ (Temporal's SQLite, the sandbox's state, the secrets: webhook secret, payload
+// keys, codec-server token, sandbox API key and control token, each generated once, mode 0600), so a second
+// `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -102,6 +103,8 @@ export async function runDev(args: string[]): Promise<number> {
   if (tracing) log('tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)');
   const codec = devDataConverter(dataDir);
   const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
+  const sandboxApiKeyFile = path.join(dataDir, 'sandbox-api-key');
+  const sandboxControlTokenFile = path.join(dataDir, 'sandbox-control-token');
   log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
   const stack = await startLocalStack({
     temporalPort,
@@ -110,6 +113,8 @@ export async function runDev(args: string[]): Promise<number> {
     sandboxPort,
     ingressPort,
     webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
+    apiKey: loadOrCreateSecret(sandboxApiKeyFile, () => `sk_${randomBytes(16).toString('hex')}`),
+    sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
     dataConverter: codec.dataConverter,
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: port('codec-port', DEFAULT_CODEC_SERVER_PORT), token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
@@ -139,7 +144,9 @@ export async function runDev(args: string[]): Promise<number> {
 
   try {
     log(`Temporal UI       ${stack.temporal.uiUrl}`);
-    log(`sandbox API       ${stack.sandbox.url}/v1  (key ${stack.apiKey}; controls under /sandbox, OpenAPI at /openapi.json)`);
+    const rel = (file: string) => path.relative(process.cwd(), file) || file;
+    log(`sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${rel(sandboxApiKeyFile)}); OpenAPI at /openapi.json)`);
+    log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(`worker            task queue ${stack.taskQueue}`);
     if (stack.codecServer) {

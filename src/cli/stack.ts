@@ -26,6 +26,8 @@ export interface LocalStackOptions {
   namespace?: string;
   /** Sandbox options merged over the stack's (webhook URL, secret and API key are set by the stack). */
   sandbox?: Omit<SandboxOptions, 'port' | 'webhookUrls' | 'webhookSecret' | 'apiKeys'>;
+  /** Token of the sandbox's control routes; default generated per run (stack.sandbox.controlToken). */
+  sandboxControlToken?: string;
   webhookSecret?: string;
   /** Where the sandbox sends webhooks; default the stack's ingress. Tests point it elsewhere to drop them. */
   sandboxWebhookUrls?: string[];
@@ -63,7 +65,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const namespace = options.namespace ?? 'default';
   const taskQueue = options.taskQueue ?? 'xborder';
   const webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}`;
-  const apiKey = options.apiKey ?? 'sk_sandbox_test';
+  // Generated per run unless given: no secret published in the repository runs (src/security/known-secrets.ts).
+  const apiKey = options.apiKey ?? `sk_${randomBytes(16).toString('hex')}`;
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
@@ -110,6 +113,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       apiKeys: [{ key: apiKey }],
       webhookUrls: options.sandboxWebhookUrls ?? [ingress.webhookUrl],
       webhookSecret,
+      ...(options.sandboxControlToken ? { controlToken: options.sandboxControlToken } : {}),
     });
     closers.push(() => sandbox.close());
 

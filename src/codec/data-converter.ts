@@ -1,15 +1,42 @@
 // The one function that builds xborder's DataConverter (issue 13): the worker, connectClient (CLI, ingress,
 // schedules, backend services), the codec server, `xborder dev` and the tests all get it from here.
 import type { DataConverter } from '@temporalio/common';
-import { EncryptionCodec } from './encryption-codec';
+import { EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec';
 import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider } from './keys';
 
 /** The failure converter module (encodeCommonAttributes): also bundled into the workflow code. */
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
 
 /** Encrypts every payload with the provider's current key; decrypts with any of its keys; encodes failures. */
-export function codecDataConverter(keys: CodecKeyProvider): DataConverter {
-  return { payloadCodecs: [new EncryptionCodec(keys)], failureConverterPath: FAILURE_CONVERTER_PATH };
+export function codecDataConverter(keys: CodecKeyProvider, options: EncryptionCodecOptions = {}): DataConverter {
+  return { payloadCodecs: [new EncryptionCodec(keys, options)], failureConverterPath: FAILURE_CONVERTER_PATH };
+}
+
+/** The two switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
+export const CODEC_OPTION_ENV_VARS = ['XBORDER_CODEC_PLAINTEXT', 'XBORDER_CODEC_UNBOUND'] as const;
+
+const warned = new Set<string>();
+const warnOnce = (line: string) => {
+  if (warned.has(line)) return;
+  warned.add(line);
+  console.warn(line);
+};
+
+/**
+ * XBORDER_CODEC_PLAINTEXT=admit reads payloads that are not encrypted (default refuse: a migration window only, it
+ * lets anyone who reaches Temporal without the keys hand workflows data). XBORDER_CODEC_UNBOUND=refuse refuses
+ * encrypted payloads not bound to their workflow (default admit until the payloads written before the binding are
+ * gone: docs/codec.md, "Bound to its workflow").
+ */
+export function codecOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionCodecOptions {
+  const plaintext = env.XBORDER_CODEC_PLAINTEXT ?? 'refuse';
+  if (plaintext !== 'refuse' && plaintext !== 'admit') throw new Error(`XBORDER_CODEC_PLAINTEXT must be "refuse" (default) or "admit", got "${plaintext}"`);
+  const unbound = env.XBORDER_CODEC_UNBOUND ?? 'admit';
+  if (unbound !== 'refuse' && unbound !== 'admit') throw new Error(`XBORDER_CODEC_UNBOUND must be "admit" (default) or "refuse", got "${unbound}"`);
+  if (plaintext === 'admit') {
+    warnOnce('xborder: XBORDER_CODEC_PLAINTEXT=admit: payloads that are not encrypted are read as data (a migration window only: anyone who reaches Temporal can then signal workflows; docs/codec.md)');
+  }
+  return { plaintext, unbound };
 }
 
 export const MISSING_KEYS_MESSAGE =
@@ -25,7 +52,7 @@ let warnedDisabled = false;
  */
 export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): DataConverter {
   const source = codecKeysFromEnv(env);
-  if (source.kind === 'keys') return codecDataConverter(staticKeyProvider(source.keys));
+  if (source.kind === 'keys') return codecDataConverter(staticKeyProvider(source.keys), codecOptionsFromEnv(env));
   if (source.kind === 'disabled') {
     if (!warnedDisabled) {
       warnedDisabled = true;

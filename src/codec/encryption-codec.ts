@@ -3,8 +3,18 @@
 // the value is hidden too. The result follows the convention of Temporal's encryption sample, so tools
 // recognise it: metadata `encoding: binary/encrypted` and `encryption-key-id: <id>`; data = IV ‖ ciphertext ‖ tag.
 // The key id is also the GCM additional data: a payload relabelled with another id does not decrypt.
+//
+// Ciphertext only, bound to its workflow (docs/codec.md, "Ciphertext only" and "Bound to its workflow"):
+// - A payload that is not encrypted is refused: whoever reaches Temporal without the keys (a plain
+//   `temporal workflow signal`) cannot hand a workflow data. XBORDER_CODEC_PLAINTEXT=admit reads it, for a
+//   migration window only.
+// - With the SDK's SerializationContext (namespace and workflow ID of the workflow that owns the payload), the
+//   namespace and workflow ID are in the additional data too, and in the metadata (`encryption-context`) so a
+//   decoder without a context (the codec server) can still authenticate it. A payload copied into another
+//   workflow's history or signal fails: its context is not the decoder's, and a relabelled one fails the tag.
+//   Payloads written before the binding (no `encryption-context`) still decode until XBORDER_CODEC_UNBOUND=refuse.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
@@ -13,6 +23,10 @@ export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const METADATA_ENCODING = 'encoding';
 export const METADATA_KEY_ID = 'encryption-key-id';
 export const METADATA_CIPHER = 'encryption-cipher';
+/** `["<namespace>","<workflow id>"]`: whose payload this is (public: both are plaintext in Temporal anyway). */
+export const METADATA_CONTEXT = 'encryption-context';
+/** Versions the additional data of bound payloads, so its layout can change without ambiguity. */
+const BOUND_AAD_VERSION = 'xborder-codec-aad/2';
 export const CIPHER = 'AES-256-GCM';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -24,37 +38,121 @@ export function isEncryptedPayload(payload: Payload): boolean {
   return text(payload.metadata?.[METADATA_ENCODING]) === ENCRYPTED_ENCODING;
 }
 
-export class EncryptionCodec implements PayloadCodec {
-  constructor(private readonly keys: CodecKeyProvider) {}
+/** What the codec admits besides ciphertext bound to the decoder's workflow (docs/codec.md). */
+export interface EncryptionCodecOptions {
+  /** A payload that is not encrypted: refused (default) or read as it is (a migration window only). */
+  plaintext?: 'refuse' | 'admit';
+  /** An encrypted payload written before the workflow binding: admitted (default, see docs/codec.md for how long) or refused. */
+  unbound?: 'admit' | 'refuse';
+}
 
-  async encode(payloads: Payload[]): Promise<Payload[]> {
+interface Binding {
+  namespace: string;
+  workflowId: string;
+}
+
+/** Temporal's Schedules start each run as `<action workflow id>-<nominal time, RFC 3339 UTC to the second>`. */
+const SCHEDULED_RUN = /^(.*)-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/s;
+
+/**
+ * Whether a payload bound to `bound` belongs to the workflow `actual`. The same ID, or runs of one Schedule: the
+ * SDK encodes a Schedule action's arguments for the action's workflow ID, which the server suffixes with each
+ * run's nominal time, and passes a run's result to the next run (lastCompletionResult).
+ */
+function sameWorkflow(bound: string, actual: string): boolean {
+  if (bound === actual) return true;
+  const run = SCHEDULED_RUN.exec(actual)?.[1];
+  if (run === undefined) return false;
+  return run === bound || run === SCHEDULED_RUN.exec(bound)?.[1];
+}
+
+function bindingOf(context: SerializationContext | undefined): Binding | undefined {
+  if (!context?.workflowId) return undefined;
+  return { namespace: context.namespace, workflowId: context.workflowId };
+}
+
+const boundAad = (keyId: string, b: Binding) => Buffer.from(JSON.stringify([BOUND_AAD_VERSION, keyId, b.namespace, b.workflowId]), 'utf8');
+
+function readBinding(payload: Payload): Binding | undefined {
+  const raw = text(payload.metadata?.[METADATA_CONTEXT]);
+  if (raw === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    parsed = null;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((x) => typeof x === 'string')) {
+    throw new CodecError('MALFORMED', `encrypted payload with an unreadable ${METADATA_CONTEXT} metadata`);
+  }
+  return { namespace: parsed[0] as string, workflowId: parsed[1] as string };
+}
+
+export class EncryptionCodec implements PayloadCodec {
+  private readonly plaintext: 'refuse' | 'admit';
+  private readonly unbound: 'admit' | 'refuse';
+
+  constructor(
+    private readonly keys: CodecKeyProvider,
+    options: EncryptionCodecOptions = {},
+  ) {
+    this.plaintext = options.plaintext ?? 'refuse';
+    this.unbound = options.unbound ?? 'admit';
+  }
+
+  async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
     const key = await this.keys.currentKey();
+    const binding = bindingOf(context);
     return payloads.map((payload) => {
       const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key.material, iv, { authTagLength: TAG_BYTES });
-      cipher.setAAD(Buffer.from(key.id, 'utf8'));
+      cipher.setAAD(binding ? boundAad(key.id, binding) : Buffer.from(key.id, 'utf8'));
       const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return {
         metadata: {
           [METADATA_ENCODING]: utf8(ENCRYPTED_ENCODING),
           [METADATA_KEY_ID]: utf8(key.id),
           [METADATA_CIPHER]: utf8(CIPHER),
+          ...(binding ? { [METADATA_CONTEXT]: utf8(JSON.stringify([binding.namespace, binding.workflowId])) } : {}),
         },
         data: new Uint8Array(sealed),
       };
     });
   }
 
-  async decode(payloads: Payload[]): Promise<Payload[]> {
-    return Promise.all(payloads.map((payload) => this.decodeOne(payload)));
+  async decode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
+    return Promise.all(payloads.map((payload) => this.decodeOne(payload, context)));
   }
 
-  private async decodeOne(payload: Payload): Promise<Payload> {
-    // Written before the codec was switched on (running workflows, old histories): read it as it is.
-    if (!isEncryptedPayload(payload)) return payload;
+  private async decodeOne(payload: Payload, context: SerializationContext | undefined): Promise<Payload> {
+    if (!isEncryptedPayload(payload)) {
+      if (this.plaintext === 'admit') return payload;
+      const encoding = text(payload.metadata?.[METADATA_ENCODING]) ?? 'none';
+      throw new CodecError(
+        'PLAINTEXT',
+        `refused a payload that is not encrypted (encoding "${encoding.slice(0, 40)}"): xborder reads ciphertext only, so data written to ` +
+          'Temporal without the keys (e.g. a plain `temporal workflow signal`) is never acted on. Send it through an xborder client, or the ' +
+          'CLI with --codec-endpoint; for workflows started before the codec, XBORDER_CODEC_PLAINTEXT=admit reads plaintext during a migration window (docs/codec.md)',
+      );
+    }
     const keyId = text(payload.metadata?.[METADATA_KEY_ID]);
     if (!keyId) throw new CodecError('MALFORMED', `encrypted payload without ${METADATA_KEY_ID} metadata`);
+    const binding = readBinding(payload);
+    const expected = bindingOf(context);
+    if (binding && context && (binding.namespace !== context.namespace || (expected && !sameWorkflow(binding.workflowId, expected.workflowId)))) {
+      throw new CodecError(
+        'WRONG_WORKFLOW',
+        `payload belongs to workflow "${binding.workflowId}" of namespace "${binding.namespace}", not to ` +
+          `${expected ? `"${expected.workflowId}" of ` : ''}namespace "${context.namespace}": a payload copied from another workflow is never read (docs/codec.md)`,
+      );
+    }
+    if (!binding && expected && this.unbound === 'refuse') {
+      throw new CodecError(
+        'UNBOUND',
+        'refused an encrypted payload that is not bound to its workflow (written before the binding): XBORDER_CODEC_UNBOUND=refuse is set (docs/codec.md)',
+      );
+    }
     const key = await this.keys.keyById(keyId);
     if (!key) {
       const known = (await this.keys.knownKeyIds()).join(', ');
@@ -71,14 +169,15 @@ export class EncryptionCodec implements PayloadCodec {
     let plain: Buffer;
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.material, iv, { authTagLength: TAG_BYTES });
-      decipher.setAAD(Buffer.from(keyId, 'utf8'));
+      // The binding as written in the metadata: checked against the decoder's context above, authenticated here.
+      decipher.setAAD(binding ? boundAad(keyId, binding) : Buffer.from(keyId, 'utf8'));
       decipher.setAuthTag(tag);
       // GCM releases nothing until final() has checked the tag: no partial plaintext on failure.
       plain = Buffer.concat([decipher.update(body), decipher.final()]);
     } catch {
       throw new CodecError(
         'DECRYPT_FAILED',
-        `payload encrypted with key "${keyId}" did not authenticate: the key under that id is not the one it was written with, or the payload was altered`,
+        `payload encrypted with key "${keyId}" did not authenticate: the key under that id is not the one it was written with, or the payload (or its ${METADATA_CONTEXT}) was altered`,
       );
     }
     return temporal.api.common.v1.Payload.decode(plain);

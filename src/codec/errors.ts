@@ -5,7 +5,13 @@ export type CodecErrorType =
   /** Authentication failed: the key under that id is not the one it was encrypted with, or the bytes were altered. */
   | 'DECRYPT_FAILED'
   /** Not a payload this codec wrote (missing key id, too short). */
-  | 'MALFORMED';
+  | 'MALFORMED'
+  /** Not encrypted at all: written without the keys (XBORDER_CODEC_PLAINTEXT=admit reads it during a migration). */
+  | 'PLAINTEXT'
+  /** Encrypted for another workflow (or namespace) than the one reading it: copied from elsewhere. */
+  | 'WRONG_WORKFLOW'
+  /** Encrypted before payloads were bound to their workflow, and XBORDER_CODEC_UNBOUND=refuse is set. */
+  | 'UNBOUND';
 
 /**
  * Not retryable by itself: the same bytes and keys fail the same way until an operator adds the key. (A worker

@@ -4,6 +4,7 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { refuseKnownSecret } from '../security/known-secrets';
 
 export interface CodecKey {
   /** Public: stored in each payload's metadata (`encryption-key-id`). Never personal data. */
@@ -84,7 +85,9 @@ export function codecKeysFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKey
   if (env.XBORDER_CODEC_KEYS && env.XBORDER_CODEC_KEYS_FILE) {
     throw new Error('Set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE, not both.');
   }
-  if (env.XBORDER_CODEC_KEYS) return { kind: 'keys', keys: parseCodecKeys(env.XBORDER_CODEC_KEYS, 'XBORDER_CODEC_KEYS'), source: 'XBORDER_CODEC_KEYS' };
+  if (env.XBORDER_CODEC_KEYS) {
+    return { kind: 'keys', keys: refusePublishedKeys(parseCodecKeys(env.XBORDER_CODEC_KEYS, 'XBORDER_CODEC_KEYS'), 'XBORDER_CODEC_KEYS'), source: 'XBORDER_CODEC_KEYS' };
+  }
   if (env.XBORDER_CODEC_KEYS_FILE) {
     let text: string;
     try {
@@ -92,10 +95,20 @@ export function codecKeysFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKey
     } catch (error) {
       throw new Error(`XBORDER_CODEC_KEYS_FILE: cannot read ${env.XBORDER_CODEC_KEYS_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
-    return { kind: 'keys', keys: parseCodecKeys(text, `XBORDER_CODEC_KEYS_FILE (${env.XBORDER_CODEC_KEYS_FILE})`), source: env.XBORDER_CODEC_KEYS_FILE };
+    const keys = parseCodecKeys(text, `XBORDER_CODEC_KEYS_FILE (${env.XBORDER_CODEC_KEYS_FILE})`);
+    return { kind: 'keys', keys: refusePublishedKeys(keys, 'XBORDER_CODEC_KEYS_FILE'), source: env.XBORDER_CODEC_KEYS_FILE };
   }
   if (env.XBORDER_CODEC !== undefined && env.XBORDER_CODEC !== 'disabled' && env.XBORDER_CODEC !== 'enabled') {
     throw new Error(`XBORDER_CODEC must be "enabled" or "disabled", got "${env.XBORDER_CODEC}"`);
   }
   return env.XBORDER_CODEC === 'disabled' ? { kind: 'disabled' } : { kind: 'missing' };
+}
+
+/**
+ * A key published in the repository (an example, the replay histories' test key) or a placeholder never encrypts
+ * anything: every process reads its keys here, so each refuses them at start, naming the variable and the key id.
+ */
+function refusePublishedKeys(keys: CodecKeysJson, variable: string): CodecKeysJson {
+  for (const [id, b64] of Object.entries(keys.keys)) refuseKnownSecret(`${variable} key "${id}"`, Buffer.from(b64, 'base64').toString('base64'));
+  return keys;
 }

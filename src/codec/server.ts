@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
+import { isEncryptedPayload } from './encryption-codec';
 import { CodecError } from './errors';
 
 export interface CodecServerOptions {
@@ -168,9 +169,22 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   };
 }
 
+/**
+ * /decode shows payloads to an operator and decides nothing: a payload that is not encrypted (a search attribute the
+ * UI sends along, a history from before the codec, or data someone wrote without the keys) is shown as it is,
+ * while the workers refuse it. There is no workflow context here (the UI sends none): a payload bound to its
+ * workflow is authenticated with the binding it carries.
+ */
 async function convert(route: 'encode' | 'decode', codecs: PayloadCodec[], payloads: Payload[]): Promise<Payload[]> {
   let result = payloads;
-  if (route === 'encode') for (const codec of codecs) result = await codec.encode(result);
-  else for (const codec of [...codecs].reverse()) result = await codec.decode(result);
+  if (route === 'encode') {
+    for (const codec of codecs) result = await codec.encode(result);
+    return result;
+  }
+  const encrypted = payloads.map((p, i) => [p, i] as const).filter(([p]) => isEncryptedPayload(p));
+  let decoded = encrypted.map(([p]) => p);
+  for (const codec of [...codecs].reverse()) decoded = await codec.decode(decoded);
+  result = [...payloads];
+  encrypted.forEach(([, i], j) => (result[i] = decoded[j]!));
   return result;
 }

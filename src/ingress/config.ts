@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../client/connection-config';
+import { refuseKnownSecrets } from '../security/known-secrets';
 import { DEFAULT_MAX_IN_FLIGHT } from './node-server';
 
 export const DEFAULT_INGRESS_PORT = 4020;
@@ -40,12 +41,14 @@ export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ingr
     throw new Error(`Invalid ingress environment:\n  ${problems}`);
   }
   const e = parsed.data;
+  const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
+  refuseKnownSecrets('XBORDER_WEBHOOK_SECRETS', secrets);
   return {
     temporal: temporalConfigFromEnv(env),
     host: e.XBORDER_INGRESS_HOST,
     port: e.XBORDER_INGRESS_PORT,
     path: e.XBORDER_INGRESS_PATH,
-    secrets: e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean),
+    secrets,
     toleranceSec: e.XBORDER_WEBHOOK_TOLERANCE_SEC,
     taskQueue: e.XBORDER_TASK_QUEUE,
     maxInFlight: e.XBORDER_INGRESS_MAX_IN_FLIGHT,

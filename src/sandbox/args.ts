@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { KnownSecretError, refuseKnownSecret } from '../security/known-secrets';
 import { parseApiKeySpec } from './http/auth';
 import { DEFAULT_PORT, type SandboxOptions, type SeedData } from './options';
 
@@ -16,6 +17,10 @@ export const SANDBOX_USAGE = `Usage: sandbox [options]
                           (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test)
   --webhook-url <url>     webhook endpoint; repeatable (env SANDBOX_WEBHOOK_URLS, separated by spaces or ';')
   --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent)
+  --control-token <t>     token of the control routes /sandbox/*, sent as X-Sandbox-Control-Token
+                          (env SANDBOX_CONTROL_TOKEN; generated per run when absent)
+  --secrets-file <path>   where generated secrets are written, mode 0600 (env SANDBOX_SECRETS_FILE;
+                          default sandbox-secrets.json next to --data-file, else in a new temporary directory)
   --as-of <iso>           start the sandbox clock at this instant (env SANDBOX_AS_OF)
   --data-file <path>      persist state and pending webhooks there (env SANDBOX_DATA_FILE)
   --seed <path>           JSON file of customers, accounts and balances to load (env SANDBOX_SEED_FILE)
@@ -37,10 +42,20 @@ const truthy = (value: string | undefined): boolean => value !== undefined && /^
  * The sandbox's command line and environment → startSandbox options (flags win over env). Reads the seed
  * file. Used by `npm run sandbox` (src/sandbox/main.ts) and by `xborder sandbox`.
  */
-export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): { options: SandboxOptions; help: boolean } {
+export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): { options: SandboxOptions; help: boolean; secretsFile?: string } {
+  try {
+    return parseArgsUnchecked(argv, env);
+  } catch (err) {
+    // A published or placeholder secret is a usage error like any other (exit 2, the message names the variable).
+    if (err instanceof KnownSecretError) throw new SandboxArgsError(err.message);
+    throw err;
+  }
+}
+
+function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { options: SandboxOptions; help: boolean; secretsFile?: string } {
   const flags = new Map<string, string[]>();
   let help = false;
-  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-secret', 'as-of', 'data-file', 'seed', 'rate-limit']);
+  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-secret', 'control-token', 'secrets-file', 'as-of', 'data-file', 'seed', 'rate-limit']);
   const bool = new Set(['demo-data', 'quiet']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -72,6 +87,8 @@ export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (host) options.host = host;
   const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
   if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
+  // Secrets given to the sandbox are real ones (the ingress and worker hold the same): none published in the repository.
+  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key);
   const urls = flags.get('webhook-url') ?? list(env.SANDBOX_WEBHOOK_URLS);
   for (const url of urls) {
     if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
@@ -80,8 +97,16 @@ export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
+    refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret);
     options.webhookSecret = secret;
   }
+  const controlToken = one('control-token', 'SANDBOX_CONTROL_TOKEN');
+  if (controlToken) {
+    if (controlToken.length < 16) throw new SandboxArgsError('--control-token must be 16 characters or more');
+    refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken);
+    options.controlToken = controlToken;
+  }
+  const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');
   const asOf = one('as-of', 'SANDBOX_AS_OF');
   if (asOf) {
     if (Number.isNaN(Date.parse(asOf))) throw new SandboxArgsError(`--as-of ${asOf} is not an ISO 8601 instant`);
@@ -102,7 +127,7 @@ export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       options.rateLimit = { requests: Number(m[1]), windowMs: Number(m[2]) * 1000 };
     }
   }
-  return { options, help };
+  return { options, help, ...(secretsFile ? { secretsFile } : {}) };
 }
 
 function readSeed(file: string): SeedData {

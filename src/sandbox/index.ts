@@ -9,6 +9,7 @@ import { CustomerService } from './domain/customers';
 import { DepositService } from './domain/deposits';
 import { PaymentEngine } from './domain/payments';
 import { RateBook } from './domain/rates';
+import { CONTROL_TOKEN_HEADER } from './http/auth';
 import { createRequestListener } from './http/server';
 import { buildOpenApi } from './openapi';
 import { resolveOptions, type SandboxOptions } from './options';
@@ -16,7 +17,7 @@ import { loadData } from './persistence';
 import { apiRouter, type Services } from './routes/api';
 import { controlRouter } from './routes/control';
 
-export { parseApiKeySpec, type ApiKeyConfig } from './http/auth';
+export { parseApiKeySpec, CONTROL_TOKEN_HEADER, type ApiKeyConfig } from './http/auth';
 export { parseIsoDuration, SandboxClock } from './clock';
 export { signWebhook, webhookHeaders, generateWebhookSecret } from './webhooks/signing';
 export { DEFAULT_API_KEY, DEFAULT_PORT, type SandboxOptions, type SeedData, type StepDelays } from './options';
@@ -32,6 +33,10 @@ export interface RunningSandbox {
   state: SandboxCore;
   services: Services;
   webhookSecret: string;
+  /** Token of the control routes (/sandbox/*), given or generated per run. */
+  controlToken: string;
+  /** `{ 'x-sandbox-control-token': controlToken }`, for callers of the control routes. */
+  controlHeaders: Record<string, string>;
   /** The first API key. */
   apiKey: string;
   /** Fires every due job now (the clock tick does it every ~50 ms). */
@@ -85,6 +90,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     state: core,
     services,
     webhookSecret: core.webhookSecret,
+    controlToken: resolved.controlToken,
+    controlHeaders: { [CONTROL_TOKEN_HEADER]: resolved.controlToken },
     apiKey: resolved.apiKeys[0]!.key,
     runDue: () => core.scheduler.runDue(),
     webhooksIdle: () => core.webhooks.idle(),

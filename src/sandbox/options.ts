@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ApiKeyConfig } from './http/auth';
 import { type RateLimitConfig } from './http/rate-limit';
 
@@ -25,8 +26,13 @@ export interface SandboxOptions {
   /** API keys; default one key `sk_sandbox_test` with no allowlist. */
   apiKeys?: ApiKeyConfig[];
   webhookUrls?: string[];
-  /** `whsec_<base64>`; generated (and logged) when absent. */
+  /** `whsec_<base64>`; generated when absent (RunningSandbox.webhookSecret; never printed). */
   webhookSecret?: string;
+  /**
+   * Token of the control routes (/sandbox/*: webhook secret, faults, fund, clock…), sent as X-Sandbox-Control-Token;
+   * generated per run when absent (RunningSandbox.controlToken). docs/sandbox.md, "Control API".
+   */
+  controlToken?: string;
   /** Start of the sandbox clock; default now. */
   asOf?: Date | string;
   /** Persistence: state and pending webhook deliveries survive a restart. */
@@ -66,6 +72,8 @@ export interface ResolvedOptions {
   apiKeys: ApiKeyConfig[];
   webhookUrls: string[];
   webhookSecret: string | undefined;
+  controlToken: string;
+  controlTokenGenerated: boolean;
   asOf: Date | undefined;
   dataFile: string | undefined;
   seed: SeedData | undefined;
@@ -125,6 +133,8 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
     apiKeys: o.apiKeys && o.apiKeys.length > 0 ? o.apiKeys : [{ key: DEFAULT_API_KEY }],
     webhookUrls: o.webhookUrls ?? [],
     webhookSecret: o.webhookSecret,
+    controlToken: o.controlToken ?? randomBytes(24).toString('base64url'),
+    controlTokenGenerated: o.controlToken === undefined,
     asOf: o.asOf === undefined ? undefined : new Date(o.asOf),
     dataFile: o.dataFile,
     seed: o.seed,

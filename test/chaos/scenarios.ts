@@ -115,10 +115,10 @@ export const SCENARIOS: Scenario[] = [
     what: '10% each: 5xx, 429 + Retry-After, latency, connection drop on every route; and afterCommit 500 on POST /v1/payments',
     engines: ['cluster'],
     async setup(ctx) {
-      for (const fault of PROVIDER_FAULTS) await got.post(`${ctx.stack.sandbox.url}/sandbox/faults`, { json: fault });
+      for (const fault of PROVIDER_FAULTS) await got.post(`${ctx.stack.sandbox.url}/sandbox/faults`, { headers: ctx.stack.sandbox.controlHeaders, json: fault });
     },
     async teardown(ctx) {
-      await got.delete(`${ctx.stack.sandbox.url}/sandbox/faults`);
+      await got.delete(`${ctx.stack.sandbox.url}/sandbox/faults`, { headers: ctx.stack.sandbox.controlHeaders });
     },
   },
   {

@@ -100,7 +100,7 @@ export async function verifyScenario(
   for (const p of payins) if (p.error) problems.push(`PAYIN not made: ${p.error}`);
   const deliveries = options.deliveriesOf
     ? await options.deliveriesOf()
-    : (await got(`${stack.sandbox.url}/sandbox/webhooks`).json<{ data: DeliveryView[] }>()).data;
+    : (await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<{ data: DeliveryView[] }>()).data;
   let webhooksDelivered = 0;
   const undelivered = new Map<string, number>();
   for (const d of deliveries) {

@@ -68,10 +68,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A sandbox control call (our test's own, not the system's), retried through connection drops; a 4xx is
  * final (409 when the payment already moved on) and returned.
  */
-async function control(url: string, json: Record<string, unknown>, until: number): Promise<{ statusCode: number; refunded: boolean }> {
+async function control(url: string, json: Record<string, unknown>, until: number, headers: Record<string, string>): Promise<{ statusCode: number; refunded: boolean }> {
   for (;;) {
     try {
-      const response = await got.post(url, { json, timeout: { request: 10_000 }, retry: { limit: 0 }, throwHttpErrors: false });
+      const response = await got.post(url, { headers, json, timeout: { request: 10_000 }, retry: { limit: 0 }, throwHttpErrors: false });
       if (response.statusCode < 500) return { statusCode: response.statusCode, refunded: refundedIn(response.body) };
     } catch (error) {
       if (Date.now() > until) throw error;
@@ -114,7 +114,7 @@ export async function drivePayment(
     const fundUrl = `${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fund`;
     if (kind === 'PUSHED') {
       await sleep(options.random.int(0, 1_000));
-      await control(fundUrl, {}, options.deadline);
+      await control(fundUrl, {}, options.deadline, stack.sandbox.controlHeaders);
     } else if (kind === 'PAYOUT_FAILED') {
       // Funded, then the payout fails at the provider (PENDING → FAILED, funds returned). Through the control
       // API rather than the `FAIL:` magic reference, so that the reference still names the run's payment.
@@ -122,12 +122,12 @@ export async function drivePayment(
       // (AWAITING_FUNDS + refundedAt, the workflow's REFUNDED), and a provider fails no payout whose funds it gave
       // back, so the driver does not ask it to (the sandbox's control API would, and the check would compare
       // the workflow's REFUNDED with a FAILED made after it ended).
-      const funded = await control(fundUrl, {}, options.deadline);
-      if (!funded.refunded) await control(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' }, options.deadline);
+      const funded = await control(fundUrl, {}, options.deadline, stack.sandbox.controlHeaders);
+      if (!funded.refunded) await control(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' }, options.deadline, stack.sandbox.controlHeaders);
     } else if (kind === 'EXPIRY_REFUND') {
       // Funds sent after the quote expired: the provider refunds them.
       await sleep(options.quoteValidityMs + 1_500);
-      await control(fundUrl, {}, options.deadline);
+      await control(fundUrl, {}, options.deadline, stack.sandbox.controlHeaders);
     }
     run.stage = 'result';
     run.outcome = await resultUntilAnswered(stack, run.workflowId, options.deadline);
@@ -177,7 +177,7 @@ export async function drivePayin(stack: LocalStack, amount: number, deadline: nu
   for (;;) {
     try {
       const body = await got
-        .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount }, timeout: { request: 10_000 }, retry: { limit: 0 } })
+        .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount }, timeout: { request: 10_000 }, retry: { limit: 0 } })
         .json<{ payin?: { id: string }; conversion?: { id: string } | null }>();
       return { providerPaymentIds: [body.payin?.id, body.conversion?.id].filter((id): id is string => !!id), error: null };
     } catch (error) {

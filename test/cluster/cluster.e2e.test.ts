@@ -50,7 +50,7 @@ async function sandboxPaymentsWithReference(reference: string) {
   return found;
 }
 
-const fund = (id: string, body: Record<string, unknown> = {}) => got.post(`${stack.sandbox.url}/sandbox/payments/${id}/fund`, { json: body });
+const fund = (id: string, body: Record<string, unknown> = {}) => got.post(`${stack.sandbox.url}/sandbox/payments/${id}/fund`, { headers: stack.sandbox.controlHeaders, json: body });
 
 async function created(key: string, reference = key) {
   const started = await startPayment(stack.client, { paymentKey: key, request: request(reference) }, { taskQueue: stack.taskQueue });
@@ -117,7 +117,7 @@ it('refuses a payment that breaks the contract before anything is created', asyn
 });
 
 it('tracks a PAYIN and its automatic conversion (webhook-started entities)', async () => {
-  const deposit = await got.post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 250 } }).json<Record<string, unknown>>();
+  const deposit = await got.post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 250 } }).json<Record<string, unknown>>();
   const ids = [...new Set(JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [])];
   const roles = await eventually('entities for the PAYIN and the conversion', async () => {
     const found: string[] = [];

@@ -4,8 +4,9 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import got, { type Response } from 'got';
 import { EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
 import { startCodecServer, type CodecServer } from '../../src/codec/server';
+import { generatedToken } from '../support/secrets';
 
-const TOKEN = 'test-token-0123456789abcdef';
+const TOKEN = generatedToken();
 const UI_ORIGIN = 'http://127.0.0.1:8233';
 const codec = new EncryptionCodec(staticKeyProvider(generateCodecKeys('server-test')));
 let server: CodecServer;
@@ -103,4 +104,15 @@ it('refuses a bad body (400) and a payload it cannot decrypt (422), without echo
 it('never starts without a token', async () => {
   await expect(startCodecServer({ codecs: [codec], tokens: [] })).rejects.toThrow(/never runs unauthenticated/);
   await expect(startCodecServer({ codecs: [codec], tokens: ['short'] })).rejects.toThrow(/16\+ characters/);
+});
+
+it('shows a plaintext payload as it is and decodes a workflow-bound one without a context (the UI sends none)', async () => {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const plain = defaultPayloadConverter.toPayload({ searchAttribute: 'PaymentPhase' });
+  const [bound] = await codec.encode([defaultPayloadConverter.toPayload({ n: 3 })], { type: 'workflow', namespace: 'default', workflowId: 'payment:k1' });
+  const res = await post('/decode', { payloads: [toJson(plain), toJson(bound!)] }, auth);
+  expect(res.statusCode).toBe(200);
+  const [shown, decoded] = (JSON.parse(res.body) as { payloads: Array<{ data: string }> }).payloads;
+  expect(shown).toEqual(toJson(plain));
+  expect(JSON.parse(Buffer.from(decoded!.data, 'base64').toString())).toEqual({ n: 3 });
 });

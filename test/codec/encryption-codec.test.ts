@@ -99,9 +99,12 @@ describe('EncryptionCodec', () => {
     await expectCodecError(codecOf(keysB).decode([old!]), 'UNKNOWN_KEY_ID');
   });
 
-  it('reads a payload written without the codec as it is (workflows running before the switch)', async () => {
+  it('refuses a payload written without the codec; reads it as it is only under the migration switch', async () => {
     const plain = toPayload(PII);
-    const [decoded] = await codecOf(keysA).decode([plain]);
+    const error = await expectCodecError(codecOf(keysA).decode([plain]), 'PLAINTEXT');
+    expect(error.message).toMatch(/XBORDER_CODEC_PLAINTEXT=admit/);
+    expect(error.message).not.toContain(PII.email);
+    const [decoded] = await new EncryptionCodec(staticKeyProvider(keysA), { plaintext: 'admit' }).decode([plain]);
     expect(decoded).toBe(plain);
     expect(fromPayload(decoded!)).toEqual(PII);
   });

@@ -184,7 +184,7 @@ it('stores none of the personal data of the e2e flows in plaintext: payloads, fa
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error('payment not created');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   expect(await started.result()).toMatchObject({ outcome: 'FAILED', code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
   toRecord.push(['encrypted-payout-failed', [started.workflowId]]);
 

@@ -3,7 +3,7 @@
 // and what `npm run build` writes, so a rename in the code fails here. The admin-tools scripts run for real:
 // setup-namespace.sh against a Temporal dev server, setup-schema.sh against a stub temporal-sql-tool.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -24,6 +24,7 @@ import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { codecKeysFromEnv } from '../../src/codec/keys';
 import { CODEC_KEY_ENV_VARS, CODEC_SERVER_ENV_VARS, codecServerConfigFromEnv } from '../../src/codec/server-config';
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
+import { knownSecretReason } from '../../src/security/known-secrets';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { temporalBinaries } from '../support/temporal';
 import { METRIC_NAMES, type WebhookEventResult } from '../../src/telemetry/metrics';
@@ -50,7 +51,18 @@ import {
 
 const compose = loadCompose('compose.yaml');
 const cloud = loadCompose('compose.cloud.yaml');
-const dotenv = readEnvFile('.env.example');
+/** .env.example as shipped: every secret empty, with the command that generates it. */
+const example = readEnvFile('.env.example');
+/** The .env an operator makes from it: each secret generated (no secret published in the repository ever runs). */
+const GENERATED: Record<string, string> = {
+  POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
+  XBORDER_PROVIDER_API_KEY: `sk_${randomBytes(16).toString('hex')}`,
+  XBORDER_WEBHOOK_SECRETS: `whsec_${randomBytes(24).toString('base64')}`,
+  XBORDER_SANDBOX_CONTROL_TOKEN: randomBytes(24).toString('base64'),
+  XBORDER_CODEC_KEYS: JSON.stringify({ current: '2026-11', keys: { '2026-11': randomBytes(32).toString('base64') } }),
+  XBORDER_CODEC_SERVER_TOKENS: `codec_${randomBytes(24).toString('hex')}`,
+};
+const dotenv = { ...example, ...GENERATED };
 const dockerfile = readDockerfile('temporal-docker/Dockerfile');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -164,6 +176,23 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
       expect({ name, used: uses.length > 0 }).toEqual({ name, used: true });
       for (const v of uses) expect(() => interpolate(v, without(name))).toThrow(name);
     }
+  });
+
+  test('.env.example ships no secret: each is empty, stops `docker compose up`, and comes with a command that generates it', () => {
+    const text = readFileSync(path.join(DOCKER_DIR, '.env.example'), 'utf8');
+    for (const name of Object.keys(GENERATED)) {
+      expect({ name, value: example[name] }).toEqual({ name, value: '' });
+      expect({ name, refused: knownSecretReason(example[name]!) !== null }).toEqual({ name, refused: true });
+      // The line before the variable says how to generate it.
+      const before = text.split('\n')[text.split('\n').findIndex((l) => l.startsWith(`${name}=`)) - 1];
+      expect({ name, before }).toEqual({ name, before: expect.stringMatching(/^# generate.*: .*(openssl rand|node -e)/) });
+    }
+    const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
+    for (const name of Object.keys(GENERATED).filter((n) => n !== 'XBORDER_SANDBOX_CONTROL_TOKEN')) {
+      for (const v of all.filter((x): x is string => typeof x === 'string' && x.includes(`\${${name}`))) expect(() => interpolate(v, example)).toThrow(name);
+    }
+    // With the sandbox profile and no token set, the sandbox generates one per run.
+    expect(parseSandboxArgs([], containerEnv(service(compose, 'sandbox'), { ...example, ...GENERATED, XBORDER_SANDBOX_CONTROL_TOKEN: '' })).options.controlToken).toBeUndefined();
   });
 });
 
@@ -312,7 +341,7 @@ describe('compose.yaml: the local cluster wiring', () => {
     expect(config.allowedOrigins).toContain(`http://127.0.0.1:${uiPort}`);
     expect(codec.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
     const image = stageEnv(stageChain(dockerfile.stages, 'codec-server'));
-    expect(codecServerConfigFromEnv({ ...image, XBORDER_CODEC_SERVER_TOKENS: 'x'.repeat(16), XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS })).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
+    expect(codecServerConfigFromEnv({ ...image, XBORDER_CODEC_SERVER_TOKENS: randomBytes(12).toString('hex'), XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS })).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
   });
 
   test('Temporal Cloud: an API key switches TLS on; the mTLS paths point into the mounted folder', () => {
@@ -392,7 +421,7 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
   test("image defaults agree with compose: the worker's bundle path, the ingress and sandbox listen addresses", () => {
     const worker = stageEnv(stageChain(dockerfile.stages, 'worker'));
     expect(worker.XBORDER_WORKFLOW_BUNDLE).toBe(service(compose, 'worker').environment!.XBORDER_WORKFLOW_BUNDLE);
-    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: 'whsec_x' })).toMatchObject({
+    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: GENERATED.XBORDER_WEBHOOK_SECRETS })).toMatchObject({
       host: '0.0.0.0',
       port: DEFAULT_INGRESS_PORT,
     });
@@ -542,7 +571,7 @@ describe('admin-tools scripts', () => {
 
 describe('the ingress health check', () => {
   test("compose's health check command passes against the real ingress server's /health", async () => {
-    const handler = createWebhookHandler({ secrets: ['whsec_dGVzdA=='], router: { route: () => null } });
+    const handler = createWebhookHandler({ secrets: [`whsec_${randomBytes(24).toString('base64')}`], router: { route: () => null } });
     const server = await startIngressServer({ handler, host: '127.0.0.1', port: 0 });
     try {
       const port = new URL(server.url).port;

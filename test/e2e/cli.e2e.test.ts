@@ -52,7 +52,7 @@ it('pay --watch shows the funding instructions and follows the payment to COMPLE
     const s = await getPaymentState(stack.client, key);
     return s.providerPaymentId ? s : null;
   });
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   const { code, out, err } = await pay.done;
   expect(err).toBe('');
   expect(code).toBe(0);

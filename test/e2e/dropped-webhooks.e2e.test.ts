@@ -33,11 +33,11 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error('not created');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   const result = await started.result();
   expect(result.outcome).toBe('COMPLETED');
   expect(stack.webhooks.counters.accepted).toBe(0); // nothing reached the ingress
-  const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`).json<unknown>();
+  const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<unknown>();
   expect(JSON.stringify(deliveries)).toMatch(/ECONNREFUSED|failed|error/i);
 
   // Issue 15, the stale-entity gap: the entity (reconciling hourly by itself) is told what the payment's own GET
@@ -56,7 +56,7 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
 
 it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow (issue 9, point 9)', async () => {
   const deposit = await got
-    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 75 } })
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 75 } })
     .json<Record<string, unknown>>();
   const ids = [...new Set(JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [])];
   expect(ids.length).toBeGreaterThanOrEqual(2);

@@ -219,7 +219,7 @@ describe('cancelling a transfer whose payment was funded (issue 9, point 2)', ()
       payment.executeUpdate(awaitCreatedUpdate).catch(() => null),
     );
     if (created.outcome !== 'CREATED') throw new Error('not created');
-    await got.post(`${stack.sandbox.url}/sandbox/payments/${created.providerPaymentId}/fund`, { json: {} });
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
     await transfer.cancel();
     const result = (await transfer.result()) as TransferResult;
     expect(result).toMatchObject({ outcome: 'COMPLETED', cancelRequested: true });

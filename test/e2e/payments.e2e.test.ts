@@ -41,7 +41,7 @@ async function sandboxPaymentsWithReference(
 }
 
 async function fund(providerPaymentId: string, body: Record<string, unknown> = {}) {
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { json: body });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: body });
 }
 
 it('runs the demo transfer of npm start: onboard → register → pay → fund → COMPLETED', async () => {
@@ -145,7 +145,7 @@ it('refuses a payment that breaks the contract before anything is created', asyn
 
 it('tracks a PAYIN and its automatic conversion that nobody here started', async () => {
   const deposit = await got
-    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 250 } })
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 250 } })
     .json<Record<string, unknown>>();
   const ids = JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [];
   expect(ids.length).toBeGreaterThanOrEqual(2);

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/cli/stack';
+import { recording } from '../support/history-recorder';
 import { freePort } from '../support/ports';
+import { replayDataConverter } from '../support/replay-keys';
 
 export async function startTestStack(overrides: Partial<LocalStackOptions> = {}): Promise<LocalStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-e2e-'));
@@ -16,6 +18,8 @@ export async function startTestStack(overrides: Partial<LocalStackOptions> = {})
     temporalDbFile: path.join(dir, 'temporal.db'),
     taskQueue: `e2e-${randomUUID()}`,
     schedules: false,
+    // Recorded histories are committed: they are encrypted with the replay histories' public key, not this run's.
+    ...(recording ? { dataConverter: replayDataConverter() } : {}),
     ...overrides,
     sandbox: {
       log: null,

@@ -91,7 +91,7 @@ async function startOnePayment(prefix: string): Promise<StartedPayment & { provi
   return { ...started, providerPaymentId: started.created.providerPaymentId };
 }
 
-const fund = (providerPaymentId: string) => got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { json: {} });
+const fund = (providerPaymentId: string) => got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
 
 /** The build of every completed workflow task of one run, in order (the history's worker-deployment fields). */
 async function taskBuilds(client: Client, workflowId: string, runId?: string): Promise<string[]> {

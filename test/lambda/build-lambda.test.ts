@@ -12,6 +12,7 @@ import type { handler, resetLambdaIngress } from '../../src/ingress/lambda-main'
 import { providerPaymentWorkflowId } from '../../workflows/messages';
 import { createDevServerEnv, uniqueTaskQueue } from '../support/temporal';
 import { lambdaEvent, signedPaymentEvent, TEST_SECRET } from './events';
+import { generatedApiKey } from '../support/secrets';
 
 jest.setTimeout(180_000);
 
@@ -62,7 +63,7 @@ it('the worker artefact runs one invocation in a fresh node process and register
       TEMPORAL_ADDRESS: env.address,
       XBORDER_TASK_QUEUE: uniqueTaskQueue('lambda-build'),
       XBORDER_PROVIDER_URL: 'http://127.0.0.1:9',
-      XBORDER_PROVIDER_API_KEY: 'sk_unused',
+      XBORDER_PROVIDER_API_KEY: generatedApiKey(),
       XBORDER_DEPLOYMENT_NAME: deploymentName,
       XBORDER_BUILD_ID: 'artefact-1',
       XBORDER_LOG_LEVEL: 'ERROR',

@@ -2,8 +2,9 @@
 // versioning behaviour, connection from temporalConfigFromEnv, task queue, bundle, activities, metrics exporter.
 import type { LambdaWorkerConfig } from '@temporalio/lambda-worker';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
+import { generatedApiKey } from '../support/secrets';
 
-const BASE = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test', XBORDER_BUILD_ID: 'abc123', XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE };
+const BASE = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: generatedApiKey(), XBORDER_BUILD_ID: 'abc123', XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE };
 
 /** The pre-populated config the package passes to the configure callback (trimmed to what we touch). */
 function packageConfig(): LambdaWorkerConfig {

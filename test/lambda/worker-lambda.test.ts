@@ -121,7 +121,7 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   expect((await started.result()).outcome).toBe('COMPLETED');
 
   const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();

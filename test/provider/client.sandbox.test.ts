@@ -66,7 +66,7 @@ beforeAll(async () => {
     rateLimit: false,
     log: null,
   });
-  ctl = control(sandbox.url);
+  ctl = control(sandbox);
   // Pre-validation follows the sandbox's clock, as a worker pointed at the sandbox would.
   client = createProviderClient({ baseUrl: sandbox.url, apiKey: API_KEY, asOf: () => sandbox.clock.now(), timeoutMs: 5_000 });
 });
@@ -333,7 +333,7 @@ describe('transitional payloads (sandbox clock before 2026-03-30)', () => {
   it('the wire carries old and new fields; the client returns the current shape only', async () => {
     const asOf = new Date('2026-03-10T12:00:00.000Z');
     const c = createProviderClient({ baseUrl: early.url, apiKey: API_KEY, asOf });
-    const { customer, account } = await customerAndAccount(c, control(early.url));
+    const { customer, account } = await customerAndAccount(c, control(early));
     const created = await c.payments.create(usdcToAch(account.id), { idempotencyKey: uid('pay') });
 
     const wire = (await got(`${early.url}/v1/payments/${created.id}`, { headers: { 'x-api-key': API_KEY } }).json()) as Record<string, unknown>;

@@ -2,14 +2,15 @@
 // `npm run record-histories`) against the current workflow code: a change that breaks determinism for
 // workflows already running in production fails here.
 // issue 13: the replaying worker has the payload codec (with the committed TEST key, test/support/
-// codec-test-keys.json). The plaintext histories recorded before the codec still replay with it (workflows
-// running at the switch survive it); the encrypted-* histories were recorded with that test key.
+// codec-test-keys.json, through replay-keys.ts). The encrypted-* histories were recorded with that test key and
+// replay with the codec as it runs by default (ciphertext only). The plaintext histories recorded before the codec
+// replay with XBORDER_CODEC_PLAINTEXT=admit, the migration switch: workflows running at the switch survive it.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { dataConverterFromEnv } from '../../src/codec';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { HISTORIES_DIR } from '../support/history-recorder';
+import { replayDataConverter } from '../support/replay-keys';
 
 // The production bundle (with its workflow interceptors), built once for the file.
 let bundle: Promise<{ code: string }> | undefined;
@@ -46,6 +47,7 @@ describe('replay of recorded histories', () => {
   it.each(files)('%s replays deterministically', async (file) => {
     // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
     const history: unknown = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
-    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter: dataConverterFromEnv() }, history, file);
+    const dataConverter = replayDataConverter({ plaintext: file.startsWith('encrypted-') ? 'refuse' : 'admit' });
+    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, file);
   }, 60_000);
 });

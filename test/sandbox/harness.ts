@@ -31,7 +31,7 @@ export function client(sb: Running, apiKey = sb.apiKey) {
     const res = await fetch(`${sb.url}${path}`, {
       method,
       headers: {
-        ...(path.startsWith('/v1') ? { 'x-api-key': apiKey } : {}),
+        ...(path.startsWith('/v1') ? { 'x-api-key': apiKey } : sb.controlHeaders),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(method === 'POST' && path.startsWith('/v1') && !('x-idempotency-key' in headers) ? { 'x-idempotency-key': uid() } : {}),
         ...headers,

@@ -8,6 +8,7 @@ import { Router } from '../../src/sandbox/http/router';
 import { RateLimiter } from '../../src/sandbox/http/rate-limit';
 import { fingerprintOf } from '../../src/sandbox/http/idempotency';
 import { ApiError } from '../../src/sandbox/http/api-error';
+import { generatedApiKey, generatedWebhookSecret } from '../support/secrets';
 
 describe('Standard Webhooks signature', () => {
   // The published test vector of the Standard Webhooks specification.
@@ -155,18 +156,20 @@ describe('parseSandboxArgs', () => {
   });
 
   it('reads the env equivalents', () => {
+    const secret = generatedWebhookSecret();
+    const [a, b] = [generatedApiKey(), generatedApiKey()];
     const { options } = parseSandboxArgs([], {
-      SANDBOX_API_KEYS: 'a;b@127.0.0.1',
+      SANDBOX_API_KEYS: `${a};${b}@127.0.0.1`,
       SANDBOX_WEBHOOK_URLS: 'http://x.test/1 http://x.test/2',
-      SANDBOX_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      SANDBOX_WEBHOOK_SECRET: secret,
       SANDBOX_AS_OF: '2026-08-01T00:00:00Z',
       SANDBOX_DATA_FILE: '/tmp/x.json',
       SANDBOX_DEMO_DATA: '1',
       SANDBOX_RATE_LIMIT: 'off',
     });
-    expect(options.apiKeys).toEqual([{ key: 'a' }, { key: 'b', allowedIps: ['127.0.0.1'] }]);
+    expect(options.apiKeys).toEqual([{ key: a }, { key: b, allowedIps: ['127.0.0.1'] }]);
     expect(options.webhookUrls).toEqual(['http://x.test/1', 'http://x.test/2']);
-    expect(options.webhookSecret).toBe('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    expect(options.webhookSecret).toBe(secret);
     expect(options.dataFile).toBe('/tmp/x.json');
     expect(options.demoData).toBe(true);
     expect(options.rateLimit).toBe(false);

@@ -3,9 +3,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PaymentSchema, WebhookEventSchema } from '../../src/contract';
+import { generatedWebhookSecret } from '../support/secrets';
 import { account, approvedCustomer, client, type Running, sandbox, unfundedPayment, until, usdBank, webhookReceiver } from './harness';
 
-const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const SECRET = generatedWebhookSecret();
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const close of closers.reverse()) await close();

@@ -9,6 +9,7 @@ import { telemetryConfigFromEnv, telemetryRuntimeOptions } from '../../src/telem
 import { createJsonLogger } from '../../src/telemetry/logger';
 import { createIngressTelemetry } from '../../src/telemetry/ingress-telemetry';
 import { createWebhookHandler } from '../../src/ingress/handler';
+import { generatedWebhookSecret } from '../support/secrets';
 
 describe('createXborderMetrics on a PrometheusRegistry', () => {
   it('counts payments by outcome, webhook events by result and provider errors by type', () => {
@@ -112,7 +113,7 @@ describe('ingress telemetry (createWebhookHandler onOutcome)', () => {
     const lines: string[] = [];
     const telemetry = createIngressTelemetry({ metricsAddress: '127.0.0.1:0', logger: createJsonLogger({ write: (l) => lines.push(l) }) });
     const handler = createWebhookHandler({
-      secrets: ['whsec_dGVzdHNlY3JldA=='],
+      secrets: [generatedWebhookSecret()],
       router: { route: () => null },
       onOutcome: telemetry.onOutcome,
     });

@@ -10,6 +10,7 @@ import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, t
 import { FundingDeadlineKey, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
+import { generatedApiKey } from '../support/secrets';
 
 jest.setTimeout(120_000);
 
@@ -101,7 +102,7 @@ it('the worker process (`xborder worker`) exports the gauge on its Prometheus en
       TEMPORAL_ADDRESS: env.address,
       XBORDER_TASK_QUEUE: uniqueTaskQueue('stuck-gauge-worker'),
       XBORDER_PROVIDER_URL: 'http://127.0.0.1:9',
-      XBORDER_PROVIDER_API_KEY: 'sk_unused',
+      XBORDER_PROVIDER_API_KEY: generatedApiKey(),
       XBORDER_METRICS_ADDRESS: address,
       XBORDER_ENSURE_SCHEDULES: 'false',
       XBORDER_STUCK_GAUGE_INTERVAL_MS: '500',

@@ -95,7 +95,7 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   expect((await started.result()).outcome).toBe('COMPLETED');
 
   // workflow spans reach the exporter through the worker's sink, when the workflow run has ended

@@ -63,6 +63,7 @@ it('shows the stuck payment, and not the healthy one, for the stuck-payment quer
   );
   if (healthy.created.outcome !== 'CREATED') throw new Error('the healthy payment was not created');
   await got.post(`${stack.sandbox.url}/sandbox/payments/${healthy.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
     json: {},
   });
   await eventually('the healthy payment to be in progress', async () =>

@@ -6,11 +6,12 @@ import * as registered from '../../workflows';
 import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
 import { workerConfigFromEnv } from '../../workers/config';
 import { packageVersion } from '../../src/support/package-root';
+import { generatedApiKey } from '../support/secrets';
 
 // Every registered workflow has a behaviour: a compile-time check (tsc runs over the tests).
 export const everyWorkflowHasABehavior: Record<keyof typeof registered, string> = WORKFLOW_VERSIONING_BEHAVIORS;
 
-const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_test' };
+const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: generatedApiKey() };
 
 it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and the scheduled runs, for every registered workflow', () => {
   expect(WORKFLOW_VERSIONING_BEHAVIORS).toEqual({

@@ -98,7 +98,7 @@ export async function fundAndComplete(ctx: BenchContext, subject: Subject, start
 
 async function describeAll(ctx: BenchContext, subject: Subject, started: readonly Started[], indices: readonly number[], when: string): Promise<string[]> {
   if (subject.kind !== 'payment') return indices.map((i) => `${when}: ${started[i]!.workflowId}`);
-  const undelivered = await undeliveredWebhooks(ctx.stack.sandbox.url).catch(() => new Map<string, string[]>());
+  const undelivered = await undeliveredWebhooks(ctx.stack.sandbox).catch(() => new Map<string, string[]>());
   const deps = { client: ctx.stack.client, provider: ctx.stack.provider, undelivered };
   const lines: string[] = [];
   for (const i of indices.slice(0, 20)) lines.push(`${when}: ${await describeStraggler(deps, started[i]!.workflowId, started[i]!.createdId)}`);

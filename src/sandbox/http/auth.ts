@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
 import { ApiError } from './api-error';
 
@@ -42,4 +43,24 @@ export function authenticate(req: IncomingMessage, keys: readonly ApiKeyConfig[]
     }
   }
   return key;
+}
+
+/** The header of the control routes' token (docs/sandbox.md, "Control API"). */
+export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token';
+
+/** Control routes anyone may call: they reveal no secret and change nothing. */
+const OPEN_CONTROL_ROUTES = new Set(['GET /sandbox/health', 'HEAD /sandbox/health', 'GET /openapi.json', 'HEAD /openapi.json']);
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * The control routes hand out the webhook secret and move money and time (fund, fail, clock, faults): whoever can
+ * reach the port must also hold the control token. Compared in constant time (hashes first: lengths stay hidden).
+ */
+export function authenticateControl(req: IncomingMessage, method: string, path: string, token: string): void {
+  if (OPEN_CONTROL_ROUTES.has(`${method} ${path}`)) return;
+  const header = req.headers[CONTROL_TOKEN_HEADER];
+  const given = Array.isArray(header) ? header[0] : header;
+  if (!given) throw new ApiError(401, 'UNAUTHORIZED', `The control routes need the ${CONTROL_TOKEN_HEADER} header (the sandbox's control token)`);
+  if (!timingSafeEqual(digest(given), digest(token))) throw new ApiError(401, 'UNAUTHORIZED', `The ${CONTROL_TOKEN_HEADER} header carries a wrong control token`);
 }

@@ -3,7 +3,7 @@ import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type SandboxCore } from '../core';
 import { type Fault } from '../faults';
 import { ApiError } from './api-error';
-import { authenticate } from './auth';
+import { authenticate, authenticateControl } from './auth';
 import { readJsonBody } from './body';
 import { type Reply, type RequestContext, type RouteMatch, type Router } from './router';
 
@@ -19,7 +19,7 @@ const DROP = Symbol('drop');
 /**
  * The request pipeline of the sandbox. `/v1/*`: route → auth (401/403) → rate limit (429) → faults → body
  * (413/400) → idempotency (creating calls) → handler → afterCommit faults. Anything else is the control
- * API and /openapi.json (no auth: the sandbox listens on loopback by default).
+ * API and /openapi.json: the control token (auth.ts, authenticateControl) before anything but health and OpenAPI.
  */
 export function createRequestListener(core: SandboxCore, api: Router, control: Router, rules: ServerRules) {
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -93,6 +93,7 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
 async function handleControl(core: SandboxCore, control: Router, req: IncomingMessage, url: URL, requestId: string): Promise<Reply> {
   const method = req.method ?? 'GET';
   const { route, params } = routeOrThrow(control.match(method, url.pathname), method, url.pathname);
+  authenticateControl(req, method, url.pathname, core.options.controlToken);
   const readOnly = method === 'GET' || method === 'HEAD';
   const body = readOnly ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
   const reply = await route.handler({ method, path: url.pathname, params, query: url.searchParams, body: body.json, req, requestId, apiKey: null });

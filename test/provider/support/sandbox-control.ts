@@ -2,9 +2,11 @@
 // never knows the sandbox exists.
 import got from 'got';
 
-export function control(baseUrl: string) {
+/** `sandbox`: its URL and the control token's header (RunningSandbox.controlHeaders): the control routes need it. */
+export function control(sandbox: { url: string; controlHeaders: Record<string, string> }) {
   const call = async <T>(method: 'GET' | 'POST' | 'DELETE', path: string, json?: Record<string, unknown>): Promise<T> => {
-    const response = await got(`${baseUrl}${path}`, json === undefined ? { method } : { method, json });
+    const headers = sandbox.controlHeaders;
+    const response = await got(`${sandbox.url}${path}`, json === undefined ? { method, headers } : { method, headers, json });
     return JSON.parse(response.body) as T;
   };
   return {
