@@ -131,6 +131,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let unknownValues: string[] = [];
   /** pushed final statuses held for the GET that confirms them (ENTITY_PATCHES.confirmsFinalPush) */
   let unconfirmed: UnconfirmedPush[] = [];
+  /** held pushes whose confirming read is in flight (still unconfirmed to anyone who asks) */
+  let judgingNow: UnconfirmedPush[] = [];
   for (const held of input.unconfirmedPushes ?? []) {
     const p = tryNormalize(held.payment);
     if (p) unconfirmed.push({ eventId: held.eventId, payment: p });
@@ -238,7 +240,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       linkAccountId: linkAccountId(),
       completedAfterTerminal: false,
       unknownValues: [...unknownValues],
-      unconfirmed: unconfirmed.map((u) => ({ eventId: u.eventId, status: u.payment.status })),
+      unconfirmed: [...judgingNow, ...unconfirmed].map((u) => ({ eventId: u.eventId, status: u.payment.status })),
       pushMismatches: [...pushMismatches],
     };
   }
@@ -285,12 +287,14 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
 
   async function reconcile(): Promise<void> {
     // pushes held before the read started are judged by it; one that lands while it is in flight waits for the next
-    const judging = unconfirmed;
+    const judging = (judgingNow = unconfirmed);
     unconfirmed = [];
     try {
       const read = await readActivities.getPayment(id);
+      judgingNow = [];
       judge(read, judging);
     } catch (err) {
+      judgingNow = [];
       if (saysNoSuchPayment(err)) notFound(judging);
       else unconfirmed = [...judging, ...unconfirmed];
       log.warn('reconciliation read failed; will try again', { providerPaymentId: id, error: String(err) });
@@ -305,12 +309,15 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
    * stay held, never trusted, and the read is tried again CONFIRM_RETRY_MS later.
    */
   async function confirmHeldPushes(): Promise<void> {
-    const judging = unconfirmed;
+    const judging = (judgingNow = unconfirmed);
     unconfirmed = [];
     try {
-      judge(await localReadActivities.getPayment(id), judging);
+      const read = await localReadActivities.getPayment(id);
+      judgingNow = [];
+      judge(read, judging);
       confirmNotBefore = 0;
     } catch (err) {
+      judgingNow = [];
       if (saysNoSuchPayment(err)) return notFound(judging);
       unconfirmed = [...judging, ...unconfirmed];
       confirmNotBefore = Date.now() + CONFIRM_RETRY_MS;

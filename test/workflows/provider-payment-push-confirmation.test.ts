@@ -112,7 +112,7 @@ it('a true COMPLETED webhook is confirmed by one GET and ends the payment COMPLE
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(id, 'COMPLETED'));
   const outcome = await closedPaymentOutcome(handle);
   expect(outcome.outcome).toBe('COMPLETED');
-  expect(outcome.payment.lifecycle.completedAt).toBe(fake.payments.get(id)!.lifecycle.completedAt);
+  expect(outcome.payment?.lifecycle.completedAt).toBe(fake.payments.get(id)!.lifecycle.completedAt);
 
   const snap = await snapshot(id);
   expect(snap.pushMismatches).toEqual([]);
