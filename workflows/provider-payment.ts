@@ -140,8 +140,6 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   const pushMismatches: PushMismatch[] = [...(input.pushMismatches ?? [])];
   /** workflow time before which no confirming read is tried again (after one that failed) */
   let confirmNotBefore = 0;
-  /** patched(confirmsFinalPush), read once per run at its first pushed final status */
-  let confirmsPushes: boolean | undefined;
   // a carried-over run already told its subscribers
   if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
   // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -263,8 +261,9 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     const pushed = tryNormalize(raw);
     if (!pushed || pushed.id !== id || !claimsFinalStatus(pushed)) return false;
     if (payment && !mergePayment(payment, pushed).changed) return false;
-    confirmsPushes ??= patched(ENTITY_PATCHES.confirmsFinalPush);
-    if (!confirmsPushes) return false;
+    // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
+    // after the upgrade; on replay the marker's place in history says which pushes were held.
+    if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
     unconfirmed.push({ eventId, payment: pushed });
     log.info('pushed final status held for confirmation by GET', { providerPaymentId: id, eventId, status: pushed.status });
     return true;
@@ -314,8 +313,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     try {
       const read = await localReadActivities.getPayment(id);
       judgingNow = [];
-      judge(read, judging);
-      confirmNotBefore = 0;
+      confirmNotBefore = judge(read, judging) ? 0 : Date.now() + CONFIRM_RETRY_MS;
     } catch (err) {
       judgingNow = [];
       if (saysNoSuchPayment(err)) return notFound(judging);
@@ -329,12 +327,12 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   }
 
   /** The GET's answer is the truth: it is what is merged and forwarded; a push it does not bear out is a mismatch. */
-  function judge(raw: unknown, judging: UnconfirmedPush[]): void {
+  function judge(raw: unknown, judging: UnconfirmedPush[]): boolean {
     const read = tryNormalize(raw);
     if (!read || read.id !== id) {
       unconfirmed = [...judging, ...unconfirmed]; // nothing to judge by: still held
       accept(raw, 'reconcile'); // logs what was dropped, as before
-      return;
+      return false;
     }
     let confirmed = false;
     let mismatched = false;
@@ -347,6 +345,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     }
     accept(raw, confirmed ? 'event' : 'reconcile');
     if (mismatched) reindex(); // the read may have changed nothing, yet the entity is now listed
+    return true;
   }
 
   /** Kept (snapshot, carried over), logged, counted; the push itself is dropped. */
@@ -469,8 +468,11 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
         continue;
       }
     }
-    // a held push whose confirming read failed is tried again at confirmNotBefore
-    if (unconfirmed.length > 0) wakeAt = Math.min(wakeAt, Math.max(confirmNotBefore, now + 1));
+    // a held push is judged at once, or, after a confirming read that failed, at confirmNotBefore
+    if (unconfirmed.length > 0) {
+      if (now >= confirmNotBefore) continue; // pushed while a read was in flight: judged at the top now
+      wakeAt = wakeAt > now ? Math.min(wakeAt, confirmNotBefore) : confirmNotBefore;
+    }
     const v = version;
     const w = wakeups;
     await condition(() => version !== v || wakeups !== w || unforwarded(), Math.max(1, wakeAt - now));
