@@ -76,7 +76,7 @@ export const ENTITY_PATCHES = {
   leanHistory: 'entity-lean-history',
   /**
    * A pushed final status is held until a GET confirms it; the GET's answer is what is kept and forwarded
-   * (workflows/push-confirmation.ts). Read at the first pushed final status of a run, never under the lean
+   * (workflows/push-confirmation.ts). Read at each pushed final status that would be held, never under the lean
    * marker: lean runs recorded before it took such a push as it came.
    */
   confirmsFinalPush: 'entity-confirms-final-push',
