@@ -46,7 +46,9 @@ export const ProviderPaymentInputShape: Parser<ProviderPaymentInput> = object({
   reconcileEveryMs: optional(durationMs),
   lingerAfterTerminalMs: optional(number({ int: true, nonnegative: true })),
   continueAsNewAfterEvents: optional(number({ int: true, positive: true })),
-  unconfirmedPushes: optional(array(object({ eventId: string(), payment: unknown }))),
+  unconfirmedPushes: optional(
+    array(object({ eventId: string(), payment: unknown, cause: optional(literalEnum(['event', 'reconcile'] as const)) })),
+  ),
   pushMismatches: optional(array(object({ eventId: string(), pushed: string(), read: string(), at: string() }))),
 });
 

@@ -135,7 +135,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let judgingNow: UnconfirmedPush[] = [];
   for (const held of input.unconfirmedPushes ?? []) {
     const p = tryNormalize(held.payment);
-    if (p) unconfirmed.push({ eventId: held.eventId, payment: p });
+    if (p) unconfirmed.push({ eventId: held.eventId, payment: p, ...(held.cause ? { cause: held.cause } : {}) });
   }
   const pushMismatches: PushMismatch[] = [...(input.pushMismatches ?? [])];
   /** workflow time before which no confirming read is tried again (after one that failed) */
@@ -247,9 +247,10 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     wakeups++; // every signal lets the loop look at history size again
     if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
     quietReads = 0;
-    if (holdsForConfirmation(event.eventId, event.payment)) return;
     // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
-    accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
+    const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
+    if (holdsForConfirmation(event.eventId, event.payment, cause)) return;
+    accept(event.payment, cause);
   });
 
   /**
@@ -257,14 +258,14 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
    * whatever the event's type says: the type comes with the push. A push that changes nothing (a duplicate
    * under a new id, a stale copy) costs no read. Non-final statuses are taken as hints, as before.
    */
-  function holdsForConfirmation(eventId: string, raw: unknown): boolean {
+  function holdsForConfirmation(eventId: string, raw: unknown, cause: 'event' | 'reconcile'): boolean {
     const pushed = tryNormalize(raw);
     if (!pushed || pushed.id !== id || !claimsFinalStatus(pushed)) return false;
     if (payment && !mergePayment(payment, pushed).changed) return false;
     // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
     // after the upgrade; on replay the marker's place in history says which pushes were held.
     if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
-    unconfirmed.push({ eventId, payment: pushed });
+    unconfirmed.push({ eventId, payment: pushed, cause });
     log.info('pushed final status held for confirmation by GET', { providerPaymentId: id, eventId, status: pushed.status });
     return true;
   }
@@ -334,16 +335,17 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       accept(raw, 'reconcile'); // logs what was dropped, as before
       return false;
     }
-    let confirmed = false;
+    // a read that bears a push out takes the push's cause (a webhook's `event`); otherwise it is a `reconcile`
+    let cause: Cause = 'reconcile';
     let mismatched = false;
     for (const held of judging) {
-      if (confirms(read, held.payment)) confirmed = true;
+      if (confirms(read, held.payment)) cause = held.cause ?? 'event';
       else {
         mismatched = true;
         recordMismatch(held, read.status);
       }
     }
-    accept(raw, confirmed ? 'event' : 'reconcile');
+    accept(raw, cause);
     if (mismatched) reindex(); // the read may have changed nothing, yet the entity is now listed
     return true;
   }

@@ -32,6 +32,8 @@ export const CONFIRM_RETRY_MS = 5 * 60 * 1000;
 export interface UnconfirmedPush {
   eventId: string;
   payment: Payment;
+  /** the cause the push would have had (a state our payment workflow read itself is a `reconcile`) */
+  cause?: 'event' | 'reconcile';
 }
 
 /** A push the service's own answer did not bear out. */
