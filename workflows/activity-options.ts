@@ -50,6 +50,18 @@ export const readActivities = proxyActivities<
   retry: backoff,
 });
 
+/**
+ * GET /payments/:id as a local activity: the read that confirms a pushed final status before the entity acts on
+ * it (workflows/push-confirmation.ts). A short, idempotent read, like getRate above: a marker in the task that
+ * asks instead of three events and a workflow task. Same 10-minute budget as the reads above.
+ */
+export const localReadActivities = proxyLocalActivities<Pick<PaymentActivities, 'getPayment'>>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '10m',
+  localRetryThreshold: '10s',
+  retry: backoff,
+});
+
 /** Reading another workflow's outcome (transfer attaching to a step that already runs or ran). */
 export const workflowReadActivities = proxyActivities<WorkflowReadActivities>({
   startToCloseTimeout: '30s',

@@ -46,6 +46,10 @@ export const ProviderPaymentInputShape: Parser<ProviderPaymentInput> = object({
   reconcileEveryMs: optional(durationMs),
   lingerAfterTerminalMs: optional(number({ int: true, nonnegative: true })),
   continueAsNewAfterEvents: optional(number({ int: true, positive: true })),
+  unconfirmedPushes: optional(
+    array(object({ eventId: string(), payment: unknown, cause: optional(literalEnum(['event', 'reconcile'] as const)) })),
+  ),
+  pushMismatches: optional(array(object({ eventId: string(), pushed: string(), read: string(), at: string() }))),
 });
 
 export const OnboardCustomerInputShape: Parser<OnboardCustomerInput> = object({

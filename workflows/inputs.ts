@@ -46,6 +46,14 @@ export const ProviderPaymentInputSchema = z.object({
   lingerAfterTerminalMs: z.number().int().nonnegative().optional(),
   /** continue-as-new once history has this many events (default 2000) or the server suggests it */
   continueAsNewAfterEvents: z.number().int().positive().optional(),
+  /** carried over by continue-as-new: pushed final statuses still waiting for their GET (push-confirmation.ts) */
+  unconfirmedPushes: z
+    .array(z.object({ eventId: z.string(), payment: z.unknown(), cause: z.enum(['event', 'reconcile']).optional() }))
+    .optional(),
+  /** carried over by continue-as-new: pushes the GET did not bear out */
+  pushMismatches: z
+    .array(z.object({ eventId: z.string(), pushed: z.string(), read: z.string(), at: z.string() }))
+    .optional(),
 });
 export type ProviderPaymentInput = z.input<typeof ProviderPaymentInputSchema>;
 

@@ -3,6 +3,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../src/contract';
 import type { PaymentPhase, TimelineEntry } from './types';
+import type { PushMismatch } from './push-confirmation';
+
+export type { PushMismatch } from './push-confirmation';
 
 export * from './types';
 // Types only: the zod schemas of inputs.ts are for clients (src/client re-exports them); no zod in workflow code.
@@ -59,6 +62,10 @@ export interface ProviderPaymentSnapshot {
   completedAfterTerminal: boolean;
   /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
   unknownValues?: string[];
+  /** pushed final statuses waiting for the GET that confirms them (workflows/push-confirmation.ts); absent in old runs */
+  unconfirmed?: { eventId: string; status: string }[];
+  /** pushed final statuses the GET did not bear out: kept, never forwarded (workflows/push-confirmation.ts) */
+  pushMismatches?: PushMismatch[];
 }
 export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>('snapshot');
 

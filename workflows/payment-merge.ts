@@ -11,7 +11,8 @@ import { isKnownPaymentStatus } from '../src/contract/payment-status';
 const LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
 type LifecycleKey = (typeof LIFECYCLE_KEYS)[number];
 
-function stampsOf(p: Payment): Set<LifecycleKey> {
+/** The lifecycle timestamps a snapshot has set. */
+export function stampsOf(p: Payment): Set<LifecycleKey> {
   const lifecycle = (p.lifecycle ?? {}) as Partial<Record<LifecycleKey, string | null>>;
   return new Set(LIFECYCLE_KEYS.filter((k) => Boolean(lifecycle[k])));
 }

@@ -19,7 +19,7 @@ import type { Payment } from '../src/contract';
 import { normalizePayment } from '../src/contract/payment-legacy-map';
 import { ISO_DATETIME_UTC } from '../src/contract/payment-shape';
 import { unknownPaymentValues } from '../src/contract/payment-status';
-import { readActivities } from './activity-options';
+import { localReadActivities, readActivities } from './activity-options';
 import {
   providerPaymentChangedSignal,
   providerPaymentEventSignal,
@@ -34,6 +34,17 @@ import { BoundedIdSet, isTerminalStatus, mergePayment } from './payment-merge';
 import { createIndexer, indexAtStart } from './indexing';
 import { entityMemo, memoFingerprint, type EntityMemo } from './entity-memo';
 import { OBSERVED_EVENT_TYPE } from './tell-entity';
+import { applicationFailureOf } from './failures';
+import {
+  claimsFinalStatus,
+  CONFIRM_RETRY_MS,
+  confirms,
+  MAX_PUSH_MISMATCHES,
+  PUSH_MISMATCH_METRIC,
+  PUSH_MISMATCH_PHASE,
+  type PushMismatch,
+  type UnconfirmedPush,
+} from './push-confirmation';
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -63,6 +74,12 @@ export const ENTITY_PATCHES = {
    * such marker: patched() is false on their replay and each old patch is read as it was.
    */
   leanHistory: 'entity-lean-history',
+  /**
+   * A pushed final status is held until a GET confirms it; the GET's answer is what is kept and forwarded
+   * (workflows/push-confirmation.ts). Read at each pushed final status that would be held, never under the lean
+   * marker: lean runs recorded before it took such a push as it came.
+   */
+  confirmsFinalPush: 'entity-confirms-final-push',
 } as const;
 
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
@@ -112,6 +129,17 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   let lastMemo = lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
   /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
   let unknownValues: string[] = [];
+  /** pushed final statuses held for the GET that confirms them (ENTITY_PATCHES.confirmsFinalPush) */
+  let unconfirmed: UnconfirmedPush[] = [];
+  /** held pushes whose confirming read is in flight (still unconfirmed to anyone who asks) */
+  let judgingNow: UnconfirmedPush[] = [];
+  for (const held of input.unconfirmedPushes ?? []) {
+    const p = tryNormalize(held.payment);
+    if (p) unconfirmed.push({ eventId: held.eventId, payment: p, ...(held.cause ? { cause: held.cause } : {}) });
+  }
+  const pushMismatches: PushMismatch[] = [...(input.pushMismatches ?? [])];
+  /** workflow time before which no confirming read is tried again (after one that failed) */
+  let confirmNotBefore = 0;
   // a carried-over run already told its subscribers
   if (workflowInfo().continuedFromExecutionRunId) for (const s of subscribers) forwarded.set(s, version);
   // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -157,8 +185,15 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     // a refund after EXPIRED or COMPLETED (spec: States and transitions, row 4) restarts the linger period
     terminalSince = isTerminalStatus(payment) ? Date.now() : null;
     noteUnknownValues();
-    index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    reindex();
     updateMemo();
+  }
+
+  /** The entity's search attributes; PaymentPhase only once a push was not borne out (`xborder stuck`). */
+  function reindex(): void {
+    const flagged = pushMismatches.length > 0 ? { phase: PUSH_MISMATCH_PHASE } : {};
+    if (payment) index({ ...flagged, status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    else if (pushMismatches.length > 0) index({ ...flagged, providerPaymentId: id }); // a push for a payment the service does not have
   }
 
   /**
@@ -203,6 +238,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       linkAccountId: linkAccountId(),
       completedAfterTerminal: false,
       unknownValues: [...unknownValues],
+      unconfirmed: [...judgingNow, ...unconfirmed].map((u) => ({ eventId: u.eventId, status: u.payment.status })),
+      pushMismatches: [...pushMismatches],
     };
   }
 
@@ -211,8 +248,27 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     if (!seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
     quietReads = 0;
     // a state the payment workflow read itself (tell-entity.ts) is a reconcile, not a webhook
-    accept(event.payment, event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event');
+    const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
+    if (holdsForConfirmation(event.eventId, event.payment, cause)) return;
+    accept(event.payment, cause);
   });
+
+  /**
+   * A pushed final status that would change what the entity holds waits for a GET (push-confirmation.ts),
+   * whatever the event's type says: the type comes with the push. A push that changes nothing (a duplicate
+   * under a new id, a stale copy) costs no read. Non-final statuses are taken as hints, as before.
+   */
+  function holdsForConfirmation(eventId: string, raw: unknown, cause: 'event' | 'reconcile'): boolean {
+    const pushed = tryNormalize(raw);
+    if (!pushed || pushed.id !== id || !claimsFinalStatus(pushed)) return false;
+    if (payment && !mergePayment(payment, pushed).changed) return false;
+    // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
+    // after the upgrade; on replay the marker's place in history says which pushes were held.
+    if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
+    unconfirmed.push({ eventId, payment: pushed, cause });
+    log.info('pushed final status held for confirmation by GET', { providerPaymentId: id, eventId, status: pushed.status });
+    return true;
+  }
   setHandler(subscribeSignal, ({ workflowId, has }) => {
     subscribers.add(workflowId);
     forwarded.delete(workflowId);
@@ -230,13 +286,98 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
   setHandler(providerPaymentSnapshotQuery, snapshot);
 
   async function reconcile(): Promise<void> {
+    // pushes held before the read started are judged by it; one that lands while it is in flight waits for the next
+    const judging = (judgingNow = unconfirmed);
+    unconfirmed = [];
     try {
-      accept(await readActivities.getPayment(id), 'reconcile');
+      const read = await readActivities.getPayment(id);
+      judgingNow = [];
+      judge(read, judging);
     } catch (err) {
+      judgingNow = [];
+      if (saysNoSuchPayment(err)) notFound(judging);
+      else unconfirmed = [...judging, ...unconfirmed];
       log.warn('reconciliation read failed; will try again', { providerPaymentId: id, error: String(err) });
     } finally {
       lastHeardAt = Date.now();
     }
+  }
+
+  /**
+   * The read that confirms held pushes: a local activity (a marker in the task that asks, no activity task and
+   * no extra workflow task), retried by Temporal for 10 minutes. If the service cannot be reached the pushes
+   * stay held, never trusted, and the read is tried again CONFIRM_RETRY_MS later.
+   */
+  async function confirmHeldPushes(): Promise<void> {
+    const judging = (judgingNow = unconfirmed);
+    unconfirmed = [];
+    try {
+      const read = await localReadActivities.getPayment(id);
+      judgingNow = [];
+      confirmNotBefore = judge(read, judging) ? 0 : Date.now() + CONFIRM_RETRY_MS;
+    } catch (err) {
+      judgingNow = [];
+      if (saysNoSuchPayment(err)) return notFound(judging);
+      unconfirmed = [...judging, ...unconfirmed];
+      confirmNotBefore = Date.now() + CONFIRM_RETRY_MS;
+      log.warn('confirming read failed; pushed final status stays held', {
+        providerPaymentId: id,
+        error: String(err),
+      });
+    }
+  }
+
+  /** The GET's answer is the truth: it is what is merged and forwarded; a push it does not bear out is a mismatch. */
+  function judge(raw: unknown, judging: UnconfirmedPush[]): boolean {
+    const read = tryNormalize(raw);
+    if (!read || read.id !== id) {
+      unconfirmed = [...judging, ...unconfirmed]; // nothing to judge by: still held
+      accept(raw, 'reconcile'); // logs what was dropped, as before
+      return false;
+    }
+    // a read that bears a push out takes the push's cause (a webhook's `event`); otherwise it is a `reconcile`
+    let cause: Cause = 'reconcile';
+    let mismatched = false;
+    for (const held of judging) {
+      if (confirms(read, held.payment)) cause = held.cause ?? 'event';
+      else {
+        mismatched = true;
+        recordMismatch(held, read.status);
+      }
+    }
+    accept(raw, cause);
+    if (mismatched) reindex(); // the read may have changed nothing, yet the entity is now listed
+    return true;
+  }
+
+  /** Kept (snapshot, carried over), logged, counted; the push itself is dropped. */
+  function recordMismatch(held: UnconfirmedPush, read: string): void {
+    const mismatch: PushMismatch = {
+      eventId: held.eventId,
+      pushed: held.payment.status,
+      read,
+      at: new Date().toISOString(),
+    };
+    pushMismatches.push(mismatch);
+    if (pushMismatches.length > MAX_PUSH_MISMATCHES) pushMismatches.shift();
+    log.warn('pushed final status not borne out by the service; kept, not forwarded', {
+      providerPaymentId: id,
+      ...mismatch,
+    });
+    metricMeter
+      .createCounter(PUSH_MISMATCH_METRIC, undefined, 'Pushed final statuses the service did not confirm')
+      .add(1, { pushed: mismatch.pushed, read });
+  }
+
+  function notFound(judging: UnconfirmedPush[]): void {
+    for (const held of judging) recordMismatch(held, 'NOT_FOUND');
+    if (judging.length > 0) reindex();
+  }
+
+  /** The service answered that it has no such payment (404): an answer, not a fault to retry. */
+  function saysNoSuchPayment(err: unknown): boolean {
+    const type = applicationFailureOf(err)?.type;
+    return type === 'NotFoundError' || type === 'NOT_FOUND';
   }
 
   async function forwardChanges(): Promise<void> {
@@ -290,11 +431,12 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
     await reconcile();
   if (payment) {
     noteUnknownValues();
-    index({ status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    reindex();
     updateMemo();
   }
 
   for (;;) {
+    if (unconfirmed.length > 0 && Date.now() >= confirmNotBefore) await confirmHeldPushes();
     await forwardChanges();
     if (historyIsLarge()) {
       await forwardUntilSettled(); // the next run takes every subscriber as told
@@ -308,6 +450,8 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
         reconcileEveryMs: input.reconcileEveryMs,
         lingerAfterTerminalMs: input.lingerAfterTerminalMs,
         continueAsNewAfterEvents: input.continueAsNewAfterEvents,
+        ...(unconfirmed.length > 0 ? { unconfirmedPushes: unconfirmed } : {}),
+        ...(pushMismatches.length > 0 ? { pushMismatches } : {}),
       });
     }
     const now = Date.now();
@@ -316,7 +460,7 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
       // Linger: a refund (row 4) or a legacy late funding (row 5) may still follow a terminal status.
       terminalSince ??= now;
       wakeAt = terminalSince + lingerMs;
-      if (now >= wakeAt) break;
+      if (now >= wakeAt && unconfirmed.length === 0) break; // a held push is judged before the entity ends
     } else {
       const quietMs = isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[quietReads] : undefined;
       wakeAt = lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
@@ -325,6 +469,11 @@ export async function providerPayment(rawInput: ProviderPaymentInput): Promise<P
         await reconcile(); // events are overdue
         continue;
       }
+    }
+    // a held push is judged at once, or, after a confirming read that failed, at confirmNotBefore
+    if (unconfirmed.length > 0) {
+      if (now >= confirmNotBefore) continue; // pushed while a read was in flight: judged at the top now
+      wakeAt = wakeAt > now ? Math.min(wakeAt, confirmNotBefore) : confirmNotBefore;
     }
     const v = version;
     const w = wakeups;

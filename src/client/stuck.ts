@@ -3,9 +3,11 @@
 import type { Client } from '@temporalio/client';
 import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
 import { PAYMENT_STATUSES } from '../contract/enums';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
 
 export type StuckKind =
   | 'NEEDS_ATTENTION'
+  | 'WEBHOOK_NOT_CONFIRMED'
   | 'UNKNOWN_PROVIDER_STATUS'
   | 'QUOTE_EXPIRED_UNFUNDED'
   | 'PAST_FUNDING_DEADLINE'
@@ -27,6 +29,10 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
   return {
     // POST /payments may have created a payment nobody saw: an operator decides (resolveCreate; docs/spec-gaps.md)
     NEEDS_ATTENTION: `${running} AND PaymentPhase = 'NEEDS_ATTENTION'`,
+    // A pushed final status (a signed webhook) that the service's own answer did not bear out: never acted on,
+    // but a webhook secret may be in the wrong hands (workflows/push-confirmation.ts). Listed by the
+    // providerPayment entity, which keeps the mismatch in its snapshot (`pushMismatches`).
+    WEBHOOK_NOT_CONFIRMED: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentPhase = '${PUSH_MISMATCH_PHASE}'`,
     // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
     // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.

@@ -1,6 +1,7 @@
 // Issue 9 on the real stack (dev server + sandbox + worker + ingress): same key with another request is
 // refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6); a
-// cancelled transfer leaves its funded payment alone (point 2); the entity continues as new (point 10).
+// cancelled transfer leaves its funded payment alone (point 2); the entity continues as new (point 10); a signed
+// webhook's final status that the service's GET does not bear out ends nothing and is listed by `xborder stuck`.
 // With XBORDER_RECORD_HISTORIES=1 this file ADDS the replay histories of its scenarios (new files only):
 //   XBORDER_RECORD_HISTORIES=1 npx jest test/e2e/money-safety.e2e.test.ts
 import got from 'got';
@@ -8,6 +9,7 @@ import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import {
   awaitCreatedUpdate,
+  paymentStateQuery,
   providerPaymentEventSignal,
   providerPaymentSnapshotQuery,
   providerPaymentWorkflowId,
@@ -15,6 +17,7 @@ import {
 } from '../../workflows/messages';
 import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
+import { recordNewHistories } from '../support/record-new-histories';
 import type { LocalStack } from '../../src/cli/stack';
 import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
@@ -200,6 +203,59 @@ async function record(scenario: string, workflowIds: string[], previousRun = fal
     recordRunHistory(stack.temporal.address, scenario, d.type, id, runId);
   }
 }
+
+describe('an outcome is never decided on a push alone', () => {
+  it('a correctly signed webhook claiming COMPLETED for a payment the service holds as AWAITING_FUNDS ends nothing; xborder stuck lists it', async () => {
+    const key = uniqueKey('e2e-forged');
+    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    if (started.created.outcome !== 'CREATED') throw new Error('not created');
+    const id = started.created.providerPaymentId;
+    const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
+    await eventually('the payment to follow its entity', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery).catch(() => null);
+      return s?.payment && s.subscribers.includes(started.workflowId) ? true : null;
+    });
+    // whoever holds the webhook secret can sign this; the sandbox still holds the payment as AWAITING_FUNDS
+    const current = await stack.provider.payments.get(id);
+    const now = new Date().toISOString();
+    const event = {
+      id: uniqueKey('evt_forged'),
+      type: 'payment.updated',
+      createdAt: now,
+      data: { ...current, status: 'COMPLETED', lifecycle: { ...current.lifecycle, sentAt: now, completedAt: now } },
+    };
+    const raw = JSON.stringify(event);
+    const at = Math.floor(Date.now() / 1000);
+    const response = await got.post(stack.ingress.webhookUrl, {
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': event.id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw),
+      },
+      body: raw,
+      throwHttpErrors: false,
+    });
+    expect(response.statusCode).toBe(200); // the door lets it in: the signature is right
+    const snap = await eventually('the entity to record the mismatch', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery);
+      return (s.pushMismatches?.length ?? 0) > 0 ? s : null;
+    });
+    expect(snap.pushMismatches).toEqual([{ eventId: event.id, pushed: 'COMPLETED', read: 'AWAITING_FUNDS', at: expect.any(String) }]);
+    expect(snap.payment?.status).toBe('AWAITING_FUNDS');
+    const payment = stack.client.workflow.getHandle(started.workflowId);
+    expect((await payment.describe()).status.name).toBe('RUNNING');
+    expect(await payment.query(paymentStateQuery)).toMatchObject({ outcome: null, providerStatus: 'AWAITING_FUNDS' });
+    const listed = await eventually('xborder stuck to list the entity', async () => {
+      const stuck = await findStuckPayments(stack.client);
+      return stuck.find((s) => s.workflowId === entity.workflowId) ?? null;
+    });
+    expect(listed).toMatchObject({ kind: 'WEBHOOK_NOT_CONFIRMED', providerStatus: 'AWAITING_FUNDS', providerPaymentId: id });
+    await recordNewHistories(stack.client, stack.temporal.address, 'forged-final-push', [entity.workflowId]);
+    await payment.terminate('test over');
+    await entity.terminate('test over');
+  });
+});
 
 describe('cancelling a transfer whose payment was funded (issue 9, point 2)', () => {
   it('leaves the payment running to COMPLETED; the transfer reports it with cancelRequested', async () => {

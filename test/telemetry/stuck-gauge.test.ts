@@ -6,8 +6,10 @@ import path from 'node:path';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
+import { findStuckPayments } from '../../src/client/stuck';
 import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/client/stuck-gauge';
-import { FundingDeadlineKey, PaymentPhaseKey } from '../../workflows/search-attributes';
+import { FundingDeadlineKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
 import { generatedApiKey } from '../support/secrets';
@@ -71,6 +73,36 @@ it('counts running payments by stuck kind, each once, and follows a payment that
     expect(registry.render()).toMatch(/xborder_stuck_payments\{kind="PAST_FUNDING_DEADLINE"\} 1/);
   } finally {
     await gauge.stop();
+  }
+});
+
+it('lists an entity whose pushed final status its GET did not bear out as WEBHOOK_NOT_CONFIRMED; a healthy entity is not listed', async () => {
+  const startEntityLike = async (flagged: boolean): Promise<string> => {
+    const workflowId = uniqueWorkflowId('provider-payment:stuck');
+    await env.client.workflow.start('providerPayment', {
+      workflowId,
+      taskQueue: uniqueTaskQueue('stuck-entity'), // nobody polls it: the workflow stays Running as started
+      args: [],
+      typedSearchAttributes: new TypedSearchAttributes([
+        { key: PaymentStatusKey, value: 'AWAITING_FUNDS' },
+        { key: ProviderPaymentIdKey, value: workflowId },
+        ...(flagged ? [{ key: PaymentPhaseKey, value: PUSH_MISMATCH_PHASE }] : []),
+      ]),
+    });
+    return workflowId;
+  };
+  const flagged = await startEntityLike(true);
+  const healthy = await startEntityLike(false);
+  try {
+    let listed: Awaited<ReturnType<typeof findStuckPayments>> = [];
+    await eventually('the flagged entity to be listed', async () => {
+      listed = await findStuckPayments(env.client);
+      return listed.some((s) => s.workflowId === flagged);
+    });
+    expect(listed.find((s) => s.workflowId === flagged)).toMatchObject({ kind: 'WEBHOOK_NOT_CONFIRMED', providerStatus: 'AWAITING_FUNDS' });
+    expect(listed.some((s) => s.workflowId === healthy)).toBe(false);
+  } finally {
+    for (const id of [flagged, healthy]) await env.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
   }
 });
 
