@@ -3,9 +3,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../src/contract';
 import type { PaymentPhase, TimelineEntry } from './types';
-import type { PushMismatch } from './push-confirmation';
-
-export type { PushMismatch } from './push-confirmation';
+import type { PushMismatch } from './types';
 
 export * from './types';
 // Types only: the zod schemas of inputs.ts are for clients (src/client re-exports them); no zod in workflow code.

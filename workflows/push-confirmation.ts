@@ -6,6 +6,7 @@
 // A push the GET does not bear out is kept as a mismatch, shown and counted, and never becomes an outcome.
 import type { Payment } from '../src/contract';
 import { stampsOf } from './payment-merge';
+import type { UnconfirmedPush } from './types';
 
 /**
  * Statuses after which a payment workflow decides its outcome (spec: States and transitions). CANCELLED is not
@@ -16,36 +17,14 @@ export const FINAL_PUSH_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'R
 /** Counted on the workflow metric meter (emitted outside replay only), by pushed and read status. */
 export const PUSH_MISMATCH_METRIC = 'xborder_provider_push_mismatches_total';
 
-/**
- * The `PaymentPhase` search attribute of an entity holding a mismatch. Entities otherwise leave PaymentPhase
- * unset; `xborder stuck` lists them as WEBHOOK_NOT_CONFIRMED (src/client/stuck.ts). Reusing a registered
- * attribute means no deployment has to register a new one before this code runs (docs/spec-gaps.md).
- */
-export const PUSH_MISMATCH_PHASE = 'WEBHOOK_NOT_CONFIRMED';
+export { PUSH_MISMATCH_PHASE } from './search-attributes';
 
 /** How many mismatches an entity keeps (the oldest go first; the metric and the log have them all). */
 export const MAX_PUSH_MISMATCHES = 20;
 /** After a confirming read failed for good (its 10-minute retry budget spent), the next one starts this much later. */
 export const CONFIRM_RETRY_MS = 5 * 60 * 1000;
 
-/** A pushed final status waiting for the read that confirms it. */
-export interface UnconfirmedPush {
-  eventId: string;
-  payment: Payment;
-  /** the cause the push would have had (a state our payment workflow read itself is a `reconcile`) */
-  cause?: 'event' | 'reconcile';
-}
-
-/** A push the service's own answer did not bear out. */
-export interface PushMismatch {
-  eventId: string;
-  /** the status the push claimed */
-  pushed: string;
-  /** the status the GET answered (what the entity kept and forwarded) */
-  read: string;
-  /** when the GET answered (workflow time) */
-  at: string;
-}
+export type { PushMismatch, UnconfirmedPush } from './types';
 
 export function claimsFinalStatus(p: Payment): boolean {
   return FINAL_PUSH_STATUSES.includes(p.status);

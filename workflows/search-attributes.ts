@@ -30,3 +30,10 @@ export function searchAttributeCliArgs(): string[] {
   const cliType: Record<string, string> = { KEYWORD: 'Keyword', DATETIME: 'Datetime' };
   return ALL_SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliType[key.type]}`]);
 }
+
+/**
+ * The `PaymentPhase` search attribute of an entity holding a mismatch. Entities otherwise leave PaymentPhase
+ * unset; `xborder stuck` lists them as WEBHOOK_NOT_CONFIRMED (src/client/stuck.ts). Reusing a registered
+ * attribute means no deployment has to register a new one before this code runs (docs/spec-gaps.md).
+ */
+export const PUSH_MISMATCH_PHASE = 'WEBHOOK_NOT_CONFIRMED';

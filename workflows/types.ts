@@ -1,5 +1,5 @@
 // Plain types shared by the workflows and their clients.
-import type { Account, Customer, Violation } from '../src/contract';
+import type { Account, Customer, Payment, Violation } from '../src/contract';
 
 /**
  * Where a payment workflow is. QUOTE_EXPIRED: the quote ended with no funds seen; the provider status is
@@ -44,3 +44,22 @@ export type OnboardCustomerResult =
 export type RegisterAccountResult =
   | { outcome: 'REGISTERED'; account: Account }
   | { outcome: 'REJECTED'; violations: Violation[] };
+
+/** A pushed final status waiting for the read that confirms it. */
+export interface UnconfirmedPush {
+  eventId: string;
+  payment: Payment;
+  /** the cause the push would have had (a state our payment workflow read itself is a `reconcile`) */
+  cause?: 'event' | 'reconcile';
+}
+
+/** A push the service's own answer did not bear out. */
+export interface PushMismatch {
+  eventId: string;
+  /** the status the push claimed */
+  pushed: string;
+  /** the status the GET answered (what the entity kept and forwarded) */
+  read: string;
+  /** when the GET answered (workflow time) */
+  at: string;
+}

@@ -1,9 +1,8 @@
 // "Stuck" payments, each kind one visibility query on our search attributes (ARCHITECTURE: Search
 // attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
 import type { Client } from '@temporalio/client';
-import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
+import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey, PUSH_MISMATCH_PHASE } from '../../workflows/search-attributes';
 import { PAYMENT_STATUSES } from '../contract/enums';
-import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
 
 export type StuckKind =
   | 'NEEDS_ATTENTION'
