@@ -51,7 +51,7 @@ export function createPaymentActivities(deps: {
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const activities: PaymentActivities = {
-    getRate: (query) => callProvider(() => provider.rates.get(query)),
+    getRate: (query) => callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))),
     createPaymentAndFollow: (request, idempotencyKey, follow) =>
       createThenFollow(activities.createPayment, client, taskQueue)(request, idempotencyKey, follow),
     async createPayment(request, idempotencyKey) {
@@ -124,4 +124,34 @@ async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string,
     staticSummary: `provider payment ${p.id} (for ${follow.subscriber})`,
     ...(follow.priority ? { priority: follow.priority } : {}),
   });
+}
+
+/**
+ * The rate is asked with query parameters (spec: Endpoints, GET /payments/rate: sourceRail, destinationRail, amount
+ * and currency parameters), but the caller wrote a POST /payments body: a refusal of the rate names the body's field
+ * (destination.rail, not destinationRail), so the REJECTED outcome points at what the caller can fix.
+ */
+const RATE_QUERY_TO_REQUEST_FIELD: Readonly<Record<string, string>> = {
+  sourceRail: 'source.rail',
+  destinationRail: 'destination.rail',
+  sourceCurrency: 'source.currencyCode',
+  sourceCurrencyCode: 'source.currencyCode',
+  destinationCurrency: 'destination.currencyCode',
+  destinationCurrencyCode: 'destination.currencyCode',
+  amount: 'source.amount',
+  sourceAmount: 'source.amount',
+};
+
+export function inRequestTerms(err: unknown): unknown {
+  const fields = (err as { fields?: unknown } | null)?.fields;
+  if (!Array.isArray(fields)) return err;
+  for (const field of fields as Array<{ path?: unknown }>) {
+    if (field && typeof field.path === 'string' && field.path in RATE_QUERY_TO_REQUEST_FIELD)
+      field.path = RATE_QUERY_TO_REQUEST_FIELD[field.path];
+  }
+  return err;
+}
+
+function throw_(err: unknown): never {
+  throw err;
 }

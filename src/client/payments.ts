@@ -1,5 +1,6 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import { refusePersonalDataInKey } from '../codec/identifiers';
+import { checkPaymentInput, type StartPaymentInput } from './payment-request';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -36,6 +37,7 @@ import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
 
 export { IdempotencyKeyReusedError } from './same-request';
+export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
 export const PAYMENT_WORKFLOW_TYPE = 'payment';
 export const TRANSFER_WORKFLOW_TYPE = 'transfer';
@@ -100,7 +102,7 @@ function describeAmounts(request: Record<string, unknown>): string {
  */
 export async function startPayment(
   client: Client,
-  input: PaymentInput,
+  input: StartPaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
   // issue 14: the root of the payment's trace (its start, the workflow, activities, provider calls)
@@ -109,11 +111,13 @@ export async function startPayment(
 
 async function startPaymentTraced(
   client: Client,
-  input: PaymentInput,
+  input: StartPaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
-  const parsed = PaymentInputSchema.parse(input);
-  refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
+  // Refused here (PaymentRequestInvalidError): nothing started, nothing sent, the key stays free. `parsed` is the
+  // input as JSON carries it — the very value the workflow receives and fingerprints, so a property JSON drops
+  // (a function, a symbol, undefined) cannot make the two fingerprints differ.
+  const parsed = checkPaymentInput(input, new Date());
   const workflowId = paymentWorkflowId(parsed.paymentKey);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
   const requestFingerprintOfInput = requestFingerprint(parsed);
