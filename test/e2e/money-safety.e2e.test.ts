@@ -16,7 +16,7 @@ import {
 import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
 import type { LocalStack } from '../../src/cli/stack';
-import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
+import { IdempotencyKeyReusedError, PaymentRequestInvalidError, startPayment, startTransfer } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 
@@ -71,9 +71,9 @@ describe('same key, other request (issue 9, point 4)', () => {
   it('refuses another request for the key of a closed payment; the same request gets the same answer again', async () => {
     const key = uniqueKey('e2e-samekey-closed');
     const opts = { taskQueue: stack.taskQueue };
-    // a contract violation closes the workflow at once (REJECTED)
-    const rejected = request(key, 100, { paymentReason: 'OTHER' });
-    const first = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    // refused after the rate was asked (the service was called): the workflow closes REJECTED and holds the key
+    const tooDear = { paymentKey: key, request: request(key, 100), limits: { maxTotalFee: 0.000001 } };
+    const first = await startPayment(stack.client, tooDear, opts);
     expect(first.created.outcome).toBe('REJECTED');
     await first.result();
 
@@ -82,9 +82,20 @@ describe('same key, other request (issue 9, point 4)', () => {
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
     // issue 15: a retry of a start whose answer was lost may find its payment closed; it gets the answer
-    const same = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    const same = await startPayment(stack.client, tooDear, opts);
     expect(same.created).toEqual(first.created);
     expect((await same.result()).outcome).toBe('REJECTED');
+  });
+
+  it('a request refused before a start keeps its key free: the corrected request with the same key starts', async () => {
+    const key = uniqueKey('e2e-fix-and-retry');
+    const opts = { taskQueue: stack.taskQueue };
+    const refused = await refusal(
+      startPayment(stack.client, { paymentKey: key, request: request(key, 100, { paymentReason: 'OTHER' }) }, opts),
+    );
+    expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
+    const fixed = await startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts);
+    expect(fixed.created.outcome).toBe('CREATED');
   });
 
   it('a pull payment that completed before the same start was asked again: its answer, not a refusal (issue 15)', async () => {

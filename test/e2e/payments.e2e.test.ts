@@ -1,7 +1,7 @@
 // End to end: a real Temporal dev server + the sandbox + the worker + the ingress (the stack of npm start).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
-import { getPaymentState, startPayment } from '../../src/client/payments';
+import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import {
   paymentWorkflowId,
@@ -132,14 +132,14 @@ it('ends FAILED with the provider failure code of a payout', async () => {
 
 it('refuses a payment that breaks the contract before anything is created', async () => {
   const key = uniqueKey('e2e-reject');
-  const started = await startPayment(
+  // refused by startPayment itself: no workflow, nothing sent, one typed error naming the field
+  const refused = await startPayment(
     stack.client,
     { paymentKey: key, request: request(key, { paymentReason: 'OTHER' }) },
     { taskQueue: stack.taskQueue },
-  );
-  expect(started.created.outcome).toBe('REJECTED');
-  if (started.created.outcome === 'REJECTED')
-    expect(started.created.violations.map((v) => v.path)).toContain('paymentReason');
+  ).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
+  expect((refused as PaymentRequestInvalidError).violations.map((v) => v.path)).toContain('request.paymentReason');
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 
