@@ -11,7 +11,7 @@ import {
   printJson,
 } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
-import { formatViolations } from './format-problems';
+import { formatViolations, quoteLine } from './format-problems';
 import { watchPayment } from './watch';
 
 const USAGE = `Usage: xborder pay --key <payment key> --request <file.json | -> [--max-fee N] [--max-drift F] [--watch] [--json]
@@ -105,7 +105,7 @@ export async function runPay(args: string[]): Promise<number> {
     }
     if (!values.json) {
       console.log(`payment ${started.workflowId} → provider payment ${c.providerPaymentId}`);
-      console.log(`  quote: rate ${c.quote.exchangeRate}, valid until ${c.quote.expiresAt}; fee ${c.fee}`);
+      console.log(`  ${quoteLine(c.quote, c)}`);
       if (!c.pulledFromAccount) {
         const f = c.fundingInstructions as Record<string, unknown>;
         console.log(
