@@ -25,7 +25,6 @@ import {
   requoteUpdate,
   transferWorkflowId,
   type PaymentCreated,
-  type PaymentInput,
   type PaymentOutcome,
   type PaymentState,
   type TransferInput,
