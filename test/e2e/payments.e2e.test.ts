@@ -53,6 +53,12 @@ it('runs the demo transfer of npm start: onboard → register → pay → fund �
   expect(outcome).toBe('COMPLETED');
   toRecord.push(['demo', workflowIds]);
   expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
+  // what the recipient gets, and the fee with its currency, next to the rate
+  expect(lines.join('\n')).toMatch(/quote: rate [\d.]+, valid until \S+; the recipient gets [\d.]+ BRL; fee [\d.]+ USDC/);
+  // "transfer done" comes after the payment's last status, not before it
+  const done = lines.findIndex((l) => l.includes('transfer done'));
+  const completed = lines.findIndex((l) => /status .*SENT → COMPLETED/.test(l));
+  expect(done).toBeGreaterThan(completed);
 });
 
 it('completes a funded payment, with exactly one provider payment for the workflow', async () => {
