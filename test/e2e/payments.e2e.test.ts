@@ -149,6 +149,20 @@ it('refuses a payment that breaks the contract before anything is created', asyn
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 
+it('a corridor the service does not publish comes back REJECTED naming the request\'s field (destination.rail), not the rate query\'s', async () => {
+  const key = uniqueKey('e2e-corridor');
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key, { destination: { currencyCode: 'NGN', rail: 'LOCAL', accountId: 'acc_demo_brl_bank' } }) },
+    { taskQueue: stack.taskQueue },
+  );
+  expect(started.created).toMatchObject({
+    outcome: 'REJECTED',
+    violations: [expect.objectContaining({ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED' })],
+  });
+  expect(await sandboxPaymentsWithReference(key)).toEqual([]);
+});
+
 it('tracks a PAYIN and its automatic conversion that nobody here started', async () => {
   const deposit = await got
     .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { json: { amount: 250 } })

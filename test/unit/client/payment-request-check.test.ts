@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { checkPaymentInput, currencyViolations, PaymentRequestInvalidError } from '../../../src/client/payment-request';
-import { inRequestTerms } from '../../../activities/payment-activities';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
+import { benignIfRefused, inRequestTerms } from '../../../activities/payment-activities';
 
 const body = (source: Record<string, unknown>, destination: Record<string, unknown>) => ({ source, destination });
 
@@ -37,4 +38,11 @@ test('a value JSON cannot carry is a typed refusal, not a crash', () => {
 test("a refusal of the rate names the request's field, not the query parameter", () => {
   const err = { type: 'VALIDATION_ERROR', fields: [{ path: 'destinationRail', rule: 'CORRIDOR_UNSUPPORTED', message: 'no corridor' }] };
   expect(inRequestTerms(err)).toMatchObject({ fields: [{ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED' }] });
+});
+
+test('a rate refused on the caller\'s fields is a BENIGN failure (no WARN stack in the worker log); other failures are left as they are', () => {
+  const refused = ApplicationFailure.create({ type: 'VALIDATION_ERROR', message: 'no corridor', nonRetryable: true, details: [{ fields: [{ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED', message: 'x' }] }] });
+  expect(benignIfRefused(refused)).toMatchObject({ type: 'VALIDATION_ERROR', nonRetryable: true, category: ApplicationFailureCategory.BENIGN });
+  const outage = ApplicationFailure.create({ type: 'SERVER_ERROR', message: '503', nonRetryable: false });
+  expect(benignIfRefused(outage)).toBe(outage);
 });
