@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
 import { providerPaymentWorkflowId, subscribeSignal } from '../workflows/messages';
@@ -51,7 +51,10 @@ export function createPaymentActivities(deps: {
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const activities: PaymentActivities = {
-    getRate: (query) => callProvider(() => provider.rates.get(query)),
+    getRate: (query) =>
+      callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))).catch(
+        (failure: unknown) => throw_(benignIfRefused(failure)),
+      ),
     createPaymentAndFollow: (request, idempotencyKey, follow) =>
       createThenFollow(activities.createPayment, client, taskQueue)(request, idempotencyKey, follow),
     async createPayment(request, idempotencyKey) {
@@ -124,4 +127,52 @@ async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string,
     staticSummary: `provider payment ${p.id} (for ${follow.subscriber})`,
     ...(follow.priority ? { priority: follow.priority } : {}),
   });
+}
+
+/**
+ * The rate is asked with query parameters (spec: Endpoints, GET /payments/rate: sourceRail, destinationRail, amount
+ * and currency parameters), but the caller wrote a POST /payments body: a refusal of the rate names the body's field
+ * (destination.rail, not destinationRail), so the REJECTED outcome points at what the caller can fix.
+ */
+const RATE_QUERY_TO_REQUEST_FIELD: Readonly<Record<string, string>> = {
+  sourceRail: 'source.rail',
+  destinationRail: 'destination.rail',
+  sourceCurrency: 'source.currencyCode',
+  sourceCurrencyCode: 'source.currencyCode',
+  destinationCurrency: 'destination.currencyCode',
+  destinationCurrencyCode: 'destination.currencyCode',
+  amount: 'source.amount',
+  sourceAmount: 'source.amount',
+};
+
+export function inRequestTerms(err: unknown): unknown {
+  const fields = (err as { fields?: unknown } | null)?.fields;
+  if (!Array.isArray(fields)) return err;
+  for (const field of fields as Array<{ path?: unknown }>) {
+    if (field && typeof field.path === 'string' && field.path in RATE_QUERY_TO_REQUEST_FIELD)
+      field.path = RATE_QUERY_TO_REQUEST_FIELD[field.path];
+  }
+  return err;
+}
+
+/**
+ * The service refused the rate on the caller's fields (an unsupported corridor): the payment ends REJECTED with
+ * those fields, an answer, not a fault. BENIGN keeps the worker from logging it as a failed activity with its stack
+ * (the SDK logs benign failures at DEBUG and leaves them out of its failure metrics).
+ */
+export function benignIfRefused(failure: unknown): unknown {
+  if (!(failure instanceof ApplicationFailure) || !failure.nonRetryable) return failure;
+  const fields = (failure.details?.[0] as { fields?: unknown[] } | undefined)?.fields;
+  if (!Array.isArray(fields) || fields.length === 0) return failure;
+  return ApplicationFailure.create({
+    type: failure.type ?? undefined,
+    message: failure.message,
+    nonRetryable: true,
+    details: failure.details as unknown[],
+    category: ApplicationFailureCategory.BENIGN,
+  });
+}
+
+function throw_(err: unknown): never {
+  throw err;
 }

@@ -109,8 +109,16 @@ export type PaymentCreated =
       outcome: 'CREATED';
       providerPaymentId: string;
       quote: Payment['quote'];
-      fundingInstructions: Payment['fundingInstructions'];
+      /** null when the payment has already ended (startPayment reached it closed): nothing is to be sent */
+      fundingInstructions: Payment['fundingInstructions'] | null;
+      /** set by startPayment, never by the workflow, when the payment had already ended: how (null: no outcome) */
+      endedWith?: PaymentOutcome['outcome'] | null;
       fee: Payment['fee'];
+      /** the fee's currency: the source currency (spec: Payment, fee "total fee (in source currency)"); absent in answers of older runs */
+      feeCurrencyCode?: string | null;
+      /** what the recipient gets, in destination.currencyCode (the provider payment's destination.amount); absent in older runs */
+      destinationAmount?: number | null;
+      destinationCurrencyCode?: string | null;
       fundingDeadline: string | null;
       /** true when source.accountId is set: funds are pulled at once, nothing to send */
       pulledFromAccount: boolean;

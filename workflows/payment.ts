@@ -623,6 +623,10 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       quote: p.quote,
       fundingInstructions: p.fundingInstructions,
       fee: p.fee,
+      // what a user must be shown before funding; an answer, not a command: replay is unaffected (no patch)
+      feeCurrencyCode: p.source?.currencyCode ?? null,
+      destinationAmount: p.destination?.amount ?? null,
+      destinationCurrencyCode: p.destination?.currencyCode ?? null,
       fundingDeadline: fundingDeadline(p)?.toISOString() ?? null,
       pulledFromAccount: pullsFromAccount(p),
     };

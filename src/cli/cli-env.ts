@@ -4,6 +4,7 @@ import { connectClient } from '../client/connect';
 import { temporalConfigFromEnv, TemporalConfigError } from '../client/connection-config';
 import { DEFAULT_TASK_QUEUE } from '../../workers/config';
 import { CannotConnectError, UsageError } from './exit-codes';
+import { cliDataConverter } from './cli-codec';
 
 /** The flags of every command that talks to Temporal; they override temporal.toml and TEMPORAL_* variables. */
 export const CONNECTION_OPTIONS = {
@@ -63,9 +64,11 @@ export async function cliContext(flags: { address?: string; namespace?: string }
     if (error instanceof TemporalConfigError) throw new UsageError(error.message);
     throw error;
   }
+  // before connecting: missing keys are a configuration mistake (exit code 2), not a network failure
+  const codec = cliDataConverter(process.env, process.cwd());
   let client: Client;
   try {
-    client = await connectClient(temporal);
+    client = await connectClient(temporal, codec.dataConverter);
   } catch (error) {
     throw new CannotConnectError(temporal.address, temporal.namespace, error);
   }
@@ -74,9 +77,21 @@ export async function cliContext(flags: { address?: string; namespace?: string }
     address: temporal.address,
     namespace: temporal.namespace,
     taskQueue: process.env.XBORDER_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
-    uiUrl: process.env.TEMPORAL_UI_URL ?? 'http://127.0.0.1:8233',
+    uiUrl: process.env.TEMPORAL_UI_URL ?? defaultUiUrl(temporal.address),
     close: () => client.connection.close(),
   };
+}
+
+/**
+ * The UI beside a Temporal at `address` when TEMPORAL_UI_URL is not set: the dev server (`xborder dev`, `temporal
+ * server start-dev`) serves it on the frontend port + 1000 by default, so links follow a stack started with
+ * --temporal-port. Elsewhere (a cluster) TEMPORAL_UI_URL says where the UI is.
+ */
+export function defaultUiUrl(address: string): string {
+  const match = /^(.*):(\d+)$/.exec(address);
+  const port = match ? Number(match[2]) + 1000 : 8233;
+  const host = match?.[1] && match[1] !== '0.0.0.0' ? match[1] : '127.0.0.1';
+  return port <= 65535 ? `http://${host}:${port}` : 'http://127.0.0.1:8233';
 }
 
 /** Results go to stdout: as JSON with --json (one document), else as the command's text. */

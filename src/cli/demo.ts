@@ -2,7 +2,9 @@
 // customer's funds are "sent" through the sandbox's control API, and the payment is followed to its outcome.
 import got from 'got';
 import { startTransfer } from '../client/payments';
+import { quoteLine } from './format-problems';
 import {
+  createdAnswerQuery,
   paymentWorkflowId,
   providerCustomerWorkflowId,
   providerPaymentWorkflowId,
@@ -100,11 +102,13 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
   const workflowId = paymentWorkflowId(paymentKey);
   let printed = 0;
   const printTimeline = async (state: PaymentState | null) => {
+    // the payment's own entries first: the transfer's step (DONE) follows the payment's last status
+    if (state) {
+      for (const entry of state.timeline.slice(printed))
+        log(`  payment: ${entry.kind}${entry.detail ? ` ${entry.detail}` : ''}`);
+      printed = state.timeline.length;
+    }
     await showStep();
-    if (!state) return;
-    for (const entry of state.timeline.slice(printed))
-      log(`  payment: ${entry.kind}${entry.detail ? ` ${entry.detail}` : ''}`);
-    printed = state.timeline.length;
   };
   const awaiting = await waitForPayment(
     stack,
@@ -119,7 +123,11 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
   log(`payment created: ${workflowId} → provider payment ${awaiting.providerPaymentId}`);
   log(`  ${uiLink(workflowId)}`);
   const funding = (awaiting.fundingInstructions ?? {}) as Record<string, unknown>;
-  log(`  quote rate ${awaiting.quote?.exchangeRate}, valid until ${awaiting.quote?.expiresAt}`);
+  const created = await stack.client.workflow
+    .getHandle(workflowId)
+    .query(createdAnswerQuery)
+    .catch(() => null);
+  log(`  ${quoteLine(awaiting.quote, created)}`);
   log(
     `  the customer sends ${String(funding.amount)} ${String(funding.currencyCode)} on ${String(funding.rail)} to ${String(funding.toAddress)}`,
   );

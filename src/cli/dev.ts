@@ -19,7 +19,8 @@ import { portTaken, portTakenMessage } from './port-check';
 
 const USAGE = `Usage: xborder dev [options]   (npm start)
   --data-dir DIR       where state persists (default .data)
-  --temporal-port N    Temporal frontend port (default 7233; UI on N+1000)
+  --temporal-port N    Temporal frontend port (default 7233)
+  --ui-port N          Temporal UI port (default: the frontend port + 1000)
   --sandbox-port N     sandbox port (default 4010)
   --ingress-port N     webhook ingress port (default 4020)
   --codec-port N       codec server port for the UI and CLI (default 4030)
@@ -39,10 +40,22 @@ function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).
  * its first payload, and the keys stay with the .data/ whose history they decrypt.
  */
 function devDataConverter(dataDir: string) {
-  if (codecKeysFromEnv().kind !== 'missing') return { dataConverter: dataConverterFromEnv(), source: 'the environment' };
+  const fromEnv = codecKeysFromEnv().kind;
+  if (fromEnv !== 'missing') return { dataConverter: dataConverterFromEnv(), source: fromEnv === 'disabled' ? 'disabled' : 'the environment' };
   const file = path.join(dataDir, 'codec-keys.json');
   const text = loadOrCreateSecret(file, () => JSON.stringify(generateCodecKeys(), null, 2));
   return { dataConverter: codecDataConverter(staticKeyProvider(parseCodecKeys(text, file))), source: file };
+}
+
+/** The environment lines another shell copies to reach this stack (names of files, never a key). */
+export function copyLines(address: string, uiUrl: string, keysSource: string): string[] {
+  const keys =
+    keysSource === 'the environment'
+      ? '# XBORDER_CODEC_KEYS / XBORDER_CODEC_KEYS_FILE: the same as in this shell'
+      : keysSource === 'disabled'
+        ? 'export XBORDER_CODEC=disabled'
+        : `export XBORDER_CODEC_KEYS_FILE=${keysSource}`;
+  return [`export TEMPORAL_ADDRESS=${address}`, keys, `export TEMPORAL_UI_URL=${uiUrl}`];
 }
 
 function parseDevArgs(args: string[]) {
@@ -52,6 +65,7 @@ function parseDevArgs(args: string[]) {
       options: {
         'data-dir': { type: 'string' },
         'temporal-port': { type: 'string' },
+        'ui-port': { type: 'string' },
         'sandbox-port': { type: 'string' },
         'ingress-port': { type: 'string' },
         'codec-port': { type: 'string' },
@@ -78,19 +92,23 @@ export async function runDev(args: string[]): Promise<number> {
     return n;
   };
   const temporalPort = port('temporal-port', 7233);
+  const uiPort = port('ui-port', temporalPort + 1000);
   const sandboxPort = port('sandbox-port', 4010);
   const ingressPort = port('ingress-port', 4020);
+  const codecPort = port('codec-port', DEFAULT_CODEC_SERVER_PORT);
   // A taken port is named with the flag that changes it, before anything starts (not an EADDRINUSE stack trace).
   // A Temporal server already on --temporal-port is reused (then its UI port is its own business).
   const wanted: Array<[number, string, string]> = [
     [sandboxPort, 'sandbox', '--sandbox-port'],
     [ingressPort, 'webhook ingress', '--ingress-port'],
   ];
-  if (!(await portTaken('127.0.0.1', temporalPort))) wanted.push([temporalPort + 1000, 'Temporal UI, --temporal-port + 1000', '--temporal-port']);
+  if (!(await portTaken('127.0.0.1', temporalPort))) wanted.push([uiPort, 'Temporal UI', '--ui-port']);
+  const dataDir = path.resolve(values['data-dir'] ?? '.data');
+  // the codec server runs whenever payloads are encrypted (always, unless XBORDER_CODEC=disabled)
+  if (codecKeysFromEnv().kind !== 'disabled') wanted.push([codecPort, 'codec server', '--codec-port']);
   for (const [p, what, flag] of wanted) {
     if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
   }
-  const dataDir = path.resolve(values['data-dir'] ?? '.data');
   mkdirSync(dataDir, { recursive: true });
   const started = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
@@ -108,7 +126,7 @@ export async function runDev(args: string[]): Promise<number> {
   log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
   const stack = await startLocalStack({
     temporalPort,
-    temporalUiPort: temporalPort + 1000,
+    temporalUiPort: uiPort,
     temporalDbFile: path.join(dataDir, 'temporal.db'),
     sandboxPort,
     ingressPort,
@@ -116,7 +134,7 @@ export async function runDev(args: string[]): Promise<number> {
     apiKey: loadOrCreateSecret(sandboxApiKeyFile, () => `sk_${randomBytes(16).toString('hex')}`),
     sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
     dataConverter: codec.dataConverter,
-    ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: port('codec-port', DEFAULT_CODEC_SERVER_PORT), token: codecToken } } : {}),
+    ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {
       // Accepted and ignored (account.created) webhooks are routine; refusals and failures are shown.
@@ -149,6 +167,9 @@ export async function runDev(args: string[]): Promise<number> {
     log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(`worker            task queue ${stack.taskQueue}`);
+    // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
+    log('for the CLI / connectClient() in another shell:');
+    for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);
     if (stack.codecServer) {
       log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.relative(process.cwd(), path.join(dataDir, 'codec-server-token')) || '.'})")`);
     }

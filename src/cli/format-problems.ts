@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Violation } from '../contract';
+import type { PaymentCreated, PaymentState } from '../../workflows/messages';
 
 /** One line per problem, `field: rule`, for people (never zod's raw JSON). */
 export function formatViolations(violations: readonly Violation[]): string {
@@ -21,4 +22,18 @@ export function formatZodIssues(issues: readonly z.core.$ZodIssue[], prefix = ''
       return `  ${field || '(request)'}: ${i.message}${keys}`;
     })
     .join('\n');
+}
+
+/**
+ * The quote as a user must see it before funding: the rate, what the recipient gets and the fee with its currency
+ * (the fee is in the source currency: spec, Payment, fee). Older runs' answers lack the amounts: left out then.
+ */
+export function quoteLine(quote: PaymentState['quote'], created: PaymentCreated | null): string {
+  const parts = [`quote: rate ${quote?.exchangeRate ?? '?'}, valid until ${quote?.expiresAt ?? '?'}`];
+  if (created?.outcome === 'CREATED') {
+    if (created.destinationAmount != null)
+      parts.push(`the recipient gets ${created.destinationAmount} ${created.destinationCurrencyCode ?? ''}`.trimEnd());
+    parts.push(`fee ${created.fee}${created.feeCurrencyCode ? ` ${created.feeCurrencyCode}` : ''}`);
+  }
+  return parts.join('; ');
 }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { startPayment } from '../client/payments';
+import { checkPaymentInput, PaymentRequestInvalidError, type PaymentRequest } from '../client/payment-request';
 import { temporalUiLink } from '../client/stuck';
-import { validatePaymentRequest } from '../contract';
-import { PaymentInputSchema } from '../../workflows/inputs';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
@@ -12,7 +11,7 @@ import {
   printJson,
 } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
-import { formatViolations, formatZodIssues } from './format-problems';
+import { formatViolations, quoteLine } from './format-problems';
 import { watchPayment } from './watch';
 
 const USAGE = `Usage: xborder pay --key <payment key> --request <file.json | -> [--max-fee N] [--max-drift F] [--watch] [--json]
@@ -71,16 +70,19 @@ export async function runPay(args: string[]): Promise<number> {
   );
   if (maxFee !== undefined) limits.maxTotalFee = maxFee;
   if (maxDrift !== undefined) limits.maxRateDrift = maxDrift;
-  const request = readRequest(values.request);
-  const input = { paymentKey: values.key, request, limits };
-  const shape = PaymentInputSchema.safeParse(input);
-  if (!shape.success)
-    throw new UsageError(`the payment is not valid:\n${formatZodIssues(shape.error.issues)}`);
-  const violations = validatePaymentRequest(request, new Date());
-  if (violations.length > 0)
-    throw new UsageError(
-      `the request breaks the service's rules (nothing was sent):\n${formatViolations(violations)}`,
-    );
+  // checked at run time (a file is any JSON): the same checks as startPayment's, before connecting
+  const input = { paymentKey: values.key, request: readRequest(values.request) as PaymentRequest, limits };
+  try {
+    checkPaymentInput(input, new Date());
+  } catch (error) {
+    if (!(error instanceof PaymentRequestInvalidError)) throw error;
+    // the fields of the request file as the caller wrote them (source.rail), the key as --key
+    const named = error.violations.map((v) => ({
+      ...v,
+      path: v.path === 'paymentKey' ? '--key' : v.path.replace(/^request\.?/, ''),
+    }));
+    throw new UsageError(`the request is refused (nothing was sent; the key is still free):\n${formatViolations(named)}`);
+  }
 
   const ctx = await cliContext(values);
   try {
@@ -103,7 +105,7 @@ export async function runPay(args: string[]): Promise<number> {
     }
     if (!values.json) {
       console.log(`payment ${started.workflowId} → provider payment ${c.providerPaymentId}`);
-      console.log(`  quote: rate ${c.quote.exchangeRate}, valid until ${c.quote.expiresAt}; fee ${c.fee}`);
+      console.log(`  ${quoteLine(c.quote, c)}`);
       if (!c.pulledFromAccount) {
         const f = c.fundingInstructions as Record<string, unknown>;
         console.log(

@@ -1,9 +1,17 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { cancelPayment, getPaymentState, toPaymentWorkflowId } from '../client/payments';
+import { cancelPayment, getPaymentState, PaymentAlreadyFinishedError, toPaymentWorkflowId } from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
 import type { PaymentState } from '../../workflows/messages';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
+
+/**
+ * Funding instructions are an instruction to pay: shown only while the payment waits for funds — never once it has
+ * an outcome, after an accepted cancel, or once its quote expired (funds sent then come back as a refund).
+ */
+function awaitsFunds(state: PaymentState): boolean {
+  return state.outcome === null && state.phase === 'AWAITING_FUNDS' && state.cancel?.decision !== 'ACCEPTED';
+}
 
 export function formatState(state: PaymentState, uiLink: string): string {
   const lines = [
@@ -13,7 +21,14 @@ export function formatState(state: PaymentState, uiLink: string): string {
     `quote          ${state.quote ? `rate ${state.quote.exchangeRate}, expires ${state.quote.expiresAt}` : '-'}`,
     `funding until  ${state.fundingDeadline ?? '-'}`,
   ];
-  if (state.fundingInstructions) {
+  if (state.afterOutcome) {
+    // money moved after the outcome (a bank return after COMPLETED, a refund after EXPIRED): the outcome alone misleads
+    const a = state.afterOutcome;
+    lines.push(
+      `AFTER OUTCOME  the provider now says ${a.providerStatus}${a.code ? ` (${a.code})` : ''}: money moved after the ${state.outcome?.outcome ?? ''} outcome; look at it`,
+    );
+  }
+  if (state.fundingInstructions && awaitsFunds(state)) {
     const f = state.fundingInstructions as Record<string, unknown>;
     lines.push(
       `send funds     ${String(f.amount)} ${String(f.currencyCode)} via ${String(f.rail)} to ${String(f.toAddress ?? '-')}`,
@@ -33,7 +48,8 @@ export function formatState(state: PaymentState, uiLink: string): string {
  * (issue 9: it keeps listening until the provider payment can no longer be funded; funds arriving after all move it
  * out of CANCELLING again).
  */
-function willNotComplete(state: PaymentState): boolean {
+export function willNotComplete(state: PaymentState): boolean {
+  if (state.afterOutcome) return true; // a return or refund after the outcome: never "all is well"
   if (state.outcome) return state.outcome.outcome !== 'COMPLETED';
   return state.phase === 'CANCELLING' || state.phase === 'CANCELLED'; // CANCELLED: runs from before CANCELLING
 }
@@ -41,8 +57,10 @@ function willNotComplete(state: PaymentState): boolean {
 const STATUS_USAGE = `Usage: xborder status <payment key | payment:<key>> [--json]
   --json      the payment's state as one JSON document
 ${CONNECTION_USAGE}
-Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, or cancelled (phase CANCELLING: the payment
-  listens until the provider says it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage, 3 cannot connect.`;
+Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, money moved after the outcome (a return
+  after COMPLETED, a refund after EXPIRED: the AFTER OUTCOME line), or cancelled (phase CANCELLING: the payment
+  listens until the provider says it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage,
+  3 cannot connect.`;
 
 export async function runStatus(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(
@@ -82,7 +100,8 @@ const CANCEL_USAGE = `Usage: xborder cancel <payment key | payment:<key>> [--rea
   Refused once funds are in.
   --json      the payment's state after the cancel as one JSON document ({ cancelled, state } or { cancelled, error })
 ${CONNECTION_USAGE}
-Exit codes: 0 cancelled, 1 refused (or no such payment), 2 usage, 3 cannot connect.`;
+Exit codes: 0 cancelled, 1 refused (funds in, already finished — the message gives its outcome — or no such
+  payment), 2 usage, 3 cannot connect.`;
 
 export async function runCancel(args: string[]): Promise<number> {
   const { positionals, values } = parseCommandArgs(
@@ -111,6 +130,11 @@ export async function runCancel(args: string[]): Promise<number> {
     return EXIT.OK;
   } catch (error) {
     if (error instanceof CannotConnectError) throw error;
+    if (error instanceof PaymentAlreadyFinishedError) {
+      if (values.json) printJson({ cancelled: false, finished: true, outcome: error.outcome, error: error.message });
+      console.error(`cancel refused: ${error.message}`);
+      return EXIT.NOT_OK;
+    }
     const cause = (error as { cause?: { message?: string } }).cause;
     const message =
       error instanceof WorkflowNotFoundError

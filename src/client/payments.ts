@@ -1,11 +1,13 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import { refusePersonalDataInKey } from '../codec/identifiers';
+import { checkPaymentInput, type StartPaymentInput } from './payment-request';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
+  WorkflowNotFoundError,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
   type Client,
@@ -23,19 +25,21 @@ import {
   requoteUpdate,
   transferWorkflowId,
   type PaymentCreated,
-  type PaymentInput,
   type PaymentOutcome,
   type PaymentState,
   type TransferInput,
 } from '../../workflows/messages';
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
+import type { TransferResult } from '../../workflows/transfer';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
 
-export { IdempotencyKeyReusedError } from './same-request';
+import { IdempotencyKeyReusedError } from './same-request';
+export { IdempotencyKeyReusedError };
+export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
 export const PAYMENT_WORKFLOW_TYPE = 'payment';
 export const TRANSFER_WORKFLOW_TYPE = 'transfer';
@@ -100,7 +104,7 @@ function describeAmounts(request: Record<string, unknown>): string {
  */
 export async function startPayment(
   client: Client,
-  input: PaymentInput,
+  input: StartPaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
   // issue 14: the root of the payment's trace (its start, the workflow, activities, provider calls)
@@ -109,11 +113,13 @@ export async function startPayment(
 
 async function startPaymentTraced(
   client: Client,
-  input: PaymentInput,
+  input: StartPaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
-  const parsed = PaymentInputSchema.parse(input);
-  refusePersonalDataInKey('paymentKey', parsed.paymentKey); // issue 13: IDs are never encrypted
+  // Refused here (PaymentRequestInvalidError): nothing started, nothing sent, the key stays free. `parsed` is the
+  // input as JSON carries it — the very value the workflow receives and fingerprints, so a property JSON drops
+  // (a function, a symbol, undefined) cannot make the two fingerprints differ.
+  const parsed = checkPaymentInput(input, new Date());
   const workflowId = paymentWorkflowId(parsed.paymentKey);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
   const requestFingerprintOfInput = requestFingerprint(parsed);
@@ -155,20 +161,20 @@ async function startPaymentTraced(
     } catch (thrown) {
       let error = thrown;
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
-        await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
         // The same request: this key's payment has closed, maybe started by an earlier attempt of this very
         // call whose answer was lost (the server went away) and finished meanwhile. A start that reached Temporal
         // is never reported as refused: its answer, as a retry of a running payment gets it (money rules).
         try {
-          const answer = await client.workflow.getHandle(workflowId).query(createdAnswerQuery);
-          if (answer) {
-            const handle = client.workflow.getHandle(workflowId);
-            return { workflowId, created: answer, result: () => handle.result() as Promise<PaymentOutcome> };
-          }
-        } catch (queryError) {
-          // no worker at the moment, server busy: asked again below; a worker without the query: as before
-          if (!isTransientStartError(queryError)) throw error;
-          error = queryError;
+          await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
+          const handle = client.workflow.getHandle(workflowId);
+          const answer = await handle.query(createdAnswerQuery);
+          if (answer) return { workflowId, created: await endedAnswer(answer, handle), result: () => handle.result() as Promise<PaymentOutcome> };
+        } catch (readError) {
+          if (readError instanceof IdempotencyKeyReusedError) throw readError;
+          // no worker at the moment, server busy (the history read or the query): asked again below; a worker
+          // without the query: as before
+          if (!isTransientStartError(readError)) throw error;
+          error = readError;
         }
         if (!isTransientStartError(error)) throw error; // closed before any answer (terminated at once)
       }
@@ -176,10 +182,19 @@ async function startPaymentTraced(
       if (refusal === 'KEY_REUSED' || refusal === 'NO_HANDLER') {
         // KEY_REUSED: confirmed on the stored input through today's schema (throws IdempotencyKeyReusedError
         // unless only the form differs); NO_HANDLER: a worker with code from before the fingerprint check.
-        if (refusal === 'KEY_REUSED') await sameRequestOrThrow();
-        checkByHistory = true;
-        continue;
+        try {
+          if (refusal === 'KEY_REUSED') await sameRequestOrThrow();
+          checkByHistory = true;
+          continue;
+        } catch (readError) {
+          if (readError instanceof IdempotencyKeyReusedError || !isTransientStartError(readError)) throw readError;
+          error = readError; // the history could not be read just now: asked again below
+        }
       }
+      // INTERNAL, UNKNOWN: the server may have started the workflow before failing. Never a refusal, never raw:
+      // the caller must ask again with the same key (money rules: a start that may have happened is not refused).
+      if (maybeStartedGrpcCode(error))
+        throw new StartPaymentUnconfirmedError(parsed.paymentKey, workflowId, attempt, error);
       if (!isTransientStartError(error)) throw error;
       const wait = Math.min(200 * 2 ** Math.min(attempt - 1, 10), 3_000);
       if (Date.now() + wait >= deadline)
@@ -201,6 +216,32 @@ const RETRYABLE_GRPC_CODES = new Set([
   9, // FAILED_PRECONDITION
   14, // UNAVAILABLE
 ]);
+
+/** gRPC codes after which the start may or may not have happened (the server failed mid-way). */
+const MAYBE_STARTED_GRPC_CODES = new Set([
+  2, // UNKNOWN
+  13, // INTERNAL
+]);
+
+function maybeStartedGrpcCode(error: unknown): boolean {
+  const code = isGrpcServiceError(error)
+    ? error.code
+    : isGrpcServiceError((error as { cause?: unknown })?.cause)
+      ? (error as { cause: { code: number } }).cause.code
+      : undefined;
+  return code !== undefined && MAYBE_STARTED_GRPC_CODES.has(code);
+}
+
+/**
+ * The answer of a payment that has already ended (its workflow closed): a CREATED answer's funding instructions
+ * are dropped — sending funds to a payment that ended COMPLETED, CANCELLED or EXPIRED would pay again or be
+ * returned — and `endedWith` says how it ended (its result, read at once: the workflow is closed).
+ */
+async function endedAnswer(answer: PaymentCreated, handle: { result(): Promise<unknown> }): Promise<PaymentCreated> {
+  if (answer.outcome !== 'CREATED') return answer;
+  const outcome = (await handle.result().catch(() => null)) as PaymentOutcome | null;
+  return { ...answer, fundingInstructions: null, endedWith: outcome?.outcome ?? null };
+}
 
 /** Why the workflow refused `awaitCreatedForRequest`, when that is the error. */
 function updateRefusal(error: unknown): 'KEY_REUSED' | 'NO_HANDLER' | null {
@@ -310,11 +351,58 @@ function failureCode(p: ProviderPayment): string | null {
   return typeof code === 'string' ? code : null;
 }
 
-/** Refused (WorkflowUpdateFailedError, cause type CANCEL_REFUSED) once funds are in. */
+/** A cancel (or another update) asked of a payment that has already ended: nothing to cancel; its outcome says how. */
+export class PaymentAlreadyFinishedError extends Error {
+  readonly type = 'PAYMENT_ALREADY_FINISHED';
+  constructor(
+    readonly workflowId: string,
+    /** the payment's outcome (COMPLETED, CANCELLED, …); null when it was closed without one (terminated) */
+    readonly outcome: PaymentOutcome['outcome'] | null,
+  ) {
+    super(`${workflowId} has already finished${outcome ? `: ${outcome}` : ' (closed without an outcome)'}; nothing to cancel`);
+    this.name = 'PaymentAlreadyFinishedError';
+  }
+}
+
+/**
+ * Refused (WorkflowUpdateFailedError, cause type CANCEL_REFUSED) once funds are in; PaymentAlreadyFinishedError
+ * (with the outcome) when the payment has ended; WorkflowNotFoundError only when there is no such payment.
+ */
 export async function cancelPayment(client: Client, keyOrId: string, reason?: string): Promise<PaymentState> {
-  return client.workflow
-    .getHandle(toPaymentWorkflowId(keyOrId))
-    .executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
+  const handle = client.workflow.getHandle(toPaymentWorkflowId(keyOrId));
+  try {
+    return await handle.executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
+  } catch (error) {
+    // the server answers "not found" for an update to a closed workflow: tell it apart from a key never used
+    if (!(error instanceof WorkflowNotFoundError) && !isGrpcNotFound(error)) throw error;
+    const description = await handle.describe().catch(() => null);
+    if (!description || description.status.name === 'RUNNING') throw error;
+    const outcome =
+      description.status.name === 'COMPLETED'
+        ? (((await handle.result().catch(() => null)) as PaymentOutcome | null)?.outcome ?? null)
+        : null;
+    throw new PaymentAlreadyFinishedError(handle.workflowId, outcome);
+  }
+}
+
+function isGrpcNotFound(error: unknown): boolean {
+  const cause = (error as { cause?: unknown })?.cause;
+  return (isGrpcServiceError(error) && error.code === 5) || (isGrpcServiceError(cause) && cause.code === 5);
+}
+
+/**
+ * The payment's outcome, by its key alone: for a process that restarted after startPayment and kept only the key
+ * (README, "Learning an outcome after a restart"). Waits while the payment runs (days, if funds never come).
+ * WorkflowNotFoundError when no payment has that key.
+ */
+export async function awaitPaymentOutcome(client: Client, keyOrId: string): Promise<PaymentOutcome> {
+  return (await client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).result()) as PaymentOutcome;
+}
+
+/** The transfer's result by its key alone (as awaitPaymentOutcome). */
+export async function awaitTransferOutcome(client: Client, keyOrId: string): Promise<TransferResult> {
+  const workflowId = keyOrId.startsWith('transfer:') ? keyOrId : transferWorkflowId(keyOrId);
+  return (await client.workflow.getHandle(workflowId).result()) as TransferResult;
 }
 
 /**

@@ -10,7 +10,8 @@ export type StuckKind =
   | 'UNKNOWN_PROVIDER_STATUS'
   | 'QUOTE_EXPIRED_UNFUNDED'
   | 'PAST_FUNDING_DEADLINE'
-  | 'IN_PROGRESS_TOO_LONG';
+  | 'IN_PROGRESS_TOO_LONG'
+  | 'MOVED_AFTER_OUTCOME';
 
 export interface StuckQueryOptions {
   now?: Date;
@@ -18,7 +19,7 @@ export interface StuckQueryOptions {
   inProgressLimitMs?: number;
 }
 
-/** The visibility query of each kind of stuck payment. */
+/** The visibility query of each kind of stuck payment (MOVED_AFTER_OUTCOME: its first step, see findStuckPayments). */
 export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind, string> {
   const now = options.now ?? new Date();
   const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
@@ -43,6 +44,10 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     IN_PROGRESS_TOO_LONG: `${running} AND PaymentPhase = 'IN_PROGRESS' AND StartTime < '${inProgressSince}'`,
     // The quote ended with no funds seen; the provider status is still AWAITING_FUNDS (spec: States, row 3).
     QUOTE_EXPIRED_UNFUNDED: `${running} AND PaymentPhase = 'QUOTE_EXPIRED'`,
+    // Money moved after the payment's outcome: a return by the receiving bank after COMPLETED, a refund after EXPIRED
+    // (spec: States and transitions, row 4). Only the providerPayment entity hears it (it lingers 7 days after a
+    // terminal status); these are its candidates, each compared with its closed payment's outcome.
+    MOVED_AFTER_OUTCOME: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus IN ('REFUNDED', 'FAILED')`,
   };
 }
 
@@ -63,6 +68,10 @@ export async function findStuckPayments(client: Client, options: StuckQueryOptio
   const found: StuckPayment[] = [];
   const seen = new Set<string>();
   for (const [kind, query] of Object.entries(stuckQueries({ ...options, now })) as [StuckKind, string][]) {
+    if (kind === 'MOVED_AFTER_OUTCOME') {
+      found.push(...(await movedAfterOutcome(client, query, now, seen)));
+      continue;
+    }
     for await (const wf of client.workflow.list({ query })) {
       if (seen.has(wf.workflowId)) continue; // listed once, under its first kind
       seen.add(wf.workflowId);
@@ -76,6 +85,38 @@ export async function findStuckPayments(client: Client, options: StuckQueryOptio
         phase: sa.get(PaymentPhaseKey),
         providerStatus: sa.get(PaymentStatusKey),
         providerPaymentId: sa.get(ProviderPaymentIdKey),
+        customerId: sa.get(CustomerIdKey),
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * Closed payments whose provider payment moved on after their outcome: the entity says REFUNDED or FAILED while the
+ * payment ended otherwise. One list of lingering entities, then one lookup per candidate (few: entities linger 7 days).
+ */
+async function movedAfterOutcome(client: Client, query: string, now: Date, seen: Set<string>): Promise<StuckPayment[]> {
+  const found: StuckPayment[] = [];
+  for await (const entity of client.workflow.list({ query })) {
+    const id = entity.typedSearchAttributes.get(ProviderPaymentIdKey);
+    const status = entity.typedSearchAttributes.get(PaymentStatusKey);
+    if (!id || !status) continue;
+    const closed = `WorkflowType = 'payment' AND ExecutionStatus = 'Completed' AND ProviderPaymentId = '${id.replace(/'/g, "''")}'`;
+    for await (const wf of client.workflow.list({ query: closed })) {
+      const sa = wf.typedSearchAttributes;
+      const phase = sa.get(PaymentPhaseKey);
+      if (phase === status || seen.has(wf.workflowId)) continue;
+      seen.add(wf.workflowId);
+      found.push({
+        kind: 'MOVED_AFTER_OUTCOME',
+        workflowId: wf.workflowId,
+        runId: wf.runId,
+        startTime: wf.startTime,
+        ageMs: now.getTime() - wf.startTime.getTime(),
+        phase,
+        providerStatus: status,
+        providerPaymentId: id,
         customerId: sa.get(CustomerIdKey),
       });
     }

@@ -41,7 +41,8 @@ export function codecOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Encry
 
 export const MISSING_KEYS_MESSAGE =
   'No payload encryption keys: set XBORDER_CODEC_KEYS to {"current":"<id>","keys":{"<id>":"<base64 of 32 random bytes>"}} ' +
-  'or XBORDER_CODEC_KEYS_FILE to a file holding that JSON (see docs/codec.md). Without keys, personal data would be ' +
+  'or XBORDER_CODEC_KEYS_FILE to a file holding that JSON (see docs/codec.md); the local dev stack (`npm start`) keeps ' +
+  'its key in .data/codec-keys.json of the checkout it runs in. Without keys, personal data would be ' +
   'stored in plaintext in Temporal; XBORDER_CODEC=disabled runs without encryption on purpose (never in production).';
 
 let warnedDisabled = false;

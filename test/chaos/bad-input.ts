@@ -2,7 +2,7 @@
 // body schema and the dated rules of validate-payment.ts, all in force today), sent through startPayment and
 // startTransfer. Each must be refused with a field-level violation before any provider call that moves money.
 import type { LocalStack } from '../../src/cli/stack';
-import { startPayment, startTransfer } from '../../src/client/payments';
+import { PaymentRequestInvalidError, startPayment, startTransfer, type PaymentRequest } from '../../src/client/payments';
 
 export interface BrokenRequest {
   /** what is broken, e.g. "source.rail = CRYPTO" */
@@ -111,8 +111,15 @@ export async function runBadInput(stack: LocalStack, prefix: string): Promise<Ba
           const done = (await handle.result()) as { payment?: { outcome?: string; violations?: Array<{ path: string }> } | null };
           if (done.payment?.outcome === 'REJECTED') violations = done.payment.violations ?? [];
         } else {
-          const started = await startPayment(stack.client, { paymentKey: key, request: b.request }, { taskQueue: stack.taskQueue });
-          if (started.created.outcome === 'REJECTED') violations = started.created.violations;
+          try {
+            // broken on purpose: the request is checked at run time, as one coming from JSON is
+            const started = await startPayment(stack.client, { paymentKey: key, request: b.request as PaymentRequest }, { taskQueue: stack.taskQueue });
+            if (started.created.outcome === 'REJECTED') violations = started.created.violations;
+          } catch (error) {
+            if (!(error instanceof PaymentRequestInvalidError)) throw error;
+            // refused before a start; paths name the startPayment input's fields (request.source.rail)
+            violations = error.violations.map((v) => ({ path: v.path.replace(/^request\.?/, '') }));
+          }
         }
         if (!violations) {
           result.notRefused.push(b.rule);

@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import type { LocalStack } from '../../src/cli/stack';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { readRateBoard } from '../../src/client/indicative-quote';
-import { getPaymentState, startPayment } from '../../src/client/payments';
+import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../../src/client/schedules';
 import { findStuckPayments, stuckQueries } from '../../src/client/stuck';
 import { paymentWorkflowId, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
@@ -111,8 +111,9 @@ it('expiry, late funding, refund after expiry and payout failure end as on the d
 
 it('refuses a payment that breaks the contract before anything is created', async () => {
   const key = uniqueKey('cl-reject');
-  const started = await startPayment(stack.client, { paymentKey: key, request: { ...request(key), paymentReason: 'OTHER' } }, { taskQueue: stack.taskQueue });
-  expect(started.created.outcome).toBe('REJECTED');
+  // refused by startPayment itself: no workflow, nothing sent
+  const refused = await startPayment(stack.client, { paymentKey: key, request: { ...request(key), paymentReason: 'OTHER' } }, { taskQueue: stack.taskQueue }).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 

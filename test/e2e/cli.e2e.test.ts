@@ -1,27 +1,34 @@
 // The `xborder` command against the real stack: pay --watch, status, stuck, cancel.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { getPaymentState } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { freePort } from '../support/ports';
 
 jest.setTimeout(120_000);
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'xborder.js');
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startTestStack({ sandbox: { demoData: true } });
+  // the UI where the dev server puts it (frontend + 1000), so the CLI's links can be checked without TEMPORAL_UI_URL
+  const temporalPort = await freePort();
+  stack = await startTestStack({ sandbox: { demoData: true }, temporalPort, temporalUiPort: temporalPort + 1000 });
 });
 afterAll(async () => {
   await stack?.close();
 });
 
-function xborder(args: string[]): { done: Promise<{ code: number | null; out: string; err: string }> } {
+function xborder(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): { done: Promise<{ code: number | null; out: string; err: string }> } {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, XBORDER_TASK_QUEUE: stack.taskQueue, TEMPORAL_UI_URL: stack.temporal.uiUrl },
+    env: options.env ?? { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, XBORDER_TASK_QUEUE: stack.taskQueue, TEMPORAL_UI_URL: stack.temporal.uiUrl },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let out = '';
   let err = '';
@@ -143,4 +150,57 @@ it('--address and --namespace override the environment; a wrong address exits 3 
   expect(wrong.err).toContain('cannot connect to Temporal at 127.0.0.1:1');
   const right = await xborder(['stuck', '--json', '--address', stack.temporal.address, '--namespace', stack.namespace]).done;
   expect([0, 1]).toContain(right.code);
+});
+
+it('right after npm start: the CLI finds the checkout\'s .data/codec-keys.json and links to the stack\'s own UI port', async () => {
+  const key = uniqueKey('cli-first-hour');
+  const pay = await xborder(['pay', '--key', key, '--request', requestFile(key)]).done;
+  expect(pay.code).toBe(0);
+  // what the destination receives and the fee's currency, before anyone funds
+  expect(pay.out).toMatch(/the recipient gets [\d.]+ BRL; fee [\d.]+ USDC/);
+  const checkout = mkdtempSync(path.join(os.tmpdir(), 'xborder-checkout-'));
+  mkdirSync(path.join(checkout, '.data'));
+  copyFileSync(path.resolve(__dirname, '..', 'support', 'codec-test-keys.json'), path.join(checkout, '.data', 'codec-keys.json'));
+  // only what `npm start` prints to copy: the address; no keys variable, no UI variable
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('XBORDER_CODEC') && !k.startsWith('TEMPORAL_')));
+  const status = await xborder(['status', key, '--address', stack.temporal.address], { cwd: checkout, env }).done;
+  expect(status.err).toBe('');
+  expect(status.code).toBe(0);
+  expect(status.out).toMatch(/phase\s+AWAITING_FUNDS/);
+  expect(status.out).toContain(`${stack.temporal.uiUrl}/namespaces/default/workflows/payment%3A${key}`);
+});
+
+it('a finished payment: status never says "send funds", cancel says it finished; a return after COMPLETED is shown, exits 1 and is listed by stuck', async () => {
+  const key = uniqueKey('cli-after-outcome');
+  const pay = xborder(['pay', '--key', key, '--request', requestFile(key), '--watch']);
+  const state = await eventually('the payment to exist', async () => {
+    const s = await getPaymentState(stack.client, key);
+    return s.providerPaymentId ? s : null;
+  });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, { json: {} });
+  expect((await pay.done).code).toBe(0);
+
+  const done = await xborder(['status', key]).done;
+  expect(done.code).toBe(0);
+  expect(done.out).toMatch(/outcome COMPLETED/);
+  expect(done.out).not.toMatch(/send funds/);
+
+  const cancel = await xborder(['cancel', key]).done;
+  expect(cancel.code).toBe(1);
+  expect(cancel.err).toMatch(new RegExp(`payment:${key} has already finished: COMPLETED`));
+  expect(cancel.err).not.toMatch(/no payment/);
+
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/return`, { json: {} });
+  const returned = await eventually('the return to be seen', async () => {
+    const r = await xborder(['status', key]).done;
+    return /AFTER OUTCOME/.test(r.out) ? r : null;
+  });
+  expect(returned.code).toBe(1);
+  expect(returned.out).toMatch(/AFTER OUTCOME\s+the provider now says REFUNDED/);
+  const listed = await eventually('stuck to list it', async () => {
+    const r = await xborder(['stuck', '--json']).done;
+    const list = JSON.parse(r.out) as Array<{ kind: string; workflowId: string }>;
+    return list.find((s) => s.workflowId === `payment:${key}`) ?? null;
+  });
+  expect(listed.kind).toBe('MOVED_AFTER_OUTCOME');
 });

@@ -19,7 +19,7 @@ import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';
 import type { LocalStack } from '../../src/cli/stack';
-import { IdempotencyKeyReusedError, startPayment, startTransfer } from '../../src/client/payments';
+import { IdempotencyKeyReusedError, PaymentRequestInvalidError, startPayment, startTransfer } from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 
@@ -74,9 +74,9 @@ describe('same key, other request (issue 9, point 4)', () => {
   it('refuses another request for the key of a closed payment; the same request gets the same answer again', async () => {
     const key = uniqueKey('e2e-samekey-closed');
     const opts = { taskQueue: stack.taskQueue };
-    // a contract violation closes the workflow at once (REJECTED)
-    const rejected = request(key, 100, { paymentReason: 'OTHER' });
-    const first = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    // refused after the rate was asked (the service was called): the workflow closes REJECTED and holds the key
+    const tooDear = { paymentKey: key, request: request(key, 100), limits: { maxTotalFee: 0.000001 } };
+    const first = await startPayment(stack.client, tooDear, opts);
     expect(first.created.outcome).toBe('REJECTED');
     await first.result();
 
@@ -85,9 +85,20 @@ describe('same key, other request (issue 9, point 4)', () => {
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
     // issue 15: a retry of a start whose answer was lost may find its payment closed; it gets the answer
-    const same = await startPayment(stack.client, { paymentKey: key, request: rejected }, opts);
+    const same = await startPayment(stack.client, tooDear, opts);
     expect(same.created).toEqual(first.created);
     expect((await same.result()).outcome).toBe('REJECTED');
+  });
+
+  it('a request refused before a start keeps its key free: the corrected request with the same key starts', async () => {
+    const key = uniqueKey('e2e-fix-and-retry');
+    const opts = { taskQueue: stack.taskQueue };
+    const refused = await refusal(
+      startPayment(stack.client, { paymentKey: key, request: request(key, 100, { paymentReason: 'OTHER' }) }, opts),
+    );
+    expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
+    const fixed = await startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts);
+    expect(fixed.created.outcome).toBe('CREATED');
   });
 
   it('a pull payment that completed before the same start was asked again: its answer, not a refusal (issue 15)', async () => {
@@ -105,7 +116,8 @@ describe('same key, other request (issue 9, point 4)', () => {
     expect((await first.result()).outcome).toBe('COMPLETED');
 
     const again = await startPayment(stack.client, input, opts);
-    expect(again.created).toEqual(first.created);
+    // the same answer, without instructions to fund a payment that has ended
+    expect(again.created).toEqual({ ...first.created, fundingInstructions: null, endedWith: 'COMPLETED' });
     expect((await again.result()).outcome).toBe('COMPLETED');
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
     // another request for that key is still refused

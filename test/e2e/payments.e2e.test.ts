@@ -1,7 +1,7 @@
 // End to end: a real Temporal dev server + the sandbox + the worker + the ingress (the stack of npm start).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
-import { getPaymentState, startPayment } from '../../src/client/payments';
+import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import {
   paymentWorkflowId,
@@ -53,6 +53,12 @@ it('runs the demo transfer of npm start: onboard → register → pay → fund �
   expect(outcome).toBe('COMPLETED');
   toRecord.push(['demo', workflowIds]);
   expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
+  // what the recipient gets, and the fee with its currency, next to the rate
+  expect(lines.join('\n')).toMatch(/quote: rate [\d.]+, valid until \S+; the recipient gets [\d.]+ BRL; fee [\d.]+ USDC/);
+  // "transfer done" comes after the payment's last status, not before it
+  const done = lines.findIndex((l) => l.includes('transfer done'));
+  const completed = lines.findIndex((l) => /status .*SENT → COMPLETED/.test(l));
+  expect(done).toBeGreaterThan(completed);
 });
 
 it('completes a funded payment, with exactly one provider payment for the workflow', async () => {
@@ -132,14 +138,28 @@ it('ends FAILED with the provider failure code of a payout', async () => {
 
 it('refuses a payment that breaks the contract before anything is created', async () => {
   const key = uniqueKey('e2e-reject');
-  const started = await startPayment(
+  // refused by startPayment itself: no workflow, nothing sent, one typed error naming the field
+  const refused = await startPayment(
     stack.client,
     { paymentKey: key, request: request(key, { paymentReason: 'OTHER' }) },
     { taskQueue: stack.taskQueue },
+  ).catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
+  expect((refused as PaymentRequestInvalidError).violations.map((v) => v.path)).toContain('request.paymentReason');
+  expect(await sandboxPaymentsWithReference(key)).toEqual([]);
+});
+
+it('a corridor the service does not publish comes back REJECTED naming the request\'s field (destination.rail), not the rate query\'s', async () => {
+  const key = uniqueKey('e2e-corridor');
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key, { destination: { currencyCode: 'NGN', rail: 'LOCAL', accountId: 'acc_demo_brl_bank' } }) },
+    { taskQueue: stack.taskQueue },
   );
-  expect(started.created.outcome).toBe('REJECTED');
-  if (started.created.outcome === 'REJECTED')
-    expect(started.created.violations.map((v) => v.path)).toContain('paymentReason');
+  expect(started.created).toMatchObject({
+    outcome: 'REJECTED',
+    violations: [expect.objectContaining({ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED' })],
+  });
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 

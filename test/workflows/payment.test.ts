@@ -40,7 +40,7 @@ describe('payment: funded before the quote expires', () => {
       expect(created.outcome).toBe('CREATED');
       if (created.outcome !== 'CREATED') return;
       expect(fake.callsOf('createPayment')[0]!.args[1]).toBe(`${handle.workflowId}:create:0`);
-      expect(created.fundingInstructions.toAddress).toBe(`ACCT-${created.providerPaymentId}`);
+      expect(created.fundingInstructions?.toAddress).toBe(`ACCT-${created.providerPaymentId}`);
 
       const id = created.providerPaymentId;
       await deliverPaymentEvent(bed.env, taskQueue, await fake.fund(id, await bed.env.currentTimeMs()));

@@ -2,7 +2,7 @@
 // errors on stderr, bad requests as a list of fields and rules, numbers checked before connecting, worker and
 // ingress --help, `xborder dev` naming a taken port and its flag. (Exit code 1 and --json: test/e2e/cli.e2e.test.ts.)
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,10 +23,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function xborder(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
+function xborder(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: { cwd?: string; withoutKeys?: boolean } = {},
+): Promise<{ code: number | null; out: string; err: string }> {
   // No TEMPORAL_* of the machine leaks in; HOME points at an empty dir (no temporal.toml found by accident).
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TEMPORAL_')));
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...clean, HOME: dir, XDG_CONFIG_HOME: dir, ...env } });
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('TEMPORAL_') && !(options.withoutKeys && k.startsWith('XBORDER_CODEC')),
+    ),
+  );
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...clean, HOME: dir, XDG_CONFIG_HOME: dir, ...env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -103,6 +114,29 @@ test('cannot connect: exit code 3 naming the address tried (--address wins over 
   expect(r.err).toContain(`cannot connect to Temporal at ${address} (namespace ns1)`);
 });
 
+test('no payload keys is a configuration error (exit code 2) naming the variables and the dev stack key, not exit code 3', async () => {
+  const empty = mkdtempSync(path.join(dir, 'no-checkout-'));
+  const r = await xborder(['status', 'some-key', '--address', await deadAddress()], {}, { cwd: empty, withoutKeys: true });
+  expect(r.code).toBe(2);
+  expect(r.err).toContain('XBORDER_CODEC_KEYS');
+  expect(r.err).toContain('XBORDER_CODEC_KEYS_FILE');
+  expect(r.err).toContain(path.join('.data', 'codec-keys.json'));
+  expect(r.err).not.toContain('cannot connect');
+});
+
+test('inside a dev checkout the CLI finds .data/codec-keys.json by itself (then only the network can fail: exit 3)', async () => {
+  const checkout = mkdtempSync(path.join(dir, 'checkout-'));
+  mkdirSync(path.join(checkout, '.data'));
+  copyFileSync(path.join(ROOT, 'test', 'support', 'codec-test-keys.json'), path.join(checkout, '.data', 'codec-keys.json'));
+  const below = path.join(checkout, 'src', 'deeper');
+  mkdirSync(below, { recursive: true });
+  const address = await deadAddress();
+  const r = await xborder(['status', 'some-key', '--address', address], {}, { cwd: below, withoutKeys: true });
+  expect(r.code).toBe(3);
+  expect(r.err).toContain(`cannot connect to Temporal at ${address}`);
+  expect(r.err).not.toContain('encryption keys');
+});
+
 test('the address of a temporal.toml profile is the one tried (envconfig in the CLI)', async () => {
   const address = await deadAddress();
   const config = file('temporal.toml', `[profile.ops]\naddress = "${address}"\nnamespace = "ops-ns"\n`);
@@ -138,6 +172,35 @@ test('xborder dev with a taken port names the port and the flag that changes it 
     expect(r.err).toContain(`port ${port} (sandbox) is already in use`);
     expect(r.err).toContain('--sandbox-port');
     expect(r.err).not.toMatch(/EADDRINUSE|\n\s+at /); // no stack trace
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+test('xborder dev with the codec port taken names it and --codec-port (exit code 2, no EADDRINUSE)', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const r = await xborder(['dev', '--temporal-port', String(await freePort()), '--ui-port', String(await freePort()), '--codec-port', String(port), '--data-dir', dir, '--once']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`port ${port} (codec server) is already in use`);
+    expect(r.err).toContain('--codec-port');
+    expect(r.err).not.toMatch(/EADDRINUSE|\n\s+at /);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+test('xborder dev --ui-port is a flag (a taken UI port is named with it)', async () => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as net.AddressInfo).port;
+  try {
+    const r = await xborder(['dev', '--temporal-port', String(await freePort()), '--ui-port', String(port), '--data-dir', dir, '--once']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`port ${port} (Temporal UI) is already in use`);
+    expect(r.err).toContain('--ui-port');
   } finally {
     await new Promise((resolve) => taken.close(resolve));
   }
