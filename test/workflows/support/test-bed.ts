@@ -3,6 +3,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { paymentWorkflowId, providerPaymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
 import { uniqueWorkflowId } from '../../support/temporal';
+import type { PaymentRequest } from '../../../src/client/payment-request';
 import { FakeProvider, type FakeProviderOptions } from './fake-provider';
 import { createWorkflowTestEnv, SharedWorker } from './harness';
 
@@ -20,14 +21,15 @@ export interface TestBed {
   ): ReturnType<TestWorkflowEnvironment['client']['workflow']['start']>;
 }
 
-export function paymentRequest(overrides: Record<string, unknown> = {}): PaymentInput['request'] {
+/** A payment request the fake provider serves; typed as `startPayment` takes it (overrides may make it invalid on purpose). */
+export function paymentRequest(overrides: Record<string, unknown> = {}): PaymentRequest {
   return {
     source: { currencyCode: 'USD', amount: 1000, rail: 'ACH' },
     destination: { currencyCode: 'EUR', rail: 'SWIFT', accountId: 'acc_dest' },
     paymentReason: 'PURCHASE_OF_SERVICES',
     customerId: 'cus_1',
     ...overrides,
-  };
+  } as PaymentRequest;
 }
 
 /** Registers the jest hooks of one test file and returns its test bed. */
