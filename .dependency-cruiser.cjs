@@ -1,6 +1,8 @@
 // The layering of docs/architecture.md ("Layers"), held by `npm run lint` (depcruise). Each layer imports only
 // layers below it, and nothing imports in a cycle. From the bottom:
-//   src/support            Node helpers that know nothing of xborder (where the package is installed)
+//   src/support, src/security
+//                          Node helpers that know nothing of xborder (where the package is installed; which
+//                          secrets are published and must never run)
 //   src/contract           the service's contract as data (zod only)
 //   src/codec, src/telemetry, src/provider, src/sandbox
 //                          the payload codec, logging/metrics/tracing, the HTTP client of the service, its emulator
@@ -28,7 +30,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('support-is-the-floor', '^src/support/', '^(src/(?!support/)|workflows/|activities/|workers/)', 'src/support knows nothing of xborder.'),
+    layer('support-is-the-floor', '^src/(support|security)/', '^(src/(?!support/|security/)|workflows/|activities/|workers/)', 'src/support and src/security know nothing of xborder.'),
     layer('contract-is-pure', '^src/contract/', '^(src/(?!contract/)|workflows/|activities/|workers/)', 'src/contract imports zod and itself only.'),
     layer(
       'base-layers-stay-low',
