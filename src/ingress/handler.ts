@@ -7,6 +7,7 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
+import { parseJsonText } from '../contract/json';
 import { checkWebhookHeaders, verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
 import { RecentIds } from './dedupe';
 import { TemporalUnavailableError, type EventRouter } from './routing';
@@ -140,7 +141,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
     let json: unknown;
     try {
-      json = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
+      // prototype keys dropped at every depth (parseJsonText: why)
+      json = parseJsonText(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
     } catch {
       return answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON');
     }
