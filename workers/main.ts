@@ -24,6 +24,7 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
     baseUrl: config.provider.baseUrl,
     apiKey: config.provider.apiKey,
     timeoutMs: config.provider.timeoutMs,
+    allowPlainHttp: config.provider.allowPlainHttp,
     logger: telemetry.logger.child({ component: 'provider' }),
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);

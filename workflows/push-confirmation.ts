@@ -6,7 +6,6 @@
 // A push the GET does not bear out is kept as a mismatch, shown and counted, and never becomes an outcome.
 import type { Payment } from '../src/contract';
 import { stampsOf } from './payment-merge';
-import type { UnconfirmedPush } from './types';
 
 /**
  * Statuses after which a payment workflow decides its outcome (spec: States and transitions). CANCELLED is not

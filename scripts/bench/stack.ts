@@ -35,7 +35,11 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
     handler: Object.assign(
       async (headers: Parameters<WebhookHandler>[0], body: Parameters<WebhookHandler>[1]) =>
         handler ? handler(headers, body) : { status: 503, body: { ok: false, code: 'NOT_READY', message: 'bench stack starting' } },
-      { counters },
+      {
+        counters,
+        checkHeaders: (headers: Parameters<WebhookHandler>[0]) => handler?.checkHeaders(headers) ?? null,
+        notRead: (status: 408 | 413 | 503, code: string, message: string) => ({ status, body: { ok: false, code, message } }),
+      },
     ),
   });
   let cluster: TemporalCluster | null = null;

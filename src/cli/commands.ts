@@ -1,4 +1,4 @@
-import { EXIT } from './exit-codes';
+import { EXIT, UsageError } from './exit-codes';
 
 export interface Command {
   name: string;
@@ -8,6 +8,16 @@ export interface Command {
 }
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+
+/**
+ * The services configured from the environment take no arguments: one given is a mistake (a flag meant for
+ * another command, a typo), answered as a usage error rather than ignored by a server that then starts anyway.
+ */
+function refuseArguments(command: string, args: string[]): void {
+  if (args.length > 0) {
+    throw new UsageError(`takes no arguments (configured from the environment; see \`xborder ${command} --help\`), got "${args.join(' ')}"`);
+  }
+}
 
 /**
  * @temporalio/worker is an optional peer dependency (its native bridge is ~150 MB; client-only users skip it):
@@ -42,6 +52,7 @@ export const commands: Command[] = [
     summary: 'the Temporal worker (configured from the environment, see `xborder worker --help`)',
     run: async (args) => {
       if (wantsHelp(args)) return (await import('./service-help')).printWorkerHelp();
+      refuseArguments('worker', args);
       if (!workerInstalled('worker')) return EXIT.USAGE;
       await (await import('../../workers/main')).runWorkerFromEnv();
       return EXIT.OK;
@@ -53,6 +64,7 @@ export const commands: Command[] = [
       'the webhook ingress HTTP server (configured from the environment, see `xborder ingress --help`)',
     run: async (args) => {
       if (wantsHelp(args)) return (await import('./service-help')).printIngressHelp();
+      refuseArguments('ingress', args);
       await (await import('../ingress/main')).runIngressFromEnv();
       return new Promise<number>(() => undefined); // serves until a signal stops the process
     },
@@ -60,7 +72,10 @@ export const commands: Command[] = [
   {
     name: 'codec-server',
     summary: 'decodes and encodes payloads for the Temporal UI and CLI, with a bearer token (see docs/codec.md)',
-    run: async (args) => (await import('./codec-server')).runCodecServer(args),
+    run: async (args) => {
+      if (!wantsHelp(args)) refuseArguments('codec-server', args);
+      return (await import('./codec-server')).runCodecServer(wantsHelp(args) ? ['--help'] : args);
+    },
   },
   {
     name: 'pay',

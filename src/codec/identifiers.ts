@@ -1,13 +1,31 @@
 // Workflow IDs, search attributes, memo-free summaries are NOT encrypted (the server indexes and shows them):
-// a business key that becomes part of a workflow ID must not carry personal data (issue 13, docs/codec.md).
-// This catches the obvious mistakes (an email or a phone number used as a key); it cannot catch a name.
+// a business key that becomes part of a workflow ID must not carry personal data (docs/codec.md; house rule: no
+// personal data in workflow IDs). This catches the obvious mistakes (an email, a phone number with or without `+`,
+// a CPF, an IBAN used as a key); it cannot catch a name. Opaque ids (UUIDs, dates and timestamps, order numbers
+// shorter than a phone number) pass: they are removed before the digit rules look.
 const EMAIL = /[^\s@:]+@[^\s@:]+\.[A-Za-z]{2,}/;
-const PHONE = /\+\d[\d\s().-]{7,}\d/;
+const PHONE_INTERNATIONAL = /\+\d[\d\s().-]{7,}\d/;
+/** A phone written for people: (11) 99999-9999, 11 99999-9999, 555-123-4567, 555.123.4567, 011 5555 1234. */
+const PHONE_FORMATTED = /(?<![\dA-Za-z])(?:\(\d{2,3}\)\s?|\d{2,3}[\s.-])\d{3,5}[\s.-]?\d{4}(?![\dA-Za-z])/;
+/** 10 to 15 digits in a row: a phone number without `+` (E.164 numbers have at most 15). */
+const DIGIT_RUN = /(?<!\d)\d{10,15}(?!\d)/g;
+/** CPF (Brazilian tax id): 11 digits, written 123.456.789-09 or bare. */
+const CPF = /(?<!\d)(\d{3})(\.?)(\d{3})\.?(\d{3})(-?)(\d{2})(?!\d)/g;
+/** IBAN: country, two check digits, up to 30 capitals or digits, maybe in groups of four (as banks print them). */
+const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** Dates and timestamps (2026-11-23, 20261123174040, 2026-11-23T17:40): ids made from a clock, not from a person. */
+const DATE = /(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:[T_-]?(?:[01]\d|2[0-3]):?[0-5]\d(?::?[0-5]\d)?)?/g;
 
 /** Why the value looks like personal data, or null. */
 export function personalDataInKey(value: string): string | null {
   if (EMAIL.test(value)) return 'an email address';
-  if (PHONE.test(value)) return 'a phone number';
+  if (PHONE_INTERNATIONAL.test(value)) return 'a phone number';
+  if (containsIban(value)) return 'an IBAN';
+  const opaque = value.replace(UUID, '~').replace(DATE, '~');
+  if (containsCpf(opaque)) return 'a CPF (Brazilian tax id)';
+  if (PHONE_FORMATTED.test(opaque)) return 'a phone number';
+  for (const [run] of opaque.matchAll(DIGIT_RUN)) if (!isEpochTime(run)) return 'a phone number';
   return null;
 }
 
@@ -17,4 +35,48 @@ export function refusePersonalDataInKey(name: string, value: string): void {
   if (found) {
     throw new Error(`${name} looks like it contains ${found}: keys become workflow IDs, which are never encrypted; use an opaque id (docs/codec.md)`);
   }
+}
+
+/** Seconds (10 digits) or milliseconds (13) since the epoch between 2001 and 2039: a clock's id, not a phone. */
+function isEpochTime(run: string): boolean {
+  const n = Number(run);
+  return (run.length === 10 && n >= 1e9 && n < 2.2e9) || (run.length === 13 && n >= 1e12 && n < 2.2e12);
+}
+
+/** A formatted CPF always counts; a bare 11-digit one when its two check digits are right (else the phone rule sees it). */
+function containsCpf(value: string): boolean {
+  for (const m of value.matchAll(CPF)) {
+    const formatted = m[2] === '.' && m[5] === '-';
+    if (formatted || cpfCheckDigitsValid(`${m[1]}${m[3]}${m[4]}${m[6]}`)) return true;
+  }
+  return false;
+}
+
+function cpfCheckDigitsValid(digits: string): boolean {
+  if (/^(\d)\1{10}$/.test(digits)) return false;
+  for (const length of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += Number(digits[i]) * (length + 1 - i);
+    if (((sum * 10) % 11) % 10 !== Number(digits[length])) return false;
+  }
+  return true;
+}
+
+/** An IBAN's check digits make its mod-97 remainder 1 (ISO 13616); 15 to 34 characters. */
+function containsIban(value: string): boolean {
+  for (const [candidate] of value.matchAll(IBAN_CANDIDATE)) {
+    const compact = candidate.replace(/\s/g, '');
+    if (compact.length <= 34 && ibanChecksumValid(compact)) return true;
+  }
+  return false;
+}
+
+function ibanChecksumValid(iban: string): boolean {
+  const rearranged = `${iban.slice(4)}${iban.slice(0, 4)}`;
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const code = ch >= 'A' && ch <= 'Z' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const digit of code) remainder = (remainder * 10 + Number(digit)) % 97;
+  }
+  return remainder === 1;
 }

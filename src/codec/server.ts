@@ -52,6 +52,15 @@ const fromPayload = (p: Payload) => ({
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
+/** A malformed %-escape is no token; decodeURIComponent would throw it out of the request handler and stop the server. */
+function decodePathSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 /** Constant-time comparison against every configured token (hashing first hides the lengths). */
@@ -85,7 +94,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     };
     const segments = (req.url ?? '/').split('?')[0]!.split('/').filter(Boolean);
     const route = segments.at(-1);
-    const pathToken = segments.length === 2 ? decodeURIComponent(segments[0]!) : undefined;
+    const pathToken = segments.length === 2 ? decodePathSegment(segments[0]!) : undefined;
     const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
     const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
 

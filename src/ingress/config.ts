@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../client/connection-config';
 import { refuseKnownSecrets } from '../security/known-secrets';
-import { DEFAULT_MAX_IN_FLIGHT } from './node-server';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_BUFFERED_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_IN_FLIGHT,
+} from './node-server';
 
 export const DEFAULT_INGRESS_PORT = 4020;
 export const DEFAULT_INGRESS_PATH = '/webhooks';
@@ -18,6 +24,13 @@ const IngressEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default('xborder'),
   /** Webhooks handled at once; more wait in line, and one that waited 5 s is answered 503 (node-server.ts: why). */
   XBORDER_INGRESS_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(DEFAULT_MAX_IN_FLIGHT),
+  /** Bytes of webhook bodies held in memory at once, all requests together; past it 503 + Retry-After (node-server.ts: why). */
+  XBORDER_INGRESS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
+  /** Open connections at once; Node drops the ones past it. */
+  XBORDER_INGRESS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(DEFAULT_MAX_CONNECTIONS),
+  XBORDER_INGRESS_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_HEADERS_TIMEOUT_MS),
+  /** Time to receive a body once the headers are in; then 408 and the connection is closed. */
+  XBORDER_INGRESS_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_BODY_TIMEOUT_MS),
 });
 
 /** Every variable of the ingress's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -32,6 +45,10 @@ export interface IngressConfig {
   toleranceSec: number;
   taskQueue: string;
   maxInFlight: number;
+  maxBufferedBytes: number;
+  maxConnections: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
 }
 
 export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IngressConfig {
@@ -52,5 +69,9 @@ export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ingr
     toleranceSec: e.XBORDER_WEBHOOK_TOLERANCE_SEC,
     taskQueue: e.XBORDER_TASK_QUEUE,
     maxInFlight: e.XBORDER_INGRESS_MAX_IN_FLIGHT,
+    maxBufferedBytes: e.XBORDER_INGRESS_MAX_BUFFERED_BYTES,
+    maxConnections: e.XBORDER_INGRESS_MAX_CONNECTIONS,
+    headersTimeoutMs: e.XBORDER_INGRESS_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: e.XBORDER_INGRESS_BODY_TIMEOUT_MS,
   };
 }

@@ -7,9 +7,10 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
-import { verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
+import { parseJsonText } from '../contract/json';
+import { checkWebhookHeaders, verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
 import { RecentIds } from './dedupe';
-import type { EventRouter } from './routing';
+import { TemporalUnavailableError, type EventRouter } from './routing';
 
 export interface WebhookResponse {
   status: number;
@@ -67,6 +68,13 @@ function checkSecrets(secrets: readonly string[]): void {
 export interface WebhookHandler {
   (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse>;
   counters: IngressCounters;
+  /**
+   * The answer for headers that cannot belong to a signed webhook (missing, malformed, outside the timestamp
+   * window): 401, counted; null when the body is worth reading. A server calls it before it reads the body.
+   */
+  checkHeaders(headers: WebhookHeaders): WebhookResponse | null;
+  /** The answer for a body the server did not read to its end (too large, over the memory budget, too slow), counted. */
+  notRead(status: 408 | 413 | 503, code: string, message: string): WebhookResponse;
 }
 
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
@@ -104,7 +112,19 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     return { status, body };
   };
 
+  const checkHeaders = (headers: WebhookHeaders): WebhookResponse | null => {
+    try {
+      checkWebhookHeaders(headers, { toleranceSec: options.toleranceSec });
+      return null;
+    } catch (error) {
+      return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
+    }
+  };
+
   const handle = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
+    // Headers first: what cannot be signed is refused before the body is measured, decoded or hashed.
+    const refused = checkHeaders(headers);
+    if (refused) return refused;
     const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
     if (size > maxSignedBytes)
       return answer('failed', 503, 'PAYLOAD_TOO_LARGE', `body over ${maxSignedBytes} bytes, not read; retry`);
@@ -121,7 +141,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
     let json: unknown;
     try {
-      json = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
+      // prototype keys dropped at every depth (parseJsonText: why)
+      json = parseJsonText(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
     } catch {
       return answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON');
     }
@@ -145,6 +166,11 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     try {
       await route.deliver();
     } catch (error) {
+      // Signed callers only reach this far; still, a connection failure's text (which may quote configuration) is
+      // logged through onOutcome, not answered.
+      if (error instanceof TemporalUnavailableError) {
+        return answer('failed', 503, 'TEMPORAL_UNAVAILABLE', 'Temporal is not reachable; retry later', { eventId, type: event.type });
+      }
       return answer('failed', 503, 'DELIVERY_FAILED', `Temporal did not accept the signal: ${(error as Error).message}`, {
         eventId,
         type: event.type,
@@ -167,5 +193,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
         span.end();
       }
     });
-  return Object.assign(handler, { counters });
+  const notRead = (status: 408 | 413 | 503, code: string, message: string): WebhookResponse =>
+    answer(status === 408 ? 'rejected' : 'failed', status, code, message);
+  return Object.assign(handler, { counters, checkHeaders, notRead });
 }

@@ -3,9 +3,10 @@
 //
 // Configured from the environment at the first invocation (ingressConfigFromEnv: Temporal connection through
 // temporalConfigFromEnv, XBORDER_WEBHOOK_SECRETS, XBORDER_TASK_QUEUE). One Temporal client per container, made by
-// connectClient at the first invocation that needs it and reused by every warm invocation after it; never closed
-// per request (Lambda freezes the container between invocations; the gRPC channel reconnects by itself). A failed
-// connect is not remembered: the invocation answers 503 (the sender retries) and the next one connects again.
+// connectClient at the first verified webhook (never for an unsigned caller) and reused by every warm invocation
+// after it; never closed per request (Lambda freezes the container between invocations; the gRPC channel reconnects
+// by itself). A failed connect is not remembered: the invocation answers 503 with a fixed text (the cause is logged,
+// since it may quote configuration) and the sender's retry connects again.
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../client/connect';
 import { describeTemporalConfig, type TemporalConnectionConfig } from '../client/connection-config';
@@ -15,7 +16,7 @@ import { ingressConfigFromEnv } from './config';
 import { createWebhookHandler } from './handler';
 import { toLambdaHandler, type LambdaProxyResult } from './lambda';
 import { readLambdaHttpEvent } from './lambda-event';
-import { createTemporalRouter, type EventRouter } from './routing';
+import { createTemporalRouter, TemporalUnavailableError } from './routing';
 import { installTracingFromEnv } from '../telemetry/tracing';
 
 export interface LambdaIngressDeps {
@@ -44,33 +45,32 @@ export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: 
   const telemetry = createIngressTelemetry({
     logger: createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-ingress-lambda' } }),
   });
-  let router: EventRouter | undefined;
-  const webhook = createWebhookHandler({
-    secrets: config.secrets,
-    toleranceSec: config.toleranceSec,
-    // Set before the first event reaches the handler (handle() connects first).
-    router: { route: (event) => (router as EventRouter).route(event) },
-    onOutcome: telemetry.onOutcome,
-  });
-  const toResult = toLambdaHandler(webhook);
-
   let connects = 0;
   let client: Promise<Client> | undefined;
+  // Made at the first delivery, that is after a webhook's signature checked out: an unsigned caller never makes this
+  // container connect to Temporal, and never sees why a connection failed (the log does).
   const connected = (): Promise<Client> => {
     client ??= (async () => {
       connects++;
       try {
         const c = await deps.connect(config.temporal);
-        router = createTemporalRouter(c, config.taskQueue);
         telemetry.logger.info('connected to Temporal', { temporal: describeTemporalConfig(config.temporal), taskQueue: config.taskQueue });
         return c;
       } catch (error) {
         client = undefined; // the next invocation tries again
-        throw error;
+        telemetry.logger.error('cannot connect to Temporal', { error: (error as Error).message });
+        throw new TemporalUnavailableError((error as Error).message);
       }
     })();
     return client;
   };
+  const webhook = createWebhookHandler({
+    secrets: config.secrets,
+    toleranceSec: config.toleranceSec,
+    router: createTemporalRouter(connected, config.taskQueue),
+    onOutcome: telemetry.onOutcome,
+  });
+  const toResult = toLambdaHandler(webhook);
 
   return {
     get connects() {
@@ -80,13 +80,6 @@ export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: 
       const http = readLambdaHttpEvent(event);
       if (!http) return answer(400, 'NOT_AN_HTTP_EVENT', 'expected an API Gateway or Function URL event');
       if (http.method !== 'POST') return answer(405, 'METHOD_NOT_ALLOWED', 'POST only');
-      try {
-        await connected();
-      } catch (error) {
-        const message = `Temporal is not reachable: ${(error as Error).message}`;
-        telemetry.onOutcome('failed', { message });
-        return answer(503, 'TEMPORAL_UNAVAILABLE', message);
-      }
       try {
         return await toResult(http);
       } finally {

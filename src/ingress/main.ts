@@ -23,7 +23,17 @@ export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): P
     router: createTemporalRouter(client, config.taskQueue),
     onOutcome: telemetry.onOutcome,
   });
-  const server = await startIngressServer({ handler, host: config.host, port: config.port, path: config.path, maxInFlight: config.maxInFlight });
+  const server = await startIngressServer({
+    handler,
+    host: config.host,
+    port: config.port,
+    path: config.path,
+    maxInFlight: config.maxInFlight,
+    maxBufferedBytes: config.maxBufferedBytes,
+    maxConnections: config.maxConnections,
+    headersTimeoutMs: config.headersTimeoutMs,
+    bodyTimeoutMs: config.bodyTimeoutMs,
+  });
   console.log(`ingress: listening on ${server.webhookUrl}, Temporal ${describeTemporalConfig(config.temporal)}`);
   const stop = async () => {
     await server.close();

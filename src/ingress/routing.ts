@@ -35,8 +35,21 @@ function customerIdOf(event: WebhookEvent): string | null {
   return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
+/**
+ * Thrown by a router whose Temporal client could not be made. The handler answers it 503 with a fixed text: the
+ * cause (which may quote connection or codec configuration) goes to the log, never into an HTTP answer.
+ */
+export class TemporalUnavailableError extends Error {
+  constructor(readonly causeText: string) {
+    super('Temporal is not reachable');
+    this.name = 'TemporalUnavailableError';
+  }
+}
+
 /** Routes payment.* to `provider-payment:<id>` and customer.* to `provider-customer:<id>`. */
-export function createTemporalRouter(client: Client, taskQueue: string): EventRouter {
+export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Client>), taskQueue: string): EventRouter {
+  // A function is called at the first delivery, so only a verified webhook makes the Temporal connection (Lambda).
+  const clientNow = async (): Promise<Client> => (typeof clientOrConnect === 'function' ? clientOrConnect() : clientOrConnect);
   // Explicit policies: an event for a running entity joins it; an event after the entity closed starts a
   // new run, which re-reads the payment first (so a late event is never lost).
   const policies = {
@@ -52,6 +65,7 @@ export function createTemporalRouter(client: Client, taskQueue: string): EventRo
         return {
           workflowId,
           deliver: async () => {
+            const client = await clientNow();
             await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
               workflowId,
               taskQueue,
@@ -71,6 +85,7 @@ export function createTemporalRouter(client: Client, taskQueue: string): EventRo
         return {
           workflowId,
           deliver: async () => {
+            const client = await clientNow();
             await client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
               workflowId,
               taskQueue,

@@ -15,7 +15,7 @@ export const API_PREFIX = '/v1';
  * The URL every request path is appended to: `{base_url}/v1`. A base URL that already ends in /v1 is kept as is.
  * Exactly one of baseUrl / environment must be given.
  */
-export function resolveApiBase(opts: { baseUrl?: string; environment?: EnvironmentName }): string {
+export function resolveApiBase(opts: { baseUrl?: string; environment?: EnvironmentName; allowPlainHttp?: boolean }): string {
   if (opts.baseUrl !== undefined && opts.environment !== undefined) {
     throw new TypeError('createProviderClient: give either baseUrl or environment, not both');
   }
@@ -39,6 +39,14 @@ export function resolveApiBase(opts: { baseUrl?: string; environment?: Environme
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new TypeError(`createProviderClient: baseUrl must be http(s): ${base}`);
   }
+  // The API key travels in a header on every request (spec: Authentication 1): over plain http anyone on the path
+  // reads it. Only this machine's own loopback is exempt (the sandbox in development), or an explicit opt-in for a
+  // private network such as the compose stack's (`allowPlainHttp`, XBORDER_PROVIDER_ALLOW_HTTP=1).
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && opts.allowPlainHttp !== true) {
+    throw new TypeError(
+      `createProviderClient: baseUrl ${url.origin} is plain http to a host that is not this machine: the API key would cross the network in cleartext. Use https, or http only to a loopback host (127.0.0.0/8, ::1, localhost)`,
+    );
+  }
   if (url.username || url.password) {
     throw new TypeError('createProviderClient: baseUrl must not carry credentials; pass apiKey instead');
   }
@@ -47,4 +55,12 @@ export function resolveApiBase(opts: { baseUrl?: string; environment?: Environme
   const path = url.pathname.replace(/\/+$/, '');
   url.pathname = path.endsWith(API_PREFIX) ? path : path + API_PREFIX;
   return url.toString().replace(/\/+$/, '');
+}
+
+/** 127.0.0.0/8, ::1 and localhost (RFC 6761: always this machine). `URL.hostname` keeps IPv6 in brackets. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '[::1]') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -7,6 +7,11 @@ import { type RetryOptions } from './transport';
 export interface ProviderClientOptions {
   /** `{base_url}` of the service (the client appends /v1 unless it is already there). Or use `environment`. */
   baseUrl?: string;
+  /**
+   * Plain `http://` is refused unless the host is loopback (the API key would travel in cleartext). True admits it
+   * for a private network the operator vouches for (the compose stack's sandbox). Default false.
+   */
+  allowPlainHttp?: boolean;
   /** `sandbox` | `production`: placeholder addresses until the real ones are known (see environments.ts). */
   environment?: EnvironmentName;
   /** Sent as X-Api-Key on every request; never logged, never in an error. */

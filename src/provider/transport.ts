@@ -1,6 +1,7 @@
 // The only place that talks HTTP: got, headers, timeout, optional retry, error mapping, logging, parsing.
 // spec: Authentication 1 and 3 (X-Api-Key on every request; X-Idempotency-Key and JSON on creating calls).
 import got, { type Got, type Response } from 'got';
+import { parseJsonText } from '../contract/json';
 import { errorFromResponse, type ServiceErrorInfo } from './error-mapping';
 import { NetworkError, type ProviderError, ResponseShapeError, TimeoutError } from './errors';
 import { logRequest, type ProviderLogger } from './logger';
@@ -189,7 +190,7 @@ function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (text.trim() === '') return { ok: false };
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return { ok: true, value: parseJsonText(text) };
   } catch {
     return { ok: false };
   }

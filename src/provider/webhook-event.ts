@@ -12,6 +12,7 @@ import {
   type Payment,
   WebhookEventSchema,
 } from '../contract';
+import { parseJsonText } from '../contract/json';
 import { ResponseShapeError } from './errors';
 import { issuesOf } from './response-shape';
 
@@ -52,7 +53,7 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): ParsedWe
 function parseJson(body: string | Uint8Array): unknown {
   const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonText(text);
   } catch {
     throw new ResponseShapeError('Webhook body is not JSON', { fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }] });
   }

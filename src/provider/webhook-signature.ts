@@ -34,6 +34,46 @@ export function verifyWebhook(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): VerifiedWebhook {
+  const { id, timestampText, timestampSec, signatureHeader } = readSignatureHeaders(headers, options);
+  const keys = (typeof secrets === 'string' ? [secrets] : [...secrets]).map(decodeSecret);
+  if (keys.length === 0) refuse('no webhook secret configured', 'secret');
+
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const signedContent = Buffer.concat([Buffer.from(`${id}.${timestampText}.`, 'utf8'), body]);
+  const expected = keys.map((key) => createHmac('sha256', key).update(signedContent).digest());
+
+  // The header is a space-separated list of "<version>,<base64>"; only v1 (HMAC-SHA256) is ours.
+  for (const entry of signatureHeader.split(' ')) {
+    const comma = entry.indexOf(',');
+    if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
+    const given = Buffer.from(entry.slice(comma + 1), 'base64');
+    for (const mac of expected) {
+      if (given.length === mac.length && timingSafeEqual(given, mac)) {
+        return { id, timestamp: new Date(timestampSec * 1000) };
+      }
+    }
+  }
+  return refuse('no webhook-signature entry matches any configured secret', 'signature');
+}
+
+export interface WebhookSignatureHeaders {
+  id: string;
+  timestampText: string;
+  timestampSec: number;
+  signatureHeader: string;
+}
+
+/**
+ * The checks that need no body: the three headers are there, the timestamp is within the window and at least one
+ * `v1,<base64>` entry is as long as an HMAC-SHA256. A server runs this before it reads a byte of the body, so a
+ * caller without plausible headers costs no memory (SECURITY.md, "The webhook ingress"). Throws
+ * WebhookVerificationError; verifyWebhook runs it too, so the two can never disagree.
+ */
+export function checkWebhookHeaders(headers: WebhookHeaders, options: VerifyWebhookOptions = {}): WebhookSignatureHeaders {
+  return readSignatureHeaders(headers, options);
+}
+
+function readSignatureHeaders(headers: WebhookHeaders, options: VerifyWebhookOptions): WebhookSignatureHeaders {
   const id = readHeader(headers, 'webhook-id');
   const timestampText = readHeader(headers, 'webhook-timestamp');
   const signatureHeader = readHeader(headers, 'webhook-signature');
@@ -45,33 +85,22 @@ export function verifyWebhook(
   if (missing.length > 0) {
     refuse(`missing header(s): ${missing.map(([name]) => name).join(', ')}`, 'headers');
   }
-  if (!/^\d+$/.test(timestampText!)) refuse('webhook-timestamp is not whole seconds since the epoch', 'timestamp');
+  if (!/^\d{1,15}$/.test(timestampText!)) refuse('webhook-timestamp is not whole seconds since the epoch', 'timestamp');
 
   const timestampSec = Number(timestampText);
   const tolerance = options.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   const nowSec = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (timestampSec < nowSec - tolerance) refuse(`webhook-timestamp is too old (more than ${tolerance} s ago)`, 'timestamp');
   if (timestampSec > nowSec + tolerance) refuse(`webhook-timestamp is too new (more than ${tolerance} s ahead)`, 'timestamp');
-
-  const keys = (typeof secrets === 'string' ? [secrets] : [...secrets]).map(decodeSecret);
-  if (keys.length === 0) refuse('no webhook secret configured', 'secret');
-
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  const signedContent = Buffer.concat([Buffer.from(`${id}.${timestampText}.`, 'utf8'), body]);
-  const expected = keys.map((key) => createHmac('sha256', key).update(signedContent).digest());
-
-  // The header is a space-separated list of "<version>,<base64>"; only v1 (HMAC-SHA256) is ours.
-  for (const entry of signatureHeader!.split(' ')) {
-    const comma = entry.indexOf(',');
-    if (comma < 0 || entry.slice(0, comma) !== 'v1') continue;
-    const given = Buffer.from(entry.slice(comma + 1), 'base64');
-    for (const mac of expected) {
-      if (given.length === mac.length && timingSafeEqual(given, mac)) {
-        return { id: id!, timestamp: new Date(timestampSec * 1000) };
-      }
-    }
+  if (!signatureHeader!.split(' ').some(isPlausibleV1Entry)) {
+    refuse('webhook-signature has no v1,<base64 HMAC-SHA256> entry', 'signature');
   }
-  return refuse('no webhook-signature entry matches any configured secret', 'signature');
+  return { id: id!, timestampText: timestampText!, timestampSec, signatureHeader: signatureHeader! };
+}
+
+/** `v1,` then the base64 of 32 bytes (44 characters with padding; the reference libraries always pad). */
+function isPlausibleV1Entry(entry: string): boolean {
+  return /^v1,[A-Za-z0-9+/]{43}=$/.test(entry);
 }
 
 /** Signs like the sender does; for tests, the sandbox-free demo and tools. Returns the `v1,<base64>` entry. */

@@ -17,6 +17,7 @@ import { startIngressServer } from '../../src/ingress/node-server';
 import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
 import { DEFAULT_PORT as DEFAULT_SANDBOX_PORT } from '../../src/sandbox/options';
 import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../workers/config';
+import { resolveApiBase } from '../../src/provider/environments';
 import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
 import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
@@ -157,11 +158,22 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
     expect(pg.healthcheck?.test.join(' ')).toContain('pg_isready');
   });
 
-  test('published ports listen on XBORDER_BIND_IP, 127.0.0.1 unless .env says otherwise', () => {
-    for (const [name, s] of Object.entries(compose.services)) {
-      for (const spec of s.ports ?? []) {
-        expect({ name, host: parsePort(spec, {}).host }).toEqual({ name, host: '127.0.0.1' });
-        expect(parsePort(spec, { XBORDER_BIND_IP: '0.0.0.0' }).host).toBe('0.0.0.0');
+  test('published ports listen on 127.0.0.1 unless .env says otherwise, one address per door', () => {
+    // Widening the webhook door (the one port the payments service must reach) widens nothing else: Temporal
+    // gRPC, the UI, the codec server, metrics and the sandbox do not authenticate here (SECURITY.md).
+    for (const [file, model] of [['compose.yaml', compose], ['compose.cloud.yaml', cloud]] as const) {
+      for (const [name, s] of Object.entries(model.services)) {
+        for (const spec of s.ports ?? []) {
+          const target = parsePort(spec, {}).target;
+          const where = { file, name, target };
+          expect({ ...where, host: parsePort(spec, {}).host }).toEqual({ ...where, host: '127.0.0.1' });
+          expect({ ...where, host: parsePort(spec, dotenv).host }).toEqual({ ...where, host: '127.0.0.1' });
+          const isWebhookDoor = name === 'ingress' && target === 4020;
+          expect({ ...where, host: parsePort(spec, { XBORDER_INGRESS_BIND_IP: '0.0.0.0' }).host }).toEqual({ ...where, host: isWebhookDoor ? '0.0.0.0' : '127.0.0.1' });
+          expect({ ...where, host: parsePort(spec, { XBORDER_PRIVATE_BIND_IP: '10.0.0.5' }).host }).toEqual({ ...where, host: isWebhookDoor ? '127.0.0.1' : '10.0.0.5' });
+          // the old single variable widens nothing any more (an old .env keeps every door local)
+          expect({ ...where, host: parsePort(spec, { XBORDER_BIND_IP: '0.0.0.0' }).host }).toEqual({ ...where, host: '127.0.0.1' });
+        }
       }
     }
     expect(service(compose, 'temporal').ports?.map((p) => parsePort(p, dotenv).target)).toEqual([7233]);
@@ -325,6 +337,11 @@ describe('compose.yaml: the local cluster wiring', () => {
     expect(options.webhookSecret).toBe(ingress.secrets[0]);
     expect(options.apiKeys?.map((k) => k.key)).toEqual([dotenv.XBORDER_PROVIDER_API_KEY]);
     expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
+    // plain http to a host that is not loopback needs the explicit opt-in, which .env.example gives for the sandbox
+    const worker = workerConfigFromEnv(containerEnv(service(compose, 'worker'), dotenv));
+    expect(() => resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp })).not.toThrow();
+    const withoutOptIn = workerConfigFromEnv(containerEnv(service(compose, 'worker'), { ...dotenv, XBORDER_PROVIDER_ALLOW_HTTP: '0' }));
+    expect(() => resolveApiBase({ baseUrl: withoutOptIn.provider.baseUrl, allowPlainHttp: withoutOptIn.provider.allowPlainHttp })).toThrow(/cleartext/);
     // State survives a restart: the data file is on the named volume.
     const dataMount = sandbox.volumes!.map((v) => v.split(':')).find(([volume]) => volume === 'sandbox-data');
     expect(options.dataFile?.startsWith(`${dataMount?.[1]}/`)).toBe(true);
