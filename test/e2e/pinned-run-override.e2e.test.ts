@@ -116,7 +116,7 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
 
   // B's worker answers the run now (a query needs a worker of the run's build) and takes its next tasks
   expect((await handle.query(paymentStateQuery)).phase).toBe('AWAITING_FUNDS');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
   expect((await started.result()).outcome).toBe('COMPLETED');
   const history = await handle.fetchHistory();
   const builds = (history.events ?? []).flatMap((e) =>
