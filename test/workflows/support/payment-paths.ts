@@ -37,7 +37,7 @@ import { WithStartWorkflowOperation, WorkflowIdConflictPolicy } from '@temporali
 import { uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../../support/temporal';
 import { FakeProvider, QUOTE_VALIDITY_MS } from './fake-provider';
 import { createWorkflowTestEnv, deliverPaymentEvent, eventually, SharedWorker } from './harness';
-import { paymentRequest } from './test-bed';
+import { paymentRequest } from './payment-request';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;

@@ -3,9 +3,13 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { paymentWorkflowId, providerPaymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
 import { uniqueWorkflowId } from '../../support/temporal';
-import type { PaymentRequest } from '../../../src/client/payment-request';
 import { FakeProvider, type FakeProviderOptions } from './fake-provider';
 import { createWorkflowTestEnv, SharedWorker } from './harness';
+
+// jest-free, so the bench's actions scenario (which `npm run build` type-checks) can import it too
+import { paymentRequest } from './payment-request';
+
+export { paymentRequest };
 
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
@@ -21,16 +25,6 @@ export interface TestBed {
   ): ReturnType<TestWorkflowEnvironment['client']['workflow']['start']>;
 }
 
-/** A payment request the fake provider serves; typed as `startPayment` takes it (overrides may make it invalid on purpose). */
-export function paymentRequest(overrides: Record<string, unknown> = {}): PaymentRequest {
-  return {
-    source: { currencyCode: 'USD', amount: 1000, rail: 'ACH' },
-    destination: { currencyCode: 'EUR', rail: 'SWIFT', accountId: 'acc_dest' },
-    paymentReason: 'PURCHASE_OF_SERVICES',
-    customerId: 'cus_1',
-    ...overrides,
-  } as PaymentRequest;
-}
 
 /** Registers the jest hooks of one test file and returns its test bed. */
 export function useTestBed(): TestBed {
