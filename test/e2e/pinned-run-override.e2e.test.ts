@@ -84,7 +84,13 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
 
   // build B (the fix) is deployed and made current; A is stopped while its payment still waits for funds
   await startBuild(B);
-  await setCurrentVersion(stack.client, deploymentName, B);
+  // The server refuses a current version whose task queues (workflow and activity) have not all been polled yet
+  // ("missing active task queues from the current version"): a new build's second poller may lag its first.
+  await eventually(
+    'build B to be accepted as current',
+    () => setCurrentVersion(stack.client, deploymentName, B).then(() => true, (error: unknown) => (/missing active task queues/.test(String(error)) ? null : Promise.reject(error))),
+    60_000,
+  );
   await workerA.shutdown();
 
   // stranded: no worker of A is left to answer a query of the run (startPayment's createdAnswer, xborder status)
