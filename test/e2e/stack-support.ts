@@ -33,7 +33,9 @@ export async function startTestStack(overrides: Partial<LocalStackOptions> = {})
 }
 
 export function uniqueKey(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 8)}`;
+  // a letter before the random part: `crash-12-` and eight random digits would read as a phone number
+  // (12-1234-5678), which a key may not hold (src/codec/identifiers.ts)
+  return `${prefix}-k${randomUUID().slice(0, 8)}`;
 }
 
 export async function eventually<T>(what: string, probe: () => Promise<T | null | undefined>, timeoutMs = 30_000): Promise<T> {
