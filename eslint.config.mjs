@@ -8,6 +8,21 @@ const nodeBuiltins = [
   'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib', 'timers',
 ];
 
+/**
+ * The entry of each process (and the client library's one documented convenience): the only modules that read
+ * process.env. docs/architecture.md, "Configuration", says which entry reads what.
+ */
+export const ENV_ENTRY_MODULES = [
+  'workers/main.ts', // the long-lived worker (`xborder worker`, the worker image)
+  'workers/lambda-main.ts', // the Lambda worker's handler
+  'src/ingress/main.ts', // the webhook ingress (`xborder ingress`, the ingress image)
+  'src/ingress/lambda-main.ts', // the Lambda ingress's handler
+  'src/cli/main.ts', // the `xborder` command, which hands its environment to each subcommand
+  'src/codec/main.ts', // the codec server image
+  'src/sandbox/main.ts', // `npm run sandbox`
+  'src/client/connect-from-env.ts', // connectClientFromEnv(): what a backend service calls, by name
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.tools/**', '.data/**', 'coverage/**', 'test-artifacts/**', 'test/lint-fixtures/**', 'test/package/consumer/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   eslint.configs.recommended,
@@ -89,6 +104,22 @@ export default tseslint.config(
     files: ['src/provider/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ group: ['**/sandbox', '**/sandbox/**', '**/client/**', '**/ingress/**'], message: 'The provider client shares only src/contract with the sandbox.' }] }],
+    },
+  },
+  {
+    // Configuration flows one way (docs/architecture.md, "Configuration"): each process reads its environment once,
+    // at its entry, into typed config it hands down. Only these entry modules may touch process.env.
+    files: ['src/**/*.ts', 'workers/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ENV_ENTRY_MODULES,
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Only entry modules read process.env (ENV_ENTRY_MODULES in eslint.config.mjs): take a typed config, or an Environment parameter, from your caller.',
+        },
+      ],
     },
   },
   {

@@ -67,7 +67,7 @@ if (require.main === module) {
   if (values.profile !== 'full' && values.profile !== 'short') throw new Error('--profile is full or short');
   // Payloads encrypted as in production (issue 13): without keys, a throw-away one for this run, passed to
   // every worker process it starts (jest's setup gives the CI profile the committed test key).
-  if (codecKeysFromEnv().kind === 'missing') process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
+  if (codecKeysFromEnv(process.env).kind === 'missing') process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
   const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 1_000_000);
   const started = Date.now();
   runChaos({

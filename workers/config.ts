@@ -59,7 +59,7 @@ export interface WorkerDeploymentSettings {
   defaultVersioningBehavior: VersioningBehavior;
 }
 
-export function workerConfigFromEnv(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const parsed = WorkerEnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');

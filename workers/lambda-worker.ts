@@ -130,7 +130,7 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
  * The Lambda handler. Call once per process: it installs the process-wide Temporal Runtime (runWorker refuses a
  * second call), so it must run before anything else in the process makes a NativeConnection.
  */
-export function createXborderLambdaWorker(env: NodeJS.ProcessEnv = process.env, overrides: LambdaWorkerOverrides = {}): LambdaHandler {
+export function createXborderLambdaWorker(env: NodeJS.ProcessEnv, overrides: LambdaWorkerOverrides = {}): LambdaHandler {
   const settings = lambdaWorkerSettingsFromEnv(env, overrides);
   return runWorker(settings.version, settings.configure);
 }

@@ -1,24 +1,28 @@
-// Worker entrypoint: `xborder worker` / `node dist/workers/main.js`. Configured from the environment
-// (workers/config.ts); stops gracefully on SIGTERM/SIGINT (in-flight activities get the grace time).
-import { describeTemporalConfig } from '../src/client/connection-config';
+// Worker entrypoint: `xborder worker` / `node dist/workers/main.js`. The entry reads the environment once
+// (workers/process-config.ts); runWorker and everything below it take the typed config. Stops gracefully on
+// SIGTERM/SIGINT (in-flight activities get the grace time).
+import type { DataConverter } from '@temporalio/common';
+import { describeTemporalConfig, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { createProviderClient } from '../src/provider';
-import { workerConfigFromEnv } from './config';
 import { startXborderWorker } from './worker';
-import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetry/runtime';
+import { installTelemetryRuntime } from '../src/telemetry/runtime';
 import { connectClient } from '../src/client/connect';
-import { ensureSchedules, quoteRefreshConfigFromEnv } from '../src/client/schedules';
-import { startStuckGaugeFromEnv } from './stuck-gauge';
+import { ensureSchedules, type QuoteRefreshConfig } from '../src/client/schedules';
+import { startStuckGauge } from './stuck-gauge';
 import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
-import { installTracingFromEnv } from '../src/telemetry/tracing';
+import { installTracingFor } from '../src/telemetry/tracing';
+import { dataConverterOf } from '../src/codec/data-converter';
+import { workerProcessConfigFromEnv, type WorkerProcessConfig } from './process-config';
 
-export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const config = workerConfigFromEnv(env);
+export async function runWorker(processConfig: WorkerProcessConfig): Promise<void> {
+  const config = processConfig.worker;
+  const dataConverter = dataConverterOf(processConfig.codec); // before connecting: no keys fails at once
   // telemetry (issue 6): JSON logs (redacted) and, with XBORDER_METRICS_ADDRESS, Prometheus metrics.
   // Must run before the first NativeConnection.
-  const telemetry = installTelemetryRuntime(telemetryConfigFromEnv(env));
+  const telemetry = installTelemetryRuntime(processConfig.telemetry);
   if (telemetry.metricsUrl) console.log(`worker: metrics at ${telemetry.metricsUrl}`);
   // issue 14: traces by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set (off by default)
-  const tracing = installTracingFromEnv('xborder-worker', env);
+  const tracing = installTracingFor(processConfig.tracing, 'xborder-worker');
   if (tracing) console.log('worker: tracing on (OTLP)');
   const provider = createProviderClient({
     baseUrl: config.provider.baseUrl,
@@ -34,11 +38,11 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
       ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId} (tasks once current or ramping: xborder deploy status)`
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=true for Worker Deployment Versioning)',
   );
-  const running = await startXborderWorker({ ...config, provider });
+  const running = await startXborderWorker({ ...config, provider, dataConverter });
   // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
-  if (env.XBORDER_ENSURE_SCHEDULES !== 'false') await ensureQuoteRefresh(env, config.temporal, config.taskQueue);
+  if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
   // issue 14: the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
-  const stuckGauge = await startStuckGaugeFromEnv(env, config.temporal, telemetry);
+  const stuckGauge = await startStuckGauge(processConfig.stuckGauge, config.temporal, dataConverter, telemetry);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();
@@ -52,11 +56,12 @@ export async function runWorkerFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
 }
 
 /** A failure here is logged, not fatal: the worker is useful without the Schedule, and the next start retries. */
-async function ensureQuoteRefresh(env: NodeJS.ProcessEnv, temporal: Parameters<typeof connectClient>[0], taskQueue: string): Promise<void> {
+async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: TemporalConnectionConfig, dataConverter: DataConverter): Promise<void> {
+  const { taskQueue } = quoteRefresh;
   try {
-    const client = await connectClient(temporal);
+    const client = await connectClient(temporal, dataConverter);
     try {
-      const ensured = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(env), taskQueue });
+      const ensured = await ensureSchedules(client, quoteRefresh);
       console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
       // issue 9, point 9: PAYINs whose webhooks were lost are handed to their entities every 15 minutes
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
@@ -70,8 +75,10 @@ async function ensureQuoteRefresh(env: NodeJS.ProcessEnv, temporal: Parameters<t
 }
 
 if (require.main === module) {
-  runWorkerFromEnv().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(() => runWorker(workerProcessConfigFromEnv(process.env)))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
 }

@@ -2,21 +2,22 @@
 // (so the gauge is exported at XBORDER_METRICS_ADDRESS with the worker metrics), started and stopped with the
 // worker. A failed connect is logged and leaves the gauge off: the worker is useful without it.
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { connectClient } from '../src/client/connect';
 import type { TemporalConnectionConfig } from '../src/client/connection-config';
 import type { InstalledTelemetry } from '../src/telemetry/runtime';
-import { startStuckPaymentsGauge, stuckGaugeConfigFromEnv } from '../src/client/stuck-gauge';
+import { startStuckPaymentsGauge, type StuckGaugeConfig } from '../src/client/stuck-gauge';
 
-export async function startStuckGaugeFromEnv(
-  env: NodeJS.ProcessEnv,
+export async function startStuckGauge(
+  config: StuckGaugeConfig,
   temporal: TemporalConnectionConfig,
+  dataConverter: DataConverter,
   telemetry: Pick<InstalledTelemetry, 'runtime' | 'logger'>,
 ): Promise<{ stop(): Promise<void> }> {
-  const config = stuckGaugeConfigFromEnv(env);
   if (config.intervalMs === 0) return { stop: async () => undefined };
   let client: Client;
   try {
-    client = await connectClient(temporal);
+    client = await connectClient(temporal, dataConverter);
   } catch (error) {
     telemetry.logger.warn('stuck-payments gauge off: no Temporal client', { error: error instanceof Error ? error.message : String(error) });
     return { stop: async () => undefined };

@@ -1,6 +1,5 @@
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { createActivities, type ProviderPort } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
@@ -16,8 +15,8 @@ export interface XborderWorkerOptions {
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
-  /** Payload encryption (issue 13); default from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
-  dataConverter?: DataConverter;
+  /** Payload encryption (issue 13): the process's entry makes it from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
+  dataConverter: DataConverter;
   /** Workflows kept in the worker's cache (issue 12: the memory budget). Default: the SDK's, sized from the heap. */
   maxCachedWorkflows?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
@@ -28,7 +27,7 @@ export interface XborderWorkerOptions {
    */
   deployment?: WorkerDeploymentSettings;
   /**
-   * Traces (issue 14): default the tracing this process installed (installTracingFromEnv; off unless the
+   * Traces (issue 14): default the tracing this process installed (installTracingFor; off unless the
    * environment turns it on), null for none. On: the bundle with the OpenTelemetry workflow interceptors, the
    * activity interceptors and the workflow spans' sink.
    */
@@ -45,7 +44,7 @@ export interface RunningWorker {
 
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
-  const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
+  const { dataConverter } = options;
   const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
   const traced = tracingWorkerOptions(tracing);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));

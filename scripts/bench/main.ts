@@ -37,7 +37,7 @@ const SCENARIO_RUNNERS: Record<StackScenario, (ctx: BenchContext) => Promise<voi
  * plaintext (the codec's cost is the difference between two such runs).
  */
 function useBenchCodecKey(): string {
-  const source = codecKeysFromEnv();
+  const source = codecKeysFromEnv(process.env);
   if (source.kind === 'disabled') return 'NOT encrypted (XBORDER_CODEC=disabled)';
   if (source.kind === 'keys') return `encrypted with the keys of ${source.source}`;
   process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('bench'));

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/cli/port-check';
 import { startLocalStack, type LocalStack } from '../../src/cli/stack';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
 import { startTemporalCluster, type TemporalCluster } from '../../test/cluster/temporal-cluster';
 
@@ -56,6 +57,7 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
       taskQueue: 'bench-unused', // every scenario has its own task queue and worker
       worker: false,
       schedules: false,
+      dataConverter: dataConverterFromEnv(process.env),
       webhookSecret,
       sandboxWebhookUrls: [ingress.webhookUrl],
       log: (line) => {

@@ -31,7 +31,7 @@ export type WorkerProcessConfig = z.infer<typeof WorkerProcessConfigSchema>;
 
 async function startSkeletonWorker(config: WorkerProcessConfig): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: config.address });
-  const codecs = dataConverterFromEnv().payloadCodecs ?? [];
+  const codecs = dataConverterFromEnv(process.env).payloadCodecs ?? [];
   // the pair skeleton's create activity starts its second workflow with a client, as createPaymentAndFollow does
   const client = new Client({ connection: await Connection.connect({ address: config.address }), namespace: config.namespace, dataConverter: { payloadCodecs: codecs } });
   const worker = await Worker.create({
@@ -56,6 +56,7 @@ function startWorker(config: WorkerProcessConfig): Promise<RunningWorker> {
     temporal: { address: config.address, namespace: config.namespace },
     taskQueue: config.taskQueue,
     provider,
+    dataConverter: dataConverterFromEnv(process.env),
     shutdownGraceMs: 2_000,
     ...(config.bundlePath ? { workflowBundlePath: config.bundlePath } : {}),
     ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),

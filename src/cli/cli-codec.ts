@@ -9,6 +9,7 @@ import type { DataConverter } from '@temporalio/common';
 import { codecDataConverter, dataConverterFromEnv } from '../codec/data-converter';
 import { codecKeysFromEnv, parseCodecKeys, staticKeyProvider } from '../codec/keys';
 import { UsageError } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 /** Where `xborder dev` keeps the stack's payload key, relative to the directory it runs in (its --data-dir). */
 export const DEV_CODEC_KEYS_FILE = path.join('.data', 'codec-keys.json');
@@ -37,7 +38,7 @@ export interface CliCodec {
 }
 
 /** The CLI's data converter; UsageError (exit code 2) when there are no keys or they are malformed. */
-export function cliDataConverter(env: NodeJS.ProcessEnv, cwd: string): CliCodec {
+export function cliDataConverter(env: Environment, cwd: string): CliCodec {
   try {
     const fromEnv = codecKeysFromEnv(env);
     if (fromEnv.kind === 'disabled') return { dataConverter: dataConverterFromEnv(env), source: 'disabled' };

@@ -5,6 +5,8 @@ import { temporalConfigFromEnv, TemporalConfigError } from '../client/connection
 import { DEFAULT_TASK_QUEUE } from '../../workers/config';
 import { CannotConnectError, UsageError } from './exit-codes';
 import { cliDataConverter } from './cli-codec';
+import type { Environment } from '../support/environment';
+import { currentTracing, tracingModeFromEnv } from '../telemetry/tracing';
 
 /** The flags of every command that talks to Temporal; they override temporal.toml and TEMPORAL_* variables. */
 export const CONNECTION_OPTIONS = {
@@ -51,12 +53,15 @@ export interface CliContext {
   close(): Promise<void>;
 }
 
-/** What every client-side subcommand needs: a Temporal client, the task queue and the UI address. */
-export async function cliContext(flags: { address?: string; namespace?: string } = {}): Promise<CliContext> {
+/**
+ * What every client-side subcommand needs: a Temporal client, the task queue and the UI address, from the
+ * flags over the environment the CLI's entry read (TEMPORAL_*, XBORDER_CODEC_*, XBORDER_TASK_QUEUE, TEMPORAL_UI_URL).
+ */
+export async function cliContext(flags: { address?: string; namespace?: string }, env: Environment): Promise<CliContext> {
   let temporal;
   try {
     temporal = temporalConfigFromEnv({
-      ...process.env,
+      ...env,
       ...(flags.address ? { TEMPORAL_ADDRESS: flags.address } : {}),
       ...(flags.namespace ? { TEMPORAL_NAMESPACE: flags.namespace } : {}),
     });
@@ -65,10 +70,12 @@ export async function cliContext(flags: { address?: string; namespace?: string }
     throw error;
   }
   // before connecting: missing keys are a configuration mistake (exit code 2), not a network failure
-  const codec = cliDataConverter(process.env, process.cwd());
+  const codec = cliDataConverter(env, process.cwd());
+  // traces when the environment turns them on (a host tracer provider, as for connectClientFromEnv)
+  const tracing = currentTracing() !== null || tracingModeFromEnv(env) === 'otlp';
   let client: Client;
   try {
-    client = await connectClient(temporal, codec.dataConverter);
+    client = await connectClient(temporal, codec.dataConverter, { tracing });
   } catch (error) {
     throw new CannotConnectError(temporal.address, temporal.namespace, error);
   }
@@ -76,8 +83,8 @@ export async function cliContext(flags: { address?: string; namespace?: string }
     client,
     address: temporal.address,
     namespace: temporal.namespace,
-    taskQueue: process.env.XBORDER_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
-    uiUrl: process.env.TEMPORAL_UI_URL ?? defaultUiUrl(temporal.address),
+    taskQueue: env.XBORDER_TASK_QUEUE ?? DEFAULT_TASK_QUEUE,
+    uiUrl: env.TEMPORAL_UI_URL ?? defaultUiUrl(temporal.address),
     close: () => client.connection.close(),
   };
 }

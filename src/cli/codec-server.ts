@@ -1,5 +1,7 @@
 // `xborder codec-server`: the codec server of docs/codec.md (src/codec/main.ts), configured from the environment.
-export async function runCodecServer(args: string[]): Promise<number> {
+import type { Environment } from '../support/environment';
+
+export async function runCodecServer(args: string[], env: Environment): Promise<number> {
   if (args.includes('--help')) {
     console.log(`Usage: xborder codec-server   (configured from the environment, see docs/codec.md)
   XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE   the payload keys (the worker's)
@@ -8,6 +10,7 @@ export async function runCodecServer(args: string[]): Promise<number> {
   XBORDER_CODEC_SERVER_HOST / _PORT               default 127.0.0.1:4030`);
     return 0;
   }
-  await (await import('../codec/main')).runCodecServerFromEnv();
+  const { codecServerConfigFromEnv } = await import('../codec/server-config');
+  await (await import('../codec/main')).runCodecServer(codecServerConfigFromEnv(env));
   return 0;
 }

@@ -1,10 +1,14 @@
 import { EXIT, UsageError } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 export interface Command {
   name: string;
   summary: string;
-  /** Resolves with the process exit code. Long-running commands resolve when they stop. */
-  run(args: string[]): Promise<number>;
+  /**
+   * Resolves with the process exit code. Long-running commands resolve when they stop. `env` is the process's
+   * environment as the CLI's entry (main.ts) read it: commands parse what they need from it, never process.env.
+   */
+  run(args: string[], env: Environment): Promise<number>;
 }
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
@@ -39,22 +43,23 @@ export const commands: Command[] = [
   {
     name: 'dev',
     summary: 'the whole local stack: Temporal dev server, sandbox, ingress, worker, and a demo transfer',
-    run: async (args) =>
-      !wantsHelp(args) && !workerInstalled('dev') ? EXIT.USAGE : (await import('./dev')).runDev(args),
+    run: async (args, env) =>
+      !wantsHelp(args) && !workerInstalled('dev') ? EXIT.USAGE : (await import('./dev')).runDev(args, env),
   },
   {
     name: 'sandbox',
     summary: 'the emulator of the payments service (see docs/sandbox.md)',
-    run: async (args) => (await import('./sandbox-command')).runSandboxCommand(args),
+    run: async (args, env) => (await import('./sandbox-command')).runSandboxCommand(args, env),
   },
   {
     name: 'worker',
     summary: 'the Temporal worker (configured from the environment, see `xborder worker --help`)',
-    run: async (args) => {
+    run: async (args, env) => {
       if (wantsHelp(args)) return (await import('./service-help')).printWorkerHelp();
       refuseArguments('worker', args);
       if (!workerInstalled('worker')) return EXIT.USAGE;
-      await (await import('../../workers/main')).runWorkerFromEnv();
+      const { workerProcessConfigFromEnv } = await import('../../workers/process-config');
+      await (await import('../../workers/main')).runWorker(workerProcessConfigFromEnv(env));
       return EXIT.OK;
     },
   },
@@ -62,49 +67,50 @@ export const commands: Command[] = [
     name: 'ingress',
     summary:
       'the webhook ingress HTTP server (configured from the environment, see `xborder ingress --help`)',
-    run: async (args) => {
+    run: async (args, env) => {
       if (wantsHelp(args)) return (await import('./service-help')).printIngressHelp();
       refuseArguments('ingress', args);
-      await (await import('../ingress/main')).runIngressFromEnv();
+      const { ingressConfigFromEnv } = await import('../ingress/config');
+      await (await import('../ingress/main')).runIngress(ingressConfigFromEnv(env));
       return new Promise<number>(() => undefined); // serves until a signal stops the process
     },
   },
   {
     name: 'codec-server',
     summary: 'decodes and encodes payloads for the Temporal UI and CLI, with a bearer token (see docs/codec.md)',
-    run: async (args) => {
+    run: async (args, env) => {
       if (!wantsHelp(args)) refuseArguments('codec-server', args);
-      return (await import('./codec-server')).runCodecServer(wantsHelp(args) ? ['--help'] : args);
+      return (await import('./codec-server')).runCodecServer(wantsHelp(args) ? ['--help'] : args, env);
     },
   },
   {
     name: 'pay',
     summary: 'start a payment from a JSON request; --watch follows it to its outcome',
-    run: async (args) => (await import('./pay')).runPay(args),
+    run: async (args, env) => (await import('./pay')).runPay(args, env),
   },
   {
     name: 'status',
     summary: 'show the state of a payment workflow (payment key or workflow ID)',
-    run: async (args) => (await import('./status')).runStatus(args),
+    run: async (args, env) => (await import('./status')).runStatus(args, env),
   },
   {
     name: 'cancel',
     summary: 'cancel a payment that has not been funded',
-    run: async (args) => (await import('./status')).runCancel(args),
+    run: async (args, env) => (await import('./status')).runCancel(args, env),
   },
   {
     name: 'stuck',
     summary: 'list stuck payments with age, phase, provider id and Temporal UI link (exit code 1 when any)',
-    run: async (args) => (await import('./stuck')).runStuck(args),
+    run: async (args, env) => (await import('./stuck')).runStuck(args, env),
   },
   {
     name: 'schedule',
     summary: 'the quote-refresh Schedule: create (or update) | describe | pause | unpause | trigger | delete',
-    run: async (args) => (await import('./schedule')).runSchedule(args),
+    run: async (args, env) => (await import('./schedule')).runSchedule(args, env),
   },
   {
     name: 'deploy',
     summary: 'Worker Deployment Versioning: status | set-current <buildId> | ramp <buildId> <percent> | stop-ramp',
-    run: async (args) => (await import('./deploy')).runDeploy(args),
+    run: async (args, env) => (await import('./deploy')).runDeploy(args, env),
   },
 ];

@@ -12,6 +12,7 @@ import {
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp> [options]
   status                      the current and ramping builds, every build's status and drainage
@@ -51,7 +52,7 @@ const ARITY: Record<(typeof SUBCOMMANDS)[number], { count: number; what: string 
 };
 
 /** Checks the arguments without connecting: every mistake is a UsageError (exit code 2) with the usage. */
-export function parseDeployArgs(args: string[], env: NodeJS.ProcessEnv = process.env): DeployArgs {
+export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
   const { values, positionals } = parseCommandArgs(
     {
       args,
@@ -103,13 +104,13 @@ export function parseDeployArgs(args: string[], env: NodeJS.ProcessEnv = process
   }
 }
 
-export async function runDeploy(args: string[]): Promise<number> {
-  const parsed = parseDeployArgs(args);
+export async function runDeploy(args: string[], env: Environment): Promise<number> {
+  const parsed = parseDeployArgs(args, env);
   if (parsed.help || !parsed.command) {
     console.log(DEPLOY_USAGE);
     return EXIT.OK;
   }
-  const ctx = await cliContext(parsed.connection);
+  const ctx = await cliContext(parsed.connection, env);
   try {
     return await runDeployCommand(ctx.client, parsed.command, parsed);
   } catch (error) {

@@ -13,7 +13,9 @@ import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCod
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
-import { installTracingFromEnv } from '../telemetry/tracing';
+import { installTracingFor, tracingConfigFromEnv } from '../telemetry/tracing';
+import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
+import type { Environment } from '../support/environment';
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 
@@ -39,9 +41,9 @@ function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).
  * else a key generated once into <data-dir>/codec-keys.json, like the webhook secret: a fresh clone encrypts from
  * its first payload, and the keys stay with the .data/ whose history they decrypt.
  */
-function devDataConverter(dataDir: string) {
-  const fromEnv = codecKeysFromEnv().kind;
-  if (fromEnv !== 'missing') return { dataConverter: dataConverterFromEnv(), source: fromEnv === 'disabled' ? 'disabled' : 'the environment' };
+function devDataConverter(dataDir: string, env: Environment) {
+  const fromEnv = codecKeysFromEnv(env).kind;
+  if (fromEnv !== 'missing') return { dataConverter: dataConverterFromEnv(env), source: fromEnv === 'disabled' ? 'disabled' : 'the environment' };
   const file = path.join(dataDir, 'codec-keys.json');
   const text = loadOrCreateSecret(file, () => JSON.stringify(generateCodecKeys(), null, 2));
   return { dataConverter: codecDataConverter(staticKeyProvider(parseCodecKeys(text, file))), source: file };
@@ -79,7 +81,7 @@ function parseDevArgs(args: string[]) {
   }
 }
 
-export async function runDev(args: string[]): Promise<number> {
+export async function runDev(args: string[], env: Environment): Promise<number> {
   const { values } = parseDevArgs(args);
   if (values.help) {
     console.log(USAGE);
@@ -105,7 +107,7 @@ export async function runDev(args: string[]): Promise<number> {
   if (!(await portTaken('127.0.0.1', temporalPort))) wanted.push([uiPort, 'Temporal UI', '--ui-port']);
   const dataDir = path.resolve(values['data-dir'] ?? '.data');
   // the codec server runs whenever payloads are encrypted (always, unless XBORDER_CODEC=disabled)
-  if (codecKeysFromEnv().kind !== 'disabled') wanted.push([codecPort, 'codec server', '--codec-port']);
+  if (codecKeysFromEnv(env).kind !== 'disabled') wanted.push([codecPort, 'codec server', '--codec-port']);
   for (const [p, what, flag] of wanted) {
     if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
   }
@@ -117,9 +119,9 @@ export async function runDev(args: string[]): Promise<number> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
   // issue 14: XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
-  const tracing = installTracingFromEnv('xborder-dev');
+  const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
   if (tracing) log('tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)');
-  const codec = devDataConverter(dataDir);
+  const codec = devDataConverter(dataDir, env);
   const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
   const sandboxApiKeyFile = path.join(dataDir, 'sandbox-api-key');
   const sandboxControlTokenFile = path.join(dataDir, 'sandbox-control-token');
@@ -134,6 +136,7 @@ export async function runDev(args: string[]): Promise<number> {
     apiKey: loadOrCreateSecret(sandboxApiKeyFile, () => `sk_${randomBytes(16).toString('hex')}`),
     sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
     dataConverter: codec.dataConverter,
+    quoteRefresh: quoteRefreshConfigFromEnv(env),
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {

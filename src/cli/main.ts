@@ -4,6 +4,7 @@
 import { commands, type Command } from './commands';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
 import { packageVersion } from '../support/package-root';
+import type { Environment } from '../support/environment';
 
 function usage(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -19,7 +20,7 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], env: Environment): Promise<number> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-V' || name === 'version') {
     console.log(packageVersion());
@@ -39,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.USAGE;
   }
   try {
-    return await command.run(rest);
+    return await command.run(rest, env);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`xborder ${name}: ${error.message}${error.usage ? `\n\n${error.usage}` : ''}`);
@@ -54,7 +55,8 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
+// The CLI's entry: the one read of its environment, handed to the command (docs/architecture.md, "Configuration").
+main(process.argv.slice(2), process.env).then(
   (code) => {
     if (code !== 0) process.exitCode = code;
   },

@@ -13,6 +13,7 @@ import {
 import { EXIT, UsageError } from './exit-codes';
 import { formatViolations, quoteLine } from './format-problems';
 import { watchPayment } from './watch';
+import type { Environment } from '../support/environment';
 
 const USAGE = `Usage: xborder pay --key <payment key> --request <file.json | -> [--max-fee N] [--max-drift F] [--watch] [--json]
   --request   the POST /payments body (spec: Endpoints, POST /payments body); - reads standard input
@@ -36,7 +37,7 @@ function readRequest(source: string): Record<string, unknown> {
   return request as Record<string, unknown>;
 }
 
-export async function runPay(args: string[]): Promise<number> {
+export async function runPay(args: string[], env: Environment): Promise<number> {
   const { values } = parseCommandArgs(
     {
       args,
@@ -84,7 +85,7 @@ export async function runPay(args: string[]): Promise<number> {
     throw new UsageError(`the request is refused (nothing was sent; the key is still free):\n${formatViolations(named)}`);
   }
 
-  const ctx = await cliContext(values);
+  const ctx = await cliContext(values, env);
   try {
     const started = await startPayment(ctx.client, input, { taskQueue: ctx.taskQueue });
     const ui = temporalUiLink(ctx.uiUrl, ctx.namespace, started.workflowId);

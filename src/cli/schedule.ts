@@ -6,10 +6,13 @@ import {
   ensureSchedules,
   formatRatePair,
   quoteRefreshConfigFromEnv,
+  QuoteRefreshConfigSchema,
   QUOTE_REFRESH_SCHEDULE_ID,
+  type QuoteRefreshConfig,
 } from '../client/schedules';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 export const SCHEDULE_SUBCOMMANDS = ['create', 'describe', 'pause', 'unpause', 'trigger', 'delete'] as const;
 export type ScheduleSubcommand = (typeof SCHEDULE_SUBCOMMANDS)[number];
@@ -29,7 +32,7 @@ export function isScheduleSubcommand(value: string | undefined): value is Schedu
   return (SCHEDULE_SUBCOMMANDS as readonly string[]).includes(value ?? '');
 }
 
-export async function runSchedule(args: string[]): Promise<number> {
+export async function runSchedule(args: string[], env: Environment): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     {
       args,
@@ -55,11 +58,14 @@ export async function runSchedule(args: string[]): Promise<number> {
       USAGE,
     );
   }
-  const ctx = await cliContext(values);
+  // create: the XBORDER_QUOTE_* variables, checked before anything connects
+  const quoteRefresh = sub === 'create' ? quoteRefreshConfigFromEnv(env) : undefined;
+  const ctx = await cliContext(values, env);
   try {
     return await runScheduleSubcommand(ctx.client, sub, {
       scheduleId: values.id ?? QUOTE_REFRESH_SCHEDULE_ID,
       taskQueue: ctx.taskQueue,
+      ...(quoteRefresh ? { quoteRefresh } : {}),
       ...(values.note ? { note: values.note } : {}),
       json: values.json ?? false,
     });
@@ -79,7 +85,14 @@ export async function runSchedule(args: string[]): Promise<number> {
 export async function runScheduleSubcommand(
   client: Client,
   sub: ScheduleSubcommand,
-  options: { scheduleId: string; taskQueue: string; note?: string; json: boolean },
+  options: {
+    scheduleId: string;
+    taskQueue: string;
+    note?: string;
+    json: boolean;
+    /** create: the Schedule's settings (XBORDER_QUOTE_*, read by the caller); default the built-in ones. */
+    quoteRefresh?: QuoteRefreshConfig;
+  },
 ): Promise<number> {
   const handle = client.schedule.getHandle(options.scheduleId);
   // One line of text, or with --json one document: { scheduleId, action, ... }.
@@ -91,7 +104,7 @@ export async function runScheduleSubcommand(
   switch (sub) {
     case 'create': {
       const config = {
-        ...quoteRefreshConfigFromEnv(),
+        ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue: options.taskQueue })),
         taskQueue: options.taskQueue,
         scheduleId: options.scheduleId,
       };

@@ -4,10 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { dataConverterFromEnv } from '../codec/data-converter';
 import { startCodecServer, type CodecServer } from '../codec/server';
 import { connectClient } from '../client/connect';
-import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
+import { QuoteRefreshConfigSchema, type QuoteRefreshConfig } from '../client/quote-refresh-config';
 import { ensureSchedules } from '../client/schedules';
 import { ensureReconcileSchedule } from '../client/reconcile-schedule';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
@@ -37,8 +36,10 @@ export interface LocalStackOptions {
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
   schedules?: boolean;
   log?: (line: string) => void;
-  /** Payload encryption of the client and worker (issue 13); default from XBORDER_CODEC_KEYS(_FILE). */
-  dataConverter?: DataConverter;
+  /** Payload encryption of the client and worker (issue 13): the caller's, e.g. from XBORDER_CODEC_KEYS(_FILE). */
+  dataConverter: DataConverter;
+  /** The quote-refresh Schedule's settings (the caller's XBORDER_QUOTE_*); default the built-in ones. */
+  quoteRefresh?: QuoteRefreshConfig;
   /** Start the codec server (before the dev server, whose UI is pointed at it). */
   codecServer?: { port?: number; token: string };
 }
@@ -60,7 +61,7 @@ export interface LocalStack {
   close(): Promise<void>;
 }
 
-export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const log = options.log ?? (() => undefined);
   const namespace = options.namespace ?? 'default';
   const taskQueue = options.taskQueue ?? 'xborder';
@@ -72,7 +73,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
   };
   try {
-    const dataConverter = options.dataConverter ?? dataConverterFromEnv();
+    const { dataConverter } = options;
     const temporalPort = options.temporalPort ?? 7233;
     const uiPort = options.temporalUiPort ?? temporalPort + 1000;
     let codecServer: CodecServer | null = null;
@@ -126,7 +127,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       closers.push(() => worker!.shutdown().catch(() => undefined));
     }
     if (options.schedules !== false) {
-      const schedule = await ensureSchedules(client, { ...quoteRefreshConfigFromEnv(), taskQueue });
+      const schedule = await ensureSchedules(client, { ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })), taskQueue });
       log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
       // issue 9, point 9: PAYINs whose webhooks were lost reach their entities (as workers/main.ts does)
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });

@@ -4,6 +4,7 @@ import { temporalUiLink } from '../client/stuck';
 import type { PaymentState } from '../../workflows/messages';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 /**
  * Funding instructions are an instruction to pay: shown only while the payment waits for funds — never once it has
@@ -62,7 +63,7 @@ Exit codes: 0 in progress or COMPLETED, 1 ended other than COMPLETED, money move
   listens until the provider says it can no longer be funded, then ends CANCELLED), or no such payment; 2 usage,
   3 cannot connect.`;
 
-export async function runStatus(args: string[]): Promise<number> {
+export async function runStatus(args: string[], env: Environment): Promise<number> {
   const { positionals, values } = parseCommandArgs(
     {
       args,
@@ -76,7 +77,7 @@ export async function runStatus(args: string[]): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length !== 1) throw new UsageError('give one payment key', STATUS_USAGE);
-  const ctx = await cliContext(values);
+  const ctx = await cliContext(values, env);
   try {
     const state = await getPaymentState(ctx.client, positionals[0]!);
     const link = temporalUiLink(ctx.uiUrl, ctx.namespace, toPaymentWorkflowId(positionals[0]!));
@@ -103,7 +104,7 @@ ${CONNECTION_USAGE}
 Exit codes: 0 cancelled, 1 refused (funds in, already finished — the message gives its outcome — or no such
   payment), 2 usage, 3 cannot connect.`;
 
-export async function runCancel(args: string[]): Promise<number> {
+export async function runCancel(args: string[], env: Environment): Promise<number> {
   const { positionals, values } = parseCommandArgs(
     {
       args,
@@ -122,7 +123,7 @@ export async function runCancel(args: string[]): Promise<number> {
     return EXIT.OK;
   }
   if (positionals.length !== 1) throw new UsageError('give one payment key', CANCEL_USAGE);
-  const ctx = await cliContext(values);
+  const ctx = await cliContext(values, env);
   try {
     const state = await cancelPayment(ctx.client, positionals[0]!, values.reason);
     if (values.json) printJson({ cancelled: true, state });

@@ -9,6 +9,7 @@ import {
   printJson,
 } from './cli-env';
 import { EXIT } from './exit-codes';
+import type { Environment } from '../support/environment';
 
 const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]
   --in-progress-hours N  a payment in progress longer than N hours is stuck (default 24)
@@ -17,7 +18,7 @@ const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]
 ${CONNECTION_USAGE}
 Exit codes: 0 nothing stuck, 1 stuck payments found, 2 usage, 3 cannot connect.`;
 
-export async function runStuck(args: string[]): Promise<number> {
+export async function runStuck(args: string[], env: Environment): Promise<number> {
   const { values } = parseCommandArgs(
     {
       args,
@@ -45,7 +46,7 @@ export async function runStuck(args: string[]): Promise<number> {
     else for (const [kind, query] of Object.entries(queries)) console.log(`${kind}\n  ${query}`);
     return EXIT.OK;
   }
-  const ctx = await cliContext(values);
+  const ctx = await cliContext(values, env);
   try {
     const stuck = await findStuckPayments(ctx.client, options);
     if (values.json) {

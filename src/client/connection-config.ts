@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
+import type { Environment } from '../support/environment';
 
 /**
  * Temporal connection settings the way Temporal's own tools read them (`@temporalio/envconfig`, what the
@@ -163,7 +164,7 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
  * THE one entry point for Temporal connection settings (client, worker, ingress, CLI). Synchronous: reads the
  * config file and certificate files with readFileSync. Throws TemporalConfigError naming the file and fields.
  */
-export function temporalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TemporalConnectionConfig {
+export function temporalConfigFromEnv(env: Environment): TemporalConnectionConfig {
   const parsedEnv = EnvSchema.safeParse(env);
   if (!parsedEnv.success)
     throw new TemporalConfigError(

@@ -1,5 +1,6 @@
 export * from './connection-config';
 export * from './connect';
+export * from './connect-from-env';
 export * from './payments';
 export * from './stuck';
 export * from './schedules';

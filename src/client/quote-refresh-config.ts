@@ -1,6 +1,7 @@
 // Configuration of the quote-refresh Schedule (ARCHITECTURE: refreshQuotes), from code or the environment.
 import { z } from 'zod';
 import type { RatePair } from '../../workflows/rate-board-messages';
+import { parseEnvironment, type Environment } from '../support/environment';
 
 export const QUOTE_REFRESH_SCHEDULE_ID = 'quote-refresh';
 
@@ -59,8 +60,8 @@ const EnvSchema = z.object({
 /** Every variable quoteRefreshConfigFromEnv reads. */
 export const QUOTE_REFRESH_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
 
-export function quoteRefreshConfigFromEnv(env: NodeJS.ProcessEnv = process.env): QuoteRefreshConfig {
-  const e = EnvSchema.parse(env);
+export function quoteRefreshConfigFromEnv(env: Environment): QuoteRefreshConfig {
+  const e = parseEnvironment(EnvSchema, env, 'quote-refresh Schedule');
   return QuoteRefreshConfigSchema.parse({
     taskQueue: e.XBORDER_TASK_QUEUE,
     ...(e.XBORDER_QUOTE_REFRESH_INTERVAL_MS ? { intervalMs: e.XBORDER_QUOTE_REFRESH_INTERVAL_MS } : {}),

@@ -9,6 +9,7 @@ import type { MetricMeter } from '@temporalio/common';
 import { z } from 'zod';
 import { findStuckPayments, stuckQueries, type StuckKind } from './stuck';
 import type { JsonLogger } from '../telemetry/logger';
+import { parseEnvironment, type Environment } from '../support/environment';
 
 export const STUCK_METRIC_NAMES = {
   stuck: 'xborder_stuck_payments',
@@ -29,10 +30,9 @@ export interface StuckGaugeConfig {
   inProgressLimitMs: number;
 }
 
-export function stuckGaugeConfigFromEnv(env: NodeJS.ProcessEnv = process.env): StuckGaugeConfig {
-  const parsed = StuckGaugeEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`Invalid stuck-gauge environment: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return { intervalMs: parsed.data.XBORDER_STUCK_GAUGE_INTERVAL_MS, inProgressLimitMs: parsed.data.XBORDER_STUCK_IN_PROGRESS_LIMIT_MS };
+export function stuckGaugeConfigFromEnv(env: Environment): StuckGaugeConfig {
+  const e = parseEnvironment(StuckGaugeEnvSchema, env, 'stuck-gauge');
+  return { intervalMs: e.XBORDER_STUCK_GAUGE_INTERVAL_MS, inProgressLimitMs: e.XBORDER_STUCK_IN_PROGRESS_LIMIT_MS };
 }
 
 export interface StuckGauge {

@@ -2,7 +2,8 @@
 // schedules, backend services), the codec server, `xborder dev` and the tests all get it from here.
 import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec';
-import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider } from './keys';
+import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider, type CodecKeysSource } from './keys';
+import type { Environment } from '../support/environment';
 
 /** The failure converter module (encodeCommonAttributes): also bundled into the workflow code. */
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
@@ -28,7 +29,7 @@ const warnOnce = (line: string) => {
  * encrypted payloads not bound to their workflow (default admit until the payloads written before the binding are
  * gone: docs/codec.md, "Bound to its workflow").
  */
-export function codecOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): EncryptionCodecOptions {
+export function codecOptionsFromEnv(env: Environment): EncryptionCodecOptions {
   const plaintext = env.XBORDER_CODEC_PLAINTEXT ?? 'refuse';
   if (plaintext !== 'refuse' && plaintext !== 'admit') throw new Error(`XBORDER_CODEC_PLAINTEXT must be "refuse" (default) or "admit", got "${plaintext}"`);
   const unbound = env.XBORDER_CODEC_UNBOUND ?? 'admit';
@@ -47,13 +48,28 @@ export const MISSING_KEYS_MESSAGE =
 
 let warnedDisabled = false;
 
+/** The codec's configuration: where its keys came from and its two switches. */
+export interface CodecConfig {
+  keys: CodecKeysSource;
+  options: EncryptionCodecOptions;
+}
+
 /**
- * From XBORDER_CODEC_KEYS / XBORDER_CODEC_KEYS_FILE. Without keys it fails loudly, naming the variables, unless
+ * XBORDER_CODEC_KEYS / XBORDER_CODEC_KEYS_FILE / XBORDER_CODEC and the switches; read by each process's entry.
+ * The switches are read only when there are keys (they mean nothing without them).
+ */
+export function codecConfigFromEnv(env: Environment): CodecConfig {
+  const keys = codecKeysFromEnv(env);
+  return { keys, options: keys.kind === 'keys' ? codecOptionsFromEnv(env) : {} };
+}
+
+/**
+ * The data converter of a codec configuration. Without keys it fails loudly, naming the variables, unless
  * XBORDER_CODEC=disabled says plaintext is wanted (then it warns once).
  */
-export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): DataConverter {
-  const source = codecKeysFromEnv(env);
-  if (source.kind === 'keys') return codecDataConverter(staticKeyProvider(source.keys), codecOptionsFromEnv(env));
+export function dataConverterOf(config: CodecConfig): DataConverter {
+  const source = config.keys;
+  if (source.kind === 'keys') return codecDataConverter(staticKeyProvider(source.keys), config.options);
   if (source.kind === 'disabled') {
     if (!warnedDisabled) {
       warnedDisabled = true;
@@ -62,4 +78,9 @@ export function dataConverterFromEnv(env: NodeJS.ProcessEnv = process.env): Data
     return { failureConverterPath: FAILURE_CONVERTER_PATH };
   }
   throw new Error(MISSING_KEYS_MESSAGE);
+}
+
+/** dataConverterOf(codecConfigFromEnv(env)): for tests and tools that hold an environment record. */
+export function dataConverterFromEnv(env: Environment): DataConverter {
+  return dataConverterOf(codecConfigFromEnv(env));
 }

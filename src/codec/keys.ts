@@ -5,6 +5,7 @@ import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { refuseKnownSecret } from '../security/known-secrets';
+import type { Environment } from '../support/environment';
 
 export interface CodecKey {
   /** Public: stored in each payload's metadata (`encryption-key-id`). Never personal data. */
@@ -81,7 +82,7 @@ export type CodecKeysSource =
  * XBORDER_CODEC_KEYS (the JSON itself) or XBORDER_CODEC_KEYS_FILE (a path to it); XBORDER_CODEC=disabled is the
  * explicit opt-out (plaintext payloads: never in production).
  */
-export function codecKeysFromEnv(env: NodeJS.ProcessEnv = process.env): CodecKeysSource {
+export function codecKeysFromEnv(env: Environment): CodecKeysSource {
   if (env.XBORDER_CODEC_KEYS && env.XBORDER_CODEC_KEYS_FILE) {
     throw new Error('Set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE, not both.');
   }

@@ -1,12 +1,12 @@
 // Codec server entrypoint: `xborder codec-server` / `node dist/src/codec/main.js` (temporal-docker's
-// codec-server image). Configured from the environment (server-config.ts); stops on SIGTERM/SIGINT.
+// codec-server image). The entry reads the environment once (server-config.ts); runCodecServer takes the typed
+// config. Stops on SIGTERM/SIGINT.
 import { EncryptionCodec } from './encryption-codec';
 import { staticKeyProvider } from './keys';
 import { startCodecServer } from './server';
-import { codecServerConfigFromEnv } from './server-config';
+import { codecServerConfigFromEnv, type CodecServerConfig } from './server-config';
 
-export async function runCodecServerFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const config = codecServerConfigFromEnv(env);
+export async function runCodecServer(config: CodecServerConfig): Promise<void> {
   const server = await startCodecServer({
     codecs: [new EncryptionCodec(staticKeyProvider(config.keys))],
     tokens: config.tokens,
@@ -24,8 +24,10 @@ export async function runCodecServerFromEnv(env: NodeJS.ProcessEnv = process.env
 }
 
 if (require.main === module) {
-  runCodecServerFromEnv().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(() => runCodecServer(codecServerConfigFromEnv(process.env)))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
 }

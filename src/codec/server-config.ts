@@ -1,8 +1,9 @@
-// `xborder codec-server` from the environment (the keys from XBORDER_CODEC_KEYS(_FILE), as the worker's).
+// The codec server's configuration from the environment (the keys from XBORDER_CODEC_KEYS(_FILE), as the worker's).
 import { z } from 'zod';
 import { refuseKnownSecrets } from '../security/known-secrets';
-import { codecKeysFromEnv } from './keys';
+import { codecKeysFromEnv, type CodecKeysJson } from './keys';
 import { DEFAULT_CODEC_SERVER_PORT } from './server';
+import { parseEnvironment, type Environment } from '../support/environment';
 
 const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -19,20 +20,26 @@ const EnvSchema = z.object({
 export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
 export const CODEC_KEY_ENV_VARS = ['XBORDER_CODEC_KEYS', 'XBORDER_CODEC_KEYS_FILE', 'XBORDER_CODEC', 'XBORDER_CODEC_PLAINTEXT', 'XBORDER_CODEC_UNBOUND'] as const;
 
-export function codecServerConfigFromEnv(env: NodeJS.ProcessEnv = process.env) {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new Error(`Invalid codec server environment:\n  ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ')}`);
-  }
-  const tokens = list(parsed.data.XBORDER_CODEC_SERVER_TOKENS);
+export interface CodecServerConfig {
+  host: string;
+  port: number;
+  tokens: string[];
+  allowedOrigins: string[];
+  keys: CodecKeysJson;
+}
+
+/** The codec server's configuration, read by its entry (src/codec/main.ts, `xborder codec-server`). */
+export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
+  const e = parseEnvironment(EnvSchema, env, 'codec server');
+  const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens);
   const keys = codecKeysFromEnv(env);
   if (keys.kind !== 'keys') throw new Error('The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).');
   return {
-    host: parsed.data.XBORDER_CODEC_SERVER_HOST,
-    port: parsed.data.XBORDER_CODEC_SERVER_PORT,
+    host: e.XBORDER_CODEC_SERVER_HOST,
+    port: e.XBORDER_CODEC_SERVER_PORT,
     tokens,
-    allowedOrigins: list(parsed.data.XBORDER_CODEC_SERVER_ORIGINS),
+    allowedOrigins: list(e.XBORDER_CODEC_SERVER_ORIGINS),
     keys: keys.keys,
   };
 }

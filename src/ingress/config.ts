@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../client/connection-config';
 import { refuseKnownSecrets } from '../security/known-secrets';
+import { codecConfigFromEnv, type CodecConfig } from '../codec/data-converter';
+import { ingressTelemetryConfigFromEnv, type IngressTelemetryConfig } from '../telemetry/ingress-telemetry';
+import { tracingConfigFromEnv, type TracingConfig } from '../telemetry/tracing';
+import { parseEnvironment, type Environment } from '../support/environment';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -36,8 +40,14 @@ const IngressEnvSchema = z.object({
 /** Every variable of the ingress's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
 export const INGRESS_ENV_VARS = Object.keys(IngressEnvSchema.shape) as ReadonlyArray<keyof typeof IngressEnvSchema.shape>;
 
+/** Everything the ingress process reads from its environment, once, at its entry (main.ts, lambda-main.ts). */
 export interface IngressConfig {
   temporal: TemporalConnectionConfig;
+  /** Payload keys of the client that signals the entities (docs/codec.md). */
+  codec: CodecConfig;
+  tracing: TracingConfig;
+  /** Metrics endpoint (the Node server only) and log level. */
+  telemetry: IngressTelemetryConfig;
   host: string;
   port: number;
   path: string;
@@ -51,17 +61,15 @@ export interface IngressConfig {
   bodyTimeoutMs: number;
 }
 
-export function ingressConfigFromEnv(env: NodeJS.ProcessEnv = process.env): IngressConfig {
-  const parsed = IngressEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
-    throw new Error(`Invalid ingress environment:\n  ${problems}`);
-  }
-  const e = parsed.data;
+export function ingressConfigFromEnv(env: Environment): IngressConfig {
+  const e = parseEnvironment(IngressEnvSchema, env, 'ingress');
   const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
   refuseKnownSecrets('XBORDER_WEBHOOK_SECRETS', secrets);
   return {
     temporal: temporalConfigFromEnv(env),
+    codec: codecConfigFromEnv(env),
+    tracing: tracingConfigFromEnv(env),
+    telemetry: ingressTelemetryConfigFromEnv(env),
     host: e.XBORDER_INGRESS_HOST,
     port: e.XBORDER_INGRESS_PORT,
     path: e.XBORDER_INGRESS_PATH,

@@ -1,8 +1,9 @@
 // Lambda entry of the webhook ingress: `handler` (docs/deployment.md, "Lambda webhook ingress"). Serves API Gateway
 // REST (payload v1), HTTP API (v2) and Function URL events through the same webhook handler as the Node server.
 //
-// Configured from the environment at the first invocation (ingressConfigFromEnv: Temporal connection through
-// temporalConfigFromEnv, XBORDER_WEBHOOK_SECRETS, XBORDER_TASK_QUEUE). One Temporal client per container, made by
+// Configured from the environment at the first invocation: the handler reads process.env once and
+// ingressConfigFromEnv turns it into the typed config (Temporal connection through temporalConfigFromEnv,
+// XBORDER_WEBHOOK_SECRETS, XBORDER_TASK_QUEUE, payload keys, tracing, log level) that everything below takes. One Temporal client per container, made by
 // connectClient at the first verified webhook (never for an unsigned caller) and reused by every warm invocation
 // after it; never closed per request (Lambda freezes the container between invocations; the gRPC channel reconnects
 // by itself). A failed connect is not remembered: the invocation answers 503 with a fixed text (the cause is logged,
@@ -10,14 +11,16 @@
 import type { Client } from '@temporalio/client';
 import { connectClient } from '../client/connect';
 import { describeTemporalConfig, type TemporalConnectionConfig } from '../client/connection-config';
-import { createJsonLogger, logLevelFromEnv } from '../telemetry/logger';
+import { dataConverterOf } from '../codec/data-converter';
+import type { Environment } from '../support/environment';
+import { createJsonLogger } from '../telemetry/logger';
 import { createIngressTelemetry } from '../telemetry/ingress-telemetry';
 import { ingressConfigFromEnv } from './config';
 import { createWebhookHandler } from './handler';
 import { toLambdaHandler, type LambdaProxyResult } from './lambda';
 import { readLambdaHttpEvent } from './lambda-event';
 import { createTemporalRouter, TemporalUnavailableError } from './routing';
-import { installTracingFromEnv } from '../telemetry/tracing';
+import { installTracingFor } from '../telemetry/tracing';
 
 export interface LambdaIngressDeps {
   connect: (config: TemporalConnectionConfig) => Promise<Client>;
@@ -35,15 +38,17 @@ function answer(statusCode: number, code: string, message: string): LambdaProxyR
   return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ok: false, code, message }) };
 }
 
-export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: LambdaIngressDeps = { connect: connectClient }): LambdaIngress {
+export function createLambdaIngress(env: Environment, deps?: LambdaIngressDeps): LambdaIngress {
   // Parsed now, so a bad variable or a malformed secret fails the cold start instead of every event later.
   const config = ingressConfigFromEnv(env);
+  // The codec's data converter is made at the first connect, as before: missing keys answer 503 and are logged.
+  const connect = deps?.connect ?? ((temporal: TemporalConnectionConfig) => connectClient(temporal, dataConverterOf(config.codec)));
   // issue 14: a span per webhook by OTLP/HTTP when the environment turns tracing on; flushed before each answer
   // returns (the container is frozen after it, and a batch would wait for the next invocation)
-  const tracing = installTracingFromEnv('xborder-ingress-lambda', env);
+  const tracing = installTracingFor(config.tracing, 'xborder-ingress-lambda');
   // Outcomes go to JSON log lines (CloudWatch); there is no /metrics endpoint to scrape in a Lambda.
   const telemetry = createIngressTelemetry({
-    logger: createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-ingress-lambda' } }),
+    logger: createJsonLogger({ level: config.telemetry.logLevel, base: { service: 'xborder-ingress-lambda' } }),
   });
   let connects = 0;
   let client: Promise<Client> | undefined;
@@ -53,7 +58,7 @@ export function createLambdaIngress(env: NodeJS.ProcessEnv = process.env, deps: 
     client ??= (async () => {
       connects++;
       try {
-        const c = await deps.connect(config.temporal);
+        const c = await connect(config.temporal);
         telemetry.logger.info('connected to Temporal', { temporal: describeTemporalConfig(config.temporal), taskQueue: config.taskQueue });
         return c;
       } catch (error) {

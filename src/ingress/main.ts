@@ -1,20 +1,21 @@
-// Ingress entrypoint: `xborder ingress` / `node dist/src/ingress/main.js`. Configured from the environment.
+// Ingress entrypoint: `xborder ingress` / `node dist/src/ingress/main.js`. The entry reads the environment once
+// (ingressConfigFromEnv); runIngress and everything below it take the typed config.
 import { connectClient } from '../client/connect';
 import { describeTemporalConfig } from '../client/connection-config';
-import { ingressConfigFromEnv } from './config';
+import { dataConverterOf } from '../codec/data-converter';
+import { ingressConfigFromEnv, type IngressConfig } from './config';
 import { createWebhookHandler } from './handler';
 import { startIngressServer } from './node-server';
 import { createTemporalRouter } from './routing';
-import { ingressTelemetryFromEnv } from '../telemetry/ingress-telemetry';
-import { installTracingFromEnv } from '../telemetry/tracing';
+import { ingressTelemetryOf } from '../telemetry/ingress-telemetry';
+import { installTracingFor } from '../telemetry/tracing';
 
-export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const config = ingressConfigFromEnv(env);
+export async function runIngress(config: IngressConfig): Promise<void> {
   // issue 14: a span per webhook, by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set
-  const tracing = installTracingFromEnv('xborder-ingress', env);
-  const client = await connectClient(config.temporal);
+  const tracing = installTracingFor(config.tracing, 'xborder-ingress');
+  const client = await connectClient(config.temporal, dataConverterOf(config.codec));
   // telemetry (issue 6): webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines
-  const telemetry = ingressTelemetryFromEnv(env);
+  const telemetry = ingressTelemetryOf(config.telemetry);
   const metricsServer = await telemetry.startServer();
   if (metricsServer) console.log(`ingress: metrics at ${metricsServer.url}`);
   const handler = createWebhookHandler({
@@ -47,8 +48,10 @@ export async function runIngressFromEnv(env: NodeJS.ProcessEnv = process.env): P
 }
 
 if (require.main === module) {
-  runIngressFromEnv().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  Promise.resolve()
+    .then(() => runIngress(ingressConfigFromEnv(process.env)))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    });
 }

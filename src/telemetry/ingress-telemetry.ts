@@ -1,10 +1,12 @@
 // Telemetry of the webhook ingress (no Temporal worker runtime there): webhook events by result counted into
 // a PrometheusRegistry served at XBORDER_INGRESS_METRICS_ADDRESS (/metrics), and one redacted JSON log line
 // per event. Plugs into createWebhookHandler's `onOutcome` hook.
+import type { LogLevel } from '@temporalio/common';
 import { createJsonLogger, logLevelFromEnv, type JsonLogger } from './logger';
 import { createXborderMetrics, type WebhookEventResult } from './metrics';
 import { parseBindAddress, startMetricsServer, type MetricsServer } from './metrics-server';
 import { PrometheusRegistry } from './prometheus-registry';
+import type { Environment } from '../support/environment';
 
 export const INGRESS_TELEMETRY_ENV_VARS = ['XBORDER_INGRESS_METRICS_ADDRESS', 'XBORDER_LOG_LEVEL'] as const;
 
@@ -36,10 +38,23 @@ export function createIngressTelemetry(
   };
 }
 
-export function ingressTelemetryFromEnv(env: NodeJS.ProcessEnv = process.env): IngressTelemetry {
+export interface IngressTelemetryConfig {
+  /** host:port of the /metrics endpoint; none = no endpoint (always none in a Lambda) */
+  metricsAddress?: string;
+  logLevel: LogLevel;
+}
+
+/** XBORDER_INGRESS_METRICS_ADDRESS, XBORDER_LOG_LEVEL; a malformed address fails at start-up, not at the first scrape. */
+export function ingressTelemetryConfigFromEnv(env: Environment): IngressTelemetryConfig {
   const metricsAddress = env.XBORDER_INGRESS_METRICS_ADDRESS?.trim();
+  if (metricsAddress) parseBindAddress(metricsAddress);
+  return { logLevel: logLevelFromEnv(env), ...(metricsAddress ? { metricsAddress } : {}) };
+}
+
+/** The ingress's telemetry from its configuration; `service` names its log lines. */
+export function ingressTelemetryOf(config: IngressTelemetryConfig, service = 'xborder-ingress'): IngressTelemetry {
   return createIngressTelemetry({
-    ...(metricsAddress ? { metricsAddress } : {}),
-    logger: createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-ingress' } }),
+    ...(config.metricsAddress ? { metricsAddress: config.metricsAddress } : {}),
+    logger: createJsonLogger({ level: config.logLevel, base: { service } }),
   });
 }

@@ -4,6 +4,7 @@
 // every field and the message passed through redact() first.
 import type { LogLevel, LogMetadata, Logger } from '@temporalio/common';
 import { redact, redactText } from './redact';
+import type { Environment } from '../support/environment';
 
 export const LOG_LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
@@ -55,7 +56,7 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): JsonLogger {
 }
 
 /** XBORDER_LOG_LEVEL (TRACE, DEBUG, INFO, WARN, ERROR; default INFO). */
-export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel {
+export function logLevelFromEnv(env: Environment): LogLevel {
   const raw = (env.XBORDER_LOG_LEVEL ?? 'INFO').toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
     throw new Error(`XBORDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.XBORDER_LOG_LEVEL}"`);

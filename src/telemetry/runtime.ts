@@ -7,6 +7,7 @@ import type { LogLevel } from '@temporalio/common';
 import { createJsonLogger, logLevelFromEnv, type JsonLogger } from './logger';
 import { createXborderMetrics, type XborderMetrics } from './metrics';
 import { parseBindAddress } from './metrics-server';
+import type { Environment } from '../support/environment';
 
 export interface TelemetryConfig {
   /** host:port of the Prometheus endpoint; none = no metrics exporter */
@@ -15,7 +16,7 @@ export interface TelemetryConfig {
 }
 
 /** XBORDER_METRICS_ADDRESS (e.g. 127.0.0.1:9464, 0.0.0.0:9464 in a container), XBORDER_LOG_LEVEL. */
-export function telemetryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TelemetryConfig {
+export function telemetryConfigFromEnv(env: Environment): TelemetryConfig {
   const metricsAddress = env.XBORDER_METRICS_ADDRESS?.trim();
   if (metricsAddress) parseBindAddress(metricsAddress); // fail at start-up, not at the first scrape
   return { logLevel: logLevelFromEnv(env), ...(metricsAddress ? { metricsAddress } : {}) };

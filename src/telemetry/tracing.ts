@@ -18,6 +18,7 @@ import {
 import type { Context } from '@opentelemetry/api';
 import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
 import { REDACTED, isSensitiveKey, redactText } from './redact';
+import type { Environment } from '../support/environment';
 
 export type TracingMode = 'off' | 'otlp';
 
@@ -36,7 +37,7 @@ export interface Tracing {
  * XBORDER_TRACING=otlp|off wins; unset, tracing is on when OTEL_EXPORTER_OTLP_ENDPOINT or
  * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set; OTEL_SDK_DISABLED=true turns it off (the OTel convention).
  */
-export function tracingModeFromEnv(env: NodeJS.ProcessEnv = process.env): TracingMode {
+export function tracingModeFromEnv(env: Environment): TracingMode {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return 'off';
   const explicit = env.XBORDER_TRACING?.trim().toLowerCase();
   if (explicit) {
@@ -44,6 +45,19 @@ export function tracingModeFromEnv(env: NodeJS.ProcessEnv = process.env): Tracin
     throw new Error(`XBORDER_TRACING must be "otlp" or "off", not "${env.XBORDER_TRACING}"`);
   }
   return env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'otlp' : 'off';
+}
+
+/** Tracing as the process's entry read it from the environment. */
+export interface TracingConfig {
+  mode: TracingMode;
+  /** OTEL_SERVICE_NAME: overrides the process's own service name (the OTel convention). */
+  serviceName?: string;
+}
+
+/** tracingModeFromEnv and OTEL_SERVICE_NAME. The exporter reads its OTEL_EXPORTER_OTLP_* variables itself. */
+export function tracingConfigFromEnv(env: Environment): TracingConfig {
+  const serviceName = env.OTEL_SERVICE_NAME?.trim();
+  return { mode: tracingModeFromEnv(env), ...(serviceName ? { serviceName } : {}) };
 }
 
 let installed: Tracing | null = null;
@@ -79,7 +93,7 @@ export function currentTracing(): Tracing | null {
  */
 export function installTracing(options: { serviceName: string; spanProcessor?: SpanProcessor }): Tracing {
   if (installed) return installed;
-  const resource = new Resource({ 'service.name': process.env.OTEL_SERVICE_NAME || options.serviceName });
+  const resource = new Resource({ 'service.name': options.serviceName });
   const spanProcessor = new RedactingSpanProcessor(options.spanProcessor ?? new BatchSpanProcessor(otlpExporter()));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
@@ -106,9 +120,17 @@ export function installTracing(options: { serviceName: string; spanProcessor?: S
   return tracing;
 }
 
-/** installTracing when the environment turns tracing on (tracingModeFromEnv); null when it is off. */
-export function installTracingFromEnv(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing | null {
-  return tracingModeFromEnv(env) === 'off' ? installed : installTracing({ serviceName });
+/**
+ * installTracing when the configuration turns tracing on, named `serviceName` unless OTEL_SERVICE_NAME said
+ * otherwise; when it is off, the tracing already installed (or null).
+ */
+export function installTracingFor(config: TracingConfig, serviceName: string): Tracing | null {
+  return config.mode === 'off' ? installed : installTracing({ serviceName: config.serviceName ?? serviceName });
+}
+
+/** installTracingFor(tracingConfigFromEnv(env), serviceName): for tests and tools that hold an environment record. */
+export function installTracingFromEnv(serviceName: string, env: Environment): Tracing | null {
+  return installTracingFor(tracingConfigFromEnv(env), serviceName);
 }
 
 function redactValue(key: string, value: AttributeValue | undefined): AttributeValue | undefined {

@@ -8,6 +8,7 @@ import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../
 import { recording } from '../support/history-recorder';
 import { freePort } from '../support/ports';
 import { replayDataConverter } from '../support/replay-keys';
+import { dataConverterFromEnv } from '../../src/codec/data-converter';
 
 export async function startTestStack(overrides: Partial<LocalStackOptions> = {}): Promise<LocalStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-e2e-'));
@@ -19,7 +20,7 @@ export async function startTestStack(overrides: Partial<LocalStackOptions> = {})
     taskQueue: `e2e-${randomUUID()}`,
     schedules: false,
     // Recorded histories are committed: they are encrypted with the replay histories' public key, not this run's.
-    ...(recording ? { dataConverter: replayDataConverter() } : {}),
+    dataConverter: recording ? replayDataConverter() : dataConverterFromEnv(process.env),
     ...overrides,
     sandbox: {
       log: null,

@@ -39,7 +39,7 @@ async function signalledEventIds(providerPaymentId: string): Promise<string[]> {
 /** Signals are encrypted (issue 13): decode with the test key's codec, then read the JSON. */
 async function decodePayload<T>(payload: Payload): Promise<T> {
   let payloads = [payload];
-  for (const codec of [...(dataConverterFromEnv().payloadCodecs ?? [])].reverse()) payloads = await codec.decode(payloads);
+  for (const codec of [...(dataConverterFromEnv(process.env).payloadCodecs ?? [])].reverse()) payloads = await codec.decode(payloads);
   return defaultPayloadConverter.fromPayload<T>(payloads[0]!);
 }
 
@@ -54,7 +54,7 @@ describe('Lambda webhook ingress', () => {
     ingress = createLambdaIngress(lambdaEnv(), {
       connect: (config) => {
         connects++;
-        return connectClient(config);
+        return connectClient(config, dataConverterFromEnv(process.env)); // the test key of jest's setup
       },
     });
   });
@@ -103,7 +103,7 @@ it('answers 503 while Temporal cannot be reached and connects on a later invocat
     connect: async (config) => {
       attempts++;
       if (attempts === 1) throw new Error('connection refused');
-      return connectClient(config);
+      return connectClient(config, dataConverterFromEnv(process.env)); // the test key of jest's setup
     },
   });
   try {

@@ -1,9 +1,8 @@
 // A backend service as a user of the installed package writes it (test/package/pack-install.test.ts compiles it
 // against the package's declarations, then runs it): client entry only, types from the client entry.
 import {
-  connectClient,
+  connectClientFromEnv,
   startPayment,
-  temporalConfigFromEnv,
   type PaymentCreated,
   type PaymentRequest,
   type StartPaymentInput,
@@ -14,7 +13,7 @@ async function main(): Promise<void> {
   const request = JSON.parse(process.env.CONSUMER_REQUEST ?? '{}') as PaymentRequest;
   const violations = validatePaymentRequest(request, new Date());
   if (violations.length > 0) throw new Error(`invalid request: ${JSON.stringify(violations)}`);
-  const client = await connectClient(temporalConfigFromEnv());
+  const client = await connectClientFromEnv(); // temporal.toml / TEMPORAL_*, XBORDER_CODEC_KEYS(_FILE)
   try {
     const input: StartPaymentInput = { paymentKey: process.env.CONSUMER_PAYMENT_KEY ?? 'consumer', request };
     const started = await startPayment(client, input, { taskQueue: process.env.XBORDER_TASK_QUEUE ?? 'xborder' });
