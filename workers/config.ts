@@ -3,6 +3,7 @@ import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/co
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { packageVersion } from '../src/support/package-root';
 import { refuseKnownSecret } from '../src/security/known-secrets';
+import { parseEnvironment } from '../src/support/environment';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
@@ -60,12 +61,7 @@ export interface WorkerDeploymentSettings {
 }
 
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
-  const parsed = WorkerEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
-    throw new Error(`Invalid worker environment:\n  ${problems}`);
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
   refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
   return {
     temporal: temporalConfigFromEnv(env),

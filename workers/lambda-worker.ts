@@ -22,6 +22,7 @@ import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { installTracingFromEnv } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
 import { chooseBundlePath } from './tracing-bundle-path';
+import { parseEnvironment } from '../src/support/environment';
 
 export { DEFAULT_DEPLOYMENT_NAME };
 
@@ -69,12 +70,7 @@ export interface XborderLambdaWorkerSettings {
 /** Everything runWorker needs, read and checked from the environment now (a bad variable fails the cold start). */
 export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: LambdaWorkerOverrides = {}): XborderLambdaWorkerSettings {
   const worker = workerConfigFromEnv(env);
-  const parsed = LambdaWorkerEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('\n  ');
-    throw new Error(`Invalid Lambda worker environment:\n  ${problems}`);
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(LambdaWorkerEnvSchema, env, 'Lambda worker');
   const logger = createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-lambda-worker' } });
   const provider =
     overrides.provider ??

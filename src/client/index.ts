@@ -1,6 +1,8 @@
 export * from './connection-config';
 export * from './connect';
 export * from './connect-from-env';
+// What a service that reads its own configuration needs to make connectClient's data converter (docs/codec.md).
+export { codecConfigFromEnv, dataConverterOf, type CodecConfig } from '../codec/data-converter';
 export * from './payments';
 export * from './stuck';
 export * from './schedules';

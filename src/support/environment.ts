@@ -7,8 +7,8 @@ import type { z } from 'zod';
 /** Variables by name, as `process.env` holds them; read-only, since configuration never flows back up. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** Where every variable is listed with its rule and default: the last line of each configuration error. */
-export const CONFIGURATION_DOCS = 'docs/deployment.md lists every variable with its rule and default';
+/** Where each process's variables are listed, with the page that describes them: the end of each configuration error. */
+export const CONFIGURATION_DOCS = 'docs/architecture.md, "Configuration", says which page describes each variable';
 
 /** A wrong or missing variable: thrown at start-up, before the process connects to anything. */
 export class ConfigurationError extends Error {

@@ -69,7 +69,7 @@ it('a wrong variable stops the start with its name, the rule it broke and what t
   expect(error).toBeInstanceOf(ConfigurationError);
   const message = (error as Error).message;
   expect(message).toMatch(/^Invalid stuck-gauge environment:\n {2}XBORDER_STUCK_GAUGE_INTERVAL_MS: .*number/);
-  expect(message).toMatch(/Set or correct the variable\(s\) above and start again \(docs\/deployment\.md lists every variable/);
+  expect(message).toMatch(/Set or correct the variable\(s\) above and start again \(docs\/architecture\.md, "Configuration"/);
   expect(message).not.toContain('soon'); // values are never quoted: some are secrets
 });
 
