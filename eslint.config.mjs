@@ -109,7 +109,7 @@ export default tseslint.config(
   {
     // Configuration flows one way (docs/architecture.md, "Configuration"): each process reads its environment once,
     // at its entry, into typed config it hands down. Only these entry modules may touch process.env.
-    files: ['src/**/*.ts', 'workers/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    files: ['src/**/*.ts', 'workers/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts', 'test/lint-fixtures/config/**/*.ts'],
     ignores: ENV_ENTRY_MODULES,
     rules: {
       'no-restricted-properties': [

@@ -41,3 +41,17 @@ describe('lint rules for workflow code', () => {
     expect(restricted).toHaveLength(3);
   }, 120_000);
 });
+
+describe('lint rule for configuration', () => {
+  it('rejects a module outside the entries that reads process.env, by property, destructuring or index', () => {
+    const run = spawnSync(
+      process.execPath,
+      [ESLINT_BIN, '--no-ignore', '--format', 'json', 'test/lint-fixtures/config/reads-process-env.ts'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(run.status).toBe(1);
+    const [result] = EslintJsonSchema.parse(JSON.parse(run.stdout));
+    const restricted = result!.messages.filter((m) => m.ruleId === 'no-restricted-properties');
+    expect(restricted.map((m) => m.message)).toEqual(Array(3).fill(expect.stringMatching(/Only entry modules read process\.env/)));
+  }, 120_000);
+});
