@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { providerPaymentWorkflowId, subscribeSignal } from '../workflows/messages';
+import { providerPaymentWorkflowId, subscribeSignal } from '../workflows/provider-payment/api';
 import { CustomerIdKey, PaymentStatusKey, ProviderPaymentIdKey } from '../workflows/search-attributes';
 import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';

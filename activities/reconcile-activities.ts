@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../workflows/provider-payment/api';
 import type { ProviderPort } from './provider-port';
 import { callProvider } from './errors';
 

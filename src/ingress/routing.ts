@@ -4,12 +4,8 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import type { WebhookEvent } from '../contract';
-import {
-  customerEventSignal,
-  providerCustomerWorkflowId,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { customerEventSignal, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { fairnessPriority } from '../client/fairness';
 
 export interface RoutedEvent {

@@ -5,7 +5,7 @@
 // and the payment-reconcile Schedule the scenario triggers at its end).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import type { PayinRun, PaymentRun } from './workload';
 
 export interface ScenarioCounts {

@@ -9,7 +9,7 @@ import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { findStuckPayments } from '../../src/client/stuck';
 import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/client/stuck-gauge';
 import { FundingDeadlineKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
-import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
 import { generatedApiKey } from '../support/secrets';

@@ -1,6 +1,7 @@
 // Issue 9, point 8: nothing closes before the money can no longer move.
 import { getPaymentState } from '../../src/client/payments';
-import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { uniqueWorkflowId } from '../support/temporal';
 import { DAY, useTestBed } from './support/test-bed';

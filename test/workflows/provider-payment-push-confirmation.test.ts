@@ -6,13 +6,9 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../src/contract';
-import {
-  PaymentPhaseKey,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
-import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
+import { PaymentPhaseKey, paymentStateQuery } from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { iso, wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { providerPaymentDriver } from './support/provider-payment-entity';

@@ -1,12 +1,7 @@
 // Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
-import {
-  awaitCreatedUpdate,
-  customerEventSignal,
-  providerCustomerWorkflowId,
-  paymentStateQuery,
-  providerPaymentWorkflowId,
-  transferStateQuery,
-} from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery, transferStateQuery } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { customerEventSignal, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import type { TransferResult } from '../../workflows/transfer';
 import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';

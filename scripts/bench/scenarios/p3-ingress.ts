@@ -9,7 +9,7 @@ import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/com
 import { createTemporalRouter, createWebhookHandler, startIngressServer } from '../../../src/ingress';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../src/ingress/routing';
 import { signWebhook } from '../../../src/provider/webhook-signature';
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
 import type { BenchContext } from '../context';
 import { percentile, sleep } from '../stats';
 

@@ -1,12 +1,8 @@
 // What the providerPayment tests do to an entity: have the (fake) provider create a payment, deliver a
 // webhook event by signalWithStart as the ingress does, and read the entity's snapshot.
 import type { Payment } from '../../../src/contract';
-import {
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  type ProviderPaymentInput,
-} from '../../../workflows/messages';
+import { type ProviderPaymentInput } from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
 import { paymentRequest, type TestBed } from './test-bed';
 
 export function providerPaymentDriver(bed: TestBed) {
