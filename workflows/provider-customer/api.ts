@@ -4,6 +4,7 @@
 import type { Client } from '@temporalio/client';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Customer } from '../../src/contract';
 import type { ProviderCustomerInput } from '../inputs';
 
 export type { ProviderCustomerInput } from '../inputs';
@@ -27,6 +28,10 @@ export interface ProviderCustomerEvent {
 }
 /** customer.created / customer.updated webhook, delivered by signalWithStart to `provider-customer:<id>`. */
 export const customerEventSignal = defineSignal<[ProviderCustomerEvent]>('customerEvent');
+/** What the ingress sends: the customer parsed with the contract, or null when the body did not fit it (dropped). */
+export interface ParsedProviderCustomerEvent extends ProviderCustomerEvent {
+  customer: Customer | null;
+}
 /** Sent by the entity to its subscribers (onboardCustomer) on every accepted change. */
 export const customerChangedSignal = defineSignal<[{ customerId: string; customer: unknown }]>('customerChanged');
 export const customerSnapshotQuery = defineQuery<{
@@ -46,7 +51,7 @@ export function isReviewFinal(customer: { status?: string } | null): boolean {
  */
 export async function signalWithStartProviderCustomer(
   client: Pick<Client, 'workflow'>,
-  start: { taskQueue: string; input: ProviderCustomerInput; event: ProviderCustomerEvent; priority?: Priority },
+  start: { taskQueue: string; input: ProviderCustomerInput; event: ParsedProviderCustomerEvent; priority?: Priority },
 ): Promise<void> {
   const { taskQueue, input, event, ...options } = start;
   await client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {

@@ -28,6 +28,13 @@ export interface ProviderPaymentEvent {
   payment: unknown;
 }
 export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
+/**
+ * What a starter sends (signalWithStartProviderPayment): the payment parsed at the edge, or null when the body did
+ * not fit the contract (the entity then has only the event: a fresh run reads the payment by GET).
+ */
+export interface ParsedProviderPaymentEvent extends ProviderPaymentEvent {
+  payment: Payment | null;
+}
 
 /**
  * `has`: the payment as the subscriber already has it (the POST's answer; issue 12). An entity run under
@@ -36,6 +43,7 @@ export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('
  */
 export interface SubscribeRequest {
   workflowId: string;
+  /** a Payment (parsed by the provider client) from every sender; `unknown` for what older histories carry */
   has?: unknown;
 }
 export const subscribeSignal = defineSignal<[SubscribeRequest]>('subscribe');
@@ -69,7 +77,7 @@ export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>
 
 /** What a starter sends with the start: an event (ingress, reconcile) or a subscription (a payment following it). */
 export type ProviderPaymentMessage =
-  | { event: ProviderPaymentEvent; subscribe?: never }
+  | { event: ParsedProviderPaymentEvent; subscribe?: never }
   | { subscribe: SubscribeRequest; event?: never };
 
 export interface ProviderPaymentStart {

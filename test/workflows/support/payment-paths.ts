@@ -18,7 +18,7 @@ import { startPayment } from '../../../src/client/payments';
 import { addCounts, countActions, emptyCount, type ActionCount } from '../../../src/telemetry/temporal-actions';
 import type { Payment } from '../../../src/contract';
 import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentState } from '../../../workflows/messages';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,
@@ -240,7 +240,7 @@ async function payin(bed: PathBed): Promise<PathRun> {
   });
   const workflowId = providerPaymentWorkflowId(p.id);
   bed.worker.started.add(workflowId);
-  await bed.env.client.workflow.signalWithStart('providerPayment', {
+  await bed.env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
     workflowId,
     taskQueue: bed.taskQueue,
     args: [{ providerPaymentId: p.id }],
