@@ -1,5 +1,5 @@
 // When the service's own answer (GET) bears out a pushed final status, and when it is a mismatch
-// (workflows/push-confirmation.ts).
+// (workflows/provider-payment/push-confirmation.ts).
 import type { Payment } from '../../../src/contract';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
 import { currentPayment } from '../contract/fixtures';

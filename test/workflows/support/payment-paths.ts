@@ -34,7 +34,7 @@ import { paymentRequest } from './payment-request';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
-/** the entity's linger after a final status (workflows/provider-payment.ts default) */
+/** the entity's linger after a final status (workflows/provider-payment/workflow.ts default) */
 const ENTITY_LINGER_MS = 7 * DAY;
 /** the payment's linger after EXPIRED (workflows/payment.ts default) */
 const PAYMENT_EXPIRED_LINGER_MS = DAY;
