@@ -6,14 +6,20 @@
 //   (no such run can still be running: every supported build's entity histories are kept there);
 // - deprecatePatch → removed: once no kept history carries the patch's marker without the deprecated flag.
 //
-// Stage of each (checked against the kept histories; a run without the marker is the pre-patch branch):
-// | id                               | stage   | pre-patch histories kept (why it cannot move yet)                       |
-// | entity-lean-history              | patched | demo, encrypted-demo, entity-continue-as-new, payment-tells-entity, …   |
-// | entity-no-echo-to-starter        | patched | demo, encrypted-demo, transfer-cancelled-while-paying                   |
-// | entity-reads-sooner-when-quiet   | patched | demo, encrypted-demo, entity-continue-as-new                            |
-// | entity-accepts-unknown-values    | patched | every history without entity-lean-history (read only for old-contract payloads) |
-// | entity-confirms-final-push       | patched | lean-history-parked, path-cuts-created-before-follow (lean, before it)  |
-// None can move this round: every one still has runs recorded before it in the kept histories.
+// Stage of each. Markers in the kept histories (test/replay/histories/*--providerPayment.json): entity-lean-history
+// in forged-final-push and lean-history-parked; entity-confirms-final-push in forged-final-push;
+// entity-no-echo-to-starter in path-cuts-created-before-follow; entity-reads-sooner-when-quiet in
+// entity-reads-sooner; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
+// transfer-cancelled-while-paying, which replay every pre-patch branch they reached.
+// | id                             | stage   | why it cannot move yet                                                 |
+// | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
+// | entity-no-echo-to-starter      | patched | histories of entities a payment started with a snapshot, before it    |
+// | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
+// | entity-accepts-unknown-values  | patched | no kept history has its marker: whether one replays its pre-patch drop |
+// |                                |         | (legacy-payloads.ts) is not shown, so it stays until they are retired  |
+// | entity-confirms-final-push     | patched | lean-history-parked: a lean run recorded before it                     |
+// None moves this round. Runs of a build are gone once the build is no longer supported and its entity
+// histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
 /** patched() ids of changes to the entity's commands (histories recorded before them replay the old way). */
 export const ENTITY_PATCHES = {
