@@ -17,7 +17,7 @@
 // | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
 // | entity-accepts-unknown-values  | patched | no kept history has its marker: whether one replays its pre-patch drop |
 // |                                |         | (legacy-payloads.ts) is not shown, so it stays until they are retired  |
-// | entity-confirms-final-push     | patched | lean-history-parked: a lean run recorded before it                     |
+// | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
 // histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
