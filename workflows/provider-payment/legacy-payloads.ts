@@ -8,7 +8,7 @@
 import { log } from '@temporalio/workflow';
 import type { Payment } from '../../src/contract';
 import { normalizePayment } from '../../src/contract/payment-legacy-map';
-import { ISO_DATETIME_UTC } from '../../src/contract/payment-shape';
+import { ISO_DATETIME_UTC } from '../../src/contract/iso-formats';
 import { unknownPaymentValues } from '../../src/contract/payment-status';
 
 /** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
