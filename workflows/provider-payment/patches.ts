@@ -15,8 +15,10 @@
 // | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
 // | entity-no-echo-to-starter      | patched | histories of entities a payment started with a snapshot, before it    |
 // | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
-// | entity-accepts-unknown-values  | patched | no kept history has its marker: whether one replays its pre-patch drop |
-// |                                |         | (legacy-payloads.ts) is not shown, so it stays until they are retired  |
+// | entity-accepts-unknown-values  | patched | next to move: no kept history has its marker, and with it forced on all|
+// |                                |         | 9 kept histories replay (checked by hand this round); it waits only for|
+// |                                |         | entities started before issue 9 to be gone (a live one may have dropped|
+// |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
 // histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
