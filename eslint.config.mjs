@@ -52,7 +52,8 @@ export default tseslint.config(
             { name: 'got', message: 'Workflows do no I/O: call an activity instead.' },
             { name: '@temporalio/activity', message: 'Workflows do not import activity code.' },
             { name: '@temporalio/worker', message: 'Workflows do not import worker code.' },
-            { name: '@temporalio/client', message: 'Workflows do not import the client; use child workflows or signals.' },
+            // api.ts helpers take a Client parameter (typed only): the client itself never loads in a workflow
+            { name: '@temporalio/client', allowTypeImports: true, message: 'Workflows do not import the client; use child workflows or signals.' },
             // issue 12 (docs/performance.md): every cached workflow evaluates the bundle's modules; zod costs ~6 MB each
             { name: 'zod', allowTypeImports: true, message: 'No zod in workflow code (docs/performance.md): use the plain schemas of src/contract/plain-schema.ts.' },
           ],

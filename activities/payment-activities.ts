@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { providerPaymentWorkflowId, subscribeSignal } from '../workflows/messages';
+import { signalWithStartProviderPayment } from '../workflows/provider-payment/api';
 import { CustomerIdKey, PaymentStatusKey, ProviderPaymentIdKey } from '../workflows/search-attributes';
 import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
@@ -109,14 +109,10 @@ export function createThenFollow(
  */
 async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string, p: Payment, follow: FollowEntity): Promise<void> {
   const subscribers = [follow.subscriber];
-  await client.workflow.signalWithStart('providerPayment', {
-    workflowId: providerPaymentWorkflowId(p.id),
+  await signalWithStartProviderPayment(client, {
     taskQueue,
-    args: [{ providerPaymentId: p.id, payment: p, subscribers }],
-    signal: subscribeSignal,
-    signalArgs: [{ workflowId: follow.subscriber, has: p }],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    input: { providerPaymentId: p.id, payment: p, subscribers },
+    subscribe: { workflowId: follow.subscriber, has: p },
     // what the entity would set first (it seeds from its start under entity-lean-history and upserts nothing)
     typedSearchAttributes: [
       { key: PaymentStatusKey, value: p.status },

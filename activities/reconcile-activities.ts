@@ -4,9 +4,9 @@
 // entity of each one, as the ingress would have. The entity drops a duplicate event id and, on a fresh start,
 // reads the payment itself first, so a reconcile never moves anything backwards.
 import { Context } from '@temporalio/activity';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../workflows/messages';
+import { signalWithStartProviderPayment } from '../workflows/provider-payment/api';
 import type { ProviderPort } from './provider-port';
 import { callProvider } from './errors';
 
@@ -53,15 +53,11 @@ export function createReconcileActivities(deps: {
           if (++listed > maxListed) break;
           const createdAt = Date.parse(String(p.lifecycle?.createdAt ?? ''));
           if (!(createdAt >= sinceMs) || !isFollowedOnlyByWebhooks(p)) continue;
-          await client().workflow.signalWithStart('providerPayment', {
-            workflowId: providerPaymentWorkflowId(p.id),
+          await signalWithStartProviderPayment(client(), {
             taskQueue: taskQueue(),
-            args: [{ providerPaymentId: p.id }],
-            signal: providerPaymentEventSignal,
+            input: { providerPaymentId: p.id },
             // one id per status seen: a second reconcile of an unchanged payment is a duplicate the entity drops
-            signalArgs: [{ eventId: `reconcile:${p.id}:${p.status}`, type: 'payment.reconciled', payment: p }],
-            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-            workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+            event: { eventId: `reconcile:${p.id}:${p.status}`, type: 'payment.reconciled', payment: p },
           });
           signalled.push(p.id);
           heartbeat(listed);

@@ -52,7 +52,7 @@ export const readActivities = proxyActivities<
 
 /**
  * GET /payments/:id as a local activity: the read that confirms a pushed final status before the entity acts on
- * it (workflows/push-confirmation.ts). A short, idempotent read, like getRate above: a marker in the task that
+ * it (workflows/provider-payment/push-confirmation.ts). A short, idempotent read, like getRate above: a marker in the task that
  * asks instead of three events and a workflow task. Same 10-minute budget as the reads above.
  */
 export const localReadActivities = proxyLocalActivities<Pick<PaymentActivities, 'getPayment'>>({

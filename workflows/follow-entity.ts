@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
-import { subscribeSignal } from './messages';
+import { subscribeSignal } from './provider-payment/api';
 
 /** The patch that made an entity ignore its parent's cancel (ABANDON on cancel; issue 9, point 2). */
 export const ENTITY_IGNORES_PARENT_CANCEL = 'entity-ignores-parent-cancel';

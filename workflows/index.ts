@@ -2,8 +2,8 @@
 import './polyfills';
 
 export { payment } from './payment';
-export { providerPayment } from './provider-payment';
-export { providerCustomer } from './provider-customer';
+export { providerPayment } from './provider-payment/workflow';
+export { providerCustomer } from './provider-customer/workflow';
 export { onboardCustomer } from './onboard-customer';
 export { registerAccount } from './register-account';
 export { transfer } from './transfer';

@@ -1,9 +1,8 @@
 // Everything a client needs to talk to the workflows: IDs, signals, queries, updates, search-attribute
 // keys and the input/output types. Pure: importable from workflow code and from clients alike.
-import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../src/contract';
 import type { PaymentPhase, TimelineEntry } from './types';
-import type { PushMismatch } from './types';
 
 export * from './types';
 // Types only: the zod schemas of inputs.ts are for clients (src/client re-exports them); no zod in workflow code.
@@ -12,11 +11,7 @@ export type * from './inputs';
 // ---- workflow IDs (business keys; ARCHITECTURE: Workflows) ----
 
 export const paymentWorkflowId = (paymentKey: string): string => `payment:${paymentKey}`;
-export const providerPaymentWorkflowId = (providerPaymentId: string): string =>
-  `provider-payment:${providerPaymentId}`;
 export const onboardCustomerWorkflowId = (customerKey: string): string => `customer:${customerKey}`;
-export const providerCustomerWorkflowId = (providerCustomerId: string): string =>
-  `provider-customer:${providerCustomerId}`;
 export const registerAccountWorkflowId = (accountKey: string): string => `account:${accountKey}`;
 export const transferWorkflowId = (transferKey: string): string => `transfer:${transferKey}`;
 
@@ -24,48 +19,7 @@ export const transferWorkflowId = (transferKey: string): string => `transfer:${t
 
 export * from './search-attributes';
 
-// ---- providerPayment entity ----
-
-/** A payment webhook event as the ingress delivers it (signalWithStart). `payment` is raw: any payload shape. */
-export interface ProviderPaymentEvent {
-  eventId: string;
-  type: string;
-  createdAt?: string;
-  payment: unknown;
-}
-export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
-/**
- * `has`: the payment as the subscriber already has it (the POST's answer; issue 12). An entity run under
- * `entity-lean-history` merges it and sends the subscriber only what is newer; older runs ignore it.
- */
-export const subscribeSignal = defineSignal<[{ workflowId: string; has?: unknown }]>('subscribe');
-
-/** Sent by the entity to its subscribers on every accepted change (and once on subscribe). */
-export interface ProviderPaymentChanged {
-  providerPaymentId: string;
-  payment: Payment;
-  cause: 'event' | 'reconcile' | 'subscribe' | 'start';
-}
-export const providerPaymentChangedSignal = defineSignal<[ProviderPaymentChanged]>('providerPaymentChanged');
-
-export interface ProviderPaymentSnapshot {
-  providerPaymentId: string;
-  payment: Payment | null;
-  subscribers: string[];
-  seenEventIds: number;
-  statusHistory: { at: string; status: string; cause: string }[];
-  role: 'ORDERED' | 'PAYIN' | 'CONVERSION' | 'UNKNOWN';
-  /** the virtual account joining a PAYIN and its automatic conversion (spec: Payment rule 2) */
-  linkAccountId: string | null;
-  completedAfterTerminal: boolean;
-  /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
-  unknownValues?: string[];
-  /** pushed final statuses waiting for the GET that confirms them (workflows/push-confirmation.ts); absent in old runs */
-  unconfirmed?: { eventId: string; status: string }[];
-  /** pushed final statuses the GET did not bear out: kept, never forwarded (workflows/push-confirmation.ts) */
-  pushMismatches?: PushMismatch[];
-}
-export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>('snapshot');
+// ---- providerPayment / providerCustomer entities: workflows/provider-payment/api.ts, workflows/provider-customer/api.ts ----
 
 // ---- payment ----
 
@@ -213,24 +167,6 @@ export const PAYMENT_FAILURE_TYPES = {
   /** `awaitCreatedForRequest` with another request's fingerprint: the key is taken (the client's IdempotencyKeyReusedError) */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
 } as const;
-
-// ---- customers ----
-
-export interface ProviderCustomerEvent {
-  eventId: string;
-  type: string;
-  createdAt?: string;
-  customer: unknown;
-}
-/** customer.created / customer.updated webhook, delivered by signalWithStart to `provider-customer:<id>`. */
-export const customerEventSignal = defineSignal<[ProviderCustomerEvent]>('customerEvent');
-export const customerChangedSignal =
-  defineSignal<[{ customerId: string; customer: unknown }]>('customerChanged');
-export const customerSnapshotQuery = defineQuery<{
-  customerId: string;
-  customer: unknown | null;
-  subscribers: string[];
-}>('customerSnapshot');
 
 // ---- transfer ----
 

@@ -11,8 +11,7 @@ import { applicationFailureOf, providerViolations, parseWorkflowInput } from './
 import { startOrSubscribe } from './follow-entity';
 import type { OnboardCustomerInput, ProviderCustomerInput } from './inputs';
 import { OnboardCustomerInputShape } from './input-shapes';
-import { customerChangedSignal, providerCustomerWorkflowId } from './messages';
-import { isReviewFinal } from './provider-customer';
+import { customerChangedSignal, isReviewFinal, providerCustomerWorkflowId } from './provider-customer/api';
 import { createIndexer } from './indexing';
 import type { OnboardCustomerResult } from './types';
 

@@ -24,8 +24,6 @@ import {
   createdAnswerQuery,
   PAYMENT_FAILURE_TYPES,
   paymentStateQuery,
-  providerPaymentChangedSignal,
-  providerPaymentWorkflowId,
   requoteUpdate,
   resolveCreateUpdate,
   type PaymentAlert,
@@ -40,7 +38,7 @@ import { PaymentInputShape } from './input-shapes';
 import { ENTITY_IGNORES_PARENT_CANCEL, startOrSubscribe } from './follow-entity';
 import { entityMemo } from './entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
-import { tellEntity } from './tell-entity';
+import { providerPaymentChangedSignal, providerPaymentWorkflowId, tellEntity } from './provider-payment/api';
 import { requestFingerprint } from './request-fingerprint';
 import type { PaymentPhase, TimelineEntry } from './types';
 import { mergePayment } from './payment-merge';

@@ -20,8 +20,10 @@ import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { onboardCustomer } from './onboard-customer';
 import { payment } from './payment';
-import { providerCustomer } from './provider-customer';
-import { providerPayment } from './provider-payment';
+import { PROVIDER_CUSTOMER_WORKFLOW_TYPE } from './provider-customer/api';
+import { providerCustomer } from './provider-customer/workflow';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from './provider-payment/api';
+import { providerPayment } from './provider-payment/workflow';
 import { rateBoard } from './rate-board';
 import { reconcilePayments } from './reconcile-payments';
 import { refreshQuotes } from './refresh-quotes';
@@ -38,8 +40,8 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   transfer: 'PINNED',
   onboardCustomer: 'PINNED',
   registerAccount: 'PINNED',
-  providerPayment: 'AUTO_UPGRADE',
-  providerCustomer: 'AUTO_UPGRADE',
+  [PROVIDER_PAYMENT_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  [PROVIDER_CUSTOMER_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   rateBoard: 'AUTO_UPGRADE',
   refreshQuotes: 'AUTO_UPGRADE',
   reconcilePayments: 'AUTO_UPGRADE',
@@ -58,8 +60,8 @@ setWorkflowOptions(onVersionedWorker(behaviors.payment), payment);
 setWorkflowOptions(onVersionedWorker(behaviors.transfer), transfer);
 setWorkflowOptions(onVersionedWorker(behaviors.onboardCustomer), onboardCustomer);
 setWorkflowOptions(onVersionedWorker(behaviors.registerAccount), registerAccount);
-setWorkflowOptions(onVersionedWorker(behaviors.providerPayment), providerPayment);
-setWorkflowOptions(onVersionedWorker(behaviors.providerCustomer), providerCustomer);
+setWorkflowOptions(onVersionedWorker(behaviors[PROVIDER_PAYMENT_WORKFLOW_TYPE]), providerPayment);
+setWorkflowOptions(onVersionedWorker(behaviors[PROVIDER_CUSTOMER_WORKFLOW_TYPE]), providerCustomer);
 setWorkflowOptions(onVersionedWorker(behaviors.rateBoard), rateBoard);
 setWorkflowOptions(onVersionedWorker(behaviors.refreshQuotes), refreshQuotes);
 setWorkflowOptions(onVersionedWorker(behaviors.reconcilePayments), reconcilePayments);

@@ -5,7 +5,7 @@
 import got from 'got';
 import type { Client } from '@temporalio/client';
 import type { ProviderClient } from '../../src/provider';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { PaymentPhaseKey } from '../../workflows/search-attributes';
 
 interface FailedDelivery {

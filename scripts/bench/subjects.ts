@@ -3,7 +3,7 @@
 import got from 'got';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { startPayment } from '../../src/client/payments';
-import { providerPaymentChangedSignal } from '../../workflows/messages';
+import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
 import { SKELETON_PAIR_WORKFLOW_TYPE, SKELETON_WORKFLOW_TYPE, skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal } from './skeleton/messages';
 
 /** skeleton-pair: the skeleton that also starts a second workflow at create, as the payment starts its entity */

@@ -11,5 +11,18 @@ export * from './indicative-quote';
 // backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
 export * from '../../workflows/messages';
 export * from '../../workflows/inputs';
+// The entities' APIs (IDs, signals, queries, the signalWithStart front doors), moved out of messages.ts.
+export * from '../../workflows/provider-payment/api';
+export {
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+  providerCustomerWorkflowId,
+  customerEventSignal,
+  customerChangedSignal,
+  customerSnapshotQuery,
+  isReviewFinal,
+  signalWithStartProviderCustomer,
+  type ProviderCustomerEvent,
+  type ParsedProviderCustomerEvent,
+} from '../../workflows/provider-customer/api';
 export * from './reconcile-schedule';
 export * from './worker-deployments';

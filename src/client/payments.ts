@@ -12,23 +12,8 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
-import {
-  awaitCreatedForRequestUpdate,
-  awaitCreatedUpdate,
-  cancelUpdate,
-  createdAnswerQuery,
-  PAYMENT_FAILURE_TYPES,
-  paymentStateQuery,
-  paymentWorkflowId,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  requoteUpdate,
-  transferWorkflowId,
-  type PaymentCreated,
-  type PaymentOutcome,
-  type PaymentState,
-  type TransferInput,
-} from '../../workflows/messages';
+import { awaitCreatedForRequestUpdate, awaitCreatedUpdate, cancelUpdate, createdAnswerQuery, PAYMENT_FAILURE_TYPES, paymentStateQuery, paymentWorkflowId, requoteUpdate, transferWorkflowId, type PaymentCreated, type PaymentOutcome, type PaymentState, type TransferInput } from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import type { TransferResult } from '../../workflows/transfer';
 import { requestFingerprint } from '../../workflows/request-fingerprint';

@@ -2,6 +2,7 @@
 // attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
 import type { Client } from '@temporalio/client';
 import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey, PUSH_MISMATCH_PHASE } from '../../workflows/search-attributes';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import { PAYMENT_STATUSES } from '../contract/enums';
 
 export type StuckKind =
@@ -30,13 +31,13 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // POST /payments may have created a payment nobody saw: an operator decides (resolveCreate; docs/spec-gaps.md)
     NEEDS_ATTENTION: `${running} AND PaymentPhase = 'NEEDS_ATTENTION'`,
     // A pushed final status (a signed webhook) that the service's own answer did not bear out: never acted on,
-    // but a webhook secret may be in the wrong hands (workflows/push-confirmation.ts). Listed by the
+    // but a webhook secret may be in the wrong hands (workflows/provider-payment/push-confirmation.ts). Listed by the
     // providerPayment entity, which keeps the mismatch in its snapshot (`pushMismatches`).
-    WEBHOOK_NOT_CONFIRMED: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentPhase = '${PUSH_MISMATCH_PHASE}'`,
+    WEBHOOK_NOT_CONFIRMED: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase = '${PUSH_MISMATCH_PHASE}'`,
     // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
     // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.
-    UNKNOWN_PROVIDER_STATUS: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL AND PaymentStatus NOT IN (${known})`,
+    UNKNOWN_PROVIDER_STATUS: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL AND PaymentStatus NOT IN (${known})`,
     // 3 business days passed and the provider has not said EXPIRED: a missed webhook or a provider problem.
     PAST_FUNDING_DEADLINE: `${running} AND PaymentPhase IN ('AWAITING_FUNDS', 'QUOTE_EXPIRED', 'CANCELLING') AND FundingDeadline < '${now.toISOString()}'`,
     // Funds are in but not delivered, and the payment was started longer ago than the limit. (StartTime, not the
@@ -47,7 +48,7 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // Money moved after the payment's outcome: a return by the receiving bank after COMPLETED, a refund after EXPIRED
     // (spec: States and transitions, row 4). Only the providerPayment entity hears it (it lingers 7 days after a
     // terminal status); these are its candidates, each compared with its closed payment's outcome.
-    MOVED_AFTER_OUTCOME: `WorkflowType = 'providerPayment' AND ExecutionStatus = 'Running' AND PaymentStatus IN ('REFUNDED', 'FAILED')`,
+    MOVED_AFTER_OUTCOME: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentStatus IN ('REFUNDED', 'FAILED')`,
   };
 }
 

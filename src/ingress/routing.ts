@@ -2,14 +2,9 @@
 // so an event that arrives before anyone knows the resource (or for one nobody here started: PAYIN,
 // automatic conversion) starts the entity instead of being lost (ARCHITECTURE: providerPayment).
 import type { Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import type { WebhookEvent } from '../contract';
-import {
-  customerEventSignal,
-  providerCustomerWorkflowId,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
+import { CustomerSchema, normalizePayment, type Customer, type Payment, type WebhookEvent } from '../contract';
+import { providerCustomerWorkflowId, signalWithStartProviderCustomer } from '../../workflows/provider-customer/api';
+import { providerPaymentWorkflowId, signalWithStartProviderPayment } from '../../workflows/provider-payment/api';
 import { fairnessPriority } from '../client/fairness';
 
 export interface RoutedEvent {
@@ -22,8 +17,25 @@ export interface EventRouter {
   route(event: WebhookEvent): RoutedEvent | null;
 }
 
-export const PROVIDER_PAYMENT_WORKFLOW_TYPE = 'providerPayment';
-export const PROVIDER_CUSTOMER_WORKFLOW_TYPE = 'providerCustomer';
+/**
+ * The payment an event carries, in the current shape, or null when it does not fit the contract. The contract's one
+ * reading of any payment payload (current, transitional or legacy: spec, Payment), as the provider client reads
+ * its answers. A payload that does not fit is not refused (a sender does not retry a 4xx, and the event would be
+ * lost): the entity gets the event without it and reads the payment by GET when the event starts it.
+ */
+export function paymentOf(event: WebhookEvent): Payment | null {
+  try {
+    return normalizePayment(event.data);
+  } catch {
+    return null;
+  }
+}
+
+/** The customer an event carries (the contract's CustomerSchema), or null when it does not fit (the entity drops it). */
+export function customerOf(event: WebhookEvent): Customer | null {
+  const parsed = CustomerSchema.safeParse(event.data);
+  return parsed.success ? parsed.data : null;
+}
 
 function resourceId(event: WebhookEvent): string | null {
   const id = (event.data as { id?: unknown }).id;
@@ -50,12 +62,6 @@ export class TemporalUnavailableError extends Error {
 export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Client>), taskQueue: string): EventRouter {
   // A function is called at the first delivery, so only a verified webhook makes the Temporal connection (Lambda).
   const clientNow = async (): Promise<Client> => (typeof clientOrConnect === 'function' ? clientOrConnect() : clientOrConnect);
-  // Explicit policies: an event for a running entity joins it; an event after the entity closed starts a
-  // new run, which re-reads the payment first (so a late event is never lost).
-  const policies = {
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-  } as const;
   return {
     route(event) {
       const id = resourceId(event);
@@ -66,13 +72,10 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
           workflowId,
           deliver: async () => {
             const client = await clientNow();
-            await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
-              workflowId,
+            await signalWithStartProviderPayment(client, {
               taskQueue,
-              args: [{ providerPaymentId: id }],
-              signal: providerPaymentEventSignal,
-              signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, payment: event.data }],
-              ...policies,
+              input: { providerPaymentId: id },
+              event: { eventId: event.id, type: event.type, createdAt: event.createdAt, payment: paymentOf(event) },
               // issue 14: an entity the webhook starts gets the customer's fairness key (one the payment started
               // as its child inherited the payment's); a start of an existing run ignores it
               ...fairnessPriority(customerIdOf(event)),
@@ -86,13 +89,10 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
           workflowId,
           deliver: async () => {
             const client = await clientNow();
-            await client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
-              workflowId,
+            await signalWithStartProviderCustomer(client, {
               taskQueue,
-              args: [{ customerId: id }],
-              signal: customerEventSignal,
-              signalArgs: [{ eventId: event.id, type: event.type, createdAt: event.createdAt, customer: event.data }],
-              ...policies,
+              input: { customerId: id },
+              event: { eventId: event.id, type: event.type, createdAt: event.createdAt, customer: customerOf(event) },
               ...fairnessPriority(id), // issue 14: the customer's own fairness key
             });
           },

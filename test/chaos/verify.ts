@@ -1,11 +1,11 @@
 // The checks of a chaos scenario, against the sandbox's own records (issue 15): exactly one provider payment
 // per payment workflow, every outcome equal to the sandbox's final state, every webhook event either
 // delivered to its entity or reconciled (the entity workflow holds the sandbox's final state anyway). An entity
-// that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/tell-entity.ts,
+// that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/provider-payment/api.ts, tellEntity,
 // and the payment-reconcile Schedule the scenario triggers at its end).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import type { PayinRun, PaymentRun } from './workload';
 
 export interface ScenarioCounts {
@@ -110,7 +110,7 @@ export async function verifyScenario(
     else undelivered.set(id, (undelivered.get(id) ?? 0) + 1);
   }
   // Every entity, delivered or not, must end on the sandbox's final status; for undelivered events that is
-  // reconciliation at work: the payment's own GET told to the entity (workflows/tell-entity.ts), the entity's
+  // reconciliation at work: the payment's own GET told to the entity (workflows/provider-payment/api.ts, tellEntity), the entity's
   // timer, or the reconcile Schedule for PAYINs and conversions. A disagreement is a failure (no known gaps).
   let webhooksReconciled = 0;
   let webhooksUnreconciled = 0;

@@ -6,7 +6,7 @@ import { startPayment } from '../../src/client/payments';
 import { freePort } from '../support/ports';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 
 jest.setTimeout(120_000);

@@ -8,7 +8,7 @@ import { temporal } from '@temporalio/proto';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { fairnessKeyOf, fairnessPriority, paymentCustomerKey } from '../../src/client/fairness';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { createDevServerEnv, uniqueTaskQueue, workflowBundle } from '../support/temporal';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';

@@ -7,14 +7,8 @@
 import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import {
-  awaitCreatedUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  type PaymentOutcome,
-} from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';
@@ -306,7 +300,7 @@ describe('the providerPayment entity continues as new (issue 9, point 10)', () =
     const p = await stack.provider.payments.create(request(key) as never, { idempotencyKey: key });
     const workflowId = providerPaymentWorkflowId(p.id);
     const send = (n: number) =>
-      stack.client.workflow.signalWithStart('providerPayment', {
+      stack.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
         workflowId,
         taskQueue: stack.taskQueue,
         args: [{ providerPaymentId: p.id, continueAsNewAfterEvents: 20 }],

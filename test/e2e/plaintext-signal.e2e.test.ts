@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { LocalStack } from '../../src/cli/stack';
 import { getPaymentState, startPayment } from '../../src/client/payments';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { temporalBinaries } from '../support/temporal';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { eventually, startTestStack, uniqueKey } from './stack-support';

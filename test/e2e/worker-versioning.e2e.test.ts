@@ -14,7 +14,7 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment, type StartedPayment } from '../../src/client/payments';
 import { describeWorkerDeployment, setCurrentVersion } from '../../src/client/worker-deployments';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { rateBoardQuery, rateBoardUpdateSignal } from '../../workflows/rate-board-messages';
 import type { rateBoard } from '../../workflows/rate-board';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';

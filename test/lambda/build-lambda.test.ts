@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildLambdaIngress, buildLambdaWorker } from '../../scripts/lambda/build';
 import type { handler, resetLambdaIngress } from '../../src/ingress/lambda-main';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { createDevServerEnv, uniqueTaskQueue } from '../support/temporal';
 import { lambdaEvent, signedPaymentEvent, TEST_SECRET } from './events';
 import { generatedApiKey } from '../support/secrets';

@@ -7,7 +7,7 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { connectClient } from '../../src/client/connect';
 import { createLambdaIngress, handler, resetLambdaIngress, type LambdaIngress } from '../../src/ingress/lambda-main';
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { createDevServerEnv, uniqueTaskQueue } from '../support/temporal';
 import { lambdaEvent, signedPaymentEvent, TEST_SECRET, type EventKind } from './events';
 

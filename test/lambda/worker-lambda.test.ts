@@ -10,7 +10,7 @@ import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
 import { loadWorkflowBundle } from '../../workers/workflow-bundle';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';

@@ -9,10 +9,11 @@ import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { findStuckPayments } from '../../src/client/stuck';
 import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/client/stuck-gauge';
 import { FundingDeadlineKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
-import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
 import { generatedApiKey } from '../support/secrets';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 
 jest.setTimeout(120_000);
 
@@ -79,7 +80,7 @@ it('counts running payments by stuck kind, each once, and follows a payment that
 it('lists an entity whose pushed final status its GET did not bear out as WEBHOOK_NOT_CONFIRMED; a healthy entity is not listed', async () => {
   const startEntityLike = async (flagged: boolean): Promise<string> => {
     const workflowId = uniqueWorkflowId('provider-payment:stuck');
-    await env.client.workflow.start('providerPayment', {
+    await env.client.workflow.start(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
       workflowId,
       taskQueue: uniqueTaskQueue('stuck-entity'), // nobody polls it: the workflow stays Running as started
       args: [],

@@ -9,7 +9,7 @@ import { startPayment } from '../../src/client/payments';
 import { createProviderClient } from '../../src/provider';
 import { installTracing, type Tracing } from '../../src/telemetry/tracing';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 import { DEMO_WALLET, demoPaymentRequest } from '../support/demo-payment-request';
 

@@ -15,7 +15,7 @@ import { useTestBed } from './support/test-bed';
  * Raised on purpose:
  * - +1 on every path whose entity hears a final status by push (payout, pull, requote, cancelled, expired,
  *   refunded, failed): the entity confirms a pushed final status with one GET (a local activity) before it
- *   forwards it (workflows/push-confirmation.ts: an outcome is never decided on a pushed event alone);
+ *   forwards it (workflows/provider-payment/push-confirmation.ts: an outcome is never decided on a pushed event alone);
  * - +1 more on "cancelled before funds": the payment shows phase CANCELLING (one upsert) until the provider
  *   confirms the payment can no longer be funded, then CANCELLED.
  */

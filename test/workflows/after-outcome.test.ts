@@ -1,6 +1,7 @@
 // Issue 9, point 8: nothing closes before the money can no longer move.
 import { getPaymentState } from '../../src/client/payments';
-import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { uniqueWorkflowId } from '../support/temporal';
 import { DAY, useTestBed } from './support/test-bed';
@@ -49,7 +50,7 @@ it('a customer entity whose review never ends gets an end; a later webhook start
     ...individualBody(),
   };
   const send = (status: string, eventId: string) =>
-    bed.env.client.workflow.signalWithStart('providerCustomer', {
+    bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: wid,
       taskQueue: bed.taskQueue,
       args: [{ customerId: id }],

@@ -1,10 +1,6 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
-import {
-  customerEventSignal,
-  paymentStateQuery,
-  providerCustomerWorkflowId,
-  awaitCreatedUpdate,
-} from '../../workflows/messages';
+import { paymentStateQuery, awaitCreatedUpdate } from '../../workflows/messages';
+import { customerEventSignal, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
 import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
 import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';
@@ -108,7 +104,7 @@ describe('onboardCustomer', () => {
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
     // no wait for the subscription: the review webhook races the entity start, as with a fast service
     const approved = { ...created, status: 'APPROVED' };
-    await bed.env.client.workflow.signalWithStart('providerCustomer', {
+    await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: providerCustomerWorkflowId(created!.id),
       taskQueue: bed.taskQueue,
       args: [{ customerId: created!.id }],
@@ -175,7 +171,7 @@ describe('transfer', () => {
       (c) => c !== undefined,
     );
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
-    await bed.env.client.workflow.signalWithStart('providerCustomer', {
+    await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: providerCustomerWorkflowId(created!.id),
       taskQueue: bed.taskQueue,
       args: [{ customerId: created!.id }],

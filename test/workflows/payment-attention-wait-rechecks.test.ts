@@ -3,7 +3,7 @@
 // still ends, even with no entity left to hear it. A wait without a timer would keep the run — and the pinned build
 // it runs on — open for good.
 import { getPaymentState, requotePayment, startPayment } from '../../src/client';
-import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import { closedPaymentOutcome, deliverPaymentEvent, eventually } from './support/harness';

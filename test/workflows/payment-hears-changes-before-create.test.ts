@@ -2,7 +2,7 @@
 // activity subscribes to the entity before it returns) is kept and applied once the create is recorded: a fast
 // pull payment that COMPLETED in that gap must not show IN_PROGRESS until the next reconcile (hours later).
 import { getPaymentState, startPayment } from '../../src/client';
-import { providerPaymentChangedSignal } from '../../workflows/messages';
+import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { wrapActivities } from './support/fake-provider';
 import { deliverPaymentEvent, eventually } from './support/harness';

@@ -6,13 +6,9 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../src/contract';
-import {
-  PaymentPhaseKey,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
-import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
+import { PaymentPhaseKey, paymentStateQuery } from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
+import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { iso, wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { providerPaymentDriver } from './support/provider-payment-entity';
@@ -66,7 +62,7 @@ it('a forged COMPLETED webhook for a payment the service holds as AWAITING_FUNDS
   expect(snap.unconfirmed).toEqual([]);
   expect(snap.payment?.status).toBe('AWAITING_FUNDS');
   // the entity's read was the judge
-  expect(fake.callsOf('getPayment', 'providerPayment').map((c) => c.args[0])).toEqual([id]);
+  expect(fake.callsOf('getPayment', PROVIDER_PAYMENT_WORKFLOW_TYPE).map((c) => c.args[0])).toEqual([id]);
   // listed by `xborder stuck` (WEBHOOK_NOT_CONFIRMED)
   const entity = await bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe();
   expect(entity.typedSearchAttributes.get(PaymentPhaseKey)).toBe(PUSH_MISMATCH_PHASE);
@@ -82,7 +78,7 @@ it('a final status pushed with the type of our own reads (payment.observed) is c
   bed.newFake();
   const { handle, id } = await startFollowed();
   const forged = { ...(await forgedCompleted(id)), status: 'FAILED', error: { code: 'X', message: 'x' } } as Payment;
-  await bed.env.client.workflow.signalWithStart('providerPayment', {
+  await bed.env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
     workflowId: providerPaymentWorkflowId(id),
     taskQueue: bed.taskQueue,
     args: [{ providerPaymentId: id }],
@@ -119,7 +115,7 @@ it('a true COMPLETED webhook is confirmed by one GET and ends the payment COMPLE
   expect(snap.unconfirmed).toEqual([]);
   expect(snap.statusHistory.at(-1)).toMatchObject({ status: 'COMPLETED', cause: 'event' });
   // one confirming read, by the entity, for the one final status; none for the hints before it
-  expect(fake.callsOf('getPayment', 'providerPayment')).toHaveLength(1);
+  expect(fake.callsOf('getPayment', PROVIDER_PAYMENT_WORKFLOW_TYPE)).toHaveLength(1);
   // what it cost the entity's history: the patch marker (with its TemporalChangeVersion upsert, once per run)
   // and one local-activity marker; no activity task, no extra workflow task (docs/performance.md)
   const after = await entityHistory(id);
@@ -136,7 +132,7 @@ it('a confirming GET that fails for a moment is retried by Temporal; the push is
   let failures = 0;
   wrapActivities(fake, (inner) => ({
     getPayment: async (pid) => {
-      if (Context.current().info.workflowType === 'providerPayment' && failures < 2) {
+      if (Context.current().info.workflowType === PROVIDER_PAYMENT_WORKFLOW_TYPE && failures < 2) {
         failures++;
         throw ApplicationFailure.retryable('connection reset', 'NetworkError');
       }

@@ -50,7 +50,7 @@ describe('providerPayment entity', () => {
     await send(sent, 'evt_s');
     await send(pending, 'evt_p');
     await send(p, 'evt_created'); // the creation event, last of all
-    // a pushed final status waits for the GET that confirms it (workflows/push-confirmation.ts)
+    // a pushed final status waits for the GET that confirms it (workflows/provider-payment/push-confirmation.ts)
     const snap = await eventually(
       () => snapshot(p.id),
       (s) => s.seenEventIds === 4 && s.unconfirmed?.length === 0,

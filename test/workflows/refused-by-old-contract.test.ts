@@ -1,7 +1,7 @@
-// Unit: refusedByOldContract (provider-payment.ts) answers what the contract before issue 9 answered, so a history
+// Unit: refusedByOldContract (workflows/provider-payment/legacy-payloads.ts) answers what the contract before issue 9 answered, so a history
 // recorded then replays the same drop (review of issue 9, finding 10).
 import type { Payment } from '../../src/contract';
-import { refusedByOldContract } from '../../workflows/provider-payment';
+import { refusedByOldContract } from '../../workflows/provider-payment/legacy-payloads';
 import { FakeProvider } from './support/fake-provider';
 import { paymentRequest } from './support/test-bed';
 

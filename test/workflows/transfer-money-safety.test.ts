@@ -1,12 +1,7 @@
 // Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
-import {
-  awaitCreatedUpdate,
-  customerEventSignal,
-  providerCustomerWorkflowId,
-  paymentStateQuery,
-  providerPaymentWorkflowId,
-  transferStateQuery,
-} from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery, transferStateQuery } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { customerEventSignal, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
 import type { TransferResult } from '../../workflows/transfer';
 import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';
@@ -140,7 +135,7 @@ async function startOnboarding(key: string) {
 }
 
 async function approve(customer: { id: string }, key: string) {
-  await bed.env.client.workflow.signalWithStart('providerCustomer', {
+  await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
     workflowId: providerCustomerWorkflowId(customer.id),
     taskQueue: bed.taskQueue,
     args: [{ customerId: customer.id }],

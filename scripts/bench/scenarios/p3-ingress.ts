@@ -5,11 +5,10 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import got from 'got';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import { createTemporalRouter, createWebhookHandler, startIngressServer } from '../../../src/ingress';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../src/ingress/routing';
 import { signWebhook } from '../../../src/provider/webhook-signature';
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/messages';
+import { signalWithStartProviderPayment } from '../../../workflows/provider-payment/api';
+import { normalizePayment } from '../../../src/contract';
 import type { BenchContext } from '../context';
 import { percentile, sleep } from '../stats';
 
@@ -64,14 +63,11 @@ export async function runP3(ctx: BenchContext): Promise<void> {
     const eventId = `evt_bench_${run}_b${i}`;
     const id = `pay_bench_${run}_b${i % TARGETS}`;
     const began = performance.now();
-    await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
-      workflowId: providerPaymentWorkflowId(id),
+    // the same front door and payload as the ingress's, without the HTTP hop and the signature check
+    await signalWithStartProviderPayment(client, {
       taskQueue,
-      args: [{ providerPaymentId: id }],
-      signal: providerPaymentEventSignal,
-      signalArgs: [{ eventId, type: 'payment.updated', createdAt: new Date().toISOString(), payment: paymentData(id) }],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      input: { providerPaymentId: id },
+      event: { eventId, type: 'payment.updated', createdAt: new Date().toISOString(), payment: normalizePayment(paymentData(id)) },
     });
     bare.push(performance.now() - began);
   };

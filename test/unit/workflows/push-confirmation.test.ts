@@ -1,7 +1,7 @@
 // When the service's own answer (GET) bears out a pushed final status, and when it is a mismatch
-// (workflows/push-confirmation.ts).
+// (workflows/provider-payment/push-confirmation.ts).
 import type { Payment } from '../../../src/contract';
-import { claimsFinalStatus, confirms } from '../../../workflows/push-confirmation';
+import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
 import { currentPayment } from '../contract/fixtures';
 
 const T0 = '2026-11-02T10:00:00.000Z';

@@ -7,14 +7,8 @@ import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { temporal } from '@temporalio/proto';
-import {
-  ALL_SEARCH_ATTRIBUTE_KEYS,
-  awaitCreatedUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-  type PaymentOutcome,
-} from '../../../workflows/messages';
+import { ALL_SEARCH_ATTRIBUTE_KEYS, awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
 import { createTimeSkippingEnv, uniqueTaskQueue, workflowBundle } from '../../support/temporal';
 
 export const WORKFLOWS_PATH = require.resolve('../../../workflows');
@@ -105,7 +99,7 @@ export async function deliverPaymentEvent(
   payment: Payment,
   eventId = `evt_${++eventSeq}_${Date.now()}`,
 ): Promise<string> {
-  await env.client.workflow.signalWithStart('providerPayment', {
+  await env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
     workflowId: providerPaymentWorkflowId(payment.id),
     taskQueue,
     args: [{ providerPaymentId: payment.id }],

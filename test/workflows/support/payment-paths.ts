@@ -17,15 +17,8 @@ import { temporal } from '@temporalio/proto';
 import { startPayment } from '../../../src/client/payments';
 import { addCounts, countActions, emptyCount, type ActionCount } from '../../../src/telemetry/temporal-actions';
 import type { Payment } from '../../../src/contract';
-import {
-  cancelUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  requoteUpdate,
-  type PaymentState,
-} from '../../../workflows/messages';
+import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentState } from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,
@@ -41,7 +34,7 @@ import { paymentRequest } from './payment-request';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
-/** the entity's linger after a final status (workflows/provider-payment.ts default) */
+/** the entity's linger after a final status (workflows/provider-payment/workflow.ts default) */
 const ENTITY_LINGER_MS = 7 * DAY;
 /** the payment's linger after EXPIRED (workflows/payment.ts default) */
 const PAYMENT_EXPIRED_LINGER_MS = DAY;
@@ -247,7 +240,7 @@ async function payin(bed: PathBed): Promise<PathRun> {
   });
   const workflowId = providerPaymentWorkflowId(p.id);
   bed.worker.started.add(workflowId);
-  await bed.env.client.workflow.signalWithStart('providerPayment', {
+  await bed.env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
     workflowId,
     taskQueue: bed.taskQueue,
     args: [{ providerPaymentId: p.id }],

@@ -1,12 +1,8 @@
 // What the providerPayment tests do to an entity: have the (fake) provider create a payment, deliver a
 // webhook event by signalWithStart as the ingress does, and read the entity's snapshot.
 import type { Payment } from '../../../src/contract';
-import {
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  type ProviderPaymentInput,
-} from '../../../workflows/messages';
+import { type ProviderPaymentInput } from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
 import { paymentRequest, type TestBed } from './test-bed';
 
 export function providerPaymentDriver(bed: TestBed) {
@@ -16,7 +12,7 @@ export function providerPaymentDriver(bed: TestBed) {
       return bed.fake.set(p.id, overrides);
     },
     async send(p: Payment, eventId: string, input: Partial<ProviderPaymentInput> = {}) {
-      const handle = await bed.env.client.workflow.signalWithStart('providerPayment', {
+      const handle = await bed.env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
         workflowId: providerPaymentWorkflowId(p.id),
         taskQueue: bed.taskQueue,
         args: [{ providerPaymentId: p.id, ...input }],

@@ -4,8 +4,8 @@
 // nothing of what else a signature vouches for (Events 5: "signatures … not shown"). So a pushed final status
 // is held until a GET of the payment answers, and the GET's answer is what the entity keeps and forwards.
 // A push the GET does not bear out is kept as a mismatch, shown and counted, and never becomes an outcome.
-import type { Payment } from '../src/contract';
-import { stampsOf } from './payment-merge';
+import type { Payment } from '../../src/contract';
+import { stampsOf } from '../payment-merge';
 
 /**
  * Statuses after which a payment workflow decides its outcome (spec: States and transitions). CANCELLED is not
@@ -16,14 +16,14 @@ export const FINAL_PUSH_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'R
 /** Counted on the workflow metric meter (emitted outside replay only), by pushed and read status. */
 export const PUSH_MISMATCH_METRIC = 'xborder_provider_push_mismatches_total';
 
-export { PUSH_MISMATCH_PHASE } from './search-attributes';
+export { PUSH_MISMATCH_PHASE } from '../search-attributes';
 
 /** How many mismatches an entity keeps (the oldest go first; the metric and the log have them all). */
 export const MAX_PUSH_MISMATCHES = 20;
 /** After a confirming read failed for good (its 10-minute retry budget spent), the next one starts this much later. */
 export const CONFIRM_RETRY_MS = 5 * 60 * 1000;
 
-export type { PushMismatch, UnconfirmedPush } from './types';
+export type { PushMismatch, UnconfirmedPush } from '../types';
 
 export function claimsFinalStatus(p: Payment): boolean {
   return FINAL_PUSH_STATUSES.includes(p.status);

@@ -1,0 +1,13 @@
+// The providerCustomer entity's patch ids and their lifecycle: patched → deprecatePatch → removed (the rules are
+// in ../provider-payment/patches.ts; docs/deployment.md, "Replay histories per build").
+// | id                   | stage   | pre-patch histories kept (why it cannot move yet)                                   |
+// | customer-entity-ends | patched | demo, encrypted-demo, synthetic-old-customer-entity-goes-live (runs from before it) |
+
+export const CUSTOMER_PATCHES = {
+  /**
+   * A review that never ends must not keep the entity open forever (issue 9, point 8). Runs recorded before it
+   * wait 30 × linger per turn. Asked again on every turn, so a run started by the old code takes the bounded end
+   * once it runs live on the new code (patched() is false only while replaying its past).
+   */
+  entityEnds: 'customer-entity-ends',
+} as const;

@@ -1,0 +1,142 @@
+// The providerPayment entity's API (ARCHITECTURE: Workflows): its type name, ID, signals, query, input and the one
+// front door every starter uses (the ingress, the reconcile activity, the payment's create-and-follow activity).
+// Pure: importable from workflow code and from clients alike; @temporalio/client is imported as a type only.
+import type { Client } from '@temporalio/client';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '@temporalio/common';
+import { defineQuery, defineSignal, getExternalWorkflowHandle } from '@temporalio/workflow';
+import type { Payment } from '../../src/contract';
+import type { ProviderPaymentInput } from '../inputs';
+import type { PushMismatch } from '../types';
+
+export type { ProviderPaymentInput } from '../inputs';
+
+/** The workflow type name: the only place it is written (callers import it). */
+export const PROVIDER_PAYMENT_WORKFLOW_TYPE = 'providerPayment';
+
+/** `provider-payment:<id>`: the provider's payment id is the business key (ARCHITECTURE: Workflows). */
+export const providerPaymentWorkflowId = (providerPaymentId: string): string => `provider-payment:${providerPaymentId}`;
+
+/**
+ * A payment webhook event as the ingress delivers it (signalWithStart). The ingress and the activities send the
+ * payment parsed (src/contract: a `Payment`); `unknown` because histories recorded before they did carry the
+ * webhook's body as it came (workflow.ts reads those through legacy-payloads.ts).
+ */
+export interface ProviderPaymentEvent {
+  eventId: string;
+  type: string;
+  createdAt?: string;
+  payment: unknown;
+}
+export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
+/**
+ * What a starter sends (signalWithStartProviderPayment): the payment parsed at the edge, or null when the body did
+ * not fit the contract (the entity then has only the event: a fresh run reads the payment by GET).
+ */
+export interface ParsedProviderPaymentEvent extends ProviderPaymentEvent {
+  payment: Payment | null;
+}
+
+/**
+ * `has`: the payment as the subscriber already has it (the POST's answer; issue 12). An entity run under
+ * `entity-lean-history` merges it and sends the subscriber only what is newer; older runs ignore it.
+ * Also the providerCustomer entity's subscribe signal (same name; `has` unused there).
+ */
+export interface SubscribeRequest {
+  workflowId: string;
+  /** a Payment (parsed by the provider client) from every sender; `unknown` for what older histories carry */
+  has?: unknown;
+}
+export const subscribeSignal = defineSignal<[SubscribeRequest]>('subscribe');
+
+/** Sent by the entity to its subscribers on every accepted change (and once on subscribe). */
+export interface ProviderPaymentChanged {
+  providerPaymentId: string;
+  payment: Payment;
+  cause: 'event' | 'reconcile' | 'subscribe' | 'start';
+}
+export const providerPaymentChangedSignal = defineSignal<[ProviderPaymentChanged]>('providerPaymentChanged');
+
+export interface ProviderPaymentSnapshot {
+  providerPaymentId: string;
+  payment: Payment | null;
+  subscribers: string[];
+  seenEventIds: number;
+  statusHistory: { at: string; status: string; cause: string }[];
+  role: 'ORDERED' | 'PAYIN' | 'CONVERSION' | 'UNKNOWN';
+  /** the virtual account joining a PAYIN and its automatic conversion (spec: Payment rule 2) */
+  linkAccountId: string | null;
+  completedAfterTerminal: boolean;
+  /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
+  unknownValues?: string[];
+  /** pushed final statuses waiting for the GET that confirms them (push-confirmation.ts); absent in old runs */
+  unconfirmed?: { eventId: string; status: string }[];
+  /** pushed final statuses the GET did not bear out: kept, never forwarded (push-confirmation.ts) */
+  pushMismatches?: PushMismatch[];
+}
+export const providerPaymentSnapshotQuery = defineQuery<ProviderPaymentSnapshot>('snapshot');
+
+/** What a starter sends with the start: an event (ingress, reconcile) or a subscription (a payment following it). */
+export type ProviderPaymentMessage =
+  | { event: ParsedProviderPaymentEvent; subscribe?: never }
+  | { subscribe: SubscribeRequest; event?: never };
+
+export interface ProviderPaymentStart {
+  taskQueue: string;
+  input: ProviderPaymentInput;
+  /** what the entity would upsert first (issue 12: given at start, it upserts nothing) */
+  typedSearchAttributes?: SearchAttributePair[];
+  memo?: Record<string, unknown>;
+  staticSummary?: string;
+  /** fairness key (issue 14); a start of an existing run ignores it */
+  priority?: Priority;
+}
+
+/**
+ * The front door: signalWithStart of `provider-payment:<id>`. Explicit policies: a message for a running entity
+ * joins it; one after the entity closed starts a new run, which re-reads the payment first (so a late event is
+ * never lost, and an entity that ended after its linger period starts again for a new subscriber).
+ */
+export async function signalWithStartProviderPayment(
+  client: Pick<Client, 'workflow'>,
+  start: ProviderPaymentStart & ProviderPaymentMessage,
+): Promise<void> {
+  const { taskQueue, input, event, subscribe, ...options } = start;
+  const common = {
+    workflowId: providerPaymentWorkflowId(input.providerPaymentId),
+    taskQueue,
+    args: [input] as [ProviderPaymentInput],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    ...options,
+  };
+  if (event) await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, { ...common, signal: providerPaymentEventSignal, signalArgs: [event] });
+  else await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, { ...common, signal: subscribeSignal, signalArgs: [subscribe] });
+}
+
+// ---- the payment workflow tells the entity what its own GET found (issue 15: the stale-entity gap) ----
+// Webhooks may be dropped; the payment reconciles by GET on its own timer, but the entity, which others read
+// (`xborder status`, the PAYIN/conversion links, later subscribers), re-read only on its hourly timer. The read
+// travels as an `event` the entity folds in like any webhook: by timestamps and status rank, never backwards
+// (payment-merge.ts), and an event id per observed state, so the same state told twice is dropped.
+
+/** The event type of a state the payment workflow read itself (the entity records its cause as `reconcile`). */
+export const OBSERVED_EVENT_TYPE = 'payment.observed';
+
+export function observedEvent(p: Payment): ProviderPaymentEvent {
+  const stamps = Object.entries(p.lifecycle ?? {})
+    .filter(([, v]) => Boolean(v))
+    .map(([k]) => k)
+    .sort()
+    .join(',');
+  return { eventId: `observed:${p.id}:${p.status}:${stamps}`, type: OBSERVED_EVENT_TYPE, payment: p };
+}
+
+/** From a workflow: signals the entity; an error (the entity ended after its linger period) is returned, never thrown. */
+export async function tellEntity(p: Payment): Promise<string | null> {
+  try {
+    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(providerPaymentEventSignal, observedEvent(p));
+    return null;
+  } catch (err) {
+    return String(err);
+  }
+}

@@ -1,0 +1,50 @@
+// The providerPayment entity's patch ids, and where each stands in its lifecycle: patched → deprecatePatch →
+// removed (docs/deployment.md, "Replay histories per build"). The entity is AUTO_UPGRADE: a running entity moves
+// to a new build at its next workflow task, so a change to its commands goes behind patched(), and a patch moves
+// on only when no supported run can still be in its pre-patch branch:
+// - patched → deprecatePatch: once no history that took the pre-patch branch is kept in test/replay/histories
+//   (no such run can still be running: every supported build's entity histories are kept there);
+// - deprecatePatch → removed: once no kept history carries the patch's marker without the deprecated flag.
+//
+// Stage of each. Markers in the kept histories (test/replay/histories/*--providerPayment.json): entity-lean-history
+// in forged-final-push and lean-history-parked; entity-confirms-final-push in forged-final-push;
+// entity-no-echo-to-starter in path-cuts-created-before-follow; entity-reads-sooner-when-quiet in
+// entity-reads-sooner; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
+// transfer-cancelled-while-paying, which replay every pre-patch branch they reached.
+// | id                             | stage   | why it cannot move yet                                                 |
+// | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
+// | entity-no-echo-to-starter      | patched | histories of entities a payment started with a snapshot, before it    |
+// | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
+// | entity-accepts-unknown-values  | patched | next to move: no kept history has its marker, and with it forced on all|
+// |                                |         | 9 kept histories replay (checked by hand this round); it waits only for|
+// |                                |         | entities started before issue 9 to be gone (a live one may have dropped|
+// |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
+// | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
+// None moves this round. Runs of a build are gone once the build is no longer supported and its entity
+// histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
+
+/** patched() ids of changes to the entity's commands (histories recorded before them replay the old way). */
+export const ENTITY_PATCHES = {
+  /** an entity started with a snapshot does not signal that same snapshot back to the workflow that sent it */
+  noEchoToStarter: 'entity-no-echo-to-starter',
+  /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (issue 15, stale entity) */
+  readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet',
+  /**
+   * A payload the contract before issue 9 refused (legacy-payloads.ts, refusedByOldContract) is kept, not dropped.
+   * Implied by leanHistory.
+   */
+  acceptsUnknownValues: 'entity-accepts-unknown-values',
+  /**
+   * Issue 12, one marker per run: every patch above is on without a marker of its own, and the search attributes
+   * and memo the starter gave are not upserted again. Each marker costs two events and a visibility write (the
+   * SDK upserts TemporalChangeVersion with it). Runs recorded before it have no such marker: patched() is false on
+   * their replay and each old patch is read as it was.
+   */
+  leanHistory: 'entity-lean-history',
+  /**
+   * A pushed final status is held until a GET confirms it; the GET's answer is what is kept and forwarded
+   * (push-confirmation.ts). Read at each pushed final status that would be held, never under the lean
+   * marker: lean runs recorded before it took such a push as it came.
+   */
+  confirmsFinalPush: 'entity-confirms-final-push',
+} as const;

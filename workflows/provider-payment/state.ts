@@ -1,0 +1,308 @@
+// What one providerPayment entity run holds, and the bodies of its handlers. Every method keeps the order of the
+// commands it makes (patched() markers, memo and search-attribute upserts) as the code it replaced did: the
+// entity is AUTO_UPGRADE and its recorded histories must replay (patches.ts).
+import { log, metricMeter, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import type { Payment } from '../../src/contract';
+import { unknownPaymentValues } from '../../src/contract/payment-status';
+import { entityMemo, memoFingerprint, type EntityMemo } from '../entity-memo';
+import { createIndexer, indexAtStart } from '../indexing';
+import { BoundedIdSet, isTerminalStatus, mergePayment } from '../payment-merge';
+import {
+  OBSERVED_EVENT_TYPE,
+  type ProviderPaymentChanged,
+  type ProviderPaymentEvent,
+  type ProviderPaymentInput,
+  type ProviderPaymentSnapshot,
+  type SubscribeRequest,
+} from './api';
+import { readPayload } from './legacy-payloads';
+import { ENTITY_PATCHES } from './patches';
+import {
+  claimsFinalStatus,
+  confirms,
+  MAX_PUSH_MISMATCHES,
+  PUSH_MISMATCH_METRIC,
+  PUSH_MISMATCH_PHASE,
+  type PushMismatch,
+  type UnconfirmedPush,
+} from './push-confirmation';
+
+export type Cause = ProviderPaymentChanged['cause'];
+
+const MAX_STATUS_HISTORY = 50;
+/** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md (issue 9). */
+export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
+
+export class ProviderPaymentState {
+  readonly id: string;
+  /** read first, in the run's first workflow task (ENTITY_PATCHES.leanHistory) */
+  readonly lean: boolean;
+  private readonly index: ReturnType<typeof createIndexer>;
+  readonly seen: BoundedIdSet;
+  readonly subscribers: Set<string>;
+  /** the version each subscriber last received */
+  readonly forwarded = new Map<string, number>();
+  readonly statusHistory: { at: string; status: string; cause: string }[];
+  payment: Payment | null;
+  terminalSince: number | null;
+  version: number;
+  lastCause: Cause = 'start';
+  /** every signal lets the loop look again */
+  wakeups = 0;
+  lastHeardAt: number;
+  /** timer reads since the last new event (workflow.ts, QUIET_READS_MS) */
+  quietReads = 0;
+  /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
+  readBySubscriber = false;
+  /** the memo this run has: under the lean patch, the one it was started with */
+  private lastMemo: string;
+  /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
+  private unknownValues: string[] = [];
+  /** pushed final statuses held for the GET that confirms them (ENTITY_PATCHES.confirmsFinalPush) */
+  unconfirmed: UnconfirmedPush[] = [];
+  /** held pushes whose confirming read is in flight (still unconfirmed to anyone who asks) */
+  judgingNow: UnconfirmedPush[] = [];
+  readonly pushMismatches: PushMismatch[];
+  /** workflow time before which no confirming read is tried again (after one that failed) */
+  confirmNotBefore = 0;
+
+  constructor(readonly input: ProviderPaymentInput) {
+    this.id = input.providerPaymentId;
+    this.lean = patched(ENTITY_PATCHES.leanHistory);
+    this.index = createIndexer(() => (this.lean ? indexAtStart() : null));
+    this.seen = new BoundedIdSet(input.seenEventIds ?? []);
+    this.subscribers = new Set(input.subscribers ?? []);
+    this.statusHistory = [...(input.statusHistory ?? [])];
+    this.payment = input.payment !== undefined ? this.read(input.payment) : null;
+    this.terminalSince = input.terminalSince ? Date.parse(input.terminalSince) : null;
+    this.version = this.payment ? 1 : 0;
+    this.lastHeardAt = Date.now();
+    this.lastMemo = this.lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
+    for (const held of input.unconfirmedPushes ?? []) {
+      const p = this.read(held.payment);
+      if (p) this.unconfirmed.push({ eventId: held.eventId, payment: p, ...(held.cause ? { cause: held.cause } : {}) });
+    }
+    this.pushMismatches = [...(input.pushMismatches ?? [])];
+    // a carried-over run already told its subscribers
+    if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
+    // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
+    // back would only cost it a signal and a workflow task (issue 12). Later changes are forwarded as usual.
+    else if (this.payment && this.subscribers.size > 0 && this.isPatched(ENTITY_PATCHES.noEchoToStarter)) this.markAllTold();
+  }
+
+  private markAllTold(): void {
+    for (const s of this.subscribers) this.forwarded.set(s, this.version);
+  }
+
+  /** A patch read under the lean marker is on without a marker of its own (ENTITY_PATCHES.leanHistory). */
+  isPatched(id: string): boolean {
+    return this.lean || patched(id);
+  }
+
+  read(raw: unknown): Payment | null {
+    return readPayload(raw, this.id, () => this.isPatched(ENTITY_PATCHES.acceptsUnknownValues));
+  }
+
+  /** The `event` signal: a webhook, a reconcile listing, or what the payment workflow read (OBSERVED_EVENT_TYPE). */
+  onEvent(event: ProviderPaymentEvent): void {
+    this.wakeups++;
+    if (!this.seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
+    this.quietReads = 0;
+    // a state the payment workflow read itself (api.ts, tellEntity) is a reconcile, not a webhook
+    const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
+    if (this.holdsForConfirmation(event.eventId, event.payment, cause)) return;
+    this.accept(event.payment, cause);
+  }
+
+  /** The `subscribe` signal. */
+  onSubscribe({ workflowId, has }: SubscribeRequest): void {
+    this.subscribers.add(workflowId);
+    this.forwarded.delete(workflowId);
+    this.wakeups++;
+    // Lean runs (issue 12): the subscriber's own read (its POST's answer) is merged like a read of ours, and
+    // the subscriber is sent only what is newer than it has. Older runs ignore `has`, as their code did.
+    if (this.lean && has !== undefined) {
+      this.accept(has, 'reconcile');
+      this.readBySubscriber = true;
+      const theirs = this.read(has);
+      if (this.payment && theirs && !mergePayment(theirs, this.payment).changed) this.forwarded.set(workflowId, this.version);
+    }
+    this.updateMemo();
+  }
+
+  accept(raw: unknown, cause: Cause): void {
+    const incoming = this.read(raw);
+    if (!incoming) return;
+    if (incoming.id !== this.id) {
+      log.warn('payment of another id sent to this entity; dropped', { providerPaymentId: this.id, got: incoming.id });
+      return;
+    }
+    this.lastHeardAt = Date.now();
+    const merged = mergePayment(this.payment, incoming);
+    if (!merged.changed) return; // duplicate, stale or out of order: never backwards
+    const payment = (this.payment = merged.payment);
+    this.version++;
+    this.lastCause = cause;
+    if (merged.statusChanged) {
+      this.statusHistory.push({ at: new Date().toISOString(), status: payment.status, cause });
+      if (this.statusHistory.length > MAX_STATUS_HISTORY) this.statusHistory.shift();
+    }
+    // a refund after EXPIRED or COMPLETED (spec: States and transitions, row 4) restarts the linger period
+    this.terminalSince = isTerminalStatus(payment) ? Date.now() : null;
+    this.noteUnknownValues();
+    this.reindex();
+    this.updateMemo();
+  }
+
+  /**
+   * A pushed final status that would change what the entity holds waits for a GET (push-confirmation.ts),
+   * whatever the event's type says: the type comes with the push. A push that changes nothing (a duplicate
+   * under a new id, a stale copy) costs no read. Non-final statuses are taken as hints, as before.
+   */
+  private holdsForConfirmation(eventId: string, raw: unknown, cause: 'event' | 'reconcile'): boolean {
+    const pushed = this.read(raw);
+    if (!pushed || pushed.id !== this.id || !claimsFinalStatus(pushed)) return false;
+    if (this.payment && !mergePayment(this.payment, pushed).changed) return false;
+    // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
+    // after the upgrade; on replay the marker's place in history says which pushes were held.
+    if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
+    this.unconfirmed.push({ eventId, payment: pushed, cause });
+    log.info('pushed final status held for confirmation by GET', { providerPaymentId: this.id, eventId, status: pushed.status });
+    return true;
+  }
+
+  /** The entity's search attributes; PaymentPhase only once a push was not borne out (`xborder stuck`). */
+  reindex(): void {
+    const flagged = this.pushMismatches.length > 0 ? { phase: PUSH_MISMATCH_PHASE } : {};
+    const { payment, id } = this;
+    if (payment) this.index({ ...flagged, status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    else if (this.pushMismatches.length > 0) this.index({ ...flagged, providerPaymentId: id }); // a push for a payment the service does not have
+  }
+
+  /**
+   * An unknown status is treated as in progress (not terminal: reconciliation goes on); unknown shapes are
+   * passed through. Each new finding is logged and counted; the memo flags it, and the PaymentStatus search
+   * attribute carries an unknown status as sent, which `xborder stuck` lists (UNKNOWN_PROVIDER_STATUS).
+   */
+  noteUnknownValues(): void {
+    const found = this.payment ? unknownPaymentValues(this.payment) : [];
+    const fresh = found.filter((f) => !this.unknownValues.includes(f));
+    this.unknownValues = found;
+    if (fresh.length === 0) return;
+    log.warn('provider payment carries values the contract does not know; passed through', {
+      providerPaymentId: this.id,
+      unknown: fresh,
+    });
+    for (const what of fresh)
+      metricMeter
+        .createCounter(UNKNOWN_VALUES_METRIC, undefined, 'Provider payment values the contract does not know')
+        .add(1, { kind: what.startsWith('status ') ? 'status' : what });
+  }
+
+  updateMemo(): void {
+    const memo = entityMemo(this.payment, this.subscribers.size, this.unknownValues);
+    const fingerprint = memoFingerprint(memo);
+    if (fingerprint === this.lastMemo) return;
+    this.lastMemo = fingerprint;
+    upsertMemo({ ...memo });
+  }
+
+  /** The `snapshot` query. */
+  snapshot(): ProviderPaymentSnapshot {
+    const memo = entityMemo(this.payment, this.subscribers.size, []);
+    return {
+      providerPaymentId: this.id,
+      payment: this.payment,
+      subscribers: [...this.subscribers],
+      seenEventIds: this.seen.size,
+      statusHistory: [...this.statusHistory],
+      role: memo.role,
+      linkAccountId: memo.linkAccountId,
+      completedAfterTerminal: false,
+      unknownValues: [...this.unknownValues],
+      unconfirmed: [...this.judgingNow, ...this.unconfirmed].map((u) => ({ eventId: u.eventId, status: u.payment.status })),
+      pushMismatches: [...this.pushMismatches],
+    };
+  }
+
+  /** The held pushes a read about to start will judge (one that lands while it is in flight waits for the next). */
+  takeHeld(): UnconfirmedPush[] {
+    const judging = (this.judgingNow = this.unconfirmed);
+    this.unconfirmed = [];
+    return judging;
+  }
+
+  /** The read did not answer: what it was to judge is held again. */
+  holdAgain(judging: UnconfirmedPush[]): void {
+    this.judgingNow = [];
+    this.unconfirmed = [...judging, ...this.unconfirmed];
+  }
+
+  /** The GET's answer is the truth: it is what is merged and forwarded; a push it does not bear out is a mismatch. */
+  judge(raw: unknown, judging: UnconfirmedPush[]): boolean {
+    this.judgingNow = [];
+    const read = this.read(raw);
+    if (!read || read.id !== this.id) {
+      this.unconfirmed = [...judging, ...this.unconfirmed]; // nothing to judge by: still held
+      this.accept(raw, 'reconcile'); // logs what was dropped, as before
+      return false;
+    }
+    // a read that bears a push out takes the push's cause (a webhook's `event`); otherwise it is a `reconcile`
+    let cause: Cause = 'reconcile';
+    let mismatched = false;
+    for (const held of judging) {
+      if (confirms(read, held.payment)) cause = held.cause ?? 'event';
+      else {
+        mismatched = true;
+        this.recordMismatch(held, read.status);
+      }
+    }
+    this.accept(raw, cause);
+    if (mismatched) this.reindex(); // the read may have changed nothing, yet the entity is now listed
+    return true;
+  }
+
+  /** The service has no such payment (404): every held push is a mismatch. */
+  notFound(judging: UnconfirmedPush[]): void {
+    this.judgingNow = [];
+    for (const held of judging) this.recordMismatch(held, 'NOT_FOUND');
+    if (judging.length > 0) this.reindex();
+  }
+
+  /** Kept (snapshot, carried over), logged, counted; the push itself is dropped. */
+  private recordMismatch(held: UnconfirmedPush, read: string): void {
+    const mismatch: PushMismatch = { eventId: held.eventId, pushed: held.payment.status, read, at: new Date().toISOString() };
+    this.pushMismatches.push(mismatch);
+    if (this.pushMismatches.length > MAX_PUSH_MISMATCHES) this.pushMismatches.shift();
+    log.warn('pushed final status not borne out by the service; kept, not forwarded', {
+      providerPaymentId: this.id,
+      ...mismatch,
+    });
+    metricMeter
+      .createCounter(PUSH_MISMATCH_METRIC, undefined, 'Pushed final statuses the service did not confirm')
+      .add(1, { pushed: mismatch.pushed, read });
+  }
+
+  /** A subscriber has not been sent the current version. */
+  unforwarded(): boolean {
+    return this.payment !== null && [...this.subscribers].some((s) => this.forwarded.get(s) !== this.version);
+  }
+
+  /** The input of the next run (continue-as-new): everything this one holds. */
+  carriedOver(): ProviderPaymentInput {
+    const { input, unconfirmed, pushMismatches } = this;
+    return {
+      providerPaymentId: this.id,
+      payment: this.payment ?? undefined,
+      subscribers: [...this.subscribers],
+      seenEventIds: this.seen.toArray(),
+      statusHistory: this.statusHistory,
+      terminalSince: this.terminalSince === null ? null : new Date(this.terminalSince).toISOString(),
+      reconcileEveryMs: input.reconcileEveryMs,
+      lingerAfterTerminalMs: input.lingerAfterTerminalMs,
+      continueAsNewAfterEvents: input.continueAsNewAfterEvents,
+      ...(unconfirmed.length > 0 ? { unconfirmedPushes: unconfirmed } : {}),
+      ...(pushMismatches.length > 0 ? { pushMismatches } : {}),
+    };
+  }
+}

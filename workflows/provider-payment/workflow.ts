@@ -1,0 +1,83 @@
+// providerPayment: the entity workflow of one provider payment, ID `provider-payment:<id>` (ARCHITECTURE:
+// Workflows). Webhooks reach it by signalWithStart (api.ts), so an event for a payment nobody here started (PAYIN,
+// automatic conversion — spec: Payment rule 2, Events 2) is never lost. AUTO_UPGRADE: its commands change only
+// behind the patches of patches.ts.
+import '../polyfills';
+import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { isTerminalStatus } from '../payment-merge';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, subscribeSignal, type ProviderPaymentInput, type ProviderPaymentSnapshot } from './api';
+import { ENTITY_PATCHES } from './patches';
+import { ProviderPaymentState } from './state';
+import { forwardChanges, forwardUntilSettled } from './steps/forward';
+import { confirmHeldPushes, reconcile } from './steps/reconcile';
+
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/**
+ * Issue 15 (the stale-entity gap): while the payment is not final and nothing is heard, the entity re-reads it
+ * after 1, 5 and 15 quiet minutes before falling back to `reconcileEveryMs` (1 h): a dropped webhook leaves it
+ * behind for minutes, not an hour. A new event starts the ladder again.
+ */
+export const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
+
+/**
+ * The input is typed at the edge (api.ts, signalWithStartProviderPayment; continue-as-new below): the workflow
+ * does not parse it again.
+ */
+export async function providerPayment(input: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
+  const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
+  const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
+  const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
+  const state = new ProviderPaymentState(input);
+  setHandler(providerPaymentEventSignal, (event) => state.onEvent(event));
+  setHandler(subscribeSignal, (request) => state.onSubscribe(request));
+  setHandler(providerPaymentSnapshotQuery, () => state.snapshot());
+
+  // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
+  // payment first, so it never trusts one event alone — unless a subscriber already sent the service's answer
+  // (its POST's, in a signal delivered with this first task: lean runs only).
+  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !state.readBySubscriber)
+    await reconcile(state);
+  if (state.payment) {
+    state.noteUnknownValues();
+    state.reindex();
+    state.updateMemo();
+  }
+
+  for (;;) {
+    if (state.unconfirmed.length > 0 && Date.now() >= state.confirmNotBefore) await confirmHeldPushes(state);
+    await forwardChanges(state);
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || info.historyLength >= continueAsNewAfter) {
+      await forwardUntilSettled(state); // the next run takes every subscriber as told
+      return continueAsNew<typeof providerPayment>(state.carriedOver());
+    }
+    const now = Date.now();
+    let wakeAt: number;
+    if (state.payment && isTerminalStatus(state.payment)) {
+      // Linger: a refund (row 4) or a legacy late funding (row 5) may still follow a terminal status.
+      state.terminalSince ??= now;
+      wakeAt = state.terminalSince + lingerMs;
+      if (now >= wakeAt && state.unconfirmed.length === 0) break; // a held push is judged before the entity ends
+    } else {
+      const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[state.quietReads] : undefined;
+      wakeAt = state.lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
+      if (now >= wakeAt) {
+        state.quietReads++;
+        await reconcile(state); // events are overdue
+        continue;
+      }
+    }
+    // a held push is judged at once, or, after a confirming read that failed, at confirmNotBefore
+    if (state.unconfirmed.length > 0) {
+      if (now >= state.confirmNotBefore) continue; // pushed while a read was in flight: judged at the top now
+      wakeAt = wakeAt > now ? Math.min(wakeAt, state.confirmNotBefore) : state.confirmNotBefore;
+    }
+    const { version, wakeups } = state;
+    await condition(() => state.version !== version || state.wakeups !== wakeups || state.unforwarded(), Math.max(1, wakeAt - now));
+  }
+
+  await forwardUntilSettled(state);
+  return { ...state.snapshot(), completedAfterTerminal: true };
+}
