@@ -71,7 +71,7 @@ function paymentInput(key: string, amount = 100): PaymentInput {
   return { paymentKey: key, request: demoPaymentRequest(key, amount) };
 }
 
-function callOf<T>(taskQueue: string, workflow: string, args: unknown[]) {
+function callOf(taskQueue: string, workflow: string, args: unknown[]) {
   return caller.workflow.start(workflow, { taskQueue, workflowId: `${workflow}-${randomUUID()}`, args });
 }
 
@@ -124,7 +124,7 @@ it('the same key with another request fails with IDEMPOTENCY_KEY_REUSED; an inva
   try {
     const key = uniqueKey('nexus-reuse');
     paymentIds.push(`payment:${key}`);
-    const first = await callOf(taskQueue, 'nexusPaymentCaller', [paymentInput(key, 100)]);
+    await callOf(taskQueue, 'nexusPaymentCaller', [paymentInput(key, 100)]);
     await providerPaymentOf(key);
     const other = (await (await callOf(taskQueue, 'nexusPaymentCaller', [paymentInput(key, 250)])).result()) as Called<unknown>;
     expect(other).toMatchObject({ failure: 'IDEMPOTENCY_KEY_REUSED' });
@@ -135,7 +135,7 @@ it('the same key with another request fails with IDEMPOTENCY_KEY_REUSED; an inva
     // the first payment is untouched: still one provider payment for the key, still running
     expect(await providerPaymentsWithReference(key)).toHaveLength(1);
     expect((await stack.client.workflow.getHandle(`payment:${key}`).describe()).status.name).toBe('RUNNING');
-    void first;
+
   } finally {
     await worker.stop();
   }
