@@ -13,6 +13,7 @@ import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCod
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
+import { XBORDER_NEXUS_ENDPOINT, XBORDER_NEXUS_SERVICE } from '../nexus/service';
 import { installTracingFromEnv } from '../telemetry/tracing';
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
@@ -167,6 +168,7 @@ export async function runDev(args: string[]): Promise<number> {
     log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(`worker            task queue ${stack.taskQueue}`);
+    log(`Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`);
     // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
     log('for the CLI / connectClient() in another shell:');
     for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);

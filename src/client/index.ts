@@ -10,3 +10,4 @@ export * from '../../workflows/messages';
 export * from '../../workflows/inputs';
 export * from './reconcile-schedule';
 export * from './worker-deployments';
+export * from './nexus-caller-codec';

@@ -47,7 +47,7 @@ export interface EncryptionCodecOptions {
   /**
    * Payloads bound to workflows of ANOTHER namespace that this decoder reads on purpose: a Nexus caller's workflow
    * receives the result of the workflow behind the operation as that workflow wrote it (bound to it), by callback
-   * (src/nexus/caller-codec.ts). Only IDs starting with `workflowIdPrefix` in exactly `namespace`, never one of the
+   * (src/client/nexus-caller-codec.ts). Only IDs starting with `workflowIdPrefix` in exactly `namespace`, never one of the
    * decoder's own namespace: a copy across the decoder's own workflows stays refused. Default none.
    */
   admitBoundTo?: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;

@@ -1,9 +1,9 @@
 // A Nexus caller's workflow receives the payment's outcome as the payment workflow wrote it: bound to
-// `payment:<key>` of xborder's namespace. The caller's codec (src/nexus/caller-codec.ts) reads exactly those
+// `payment:<key>` of xborder's namespace. The caller's codec (src/client/nexus-caller-codec.ts) reads exactly those
 // payloads, from exactly that namespace; every other copy stays refused (docs/codec.md, "Bound to its workflow").
 import { defaultPayloadConverter, type Payload, type SerializationContext } from '@temporalio/common';
 import { CodecError, EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
-import { nexusCallerCodecOptions, nexusCallerDataConverter } from '../../src/nexus/caller-codec';
+import { nexusCallerCodecOptions, nexusCallerDataConverter } from '../../src/client/nexus-caller-codec';
 
 const keys = generateCodecKeys('nexus-caller-test');
 const xborder = new EncryptionCodec(staticKeyProvider(keys));

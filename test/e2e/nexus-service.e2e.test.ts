@@ -9,7 +9,7 @@ import type { LocalStack } from '../../src/cli/stack';
 import { connectClient } from '../../src/client/connect';
 import { getPaymentState } from '../../src/client/payments';
 import { XBORDER_NEXUS_ENDPOINT } from '../../src/nexus/service';
-import { nexusCallerDataConverter } from '../../src/nexus/caller-codec';
+import { nexusCallerDataConverter } from '../../src/client/nexus-caller-codec';
 import type { PaymentInput } from '../../workflows/messages';
 import type { Called } from '../support/workflows/nexus-caller';
 import { workflowBundle } from '../support/temporal';
