@@ -7,6 +7,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Client } from '@temporalio/client';
 import type { LocalStack } from '../../src/cli/stack';
 import { connectClient } from '../../src/client/connect';
+import { ensureNexusEndpoint } from '../../src/cli/nexus-endpoint';
 import { getPaymentState } from '../../src/client/payments';
 import { XBORDER_NEXUS_ENDPOINT } from '../../src/nexus/service';
 import { nexusCallerDataConverter } from '../../src/client/nexus-caller-codec';
@@ -89,9 +90,17 @@ async function providerPaymentsWithReference(reference: string): Promise<string[
   return ids;
 }
 
-it('the local stack created the endpoint to the worker task queue', async () => {
-  const { endpoints } = await stack.client.connection.operatorService.listNexusEndpoints({ name: XBORDER_NEXUS_ENDPOINT });
-  expect(endpoints?.[0]?.spec?.target?.worker).toMatchObject({ namespace: stack.namespace, taskQueue: stack.taskQueue });
+it('the local stack created the endpoint to the worker task queue; creating it again is idempotent', async () => {
+  const target = async () =>
+    (await stack.client.connection.operatorService.listNexusEndpoints({ name: XBORDER_NEXUS_ENDPOINT })).endpoints?.[0]?.spec?.target?.worker;
+  expect(await target()).toMatchObject({ namespace: stack.namespace, taskQueue: stack.taskQueue });
+  const ours = { namespace: stack.namespace, taskQueue: stack.taskQueue };
+  expect(await ensureNexusEndpoint(stack.temporal.address, ours)).toBe('unchanged');
+  // a dev server reused by a stack with another task queue: pointed there, and back
+  expect(await ensureNexusEndpoint(stack.temporal.address, { ...ours, taskQueue: 'elsewhere' })).toBe('updated');
+  expect(await target()).toMatchObject({ taskQueue: 'elsewhere' });
+  expect(await ensureNexusEndpoint(stack.temporal.address, ours)).toBe('updated');
+  expect(await target()).toMatchObject(ours);
 });
 
 it('startPayment from another namespace: the caller gets the outcome by callback; the same key twice is one payment', async () => {
