@@ -7,16 +7,21 @@
 //   src/codec, src/telemetry, src/provider, src/sandbox
 //                          the payload codec, logging/metrics/tracing, the HTTP client of the service, its emulator
 //   workflow APIs          workflows/messages.ts and the other modules callers import (IDs, messages, inputs,
-//                          search attributes, memo): what the client, the ingress and the activities share
+//                          search attributes, memo): what the client, the ingress and the activities share;
+//                          src/nexus/service.ts (the Nexus service definition callers' workflows import) beside them
 //   activities/            steps with I/O, called by workflows (which import them with `import type` only)
 //   workflows/             workflow code (eslint holds its own stricter rules: no I/O, no zod by value)
 //   src/client             what backend services import
-//   src/ingress, workers/  the webhook door and the worker process
+//   src/ingress, src/nexus, workers/
+//                          the webhook door, the Nexus service's handlers, the worker process
 //   src/cli                the `xborder` command and the local stack: may import everything
 // Tests, scripts and examples sit on top and may import anything.
 // The workflow APIs: IDs, messages, inputs, search attributes, memo, and the pure rules of a payment that callers
 // apply too (payment-rules.ts: which payment pulls from an account, what a status means).
 const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|rate-board-messages|request-fingerprint|types|payment-rules)|[^/]+/api)\\.ts$';
+
+// The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
+const NEXUS_SERVICE = '^src/nexus/service\\.ts$';
 
 /** A rule: `from` may import nothing in `notTo` (regular expressions on repository paths). */
 function layer(name, from, notTo, comment) {
@@ -37,7 +42,7 @@ module.exports = {
     layer(
       'base-layers-stay-low',
       '^src/(codec|telemetry|provider|sandbox)/',
-      '^(src/(client|cli|ingress)/|workflows/|activities/|workers/)',
+      '^(src/(client|cli|ingress|nexus)/|workflows/|activities/|workers/)',
       'The codec, telemetry, the provider client and the sandbox are below every Temporal-aware layer.',
     ),
     {
@@ -45,14 +50,21 @@ module.exports = {
       comment: 'The workflow APIs are what callers import: they never load workflow code, activities or I/O.',
       severity: 'error',
       from: { path: WORKFLOW_APIS },
-      to: { path: '^(workflows/|activities/|workers/|src/(client|cli|ingress|provider|sandbox)/)', pathNot: WORKFLOW_APIS },
+      to: { path: '^(workflows/|activities/|workers/|src/(client|cli|ingress|nexus|provider|sandbox)/)', pathNot: WORKFLOW_APIS },
+    },
+    {
+      name: 'nexus-service-stays-low',
+      comment: "The Nexus service definition runs in callers' workflow bundles: nexus-rpc and the workflow APIs' types only.",
+      severity: 'error',
+      from: { path: NEXUS_SERVICE },
+      to: { path: '^(workflows/|activities/|workers/|src/)', pathNot: [WORKFLOW_APIS, '^src/contract/'] },
     },
     {
       name: 'activities-below-workflows',
       comment: 'Activities may use the workflow APIs (IDs, signals, search attributes), never workflow code.',
       severity: 'error',
       from: { path: '^activities/' },
-      to: { path: '^(workflows/|workers/|src/(client|cli|ingress|sandbox)/)', pathNot: WORKFLOW_APIS },
+      to: { path: '^(workflows/|workers/|src/(client|cli|ingress|nexus|sandbox)/)', pathNot: WORKFLOW_APIS },
     },
     {
       name: 'workflows-import-activities-as-types',
@@ -61,13 +73,13 @@ module.exports = {
       from: { path: '^workflows/' },
       to: { path: '^activities/', dependencyTypesNot: ['type-only', 'type-import'] },
     },
-    layer('workflows-below-callers', '^workflows/', '^(workers/|src/(client|cli|ingress|provider|sandbox)/)', 'Workflow code never imports its callers or I/O.'),
+    layer('workflows-below-callers', '^workflows/', '^(workers/|src/(client|cli|ingress|provider|sandbox)/|src/nexus/(?!service\\.ts$))', 'Workflow code never imports its callers or I/O.'),
     {
       name: 'client-below-workers',
       comment: 'src/client is what client-only users load; workflow code only as types (the inputs callers send).',
       severity: 'error',
       from: { path: '^src/client/' },
-      to: { path: '^(activities/|workers/|src/(cli|ingress|sandbox|provider)/)' },
+      to: { path: '^(activities/|workers/|src/(cli|ingress|nexus|sandbox|provider)/)' },
     },
     {
       name: 'client-uses-workflow-apis',
@@ -76,6 +88,7 @@ module.exports = {
       to: { path: '^workflows/', pathNot: WORKFLOW_APIS, dependencyTypesNot: ['type-only', 'type-import'] },
     },
     layer('ingress-below-cli', '^src/ingress/', '^(activities/|workers/|src/(cli|sandbox)/)', 'The ingress never loads the worker or the CLI.'),
+    layer('nexus-handlers-below-cli', '^src/nexus/', '^(activities/|workers/|src/(cli|ingress|sandbox)/)', "The Nexus handlers use the client's functions; the worker serves them."),
     layer('workers-below-cli', '^workers/', '^src/(cli|ingress|sandbox)/', 'The worker process never loads the CLI.'),
   ],
   options: {

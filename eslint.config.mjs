@@ -38,8 +38,9 @@ export default tseslint.config(
   },
   {
     // Workflow code is bundled and replayed: no I/O, no Node built-ins, no HTTP client, no provider client.
-    // Activities are imported with `import type` only (enforced by allowTypeImports).
-    files: ['workflows/**/*.ts', 'test/support/workflows/**/*.ts', 'test/lint-fixtures/workflows/**/*.ts'],
+    // Activities are imported with `import type` only (enforced by allowTypeImports). The Nexus service definition
+    // runs in callers' workflow bundles: the same rules.
+    files: ['workflows/**/*.ts', 'src/nexus/service.ts', 'test/support/workflows/**/*.ts', 'test/lint-fixtures/workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -7,6 +7,7 @@ import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import type { WorkerDeploymentSettings } from './config';
 import { currentTracing, type Tracing } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
+import { xborderNexusHandler } from '../src/nexus/handlers';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -32,6 +33,11 @@ export interface XborderWorkerOptions {
    * activity interceptors and the workflow spans' sink.
    */
   tracing?: Tracing | null;
+  /**
+   * Serve the `xborder` Nexus service (src/nexus) on this task queue; default true. Its endpoint is created
+   * apart (`xborder dev` does it on the dev server; docs/deployment.md, "Nexus endpoint").
+   */
+  nexus?: boolean;
 }
 
 export interface RunningWorker {
@@ -56,6 +62,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
       activities: createActivities({ provider: options.provider }),
+      ...(options.nexus === false ? {} : { nexusServices: [xborderNexusHandler] }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
       // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).

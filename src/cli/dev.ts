@@ -16,6 +16,7 @@ import { startLocalStack } from './stack';
 import { installTracingFor, tracingConfigFromEnv } from '../telemetry/tracing';
 import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
 import type { Environment } from '../support/environment';
+import { XBORDER_NEXUS_ENDPOINT, XBORDER_NEXUS_SERVICE } from '../nexus/service';
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 
@@ -170,6 +171,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(`worker            task queue ${stack.taskQueue}`);
+    log(`Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`);
     // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
     log('for the CLI / connectClient() in another shell:');
     for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);

@@ -14,6 +14,7 @@ import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { ensureDevServer, type DevServer } from './dev-server';
+import { ensureNexusEndpoint } from './nexus-endpoint';
 
 export interface LocalStackOptions {
   temporalPort?: number;
@@ -96,6 +97,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(codecServer ? { uiCodecEndpoint: codecServer.uiEndpoint(options.codecServer!.token) } : {}),
     });
     closers.push(() => temporal.stop());
+    // the `xborder` Nexus service (src/nexus), served by the worker on this task queue
+    await ensureNexusEndpoint(temporal.address, { namespace, taskQueue }, log);
     const client = await connectClient({ address: temporal.address, namespace }, dataConverter);
     closers.push(() => client.connection.close());
 

@@ -26,3 +26,4 @@ export {
 } from '../../workflows/provider-customer/api';
 export * from './reconcile-schedule';
 export * from './worker-deployments';
+export * from './nexus-caller-codec';

@@ -66,7 +66,7 @@ export class StartPaymentUnconfirmedError extends Error {
   }
 }
 
-function describeAmounts(request: Record<string, unknown>): string {
+export function describeAmounts(request: Record<string, unknown>): string {
   const source = (request.source ?? {}) as { amount?: unknown; currencyCode?: unknown };
   const destination = (request.destination ?? {}) as { currencyCode?: unknown };
   return `${String(source.amount ?? '?')} ${String(source.currencyCode ?? '?')} → ${String(destination.currencyCode ?? '?')}`;

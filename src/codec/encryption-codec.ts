@@ -44,6 +44,13 @@ export interface EncryptionCodecOptions {
   plaintext?: 'refuse' | 'admit';
   /** An encrypted payload written before the workflow binding: admitted (default, see docs/codec.md for how long) or refused. */
   unbound?: 'admit' | 'refuse';
+  /**
+   * Payloads bound to workflows of ANOTHER namespace that this decoder reads on purpose: a Nexus caller's workflow
+   * receives the result of the workflow behind the operation as that workflow wrote it (bound to it), by callback
+   * (src/client/nexus-caller-codec.ts). Only IDs starting with `workflowIdPrefix` in exactly `namespace`, never one of the
+   * decoder's own namespace: a copy across the decoder's own workflows stays refused. Default none.
+   */
+  admitBoundTo?: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;
 }
 
 interface Binding {
@@ -91,6 +98,7 @@ function readBinding(payload: Payload): Binding | undefined {
 export class EncryptionCodec implements PayloadCodec {
   private readonly plaintext: 'refuse' | 'admit';
   private readonly unbound: 'admit' | 'refuse';
+  private readonly admitBoundTo: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;
 
   constructor(
     private readonly keys: CodecKeyProvider,
@@ -98,6 +106,7 @@ export class EncryptionCodec implements PayloadCodec {
   ) {
     this.plaintext = options.plaintext ?? 'refuse';
     this.unbound = options.unbound ?? 'admit';
+    this.admitBoundTo = options.admitBoundTo ?? [];
   }
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
@@ -125,6 +134,12 @@ export class EncryptionCodec implements PayloadCodec {
     return Promise.all(payloads.map((payload) => this.decodeOne(payload, context)));
   }
 
+  /** A payload of another namespace's workflow this decoder was told to read (admitBoundTo). */
+  private admitsFromElsewhere(binding: Binding, context: SerializationContext): boolean {
+    if (binding.namespace === context.namespace) return false;
+    return this.admitBoundTo.some((a) => a.namespace === binding.namespace && binding.workflowId.startsWith(a.workflowIdPrefix));
+  }
+
   private async decodeOne(payload: Payload, context: SerializationContext | undefined): Promise<Payload> {
     if (!isEncryptedPayload(payload)) {
       if (this.plaintext === 'admit') return payload;
@@ -140,7 +155,9 @@ export class EncryptionCodec implements PayloadCodec {
     if (!keyId) throw new CodecError('MALFORMED', `encrypted payload without ${METADATA_KEY_ID} metadata`);
     const binding = readBinding(payload);
     const expected = bindingOf(context);
-    if (binding && context && (binding.namespace !== context.namespace || (expected && !sameWorkflow(binding.workflowId, expected.workflowId)))) {
+    const wrongWorkflow =
+      binding && context && (binding.namespace !== context.namespace || (expected && !sameWorkflow(binding.workflowId, expected.workflowId)));
+    if (wrongWorkflow && !this.admitsFromElsewhere(binding, context)) {
       throw new CodecError(
         'WRONG_WORKFLOW',
         `payload belongs to workflow "${binding.workflowId}" of namespace "${binding.namespace}", not to ` +

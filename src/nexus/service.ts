@@ -1,0 +1,70 @@
+// The `xborder` Nexus service as callers see it: its name, operations and their input/output types. A backend
+// that is itself a Temporal application imports this module in its workflow code
+// (`workflow.createNexusServiceClient({ service: xborderNexusService, endpoint: XBORDER_NEXUS_ENDPOINT })`),
+// so it loads nothing but nexus-rpc and types: no zod, no client, no Node built-ins (it runs in a workflow bundle).
+// The handlers are in ./handlers.ts (served by the worker).
+import * as nexus from 'nexus-rpc';
+import type { PaymentInput, PaymentOutcome, PaymentState } from '../../workflows/messages';
+
+/** The service's name: what the endpoint routes on. */
+export const XBORDER_NEXUS_SERVICE = 'xborder';
+/** The endpoint name `xborder dev` creates and docs/deployment.md uses; a cluster may name it otherwise. */
+export const XBORDER_NEXUS_ENDPOINT = 'xborder';
+
+/** A payment named by the caller's business key (`paymentKey`), or by its workflow ID `payment:<key>`. */
+export interface PaymentRef {
+  paymentKey: string;
+}
+
+export const xborderNexusService = nexus.service(XBORDER_NEXUS_SERVICE, {
+  /**
+   * Asynchronous: starts (or attaches to) the payment workflow `payment:<paymentKey>`; the caller's workflow
+   * receives the payment's outcome by Nexus callback when it ends (minutes to days). The same rules as the
+   * client's startPayment: the same key with the same request attaches to the one payment (no second one); the
+   * same key with another request fails with type IDEMPOTENCY_KEY_REUSED; an input refused before anything
+   * started fails with PAYMENT_REQUEST_INVALID (the key stays free). Funding instructions: getPaymentState.
+   */
+  startPayment: nexus.operation<PaymentInput, PaymentOutcome>(),
+  /** Synchronous: the payment's state (the client's getPaymentState, `afterOutcome` included). */
+  getPaymentState: nexus.operation<PaymentRef, PaymentState>(),
+  /**
+   * Synchronous: the payment's `cancel` update. Refused (CANCEL_REFUSED) once funds are in; an accepted cancel
+   * answers phase CANCELLING, and the startPayment operation later ends with outcome CANCELLED.
+   */
+  cancelPayment: nexus.operation<PaymentRef & { reason?: string }, PaymentState>(),
+});
+
+/**
+ * The `type` of the failures the operations raise on purpose, none of them retryable: the caller's
+ * NexusOperationFailure carries one of them in its cause chain (read it with `xborderFailureType`).
+ */
+export const XBORDER_NEXUS_FAILURE_TYPES = {
+  /** startPayment: the key is taken by a payment started with another request (the client's IdempotencyKeyReusedError) */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** startPayment: refused before anything started; details[0] holds the violations {path, rule, message} */
+  PAYMENT_REQUEST_INVALID: 'PAYMENT_REQUEST_INVALID',
+  /** getPaymentState, cancelPayment: no payment has this key */
+  PAYMENT_NOT_FOUND: 'PAYMENT_NOT_FOUND',
+  /** cancelPayment: the payment has already ended (details[0].outcome says how) */
+  PAYMENT_ALREADY_FINISHED: 'PAYMENT_ALREADY_FINISHED',
+  /** cancelPayment: the payment refused the cancel (funds are in) */
+  CANCEL_REFUSED: 'CANCEL_REFUSED',
+} as const;
+export type XborderNexusFailureType = (typeof XBORDER_NEXUS_FAILURE_TYPES)[keyof typeof XBORDER_NEXUS_FAILURE_TYPES];
+
+const KNOWN_TYPES = new Set<string>(Object.values(XBORDER_NEXUS_FAILURE_TYPES));
+
+/**
+ * The xborder failure type in an error's cause chain (a NexusOperationFailure wraps a HandlerError or an
+ * OperationError, which wraps the ApplicationFailure that names it), or null. Reads `type` and `cause` only, so it
+ * works on the failures of any SDK package and in workflow code.
+ */
+export function xborderFailureType(error: unknown): XborderNexusFailureType | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 10; depth++) {
+    const type = (current as { type?: unknown }).type;
+    if (typeof type === 'string' && KNOWN_TYPES.has(type)) return type as XborderNexusFailureType;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
