@@ -203,7 +203,7 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   // --- an unknown deployment is exit code 1 with what to do
   const unknown = await xborder(['deploy', 'status', '--deployment', `nope-${randomUUID().slice(0, 8)}`]);
   expect(unknown.code).toBe(1);
-  expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_WORKER_VERSIONING=true/);
+  expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_DEPLOYMENT_NAME=nope-/);
 });
 
 it('an unversioned worker runs the same bundle: the behaviours are declared only on a versioned worker', async () => {
