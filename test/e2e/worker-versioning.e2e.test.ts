@@ -207,8 +207,10 @@ it('PINNED payments finish on the build that started them, new ones run on the c
 });
 
 it('an unversioned worker runs the same bundle: the behaviours are declared only on a versioned worker', async () => {
-  // The server refuses a versioning behaviour from an unversioned worker (the workflow task never completes);
-  // npm start, xborder dev and every other test run unversioned. Its own task queue, so no versioned worker takes it.
+  // The server refuses a versioning behaviour from an unversioned worker (the workflow task never completes); every
+  // worker is versioned now, but a run started on an unversioned one before the switch (or on a server without the
+  // Worker Deployment API, XBORDER_WORKER_VERSIONING=false) must still run. Its own task queue, so no versioned
+  // worker takes it.
   const taskQueue = `${stack.taskQueue}-unversioned`;
   workers.push(
     await startXborderWorker({
