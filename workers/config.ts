@@ -29,11 +29,12 @@ const WorkerEnvSchema = z.object({
    */
   XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),
   /**
-   * Worker Deployment Versioning (issue 14, docs/deployment.md "Safe deploys with Worker Versioning"): off by
-   * default, so `npm start`, `xborder dev` and a single long-lived worker keep running unversioned. On, the worker
-   * declares XBORDER_DEPLOYMENT_NAME / XBORDER_BUILD_ID and gets tasks only once its version is current or ramping.
+   * Worker Deployment Versioning (docs/deployment.md "Safe deploys with Worker Versioning"): on by default, every
+   * worker declares XBORDER_DEPLOYMENT_NAME / XBORDER_BUILD_ID and gets tasks only once its version is current or
+   * ramping (the first build of a deployment makes itself current: makeCurrentIfNone). `false` is kept only for a
+   * Temporal server without the Worker Deployment API (before 1.28).
    */
-  XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('false'),
+  XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('true'),
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
   /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
   XBORDER_BUILD_ID: z.string().min(1).optional(),
@@ -50,7 +51,7 @@ export interface WorkerConfig {
   workflowBundlePath?: string;
   shutdownGraceMs: number;
   maxCachedWorkflows?: number;
-  /** Present when the worker is versioned (XBORDER_WORKER_VERSIONING=true). */
+  /** Present unless XBORDER_WORKER_VERSIONING=false (a server without the Worker Deployment API). */
   deployment?: WorkerDeploymentSettings;
 }
 

@@ -5,7 +5,9 @@
 // task queue), the provider client, the activities and their provider-error counter, and the JSON logger.
 //
 // Worker Deployment Versioning is always on in a Lambda worker: it declares XBORDER_DEPLOYMENT_NAME and
-// XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task. The
+// XBORDER_BUILD_ID, and the server needs a current version for the deployment before it hands it any task. Unlike
+// `xborder worker`, it does not make its first build current itself (makeCurrentIfNone): the Worker Controller
+// invokes it only for a build that already gets tasks, so the deploy does (`xborder deploy set-current`). The
 // behaviour of each workflow (PINNED money workflows, AUTO_UPGRADE entities) comes with the bundle
 // (workflows/versioning.ts); XBORDER_DEFAULT_VERSIONING_BEHAVIOR is only for a workflow that declares none.
 import { runWorker, type LambdaHandler, type LambdaWorkerConfig } from '@temporalio/lambda-worker';

@@ -12,6 +12,7 @@ import { startStuckGauge } from './stuck-gauge';
 import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
 import { installTracingFor } from '../src/telemetry/tracing';
 import { dataConverterOf } from '../src/codec/data-converter';
+import { describeFirstCurrent, makeCurrentIfNone } from '../src/client/worker-deployments';
 import { workerProcessConfigFromEnv, type WorkerProcessConfig } from './process-config';
 
 export async function runWorker(processConfig: WorkerProcessConfig): Promise<void> {
@@ -32,13 +33,14 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     logger: telemetry.logger.child({ component: 'provider' }),
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
-  // issue 14: a versioned worker gets tasks only once its version is current (xborder deploy set-current) or ramping
+  // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys")
   console.log(
     config.deployment
-      ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId} (tasks once current or ramping: xborder deploy status)`
-      : 'worker: unversioned (XBORDER_WORKER_VERSIONING=true for Worker Deployment Versioning)',
+      ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId}`
+      : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
   const running = await startXborderWorker({ ...config, provider, dataConverter });
+  if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
   // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
   // issue 14: the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
@@ -53,6 +55,30 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
   await stuckGauge.stop();
   await tracing?.shutdown(); // flushes the last spans
   console.log('worker: stopped');
+}
+
+/**
+ * The first build of a deployment becomes its Current Version; a later one waits for `xborder deploy set-current`
+ * (makeCurrentIfNone). A failure is logged with what to do, not fatal: the worker polls on, and gets tasks as soon
+ * as an operator makes its build current.
+ */
+async function takeCurrentIfNone(
+  temporal: TemporalConnectionConfig,
+  dataConverter: DataConverter,
+  version: { deploymentName: string; buildId: string },
+): Promise<void> {
+  try {
+    const client = await connectClient(temporal, dataConverter);
+    try {
+      console.log(`worker: ${describeFirstCurrent(await makeCurrentIfNone(client, version, { identity: `xborder worker (${client.options.identity})` }))}`);
+    } finally {
+      await client.connection.close();
+    }
+  } catch (error) {
+    console.error(
+      `worker: ${error instanceof Error ? error.message : String(error)}; it gets no tasks until its build is current: xborder deploy set-current ${version.buildId}`,
+    );
+  }
 }
 
 /** A failure here is logged, not fatal: the worker is useful without the Schedule, and the next start retries. */

@@ -1,6 +1,6 @@
 // Worker Deployment Versioning (issue 14; docs/deployment.md, "Safe deploys with Worker Versioning"): the
-// versioning behaviour of every workflow the worker registers. It matters only on a versioned worker
-// (XBORDER_WORKER_VERSIONING=true, the Lambda worker). The server refuses a behaviour sent by an unversioned
+// versioning behaviour of every workflow the worker registers. Every worker is versioned (the time-skipping test
+// server, which has no versioning, aside). The server refuses a behaviour sent by an unversioned
 // worker ("versioning behavior cannot be specified without deployment options being set with versioned mode"),
 // which SDK 1.24 does not filter out: so it is declared only when the run's first workflow task is on a Worker
 // Deployment Version (workflowInfo().currentDeploymentVersion, deterministic: replay reads it from the history).
@@ -14,8 +14,8 @@
 // starts the next run on the Current Version. The long-lived entities (providerPayment, providerCustomer,
 // rateBoard) never end, so pinning them would keep an old build alive forever; the scheduled short runs
 // (refreshQuotes, reconcilePayments) move no money and must not keep a drained build alive either. Their code
-// changes therefore still go behind patched() (the house rule), which PINNED workflows no longer need but keep:
-// the same code runs unversioned (npm start, tests) and the replay tests replay it there.
+// changes therefore go behind patched() (the house rule); a PINNED workflow's change ships as a new build instead.
+// The same bundle still runs unversioned in the time-skipping and replay tests.
 import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { onboardCustomer } from './onboard-customer';

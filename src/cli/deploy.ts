@@ -24,7 +24,8 @@ export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop
   --allow-no-pollers          accept a build no worker has polled with yet (its tasks wait for one)
   --json                      the result as one JSON document
 ${CONNECTION_USAGE}
-A build gets tasks only from workers started with XBORDER_WORKER_VERSIONING=true and XBORDER_BUILD_ID=<buildId>.
+A build gets tasks only from workers started with XBORDER_BUILD_ID=<buildId> (every worker is versioned; the first
+build of a deployment makes itself current when its worker starts, a later one waits for set-current).
 Exit codes: 0 done, 1 no such deployment or the server refused, 2 usage, 3 cannot connect.`;
 
 export type DeployCommand =

@@ -170,7 +170,15 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     log(`sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${rel(sandboxApiKeyFile)}); OpenAPI at /openapi.json)`);
     log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
-    log(`worker            task queue ${stack.taskQueue}`);
+    const d = stack.deployment;
+    // every worker is versioned: which build this is, and whether it is the one new workflows go to
+    log(
+      `worker            task queue ${stack.taskQueue}` +
+        (d ? `, Worker Deployment ${d.deploymentName}, build ${d.buildId} (${d.action === 'other-current' ? `NOT current: ${d.currentBuildId} is` : 'current'})` : ''),
+    );
+    if (d?.action === 'other-current') {
+      log(`the demo's workflows go to build ${d.currentBuildId}; to run them here: xborder deploy set-current ${d.buildId}`);
+    }
     log(`Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`);
     // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
     log('for the CLI / connectClient() in another shell:');

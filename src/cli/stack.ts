@@ -3,16 +3,19 @@
 // the end-to-end tests, so both exercise the same wiring.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import { startCodecServer, type CodecServer } from '../codec/server';
 import { connectClient } from '../client/connect';
 import { QuoteRefreshConfigSchema, type QuoteRefreshConfig } from '../client/quote-refresh-config';
 import { ensureSchedules } from '../client/schedules';
 import { ensureReconcileSchedule } from '../client/reconcile-schedule';
+import { describeFirstCurrent, makeCurrentIfNone, type FirstCurrentOutcome } from '../client/worker-deployments';
+import { packageVersion } from '../support/package-root';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import { ensureDevServer, type DevServer } from './dev-server';
 import { ensureNexusEndpoint } from './nexus-endpoint';
 
@@ -34,6 +37,11 @@ export interface LocalStackOptions {
   apiKey?: string;
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
+  /**
+   * The worker's Worker Deployment Version (every worker is versioned; docs/deployment.md, "Safe deploys with
+   * Worker Versioning"). Default deployment `xborder`, build id the package version, as `xborder worker`.
+   */
+  deployment?: WorkerDeploymentVersion;
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
   schedules?: boolean;
   log?: (line: string) => void;
@@ -53,6 +61,8 @@ export interface LocalStack {
   ingress: IngressServer;
   webhooks: WebhookHandler;
   worker: RunningWorker | null;
+  /** The worker's version and what the stack did about the deployment's Current Version; null without a worker. */
+  deployment: FirstCurrentOutcome | null;
   codecServer: CodecServer | null;
   dataConverter: DataConverter;
   taskQueue: string;
@@ -123,11 +133,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
     let worker: RunningWorker | null = null;
+    let deployment: FirstCurrentOutcome | null = null;
     if (options.worker !== false) {
-      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider, dataConverter });
+      const version = options.deployment ?? { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() };
+      worker = await startXborderWorker({
+        temporal: { address: temporal.address, namespace },
+        taskQueue,
+        provider,
+        dataConverter,
+        deployment: { version, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+      });
       // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
       worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
       closers.push(() => worker!.shutdown().catch(() => undefined));
+      // A versioned worker gets tasks once its build is current: the first build of the deployment makes itself
+      // current; another build already current is left as it is (and said so), as `xborder worker` does.
+      deployment = await makeCurrentIfNone(client, version, { identity: `xborder stack (${client.options.identity})` });
+      log(describeFirstCurrent(deployment));
     }
     if (options.schedules !== false) {
       const schedule = await ensureSchedules(client, { ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })), taskQueue });
@@ -137,7 +159,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     }
     log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
-    return { temporal, client, sandbox, provider, ingress, webhooks, worker, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };
+    return { temporal, client, sandbox, provider, ingress, webhooks, worker, deployment, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };
   } catch (error) {
     await close();
     throw error;

@@ -11,8 +11,8 @@ export class WorkerDeploymentNotFoundError extends Error {
   readonly type = 'WorkerDeploymentNotFoundError';
   constructor(readonly deploymentName: string) {
     super(
-      `no Worker Deployment "${deploymentName}": start a worker with XBORDER_WORKER_VERSIONING=true ` +
-        `(and XBORDER_DEPLOYMENT_NAME=${deploymentName}) first; the deployment exists once it has polled`,
+      `no Worker Deployment "${deploymentName}": start a worker with XBORDER_DEPLOYMENT_NAME=${deploymentName} ` +
+        `first; the deployment exists once it has polled`,
     );
     this.name = 'WorkerDeploymentNotFoundError';
   }
@@ -129,4 +129,90 @@ export async function setRampingVersion(
     previousBuildId: response.previousDeploymentVersion?.buildId || null,
     previousPercentage: response.previousPercentage ?? 0,
   };
+}
+
+/** What makeCurrentIfNone found and did. */
+export type FirstCurrentOutcome =
+  /** the deployment had no Current Version (new workflows went to unversioned workers): this build is it now */
+  | { action: 'made-current'; deploymentName: string; buildId: string }
+  /** this build was already current (a restart, a second worker of the build) */
+  | { action: 'already-current'; deploymentName: string; buildId: string }
+  /** another build is current: left as it is (moving it is a deploy decision: xborder deploy set-current) */
+  | { action: 'other-current'; deploymentName: string; buildId: string; currentBuildId: string };
+
+export interface MakeCurrentIfNoneOptions {
+  /** How long to wait for the server to know the build (its workers must have polled). Default 60 s. */
+  timeoutMs?: number;
+  retryEveryMs?: number;
+  identity?: string;
+}
+
+const GRPC_FAILED_PRECONDITION = 9;
+const GRPC_ABORTED = 10;
+
+/**
+ * Until the build's workers have polled every task queue of the version (workflow and activity), the server answers
+ * not found, "missing active task queues" or no pollers; a write racing another one fails on the conflict token.
+ * All of them pass with time; anything else (permission, bad name) does not and is thrown at once.
+ */
+function worthRetrying(error: unknown): boolean {
+  if (error instanceof WorkerDeploymentNotFoundError) return true;
+  if (!isGrpcServiceError(error)) return false;
+  return error.code === GRPC_NOT_FOUND || error.code === GRPC_FAILED_PRECONDITION || error.code === GRPC_ABORTED;
+}
+
+/**
+ * Makes `buildId` the deployment's Current Version when the deployment has none, and only then: the first build
+ * of a deployment takes the new workflows without an operator's step, and a later build never moves "current"
+ * away from another one by itself (that is `xborder deploy set-current`, a deploy decision; docs/deployment.md,
+ * "Safe deploys with Worker Versioning"). The read and the write are tied by the describe's conflict token, so two
+ * builds starting at once cannot both become current: the loser re-reads and finds the other one current.
+ * Call it after the build's worker has started polling; it retries, bounded by `timeoutMs`, until the server
+ * knows the build.
+ */
+export async function makeCurrentIfNone(
+  client: Client,
+  version: { deploymentName: string; buildId: string },
+  options: MakeCurrentIfNoneOptions = {},
+): Promise<FirstCurrentOutcome> {
+  const { deploymentName, buildId } = version;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const namespace = client.options.namespace;
+  for (;;) {
+    try {
+      const described = await notFoundAware(deploymentName, () => client.workflowService.describeWorkerDeployment({ namespace, deploymentName }));
+      const current = described.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || null;
+      if (current === buildId) return { action: 'already-current', deploymentName, buildId };
+      if (current !== null) return { action: 'other-current', deploymentName, buildId, currentBuildId: current };
+      await notFoundAware(deploymentName, () =>
+        client.workflowService.setWorkerDeploymentCurrentVersion({
+          namespace,
+          deploymentName,
+          buildId,
+          conflictToken: described.conflictToken,
+          identity: options.identity ?? client.options.identity,
+        }),
+      );
+      return { action: 'made-current', deploymentName, buildId };
+    } catch (error) {
+      if (!worthRetrying(error) || Date.now() >= deadline) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw new Error(`could not make build ${buildId} current in Worker Deployment ${deploymentName}: ${why}`, { cause: error });
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.retryEveryMs ?? 250));
+    }
+  }
+}
+
+/** One line for a log: what makeCurrentIfNone did. */
+export function describeFirstCurrent(outcome: FirstCurrentOutcome): string {
+  const { deploymentName: name, buildId } = outcome;
+  switch (outcome.action) {
+    case 'made-current':
+      return `Worker Deployment ${name}: build ${buildId} made current (the deployment had no current build)`;
+    case 'already-current':
+      return `Worker Deployment ${name}: build ${buildId} is current`;
+    case 'other-current':
+      return `Worker Deployment ${name}: build ${outcome.currentBuildId} is current, left as it is; build ${buildId} gets tasks once made current or ramping (xborder deploy set-current ${buildId})`;
+  }
 }

@@ -9,6 +9,9 @@ import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { recordHistories } from '../support/history-recorder';
 import { demoPaymentRequest } from '../support/demo-payment-request';
+import { describeWorkerDeployment, makeCurrentIfNone } from '../../src/client/worker-deployments';
+import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
+import { packageVersion } from '../../src/support/package-root';
 
 /** Workflows whose histories `npm run record-histories` keeps for the replay test, by scenario. */
 const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
@@ -255,4 +258,30 @@ describe('webhooks at the ingress', () => {
     expect(after.seenEventIds).toBe(before.seenEventIds + 1);
     expect(after.payment?.status).toBe('COMPLETED');
   });
+});
+
+it('the stack of npm start runs a versioned worker: its build is made current, and a payment runs PINNED on it', async () => {
+  // a fresh stack: the deployment had no current build, so the worker's build (the package version) became it
+  expect(stack.deployment).toEqual({ action: 'made-current', deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() });
+  expect(await describeWorkerDeployment(stack.client, DEFAULT_DEPLOYMENT_NAME)).toMatchObject({ currentBuildId: packageVersion(), rampingBuildId: null });
+  // starting the stack's worker again (a restart) leaves it current and says so; it never moves current itself
+  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() })).toMatchObject({ action: 'already-current' });
+  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: 'another-build' }, { timeoutMs: 0 })).toEqual({
+    action: 'other-current',
+    deploymentName: DEFAULT_DEPLOYMENT_NAME,
+    buildId: 'another-build',
+    currentBuildId: packageVersion(),
+  });
+
+  const key = uniqueKey('e2e-versioned');
+  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  const versioning = async (workflowId: string) => {
+    const info = (await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo;
+    return { behavior: Number(info?.behavior), deploymentName: info?.deploymentVersion?.deploymentName, buildId: info?.deploymentVersion?.buildId };
+  };
+  const onBuild = { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() };
+  expect(await versioning(started.workflowId)).toEqual({ behavior: 1 /* PINNED */, ...onBuild });
+  expect(await versioning(providerPaymentWorkflowId(started.created.providerPaymentId))).toEqual({ behavior: 2 /* AUTO_UPGRADE */, ...onBuild });
+  await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
 });

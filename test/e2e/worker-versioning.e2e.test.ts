@@ -4,7 +4,7 @@
 // made current with `xborder deploy set-current`; A's payments (PINNED) finish on A's worker, new payments run on
 // B, and the entities (AUTO_UPGRADE) move to B, at their next task and across continue-as-new. The evidence is the
 // server's: the deployment version of every WorkflowTaskCompleted event and describe's versioning info.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -203,12 +203,14 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   // --- an unknown deployment is exit code 1 with what to do
   const unknown = await xborder(['deploy', 'status', '--deployment', `nope-${randomUUID().slice(0, 8)}`]);
   expect(unknown.code).toBe(1);
-  expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_WORKER_VERSIONING=true/);
+  expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_DEPLOYMENT_NAME=nope-/);
 });
 
 it('an unversioned worker runs the same bundle: the behaviours are declared only on a versioned worker', async () => {
-  // The server refuses a versioning behaviour from an unversioned worker (the workflow task never completes);
-  // npm start, xborder dev and every other test run unversioned. Its own task queue, so no versioned worker takes it.
+  // The server refuses a versioning behaviour from an unversioned worker (the workflow task never completes); every
+  // worker is versioned now, but a run started on an unversioned one before the switch (or on a server without the
+  // Worker Deployment API, XBORDER_WORKER_VERSIONING=false) must still run. Its own task queue, so no versioned
+  // worker takes it.
   const taskQueue = `${stack.taskQueue}-unversioned`;
   workers.push(
     await startXborderWorker({
@@ -237,4 +239,65 @@ it('an unversioned worker runs the same bundle: the behaviours are declared only
     expect(Number(task.versioningBehavior ?? 0)).toBe(0); // VERSIONING_BEHAVIOR_UNSPECIFIED
   }
   await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
+});
+
+it('xborder worker makes its build current when the deployment has none, and leaves another build current alone', async () => {
+  const ROOT = path.resolve(__dirname, '..', '..');
+  const ownDeployment = `xborder-e2e-first-${randomUUID().slice(0, 8)}`;
+  const taskQueue = `${stack.taskQueue}-processes`;
+  const children: ChildProcess[] = [];
+  /** Starts `xborder worker` (workers/main.ts) and resolves with its output once `until` appears in it. */
+  const workerProcess = (buildId: string, until: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'workers', 'main.ts')], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: stack.temporal.address,
+          XBORDER_TASK_QUEUE: taskQueue,
+          XBORDER_PROVIDER_URL: stack.sandbox.url,
+          XBORDER_PROVIDER_API_KEY: stack.apiKey,
+          XBORDER_WORKFLOW_BUNDLE: bundlePath,
+          XBORDER_ENSURE_SCHEDULES: 'false',
+          XBORDER_STUCK_GAUGE_INTERVAL_MS: '0',
+          XBORDER_LOG_LEVEL: 'ERROR',
+          XBORDER_DEPLOYMENT_NAME: ownDeployment,
+          XBORDER_BUILD_ID: buildId,
+        },
+      });
+      children.push(child);
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`worker ${buildId} never printed ${String(until)}:\n${out}`)), 120_000);
+      const take = (c: Buffer) => {
+        out += c.toString();
+        if (until.test(out)) {
+          clearTimeout(timer);
+          resolve(out);
+        }
+      };
+      child.stdout.on('data', take);
+      child.stderr.on('data', take);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`worker ${buildId} exited (${code}):\n${out}`));
+      });
+    });
+  try {
+    const first = await workerProcess('first', /made current|could not make/);
+    expect(first).toContain(`worker: Worker Deployment ${ownDeployment}, build first`);
+    expect(first).toContain(`worker: Worker Deployment ${ownDeployment}: build first made current (the deployment had no current build)`);
+    const second = await workerProcess('second', /left as it is|could not make|made current/);
+    expect(second).toContain(
+      `worker: Worker Deployment ${ownDeployment}: build first is current, left as it is; build second gets tasks once made current or ramping (xborder deploy set-current second)`,
+    );
+    expect(await describeWorkerDeployment(stack.client, ownDeployment)).toMatchObject({ currentBuildId: 'first' });
+
+    const key = uniqueKey('ver-process');
+    const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 25) }, { taskQueue });
+    expect(started.created.outcome).toBe('CREATED');
+    expect(await versioning(stack.client.workflow.getHandle(started.workflowId))).toEqual({ behavior: 'PINNED', buildId: 'first' });
+    await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
+  } finally {
+    for (const child of children) child.kill('SIGKILL');
+  }
 });

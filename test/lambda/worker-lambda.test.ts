@@ -13,6 +13,7 @@ import { startPayment } from '../../src/client/payments';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { lambdaWorkerSettingsFromEnv } from '../../workers/lambda-worker';
 import { loadWorkflowBundle } from '../../workers/workflow-bundle';
+import { makeCurrentIfNone } from '../../src/client/worker-deployments';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 
@@ -93,18 +94,13 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** A versioned worker gets tasks only once its version is current; the version exists once the worker has polled. */
+/**
+ * A versioned worker gets tasks only once its version is current; the version exists once the worker has polled.
+ * The deploy's step (docs/deployment.md, "Serverless: the Lambda worker", step 4), as the first build: the deployment
+ * has no current build yet.
+ */
 async function makeCurrent(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      await stack.client.workflowService.setWorkerDeploymentCurrentVersion({ namespace: stack.namespace, deploymentName, buildId, identity: 'worker-lambda.test' });
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  expect(await makeCurrentIfNone(stack.client, { deploymentName, buildId }, { identity: 'worker-lambda.test' })).toMatchObject({ action: 'made-current' });
 }
 
 it('runs a payment to COMPLETED with every workflow task and activity on the Lambda worker', async () => {

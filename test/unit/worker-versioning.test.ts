@@ -1,6 +1,6 @@
 // Worker Deployment Versioning (issue 14), without a server: which workflows are PINNED and which AUTO_UPGRADE
 // (declared in workflows/versioning.ts, carried by the bundle to every worker, the Lambda one too), and the
-// worker's opt-in from the environment (workers/config.ts). On the dev server, versioned and unversioned:
+// worker's version from the environment (workers/config.ts; versioned unless XBORDER_WORKER_VERSIONING=false). On the dev server, versioned and unversioned:
 // test/e2e/worker-versioning.e2e.test.ts.
 import * as registered from '../../workflows';
 import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
@@ -32,8 +32,14 @@ it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and 
   }
 });
 
-it('leaves the worker unversioned unless XBORDER_WORKER_VERSIONING=true', () => {
-  expect(workerConfigFromEnv(base)).not.toHaveProperty('deployment');
+it('versions the worker by default: deployment xborder, build id the package version', () => {
+  expect(workerConfigFromEnv(base).deployment).toEqual({
+    version: { deploymentName: 'xborder', buildId: packageVersion() },
+    defaultVersioningBehavior: 'AUTO_UPGRADE',
+  });
+});
+
+it('leaves the worker unversioned only with an explicit XBORDER_WORKER_VERSIONING=false', () => {
   expect(workerConfigFromEnv({ ...base, XBORDER_BUILD_ID: 'abc', XBORDER_WORKER_VERSIONING: 'false' })).not.toHaveProperty('deployment');
 });
 

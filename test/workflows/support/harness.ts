@@ -34,6 +34,11 @@ export async function createWorkflowTestEnv(): Promise<TestWorkflowEnvironment> 
 }
 
 /**
+ * Unversioned, unlike every other worker (docs/deployment.md, "Not versioned: the time-skipping workflow tests"):
+ * the time-skipping test server (1.40.0) answers its Worker Deployment API with UNIMPLEMENTED ("Worker Versioning
+ * not yet supported in test server") and hands a versioned worker every task anyway, so a version declared here
+ * would be neither routed nor recorded. Versioning is tested on the dev server (test/e2e/worker-versioning).
+ *
  * One worker per test file on one task queue, with activities that call whatever `current()` returns,
  * so each test brings its own fake. One worker (not one per test) matters on the time-skipping server:
  * a workflow left on a task queue nobody polls would hold its timers and stop time skipping.
