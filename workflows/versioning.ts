@@ -14,12 +14,13 @@
 // starts the next run on the Current Version. The long-lived entities (providerPayment, providerCustomer,
 // rateBoard) never end, so pinning them would keep an old build alive forever; the scheduled short runs
 // (refreshQuotes, reconcilePayments) move no money and must not keep a drained build alive either. Their code
-// changes therefore still go behind patched() (the house rule), which PINNED workflows no longer need but keep:
-// the same code runs unversioned (npm start, tests) and the replay tests replay it there.
+// changes therefore still go behind patched() (the house rule). PINNED workflows have no patched() branches: a
+// change to them ships as a new build, and histories of older builds move to test/replay/archive/<build>/.
 import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { onboardCustomer } from './onboard-customer';
-import { payment } from './payment';
+import { payment } from './payment/workflow';
+import { PAYMENT_WORKFLOW_TYPE } from './payment/api';
 import { providerCustomer } from './provider-customer';
 import { providerPayment } from './provider-payment';
 import { rateBoard } from './rate-board';
@@ -34,7 +35,7 @@ import { transfer } from './transfer';
  * index.ts back).
  */
 export const WORKFLOW_VERSIONING_BEHAVIORS = {
-  payment: 'PINNED',
+  [PAYMENT_WORKFLOW_TYPE]: 'PINNED',
   transfer: 'PINNED',
   onboardCustomer: 'PINNED',
   registerAccount: 'PINNED',
@@ -54,7 +55,7 @@ function onVersionedWorker(versioningBehavior: VersioningBehavior): () => Workfl
 }
 
 const behaviors = WORKFLOW_VERSIONING_BEHAVIORS;
-setWorkflowOptions(onVersionedWorker(behaviors.payment), payment);
+setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_WORKFLOW_TYPE]), payment);
 setWorkflowOptions(onVersionedWorker(behaviors.transfer), transfer);
 setWorkflowOptions(onVersionedWorker(behaviors.onboardCustomer), onboardCustomer);
 setWorkflowOptions(onVersionedWorker(behaviors.registerAccount), registerAccount);

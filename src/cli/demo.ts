@@ -3,15 +3,8 @@
 import got from 'got';
 import { startTransfer } from '../client/payments';
 import { quoteLine } from './format-problems';
-import {
-  createdAnswerQuery,
-  paymentWorkflowId,
-  providerCustomerWorkflowId,
-  providerPaymentWorkflowId,
-  transferStateQuery,
-  type PaymentState,
-  type TransferStep,
-} from '../../workflows/messages';
+import { providerCustomerWorkflowId, providerPaymentWorkflowId, transferStateQuery, type TransferStep } from '../../workflows/messages';
+import { createdAnswerQuery, paymentWorkflowId, type PaymentState } from '../../workflows/payment/api';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
 import type { LocalStack } from './stack';

@@ -12,23 +12,22 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId, transferWorkflowId, type TransferInput } from '../../workflows/messages';
 import {
   awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
   createdAnswerQuery,
   PAYMENT_FAILURE_TYPES,
+  PAYMENT_WORKFLOW_TYPE,
   paymentStateQuery,
   paymentWorkflowId,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
   requoteUpdate,
-  transferWorkflowId,
   type PaymentCreated,
   type PaymentOutcome,
   type PaymentState,
-  type TransferInput,
-} from '../../workflows/messages';
+} from '../../workflows/payment/api';
+export { PAYMENT_WORKFLOW_TYPE };
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import type { TransferResult } from '../../workflows/transfer';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
@@ -41,7 +40,6 @@ import { IdempotencyKeyReusedError } from './same-request';
 export { IdempotencyKeyReusedError };
 export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
-export const PAYMENT_WORKFLOW_TYPE = 'payment';
 export const TRANSFER_WORKFLOW_TYPE = 'transfer';
 
 export interface StartOptions {

@@ -7,14 +7,8 @@
 import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import {
-  awaitCreatedUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  type PaymentOutcome,
-} from '../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../workflows/payment/api';
 import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';

@@ -3,11 +3,8 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import {
-  paymentWorkflowId,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
+import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { recordHistories } from '../support/history-recorder';

@@ -1,10 +1,6 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
-import {
-  customerEventSignal,
-  paymentStateQuery,
-  providerCustomerWorkflowId,
-  awaitCreatedUpdate,
-} from '../../workflows/messages';
+import { customerEventSignal, providerCustomerWorkflowId } from '../../workflows/messages';
+import { paymentStateQuery, awaitCreatedUpdate } from '../../workflows/payment/api';
 import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
 import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';

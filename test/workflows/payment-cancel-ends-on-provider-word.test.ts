@@ -3,7 +3,7 @@
 // lifetime is 3 *business* days on its calendar (spec: States and transitions, row 1), and a late funding
 // notice (row 2) must never move money on a payment reported CANCELLED. Meanwhile the phase is CANCELLING.
 import { cancelPayment, getPaymentState, startPayment } from '../../src/client';
-import { paymentStateQuery } from '../../workflows/messages';
+import { paymentStateQuery } from '../../workflows/payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import type { FakeProvider } from './support/fake-provider';
 import { closedPaymentOutcome, deliverPaymentEvent, eventually, sleepPastFundingDeadline } from './support/harness';

@@ -4,7 +4,8 @@
 // entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { awaitCreatedUpdate, providerPaymentWorkflowId, paymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentWorkflowId } from '../../workflows/payment/api';
 import {
   CustomerIdKey,
   PAYMENT_PHASE_AT_START,

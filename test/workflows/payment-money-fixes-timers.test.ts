@@ -4,12 +4,8 @@
 // test that sleeps runs before any test that is refused.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
-import {
-  paymentStateQuery,
-  providerPaymentChangedSignal,
-  requoteUpdate,
-  resolveCreateUpdate,
-} from '../../workflows/messages';
+import { providerPaymentChangedSignal } from '../../workflows/messages';
+import { paymentStateQuery, requoteUpdate, resolveCreateUpdate } from '../../workflows/payment/api';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import {
   closedPaymentOutcome,

@@ -2,14 +2,8 @@
 // "maybe created" creates and unknown provider values. A file of its own: one time-skipping server per file.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
-import {
-  awaitCreatedUpdate,
-  cancelUpdate,
-  paymentStateQuery,
-  providerPaymentChangedSignal,
-  requoteUpdate,
-  resolveCreateUpdate,
-} from '../../workflows/messages';
+import { providerPaymentChangedSignal } from '../../workflows/messages';
+import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery, requoteUpdate, resolveCreateUpdate } from '../../workflows/payment/api';
 import { wrapActivities } from './support/fake-provider';
 import {
   closedPaymentOutcome,

@@ -5,7 +5,8 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { awaitCreatedForRequestUpdate, createdAnswerQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { awaitCreatedForRequestUpdate, createdAnswerQuery } from '../../workflows/payment/api';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, refusalType } from './support/harness';

@@ -1,14 +1,8 @@
 // payment workflow on the time-skipping server with fake activities: the quote/funding table of the spec
 // (States and transitions), limits, cancel and requote.
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  awaitCreatedUpdate,
-  cancelUpdate,
-  paymentStateQuery,
-  requoteUpdate,
-  type PaymentInput,
-  type PaymentOutcome,
-} from '../../workflows/messages';
+import { type PaymentInput } from '../../workflows/messages';
+import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentOutcome } from '../../workflows/payment/api';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import {
   closedPaymentOutcome,

@@ -6,12 +6,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../src/contract';
-import {
-  PaymentPhaseKey,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-} from '../../workflows/messages';
+import { PaymentPhaseKey, providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/messages';
+import { paymentStateQuery } from '../../workflows/payment/api';
 import { PUSH_MISMATCH_PHASE } from '../../workflows/push-confirmation';
 import { iso, wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';

@@ -1,5 +1,6 @@
 // Issue 9, point 6: a status or shape the contract does not know never freezes a payment.
-import { paymentStateQuery, providerPaymentWorkflowId } from '../../workflows/messages';
+import { providerPaymentWorkflowId } from '../../workflows/messages';
+import { paymentStateQuery } from '../../workflows/payment/api';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { providerPaymentDriver } from './support/provider-payment-entity';
 import { useTestBed } from './support/test-bed';

@@ -1,12 +1,6 @@
 // Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
-import {
-  awaitCreatedUpdate,
-  customerEventSignal,
-  providerCustomerWorkflowId,
-  paymentStateQuery,
-  providerPaymentWorkflowId,
-  transferStateQuery,
-} from '../../workflows/messages';
+import { customerEventSignal, providerCustomerWorkflowId, providerPaymentWorkflowId, transferStateQuery } from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
 import type { TransferResult } from '../../workflows/transfer';
 import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';

@@ -7,14 +7,8 @@ import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { temporal } from '@temporalio/proto';
-import {
-  ALL_SEARCH_ATTRIBUTE_KEYS,
-  awaitCreatedUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentWorkflowId,
-  type PaymentOutcome,
-} from '../../../workflows/messages';
+import { ALL_SEARCH_ATTRIBUTE_KEYS, providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../../workflows/payment/api';
 import { createTimeSkippingEnv, uniqueTaskQueue, workflowBundle } from '../../support/temporal';
 
 export const WORKFLOWS_PATH = require.resolve('../../../workflows');

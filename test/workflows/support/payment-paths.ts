@@ -17,15 +17,8 @@ import { temporal } from '@temporalio/proto';
 import { startPayment } from '../../../src/client/payments';
 import { addCounts, countActions, emptyCount, type ActionCount } from '../../../src/telemetry/temporal-actions';
 import type { Payment } from '../../../src/contract';
-import {
-  cancelUpdate,
-  paymentStateQuery,
-  providerPaymentEventSignal,
-  providerPaymentSnapshotQuery,
-  providerPaymentWorkflowId,
-  requoteUpdate,
-  type PaymentState,
-} from '../../../workflows/messages';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../../workflows/messages';
+import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentState } from '../../../workflows/payment/api';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,

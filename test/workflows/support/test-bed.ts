@@ -1,7 +1,8 @@
 // Per-file setup of the workflow tests: a time-skipping server with our search attributes, one shared
 // worker, a fresh fake provider per test, and cleanup of every workflow a test left running.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { paymentWorkflowId, providerPaymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
+import { providerPaymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
+import { paymentWorkflowId } from '../../../workflows/payment/api';
 import { uniqueWorkflowId } from '../../support/temporal';
 import { FakeProvider, type FakeProviderOptions } from './fake-provider';
 import { createWorkflowTestEnv, SharedWorker } from './harness';
