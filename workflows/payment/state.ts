@@ -47,15 +47,16 @@ export type CreateResult =
 /** A requote's first answer (or refusal), given again when its update ID comes back. */
 export type RequoteAnswer = { answer: PaymentCreated } | { refused: string };
 
-/** What the main loop decides on: a wait ends when any of it is another object or value (see `changedSince`). */
+/**
+ * What the main loop (steps/follow.ts) decides on: the tracked payments, which one is followed, the cancel. A wait
+ * ends when any of it is another object or value (see `changedSince`); a merged payment is a new object. Nothing
+ * else wakes it: a wake that changes no decision would only move its timer (one more timer command).
+ */
 export interface Seen {
   activeId: string | null;
   payments: Payment[];
   cancel: CancelRequest | null;
   decision: CancelRequest['decision'] | undefined;
-  requoting: boolean;
-  attention: object | null;
-  resolution: ResolveCreateDecision | null;
 }
 
 export function refusal(type: string, message: string): ApplicationFailure {
@@ -144,13 +145,13 @@ export class PaymentWorkflowState {
   }
 
   seen(): Seen {
-    const { activeId, cancel, requoting, attention, resolution } = this;
-    return { activeId, payments: [...this.tracked.values()], cancel, decision: cancel?.decision, requoting, attention, resolution };
+    const { activeId, cancel } = this;
+    return { activeId, payments: [...this.tracked.values()], cancel, decision: cancel?.decision };
   }
   /** Whether anything the main loop decides on changed since `before` (a merged payment is a new object). */
   changedSince(before: Seen): boolean {
     const now = this.seen();
-    const keys = ['activeId', 'cancel', 'decision', 'requoting', 'attention', 'resolution'] as const;
+    const keys = ['activeId', 'cancel', 'decision'] as const;
     if (keys.some((k) => now[k] !== before[k])) return true;
     return now.payments.length !== before.payments.length || now.payments.some((p, i) => p !== before.payments[i]);
   }
