@@ -16,6 +16,8 @@ import { replayDataConverter } from '../support/replay-keys';
 let bundle: Promise<{ code: string }> | undefined;
 const productionBundle = () => (bundle ??= buildWorkflowBundle().then((code) => ({ code })));
 
+// Only the histories the current code must replay: test/replay/archive/<build>/ (PINNED histories of older builds,
+// replayed by the commit its BUILD.md names) is not read here.
 const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
 
 describe('replay of recorded histories', () => {
