@@ -5,7 +5,7 @@
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { providerPaymentWorkflowId } from '../../workflows/messages';
-import { awaitCreatedUpdate, paymentWorkflowId } from '../../workflows/payment/api';
+import { awaitCreatedUpdate, paymentWorkflowId, PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import {
   CustomerIdKey,
   PAYMENT_PHASE_AT_START,
@@ -65,7 +65,7 @@ it('records no patch marker on the payment (PINNED), one on its entity, and inde
   bed.newFake();
   const key = uniqueWorkflowId('lean');
   // as startPayment starts it: the first phase anyone sees is given with the start
-  const handle = await bed.env.client.workflow.start('payment', {
+  const handle = await bed.env.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: paymentWorkflowId(key),
     args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN } }],

@@ -2,7 +2,7 @@
 // worker, a fresh fake provider per test, and cleanup of every workflow a test left running.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { providerPaymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
-import { paymentWorkflowId } from '../../../workflows/payment/api';
+import { paymentWorkflowId, PAYMENT_WORKFLOW_TYPE } from '../../../workflows/payment/api';
 import { uniqueWorkflowId } from '../../support/temporal';
 import { FakeProvider, type FakeProviderOptions } from './fake-provider';
 import { createWorkflowTestEnv, SharedWorker } from './harness';
@@ -51,7 +51,7 @@ export function useTestBed(): TestBed {
     },
     async startPayment(input = {}) {
       const key = uniqueWorkflowId('t');
-      const handle = await env.client.workflow.start('payment', {
+      const handle = await env.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
         taskQueue: worker.taskQueue,
         workflowId: paymentWorkflowId(key),
         args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN }, ...input }],
