@@ -6,11 +6,12 @@ import { signalWithStartProviderPayment } from '../workflows/provider-payment/ap
 import { CustomerIdKey, PaymentStatusKey, ProviderPaymentIdKey } from '../workflows/search-attributes';
 import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
+import { validatePaymentRequest } from '../src/contract/validate-payment';
 import type { ProviderPort } from './provider-port';
 import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';
 
-/** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/messages.ts. */
+/** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/payment/api.ts. */
 export const CREATE_OUTCOME_UNKNOWN = 'CREATE_OUTCOME_UNKNOWN';
 
 /** The attempt number of the running activity (1 outside an activity, e.g. in unit tests). */
@@ -51,6 +52,7 @@ export function createPaymentActivities(deps: {
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const activities: PaymentActivities = {
+    validatePaymentRequest: async (request, asOf) => validatePaymentRequest(request, new Date(asOf)),
     getRate: (query) =>
       callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))).catch(
         (failure: unknown) => throw_(benignIfRefused(failure)),

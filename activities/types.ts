@@ -9,6 +9,7 @@ import type {
   Customer,
   Payment,
   Rate,
+  Violation,
 } from '../src/contract';
 import type { RateQuery, RequirementsQuery } from './provider-port';
 
@@ -17,6 +18,12 @@ export type { RateQuery, RequirementsQuery };
 export interface PaymentActivities {
   /** GET /payments/rate */
   getRate(query: RateQuery): Promise<Rate>;
+  /**
+   * The contract's rules for a payment request at `asOf` (ISO; the workflow's clock, so the dated rules of the
+   * spec apply by the date of the run): the violations, empty when valid. No I/O; a local activity, so that the
+   * workflow bundle never loads the request shapes (src/contract/validate-payment.ts).
+   */
+  validatePaymentRequest(request: unknown, asOf: string): Promise<Violation[]>;
   /** POST /payments with X-Idempotency-Key; a retry after an unknown outcome reuses the same key. */
   createPayment(request: CreatePaymentRequest, idempotencyKey: string): Promise<Payment>;
   /** GET /payments/:id, normalised to the current shape. */

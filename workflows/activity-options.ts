@@ -26,6 +26,16 @@ export const localRateActivities = proxyLocalActivities<Pick<PaymentActivities, 
 });
 
 /**
+ * The contract's rules for a payment request (src/contract/validate-payment.ts), as a local activity: pure and
+ * quick, and the workflow bundle never loads the request shapes. A few retries only: it does no I/O.
+ */
+export const localValidateActivities = proxyLocalActivities<Pick<PaymentActivities, 'validatePaymentRequest'>>({
+  startToCloseTimeout: '10s',
+  scheduleToCloseTimeout: '1m',
+  retry: backoff,
+});
+
+/**
  * Creating calls: retried with the same idempotency key until the outcome is known, for at most 12 hours,
  * well inside the 24-hour idempotency window we assume (docs/spec-gaps.md, "Idempotency window").
  */

@@ -1,39 +1,10 @@
-// Turning activity failures into violations, so a refusal by the service reads like our own refusals.
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+// Parsing a workflow's input; the activity-failure helpers live in activity-failures.ts (re-exported here).
+import { ApplicationFailure } from '@temporalio/workflow';
 import { safeParse, type PlainSchema } from '../src/contract/plain-schema';
 import { pathToString } from '../src/contract/violations';
-import type { Violation } from '../src/contract';
-import { PAYMENT_FAILURE_TYPES } from './messages';
+import { PAYMENT_FAILURE_TYPES } from './payment/api';
 
-/** The ApplicationFailure an activity failed with, if any. */
-export function applicationFailureOf(err: unknown): ApplicationFailure | null {
-  if (err instanceof ApplicationFailure) return err;
-  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause;
-  return null;
-}
-
-/** The service's own list of violations (VALIDATION_ERROR `fields`), else one violation naming the failure type. */
-export function providerViolations(failure: ApplicationFailure, path = ''): Violation[] {
-  const details = (failure.details?.[0] ?? {}) as { fields?: unknown };
-  const fields = Array.isArray(details.fields) ? details.fields : [];
-  const violations = fields.filter(
-    (f): f is Violation =>
-      typeof f === 'object' &&
-      f !== null &&
-      typeof (f as Violation).path === 'string' &&
-      typeof (f as Violation).rule === 'string',
-  );
-  if (violations.length > 0)
-    return violations.map((v) => ({ path: v.path, rule: v.rule, message: String(v.message ?? '') }));
-  return [{ path, rule: failure.type ?? 'PROVIDER_REFUSED', message: failure.message }];
-}
-
-/** One violation for a step that could not be done (e.g. no rate could be fetched). */
-export function failureViolation(path: string, err: unknown, fallbackRule: string): Violation {
-  const app = applicationFailureOf(err);
-  if (app) return providerViolations(app, path)[0]!;
-  return { path, rule: fallbackRule, message: err instanceof Error ? err.message : String(err) };
-}
+export { applicationFailureOf, failureViolation, providerViolations } from './activity-failures';
 
 /** Parses a workflow's input; a bad input fails the workflow at once (INVALID_INPUT, not retryable). */
 // The schemas are plain (input-shapes.ts), not zod: no zod in the workflow bundle (docs/performance.md).

@@ -1,7 +1,7 @@
 // The workflows the worker registers (bundled from this file).
 import './polyfills';
 
-export { payment } from './payment';
+export { payment } from './payment/workflow';
 export { providerPayment } from './provider-payment/workflow';
 export { providerCustomer } from './provider-customer/workflow';
 export { onboardCustomer } from './onboard-customer';

@@ -2,12 +2,12 @@
 // payments by outcome (issue 6, Telemetry) on the workflow metric meter, which the SDK emits only outside
 // replay. The payment workflow itself is untouched: its result carries the outcome.
 import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import { PAYMENT_WORKFLOW_TYPE } from './payment/api';
 
 /** Same name as METRIC_NAMES.payments of src/telemetry/metrics.ts (workflow code may not import it). */
 export const PAYMENTS_METRIC = 'xborder_payments_total';
 /** Alerts (DOUBLE_FUNDED, FUNDED_AFTER_CANCEL, …) a payment carried on its outcome, by kind (issue 9). */
 export const PAYMENT_ALERTS_METRIC = 'xborder_payment_alerts_total';
-const PAYMENT_WORKFLOW_TYPE = 'payment';
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   inbound: [

@@ -4,7 +4,7 @@ import type { Payment, Rate, Violation } from '../src/contract';
 import { addBusinessDays } from '../src/contract/business-days';
 import { PAYMENT_STATUSES } from '../src/contract/enums';
 import { isInForce } from '../src/contract/rules';
-import type { PaymentOutcome } from './messages';
+import type { PaymentOutcome } from './payment/api';
 import type { PaymentPhase } from './types';
 
 export const AWAITING_FUNDS_BUSINESS_DAYS = 3;

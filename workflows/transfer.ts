@@ -20,18 +20,12 @@ import {
 import { workflowReadActivities } from './activity-options';
 import type { PaymentInput, TransferInput } from './inputs';
 import { TransferInputShape } from './input-shapes';
-import {
-  transferStateQuery,
-  type TransferState,
-  onboardCustomerWorkflowId,
-  paymentWorkflowId,
-  registerAccountWorkflowId,
-  type PaymentOutcome,
-} from './messages';
+import { transferStateQuery, type TransferState, onboardCustomerWorkflowId, registerAccountWorkflowId } from './messages';
+import { paymentWorkflowId, type PaymentOutcome } from './payment/api';
 import type { OnboardCustomerResult, RegisterAccountResult } from './types';
 import { onboardCustomer } from './onboard-customer';
 import { registerAccount } from './register-account';
-import { payment } from './payment';
+import { payment } from './payment/workflow';
 
 export interface TransferResult {
   outcome: 'COMPLETED' | 'CUSTOMER_NOT_APPROVED' | 'ACCOUNT_REJECTED' | 'PAYMENT_NOT_COMPLETED';

@@ -14,12 +14,13 @@
 // starts the next run on the Current Version. The long-lived entities (providerPayment, providerCustomer,
 // rateBoard) never end, so pinning them would keep an old build alive forever; the scheduled short runs
 // (refreshQuotes, reconcilePayments) move no money and must not keep a drained build alive either. Their code
-// changes therefore go behind patched() (the house rule); a PINNED workflow's change ships as a new build instead.
-// The same bundle still runs unversioned in the time-skipping and replay tests.
+// changes therefore still go behind patched() (the house rule). PINNED workflows have no patched() branches: a
+// change to them ships as a new build, and histories of older builds move to test/replay/archive/<build>/.
 import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
 import { onboardCustomer } from './onboard-customer';
-import { payment } from './payment';
+import { payment } from './payment/workflow';
+import { PAYMENT_WORKFLOW_TYPE } from './payment/api';
 import { PROVIDER_CUSTOMER_WORKFLOW_TYPE } from './provider-customer/api';
 import { providerCustomer } from './provider-customer/workflow';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from './provider-payment/api';
@@ -36,7 +37,7 @@ import { transfer } from './transfer';
  * index.ts back).
  */
 export const WORKFLOW_VERSIONING_BEHAVIORS = {
-  payment: 'PINNED',
+  [PAYMENT_WORKFLOW_TYPE]: 'PINNED',
   transfer: 'PINNED',
   onboardCustomer: 'PINNED',
   registerAccount: 'PINNED',
@@ -56,7 +57,7 @@ function onVersionedWorker(versioningBehavior: VersioningBehavior): () => Workfl
 }
 
 const behaviors = WORKFLOW_VERSIONING_BEHAVIORS;
-setWorkflowOptions(onVersionedWorker(behaviors.payment), payment);
+setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_WORKFLOW_TYPE]), payment);
 setWorkflowOptions(onVersionedWorker(behaviors.transfer), transfer);
 setWorkflowOptions(onVersionedWorker(behaviors.onboardCustomer), onboardCustomer);
 setWorkflowOptions(onVersionedWorker(behaviors.registerAccount), registerAccount);

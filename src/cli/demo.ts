@@ -3,9 +3,10 @@
 import got from 'got';
 import { startTransfer } from '../client/payments';
 import { quoteLine } from './format-problems';
-import { createdAnswerQuery, paymentWorkflowId, transferStateQuery, type PaymentState, type TransferStep } from '../../workflows/messages';
-import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import { transferStateQuery, type TransferStep } from '../../workflows/messages';
+import { createdAnswerQuery, type PaymentState, paymentWorkflowId } from '../../workflows/payment/api';
 import { providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
+import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
 import type { LocalStack } from './stack';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Violation } from '../contract';
-import type { PaymentCreated, PaymentState } from '../../workflows/messages';
+import type { PaymentCreated, PaymentState } from '../../workflows/payment/api';
 
 /** One line per problem, `field: rule`, for people (never zod's raw JSON). */
 export function formatViolations(violations: readonly Violation[]): string {

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { cancelPayment, getPaymentState, PaymentAlreadyFinishedError, toPaymentWorkflowId } from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
-import type { PaymentState } from '../../workflows/messages';
+import type { PaymentState } from '../../workflows/payment/api';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { getPaymentState } from '../client/payments';
-import type { PaymentState } from '../../workflows/messages';
+import type { PaymentState } from '../../workflows/payment/api';
 
 /**
  * Prints each new timeline entry of a payment as it happens, until it has an outcome. Polls the `state`

@@ -10,6 +10,7 @@ export * from './indicative-quote';
 // The messages of the workflows (inputs, states, outcomes, query/update definitions, workflow ID helpers):
 // backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
 export * from '../../workflows/messages';
+export * from '../../workflows/payment/api';
 export * from '../../workflows/inputs';
 // The entities' APIs (IDs, signals, queries, the signalWithStart front doors), moved out of messages.ts.
 export * from '../../workflows/provider-payment/api';

@@ -7,7 +7,7 @@ import type { DataConverter } from '@temporalio/common';
 import { codecDataConverter, codecOptionsFromEnv } from '../codec/data-converter';
 import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider } from '../codec/keys';
 import type { EncryptionCodecOptions } from '../codec/encryption-codec';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 
 /** The codec options of a Nexus caller of the xborder service running in `xborderNamespace`. */
 export function nexusCallerCodecOptions(xborderNamespace: string, base: EncryptionCodecOptions = {}): EncryptionCodecOptions {

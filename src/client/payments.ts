@@ -12,8 +12,23 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
-import { awaitCreatedForRequestUpdate, awaitCreatedUpdate, cancelUpdate, createdAnswerQuery, PAYMENT_FAILURE_TYPES, paymentStateQuery, paymentWorkflowId, requoteUpdate, transferWorkflowId, type PaymentCreated, type PaymentOutcome, type PaymentState, type TransferInput } from '../../workflows/messages';
+import { transferWorkflowId, type TransferInput } from '../../workflows/messages';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  awaitCreatedForRequestUpdate,
+  awaitCreatedUpdate,
+  cancelUpdate,
+  createdAnswerQuery,
+  PAYMENT_FAILURE_TYPES,
+  PAYMENT_WORKFLOW_TYPE,
+  paymentStateQuery,
+  paymentWorkflowId,
+  requoteUpdate,
+  type PaymentCreated,
+  type PaymentOutcome,
+  type PaymentState,
+} from '../../workflows/payment/api';
+export { PAYMENT_WORKFLOW_TYPE };
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
 import type { TransferResult } from '../../workflows/transfer';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
@@ -26,7 +41,6 @@ import { IdempotencyKeyReusedError } from './same-request';
 export { IdempotencyKeyReusedError };
 export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
-export const PAYMENT_WORKFLOW_TYPE = 'payment';
 export const TRANSFER_WORKFLOW_TYPE = 'transfer';
 
 export interface StartOptions {

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey, PUSH_MISMATCH_PHASE } from '../../workflows/search-attributes';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import { PAYMENT_STATUSES } from '../contract/enums';
+import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 
 export type StuckKind =
   | 'NEEDS_ATTENTION'
@@ -24,7 +25,7 @@ export interface StuckQueryOptions {
 export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind, string> {
   const now = options.now ?? new Date();
   const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
-  const running = `WorkflowType = 'payment' AND ExecutionStatus = 'Running'`;
+  const running = `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
   // Most serious first: a payment that fits several kinds is listed under the first (findStuckPayments).
   const known = PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ');
   return {
@@ -103,7 +104,7 @@ async function movedAfterOutcome(client: Client, query: string, now: Date, seen:
     const id = entity.typedSearchAttributes.get(ProviderPaymentIdKey);
     const status = entity.typedSearchAttributes.get(PaymentStatusKey);
     if (!id || !status) continue;
-    const closed = `WorkflowType = 'payment' AND ExecutionStatus = 'Completed' AND ProviderPaymentId = '${id.replace(/'/g, "''")}'`;
+    const closed = `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Completed' AND ProviderPaymentId = '${id.replace(/'/g, "''")}'`;
     for await (const wf of client.workflow.list({ query: closed })) {
       const sa = wf.typedSearchAttributes;
       const phase = sa.get(PaymentPhaseKey);

@@ -17,7 +17,7 @@ import { checkPaymentInput, PaymentRequestInvalidError, type ParsedPaymentInput 
 import { assertSameRequest, IdempotencyKeyReusedError } from '../client/same-request';
 import { fairnessPriority, paymentCustomerKey } from '../client/fairness';
 import { PaymentInputSchema } from '../../workflows/inputs';
-import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentInput, type PaymentOutcome } from '../../workflows/messages';
+import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentInput, type PaymentOutcome } from '../../workflows/payment/api';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { XBORDER_NEXUS_FAILURE_TYPES, xborderNexusService, type PaymentRef } from './service';
 

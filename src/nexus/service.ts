@@ -4,7 +4,7 @@
 // so it loads nothing but nexus-rpc and types: no zod, no client, no Node built-ins (it runs in a workflow bundle).
 // The handlers are in ./handlers.ts (served by the worker).
 import * as nexus from 'nexus-rpc';
-import type { PaymentInput, PaymentOutcome, PaymentState } from '../../workflows/messages';
+import type { PaymentInput, PaymentOutcome, PaymentState } from '../../workflows/payment/api';
 
 /** The service's name: what the endpoint routes on. */
 export const XBORDER_NEXUS_SERVICE = 'xborder';

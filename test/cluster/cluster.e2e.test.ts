@@ -14,7 +14,7 @@ import { readRateBoard } from '../../src/client/indicative-quote';
 import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { ensureSchedules, quoteRefreshConfigFromEnv } from '../../src/client/schedules';
 import { findStuckPayments, stuckQueries } from '../../src/client/stuck';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { ROOT } from '../docker/compose-model';

@@ -7,8 +7,8 @@
 import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
-import { awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../workflows/messages';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
+import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../workflows/payment/api';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import type { TransferResult } from '../../workflows/transfer';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';

@@ -4,7 +4,7 @@
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { cancelPayment, getPaymentState, requotePayment, startPayment } from '../../src/client/payments';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';

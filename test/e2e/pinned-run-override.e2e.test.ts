@@ -12,7 +12,7 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { describeWorkerDeployment, setCurrentVersion } from '../../src/client/worker-deployments';
-import { paymentStateQuery } from '../../workflows/messages';
+import { paymentStateQuery } from '../../workflows/payment/api';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { temporalBinaries } from '../support/temporal';

@@ -13,6 +13,7 @@ import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confi
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
 import { generatedApiKey } from '../support/secrets';
+import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 
 jest.setTimeout(120_000);
@@ -29,7 +30,7 @@ const HOUR = 3_600_000;
 
 async function startPaymentLike(phase: string, fundingDeadline: Date): Promise<string> {
   const workflowId = uniqueWorkflowId('stuck-gauge');
-  await env.client.workflow.start('payment', {
+  await env.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
     workflowId,
     taskQueue: uniqueTaskQueue('stuck-gauge'), // nobody polls it: the workflow stays Running as started
     args: [],

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { temporalBinaries } from '../support/temporal';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';

@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { LocalStack } from '../../src/cli/stack';
 import { findStuckPayments, stuckQueries } from '../../src/client/stuck';
 import { getPaymentState, startPayment } from '../../src/client/payments';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 

@@ -17,21 +17,24 @@ import { useTestBed } from './support/test-bed';
  *   refunded, failed): the entity confirms a pushed final status with one GET (a local activity) before it
  *   forwards it (workflows/provider-payment/push-confirmation.ts: an outcome is never decided on a pushed event alone);
  * - +1 more on "cancelled before funds": the payment shows phase CANCELLING (one upsert) until the provider
- *   confirms the payment can no longer be funded, then CANCELLED.
+ *   confirms the payment can no longer be funded, then CANCELLED;
+ * - +1 on every path with a payment: the payment (workflows/payment/) checks the request's contract rules in a
+ *   local activity (validatePaymentRequest: the request shapes stay out of the workflow bundle, and the payment,
+ *   PINNED, has no patched()); its patch marker and TemporalChangeVersion upsert (not billed) are gone.
  */
 /**
  * The budget: one line per path. `payment` and `entity` are the kinds as `describeCount` prints them (the
  * entities of a path summed: a requote has two); `total` is payment + entity.
  */
 const BUDGET: Record<PathName, { total: number; payment: string; entity: string }> = {
-  'payout completed': { total: 33, payment: 'start 1, signal 4, update 1, activity 1, localActivity 1, timer 4, upsert 5; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 5, localActivity 1, timer 5, upsert 4; not billed: marker 2, changeVersion 2' },
-  'pull payment completed': { total: 27, payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, timer 3, upsert 4; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 4, localActivity 1, timer 4, upsert 3; not billed: marker 2, changeVersion 2' },
+  'payout completed': { total: 34, payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 4, upsert 5', entity: 'start 1, signal 5, localActivity 1, timer 5, upsert 4; not billed: marker 2, changeVersion 2' },
+  'pull payment completed': { total: 28, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 3, upsert 4', entity: 'start 1, signal 4, localActivity 1, timer 4, upsert 3; not billed: marker 2, changeVersion 2' },
   PAYIN: { total: 5, payment: '', entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 2, changeVersion 2' },
-  'requote then completed': { total: 195, payment: 'start 1, signal 4, update 2, activity 3, localActivity 2, timer 6, upsert 7; not billed: marker 1, changeVersion 1', entity: 'start 2, signal 6, activity 75, localActivity 1, timer 81, upsert 5; not billed: marker 3, changeVersion 3' },
-  'cancelled before funds': { total: 191, payment: 'start 1, signal 1, update 2, activity 13, localActivity 1, timer 14, upsert 4; not billed: marker 2, changeVersion 2', entity: 'start 1, signal 2, activity 74, localActivity 1, timer 76, upsert 1; not billed: marker 2, changeVersion 2' },
-  expired: { total: 190, payment: 'start 1, signal 1, update 1, activity 14, localActivity 1, timer 14, upsert 3; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 2, activity 74, localActivity 1, timer 76, upsert 1; not billed: marker 2, changeVersion 2' },
-  'refunded after late funds': { total: 22, payment: 'start 1, signal 1, update 1, activity 2, localActivity 1, timer 2, upsert 3; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 2, changeVersion 2' },
-  failed: { total: 27, payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, timer 3, upsert 4; not billed: marker 1, changeVersion 1', entity: 'start 1, signal 4, localActivity 1, timer 4, upsert 3; not billed: marker 2, changeVersion 2' },
+  'requote then completed': { total: 196, payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 6, upsert 7', entity: 'start 2, signal 6, activity 75, localActivity 1, timer 81, upsert 5; not billed: marker 3, changeVersion 3' },
+  'cancelled before funds': { total: 192, payment: 'start 1, signal 1, update 2, activity 13, localActivity 2, timer 14, upsert 4', entity: 'start 1, signal 2, activity 74, localActivity 1, timer 76, upsert 1; not billed: marker 2, changeVersion 2' },
+  expired: { total: 191, payment: 'start 1, signal 1, update 1, activity 14, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 74, localActivity 1, timer 76, upsert 1; not billed: marker 2, changeVersion 2' },
+  'refunded after late funds': { total: 23, payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3', entity: 'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 2, changeVersion 2' },
+  failed: { total: 28, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 3, upsert 4', entity: 'start 1, signal 4, localActivity 1, timer 4, upsert 3; not billed: marker 2, changeVersion 2' },
 };
 
 /** The floor the budget is read against (scripts/bench/skeleton, driven as the bench's P1 drives it). */

@@ -1,6 +1,6 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
-import { paymentStateQuery, awaitCreatedUpdate } from '../../workflows/messages';
-import { customerEventSignal, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
+import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
+import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
 import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';

@@ -3,7 +3,7 @@
 // lifetime is 3 *business* days on its calendar (spec: States and transitions, row 1), and a late funding
 // notice (row 2) must never move money on a payment reported CANCELLED. Meanwhile the phase is CANCELLING.
 import { cancelPayment, getPaymentState, startPayment } from '../../src/client';
-import { paymentStateQuery } from '../../workflows/messages';
+import { paymentStateQuery, PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import type { FakeProvider } from './support/fake-provider';
 import { closedPaymentOutcome, deliverPaymentEvent, eventually, sleepPastFundingDeadline } from './support/harness';
@@ -49,7 +49,7 @@ describe('an accepted cancel, decided by the provider', () => {
     expect((await handle.describe()).status.name).toBe('RUNNING');
     const waiting = await getPaymentState(bed.env.client, paymentKey);
     expect(waiting).toMatchObject({ phase: 'CANCELLING', providerStatus: 'AWAITING_FUNDS', outcome: null });
-    expect(fake.callsOf('getPayment', 'payment').length).toBeGreaterThan(0); // it asked the provider
+    expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE).length).toBeGreaterThan(0); // it asked the provider
 
     // the late notice of funds sent in time (spec: row 2): the money moves, and the payment says so
     await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(providerPaymentId, sentAt));

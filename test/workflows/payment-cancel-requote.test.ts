@@ -1,5 +1,6 @@
 // payment workflow: cancel and requote rules (a file of its own: one time-skipping server per file).
-import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentInput } from '../../workflows/messages';
+import { type PaymentInput } from '../../workflows/messages';
+import { cancelUpdate, paymentStateQuery, requoteUpdate } from '../../workflows/payment/api';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import {
   closedPaymentOutcome,

@@ -1,7 +1,7 @@
 // The outcome-unknown retry of POST /payments, in a file of its own: on the time-skipping server an
 // activity retry leaves time skipping stuck for the rest of the server's life, so it gets its own server.
 import { ApplicationFailure } from '@temporalio/common';
-import { awaitCreatedUpdate } from '../../workflows/messages';
+import { awaitCreatedUpdate } from '../../workflows/payment/api';
 import { useTestBed } from './support/test-bed';
 
 const bed = useTestBed();

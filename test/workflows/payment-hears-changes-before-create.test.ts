@@ -7,6 +7,7 @@ import { uniqueWorkflowId } from '../support/temporal';
 import { wrapActivities } from './support/fake-provider';
 import { deliverPaymentEvent, eventually } from './support/harness';
 import { MIN, paymentRequest, useTestBed } from './support/test-bed';
+import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 
 const bed = useTestBed();
 
@@ -55,6 +56,6 @@ describe('a change told before the create is recorded', () => {
       (s) => s.outcome !== null,
     );
     expect(state).toMatchObject({ phase: 'COMPLETED', providerStatus: 'COMPLETED', outcome: { outcome: 'COMPLETED' } });
-    expect(fake.callsOf('getPayment', 'payment')).toHaveLength(0); // heard, not read on a timer
+    expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE)).toHaveLength(0); // heard, not read on a timer
   });
 });

@@ -1,10 +1,10 @@
-// Issue 12, `payment-lean-history` and `entity-lean-history`: a payment run on today's code records one patch
-// marker per workflow (not one per patch), indexes once per change anyone can see, and starts its entity with
+// Issue 12, lean histories: a payment run on today's code records no patch marker (PINNED; its entity, under
+// `entity-lean-history`, one), indexes once per change anyone can see, and starts its entity with
 // the search attributes and memo the entity would upsert. Counted on the histories up to parked (created, the
 // entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { awaitCreatedUpdate, paymentWorkflowId } from '../../workflows/messages';
+import { awaitCreatedUpdate, PAYMENT_WORKFLOW_TYPE, paymentWorkflowId } from '../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import {
   CustomerIdKey,
@@ -61,11 +61,11 @@ function count(events: HistoryEvent[]) {
   };
 }
 
-it('records one patch marker per workflow and indexes only what changed, up to parked (issue 12)', async () => {
+it('records no patch marker on the payment (PINNED), one on its entity, and indexes only what changed, up to parked (issue 12)', async () => {
   bed.newFake();
   const key = uniqueWorkflowId('lean');
   // as startPayment starts it: the first phase anyone sees is given with the start
-  const handle = await bed.env.client.workflow.start('payment', {
+  const handle = await bed.env.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: paymentWorkflowId(key),
     args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN } }],
@@ -83,7 +83,9 @@ it('records one patch marker per workflow and indexes only what changed, up to p
   // markers, 7 upserts, a child start; the entity 8 besides its task, 2 markers, 3 upserts, 1 memo upsert.
   // Now: no child start (createPaymentAndFollow signals-with-start the entity), one marker each, and the
   // search attributes and memo given at start.
-  expect(payment).toMatchObject({ events: 11, patchMarkers: 1, upserts: 2, memoUpserts: 0 });
+  // Since workflows/payment/ (PINNED: no patched()): no patch marker nor its TemporalChangeVersion upserts (2
+  // events fewer), and the request's rules run in a local activity (its marker: 1 event more).
+  expect(payment).toMatchObject({ events: 10, patchMarkers: 0, upserts: 1, memoUpserts: 0 });
   expect(payment.workflowTasks).toBeLessThanOrEqual(3); // 2 with update-with-start; 3 when the update comes apart
   expect(entityCount).toEqual({ events: 5, workflowTasks: 1, patchMarkers: 1, upserts: 1, memoUpserts: 0 });
 

@@ -1,7 +1,7 @@
 // payment workflow on the time-skipping server: a legacy request field the spec gives no date
 // (documentReference, spec: POST /payments body) is accepted and ignored, not refused; runs recorded before
 // that decision replay their refusal (test/replay/histories/pre-document-reference-accepted--payment.json).
-import { awaitCreatedUpdate } from '../../workflows/messages';
+import { awaitCreatedUpdate } from '../../workflows/payment/api';
 import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();

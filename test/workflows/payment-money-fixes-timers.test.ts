@@ -4,7 +4,7 @@
 // test that sleeps runs before any test that is refused.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
-import { paymentStateQuery, requoteUpdate, resolveCreateUpdate } from '../../workflows/messages';
+import { paymentStateQuery, requoteUpdate, resolveCreateUpdate } from '../../workflows/payment/api';
 import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import {

@@ -2,7 +2,7 @@
 // one time-skipping server per file (refused updates here can lock time skipping: see
 // payment-money-safety-timers.test.ts).
 import { ApplicationFailure } from '@temporalio/common';
-import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery } from '../../workflows/messages';
+import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery } from '../../workflows/payment/api';
 import { wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, eventually, refusalType } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';

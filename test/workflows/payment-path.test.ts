@@ -5,7 +5,7 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { awaitCreatedForRequestUpdate, createdAnswerQuery } from '../../workflows/messages';
+import { awaitCreatedForRequestUpdate, createdAnswerQuery } from '../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { recordNewHistories } from '../support/record-new-histories';

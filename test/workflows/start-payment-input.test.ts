@@ -7,7 +7,7 @@ import {
   startPayment,
   type PaymentRequest,
 } from '../../src/client/payments';
-import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentWorkflowId } from '../../workflows/payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { paymentRequest, useTestBed } from './support/test-bed';
 

@@ -1,7 +1,8 @@
 // Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
-import { awaitCreatedUpdate, paymentStateQuery, transferStateQuery } from '../../workflows/messages';
+import { transferStateQuery } from '../../workflows/messages';
+import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
+import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { customerEventSignal, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
 import type { TransferResult } from '../../workflows/transfer';
 import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';

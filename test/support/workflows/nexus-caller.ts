@@ -3,7 +3,7 @@
 // their xborder type. Each returns what it got (value or failure type) so the test asserts on plain data.
 import { createNexusServiceClient } from '@temporalio/workflow';
 import { XBORDER_NEXUS_ENDPOINT, xborderFailureType, xborderNexusService } from '../../../src/nexus/service';
-import type { PaymentInput, PaymentOutcome, PaymentState } from '../../../workflows/messages';
+import type { PaymentInput, PaymentOutcome, PaymentState } from '../../../workflows/payment/api';
 
 export type Called<T> = { value: T } | { failure: string | null; message: string };
 

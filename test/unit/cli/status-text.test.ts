@@ -1,7 +1,7 @@
 // `xborder status` text: funding instructions only while the payment waits for funds; money that moved after the
 // outcome is shown and makes the exit code non-zero.
 import { formatState, willNotComplete } from '../../../src/cli/status';
-import type { PaymentState } from '../../../workflows/messages';
+import type { PaymentState } from '../../../workflows/payment/api';
 
 const FUNDING = { rail: 'POLYGON', amount: 100, toAddress: '0xabc', fromAddress: null, currencyCode: 'USDC' };
 

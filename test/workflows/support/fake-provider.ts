@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { addBusinessDays, type Account, type Customer, type Payment, type Rate } from '../../../src/contract';
 import type { AllActivities, RateQuery } from '../../../activities/types';
+import { validatePaymentRequest } from '../../../src/contract/validate-payment';
 import { createThenFollow } from '../../../activities/payment-activities';
 
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000;
@@ -58,6 +59,8 @@ export class FakeProvider {
 
   activities(): AllActivities {
     return {
+      // the contract's own rules (a pure function), as the real activity runs them
+      validatePaymentRequest: async (request, asOf) => validatePaymentRequest(request, new Date(asOf)),
       // the real follow (signalWithStart through the worker's client) around the fake POST, as a test may have
       // wrapped it (this.activities() is what the worker calls now)
       createPaymentAndFollow: (request, idempotencyKey, follow) =>

@@ -7,8 +7,9 @@ import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { temporal } from '@temporalio/proto';
-import { ALL_SEARCH_ATTRIBUTE_KEYS, awaitCreatedUpdate, paymentStateQuery, type PaymentOutcome } from '../../../workflows/messages';
-import { providerPaymentEventSignal, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
+import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/messages';
+import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../../workflows/payment/api';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
 import { createTimeSkippingEnv, uniqueTaskQueue, workflowBundle } from '../../support/temporal';
 
 export const WORKFLOWS_PATH = require.resolve('../../../workflows');

@@ -17,8 +17,8 @@ import { temporal } from '@temporalio/proto';
 import { startPayment } from '../../../src/client/payments';
 import { addCounts, countActions, emptyCount, type ActionCount } from '../../../src/telemetry/temporal-actions';
 import type { Payment } from '../../../src/contract';
-import { cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentState } from '../../../workflows/messages';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
+import { cancelUpdate, type PaymentState, paymentStateQuery, requoteUpdate } from '../../../workflows/payment/api';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,

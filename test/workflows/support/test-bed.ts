@@ -1,7 +1,7 @@
 // Per-file setup of the workflow tests: a time-skipping server with our search attributes, one shared
 // worker, a fresh fake provider per test, and cleanup of every workflow a test left running.
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { paymentWorkflowId, type PaymentInput } from '../../../workflows/messages';
+import { PAYMENT_WORKFLOW_TYPE, type PaymentInput, paymentWorkflowId } from '../../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
 import { uniqueWorkflowId } from '../../support/temporal';
 import { FakeProvider, type FakeProviderOptions } from './fake-provider';
@@ -51,7 +51,7 @@ export function useTestBed(): TestBed {
     },
     async startPayment(input = {}) {
       const key = uniqueWorkflowId('t');
-      const handle = await env.client.workflow.start('payment', {
+      const handle = await env.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
         taskQueue: worker.taskQueue,
         workflowId: paymentWorkflowId(key),
         args: [{ paymentKey: key, request: paymentRequest(), options: { expiredLingerMs: MIN }, ...input }],

@@ -1,0 +1,457 @@
+// What one payment knows, and the bodies of its handlers (ARCHITECTURE: Workflows; workflows/README.md). The
+// workflow function (workflow.ts) and its steps read and change it; a wait is a `condition()` on it.
+// Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
+import { allHandlersFinished, ApplicationFailure, condition, log, setCurrentDetails } from '@temporalio/workflow';
+import type { CreatePaymentRequest, Payment, Violation } from '../../src/contract';
+import { createIndexer, indexAtStart } from '../indexing';
+import { mergePayment } from '../payment-merge';
+import {
+  fundingDeadlineOf,
+  hasFundsIn,
+  isFunded,
+  isKnownStatus,
+  isUnfundable,
+  pullsFromAccount,
+  quoteExpiresAtMs,
+  type PaymentLimits,
+} from '../payment-rules';
+import { requestFingerprint } from '../request-fingerprint';
+import type { PaymentPhase, TimelineEntry } from '../types';
+import {
+  PAYMENT_FAILURE_TYPES,
+  type PaymentAlert,
+  type PaymentAlertKind,
+  type PaymentCreated,
+  type PaymentInput,
+  type PaymentOutcome,
+  type PaymentState,
+  type ResolveCreateDecision,
+} from './api';
+
+const HOUR = 60 * 60 * 1000;
+const MAX_TIMELINE = 200;
+/** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
+const MAX_TOLD_EARLY = 10;
+
+export type CancelRequest = NonNullable<PaymentState['cancel']>;
+
+/** What a create step ended with. */
+export type CreateResult =
+  | { created: PaymentCreated & { outcome: 'CREATED' } }
+  | { rejected: Violation[]; payment: Payment | null }
+  /** the create may have made a payment we never saw (CREATE_OUTCOME_UNKNOWN, or retries ran out) */
+  | { attention: string; idempotencyKey: string }
+  /** a requote lost a race (funds, the end, a cancel): its new payment, if any, is tracked but never live */
+  | { lost: string; payment: Payment | null };
+
+/** A requote's first answer (or refusal), given again when its update ID comes back. */
+export type RequoteAnswer = { answer: PaymentCreated } | { refused: string };
+
+/**
+ * What the main loop (steps/follow.ts) decides on: the tracked payments, which one is followed, the cancel. A wait
+ * ends when any of it is another object or value (see `changedSince`); a merged payment is a new object. Nothing
+ * else wakes it: a wake that changes no decision would only move its timer (one more timer command).
+ */
+export interface Seen {
+  activeId: string | null;
+  payments: Payment[];
+  cancel: CancelRequest | null;
+  decision: CancelRequest['decision'] | undefined;
+}
+
+export function refusal(type: string, message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type, message, nonRetryable: true });
+}
+
+export class PaymentWorkflowState {
+  readonly request: CreatePaymentRequest;
+  readonly limits: PaymentLimits | undefined;
+  readonly holidays: ReadonlySet<string>;
+  /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
+  readonly expiredLingerMs: number;
+  readonly reconcileEveryMs: number;
+
+  phase: PaymentPhase = 'VALIDATING';
+  /** every provider payment this workflow created, by id (requote adds one; old ones stay tracked) */
+  readonly tracked = new Map<string, Payment>();
+  activeId: string | null = null;
+  requotes = 0;
+  created: PaymentCreated | null = null;
+  outcome: PaymentOutcome | null = null;
+  cancel: CancelRequest | null = null;
+  requoting = false;
+  /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
+  readonly requoteNumbers = new Map<string, number>();
+  readonly requoteAnswers = new Map<string, RequoteAnswer>();
+  readonly alerts: PaymentAlert[] = [];
+  private readonly alerted = new Set<string>();
+  /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
+  attention: { reason: string; idempotencyKey: string; first: boolean } | null = null;
+  resolution: ResolveCreateDecision | null = null;
+  /** a `resolveCreate` of a requote's create is reading the named payment */
+  resolvingRequote = false;
+  lastHeardAt = Date.now();
+  expiredSince: number | null = null;
+  /** when the followed payment ended while another funded one still moved */
+  stillMovingSince: number | null = null;
+  /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */
+  unfundableSince: number | null = null;
+  /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
+  readonly cancelReads = new Map<string, number>();
+  readonly quoteExpiryReconciled = new Set<string>();
+  readonly deadlineReconciled = new Set<string>();
+  readonly timeline: TimelineEntry[] = [];
+  /**
+   * Changes the entity told before this workflow recorded the create that made the payment (the create's activity
+   * subscribes before it returns, and the entity tells a subscriber once): applied when the create is recorded.
+   */
+  private readonly toldEarly = new Map<string, { payment: Payment; cause: string }>();
+  /** startPayment gives the first phase with the start: only what differs from it is upserted (issue 12) */
+  private readonly index = createIndexer(indexAtStart);
+  private ownFingerprint: string | undefined;
+
+  constructor(
+    readonly workflowId: string,
+    private readonly input: PaymentInput,
+  ) {
+    this.request = input.request as CreatePaymentRequest;
+    this.limits = input.limits;
+    this.holidays = new Set(input.options?.holidays ?? []);
+    this.expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
+    this.reconcileEveryMs = input.options?.reconcileEveryMs ?? 6 * HOUR;
+  }
+
+  // ---- reading ----
+
+  active(): Payment | null {
+    return this.activeId ? (this.tracked.get(this.activeId) ?? null) : null;
+  }
+  fundsIn(): boolean {
+    return [...this.tracked.values()].some(isFunded);
+  }
+  isQuoteExpired(p: Payment): boolean {
+    const at = quoteExpiresAtMs(p);
+    return at !== null && Date.now() >= at;
+  }
+  fundingDeadline(p: Payment | null): Date | null {
+    return p ? fundingDeadlineOf(p, this.holidays) : null;
+  }
+  /** read through a method: handlers change it between awaits (no narrowing by the compiler) */
+  pendingCancel(): CancelRequest | null {
+    return this.cancel;
+  }
+  pulls(): boolean {
+    return pullsFromAccount(this.request);
+  }
+
+  seen(): Seen {
+    const { activeId, cancel } = this;
+    return { activeId, payments: [...this.tracked.values()], cancel, decision: cancel?.decision };
+  }
+  /** Whether anything the main loop decides on changed since `before` (a merged payment is a new object). */
+  changedSince(before: Seen): boolean {
+    const now = this.seen();
+    const keys = ['activeId', 'cancel', 'decision'] as const;
+    if (keys.some((k) => now[k] !== before[k])) return true;
+    return now.payments.length !== before.payments.length || now.payments.some((p, i) => p !== before.payments[i]);
+  }
+  /** Waits until something the main loop decides on changes, or `ms` pass (no limit when absent). */
+  async wake(ms?: number): Promise<void> {
+    const before = this.seen();
+    if (ms === undefined) await condition(() => this.changedSince(before));
+    else await condition(() => this.changedSince(before), Math.max(1, ms));
+  }
+
+  // ---- lifecycle ----
+
+  note(kind: string, detail?: string): void {
+    this.timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
+    if (this.timeline.length > MAX_TIMELINE) this.timeline.shift();
+  }
+
+  /** Loud, never dropped: state, outcome, worker log, and a metric at close (payment-metrics-interceptor.ts). */
+  raise(kind: PaymentAlertKind, providerPaymentId: string | null, detail: string, once = kind + providerPaymentId): void {
+    if (this.alerted.has(once)) return;
+    this.alerted.add(once);
+    this.alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
+    this.note('alert', `${kind}: ${detail}`);
+    // ids and kinds only: no personal data in logs
+    log.warn(`payment alert ${kind}`, { workflowId: this.workflowId, providerPaymentId, detail });
+  }
+
+  /**
+   * The one way a payment changes phase (every lifecycle transition, the outcome included): timeline, current
+   * details, search attributes (upserted only when they differ). `indexed` false: VALIDATING, which nobody can see
+   * (the rules run within the first workflow task).
+   */
+  enterPhase(next: PaymentPhase, indexed = true): void {
+    if (next !== this.phase) this.note('phase', `${this.phase} → ${next}`);
+    this.phase = next;
+    setCurrentDetails(this.describe());
+    if (!indexed) return;
+    const p = this.active();
+    const quoteAt = p ? quoteExpiresAtMs(p) : null;
+    this.index({
+      phase: next,
+      status: p?.status ?? null,
+      providerPaymentId: p?.id ?? null,
+      customerId: p?.customerId ?? null,
+      quoteExpiresAt: quoteAt === null ? null : new Date(quoteAt),
+      fundingDeadline: this.fundingDeadline(p),
+    });
+  }
+
+  describe(): string {
+    const p = this.active();
+    const lines = [`**${this.phase}**`];
+    if (p) lines.push(`provider payment ${p.id}: ${p.status}`, `quote expires ${p.quote?.expiresAt ?? '—'}`);
+    const deadline = this.fundingDeadline(p);
+    if (deadline && (this.phase === 'AWAITING_FUNDS' || this.phase === 'QUOTE_EXPIRED' || this.phase === 'CANCELLING'))
+      lines.push(`funding deadline ${deadline.toISOString()}`);
+    if (this.requotes > 0) lines.push(`requotes: ${this.requotes}`);
+    return lines.join('\n\n');
+  }
+
+  /** Ends the payment: every alert travels with the outcome; a pending cancel is answered. */
+  async finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
+    const result: PaymentOutcome = this.alerts.length > 0 ? { ...ended, alerts: [...this.alerts] } : ended;
+    this.outcome = result;
+    if (this.cancel?.decision === 'PENDING') this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
+    this.note('outcome', result.outcome);
+    this.enterPhase(result.outcome);
+    await condition(allHandlersFinished);
+    return result;
+  }
+
+  cancelledOutcome(p: Payment | null): PaymentOutcome {
+    return { outcome: 'CANCELLED', reason: this.cancel?.reason ?? 'cancelled', payment: p };
+  }
+
+  // ---- provider payments ----
+
+  /** Folds a snapshot of one of our provider payments in; never backwards (see payment-merge.ts). */
+  absorb(incoming: Payment, cause: string): void {
+    const current = this.tracked.get(incoming.id);
+    if (!current) return this.keepToldEarly(incoming, cause);
+    this.lastHeardAt = Date.now();
+    const merged = mergePayment(current, incoming);
+    if (!merged.changed) return;
+    this.tracked.set(incoming.id, merged.payment);
+    if (merged.statusChanged) this.note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
+    const fresh = merged.payment;
+    if (!isKnownStatus(fresh.status))
+      this.raise(
+        'UNKNOWN_STATUS',
+        fresh.id,
+        `status ${fresh.status} is not in the contract; counted as in progress`,
+        `UNKNOWN_STATUS:${fresh.id}:${fresh.status}`,
+      );
+    if (isFunded(fresh)) this.alertOnFunds(fresh);
+    const followed = this.active();
+    // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
+    // status without sentAt is no proof of funds: the followed payment stays. (activeId null: the create or
+    // adoption that tracked it sets activeId next.)
+    if (this.activeId !== null && fresh.id !== this.activeId && hasFundsIn(fresh) && !(followed && isFunded(followed))) {
+      this.activeId = fresh.id;
+      this.note('followed', `funds arrived on superseded payment ${fresh.id}; following it`);
+    }
+  }
+
+  private keepToldEarly(incoming: Payment, cause: string): void {
+    // Perhaps ours, its create not recorded yet: kept (the newest wins) until track() records it.
+    if (this.toldEarly.size >= MAX_TOLD_EARLY && !this.toldEarly.has(incoming.id)) return;
+    const kept = this.toldEarly.get(incoming.id);
+    this.toldEarly.set(incoming.id, {
+      payment: kept ? mergePayment(kept.payment, incoming).payment : incoming,
+      cause: `${cause}, told before the create was recorded`,
+    });
+  }
+
+  private alertOnFunds(fresh: Payment): void {
+    // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
+    for (const other of this.tracked.values())
+      if (other.id !== fresh.id && hasFundsIn(fresh) && hasFundsIn(other)) {
+        const pair = [other.id, fresh.id].sort().join('+');
+        this.raise(
+          'DOUBLE_FUNDED',
+          fresh.id,
+          `funds arrived on ${fresh.id} and ${other.id}: two payments of one request carry money`,
+          `DOUBLE_FUNDED:${pair}`,
+        );
+      }
+    // a cancelled status of the provider's own is unknown to the contract, so "funded" above; it carries no funds
+    if (this.cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
+      this.raise(
+        'FUNDED_AFTER_CANCEL',
+        fresh.id,
+        `funds arrived on ${fresh.id} after the cancel was accepted; the payment is followed to its real end`,
+      );
+  }
+
+  /** Tracks a snapshot of one of our provider payments (a replayed create answers the same payment again). */
+  track(p: Payment, cause: string): void {
+    if (this.tracked.has(p.id)) this.absorb(p, cause);
+    else this.tracked.set(p.id, p);
+    const early = this.toldEarly.get(p.id);
+    if (early) {
+      this.toldEarly.delete(p.id);
+      this.absorb(early.payment, early.cause);
+    }
+  }
+
+  createdAnswer(p: Payment): PaymentCreated & { outcome: 'CREATED' } {
+    return {
+      outcome: 'CREATED',
+      providerPaymentId: p.id,
+      quote: p.quote,
+      fundingInstructions: p.fundingInstructions,
+      fee: p.fee,
+      // what a user must be shown before funding
+      feeCurrencyCode: p.source?.currencyCode ?? null,
+      destinationAmount: p.destination?.amount ?? null,
+      destinationCurrencyCode: p.destination?.currencyCode ?? null,
+      fundingDeadline: this.fundingDeadline(p)?.toISOString() ?? null,
+      pulledFromAccount: pullsFromAccount(p),
+    };
+  }
+
+  // ---- handlers: queries and signals ----
+
+  /** The `state` query. */
+  snapshot(): PaymentState {
+    const p = this.active();
+    return {
+      workflowId: this.workflowId,
+      phase: this.phase,
+      providerPaymentId: p?.id ?? null,
+      providerStatus: p?.status ?? null,
+      quote: p?.quote ?? null,
+      fundingInstructions: p?.fundingInstructions ?? null,
+      fundingDeadline: this.fundingDeadline(p)?.toISOString() ?? null,
+      customerId: p?.customerId ?? '',
+      requotes: this.requotes,
+      superseded: [...this.tracked.values()].filter((t) => t.id !== this.activeId).map((t) => ({ id: t.id, status: t.status })),
+      providerError: (p as { error?: unknown } | null)?.error ?? null,
+      providerStatusReasons: (p as { statusReasons?: unknown } | null)?.statusReasons ?? null,
+      cancel: this.cancel ? { ...this.cancel } : null,
+      alerts: [...this.alerts],
+      outcome: this.outcome,
+      timeline: [...this.timeline],
+    };
+  }
+
+  /** awaitCreated's answer once there is one; null while it waits (also the `createdAnswer` query). */
+  createdAnswerNow(): PaymentCreated | null {
+    if (this.created) return this.created;
+    if (this.attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: this.attention.reason };
+    const outcome = this.outcome;
+    if (outcome === null) return null;
+    const violations: Violation[] =
+      outcome.outcome === 'REJECTED'
+        ? outcome.violations
+        : [{ path: '', rule: outcome.outcome, message: 'the payment ended before a provider payment was created' }];
+    return { outcome: 'REJECTED', violations };
+  }
+
+  // ---- handlers: updates ----
+
+  async awaitCreated(): Promise<PaymentCreated> {
+    const seen: { answer: PaymentCreated | null } = { answer: null };
+    await condition(() => (seen.answer = this.createdAnswerNow()) !== null);
+    return seen.answer!;
+  }
+
+  /** awaitCreatedForRequest's validator: a reused key is refused here, with no history written (issue 12). */
+  checkFingerprint(arg: { requestFingerprint: string }): void {
+    this.ownFingerprint ??= requestFingerprint(this.input);
+    if (arg?.requestFingerprint !== this.ownFingerprint)
+      throw refusal(PAYMENT_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, 'this payment key is already used by another request');
+  }
+
+  /** Why a cancel cannot be accepted now, or null. */
+  cancelBlocker(): string | null {
+    if (this.outcome) return `the payment already ended: ${this.outcome.outcome}`;
+    if (this.fundsIn()) return 'funds are in: the payment can no longer be cancelled';
+    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created; a create whose
+    // outcome is unknown (NEEDS_ATTENTION) may have made one we never saw
+    if ((this.tracked.size > 0 || this.attention !== null) && this.pulls())
+      return 'a payment pulled from an account moves its funds when created: it cannot be cancelled';
+    // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
+    if (this.active()?.status === 'EXPIRED')
+      return 'the provider expired the payment: it is followed until a late refund could no longer arrive';
+    return null;
+  }
+
+  validateCancel(): void {
+    const blocker = this.cancelBlocker();
+    if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, blocker);
+    if (this.cancel?.decision === 'ACCEPTED') throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'the payment is already cancelled');
+    if (this.cancel) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'a cancel is already being applied');
+  }
+
+  /** The `cancel` update: the main loop decides it (accepted before funds; workflow.ts, steps/follow.ts). */
+  async requestCancel(arg: { reason?: string }): Promise<PaymentState> {
+    this.cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
+    await condition(() => this.cancel?.decision !== 'PENDING');
+    if (this.cancel?.decision === 'REFUSED')
+      throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'funds arrived before the cancel was applied; the payment goes on');
+    return this.snapshot();
+  }
+
+  /**
+   * A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update: accepted
+   * before funds, else the payment is followed to its real end (issue 9, point 2).
+   */
+  onTemporalCancel(): void {
+    if (this.outcome || this.cancel) return;
+    const blocker = this.cancelBlocker();
+    if (blocker) {
+      this.note('cancel-ignored', `Temporal cancel request: ${blocker}`);
+      log.info('Temporal cancel request ignored', { workflowId: this.workflowId, why: blocker });
+      return;
+    }
+    this.cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
+  }
+
+  /** Why a requote cannot go on now, or null (spec: States and transitions; docs/spec-gaps.md, "Requote"). */
+  requoteBlocker(): string | null {
+    if (this.outcome) return `the payment already ended: ${this.outcome.outcome}`;
+    if (this.fundsIn()) return 'funds are in: the quote is already used';
+    if (this.cancel) return 'the payment is being cancelled or was cancelled';
+    if (this.attention) return 'a create of this payment needs an operator first';
+    if (this.phase !== 'AWAITING_FUNDS' && this.phase !== 'QUOTE_EXPIRED') return `nothing to requote in phase ${this.phase}`;
+    if (this.pulls()) return 'a payment pulled from an account has no quote to wait on';
+    const p = this.active();
+    // A second set of live funding instructions invites two payments: a requote waits for the quote's end.
+    if (p && !this.isQuoteExpired(p))
+      return `the quote is still valid until ${p.quote?.expiresAt ?? '?'}: requote once it has expired`;
+    return null;
+  }
+
+  /** Why a requote in flight must not make its new payment live, or null. Checked after every await. */
+  requoteLostTo(): string | null {
+    if (this.outcome) return `the payment ended (${this.outcome.outcome}) while the requote was in flight`;
+    const funded = [...this.tracked.values()].find(isFunded);
+    if (funded) return `funds arrived on ${funded.id} while the requote was in flight`;
+    if (this.cancel) return 'a cancel came while the requote was in flight';
+    return null;
+  }
+
+  /** requote's validator: a retried update ID is answered again (the server dedupes it too); anything else is checked. */
+  validateRequote(updateId: string | undefined): void {
+    if (updateId !== undefined && this.requoteNumbers.has(updateId)) return;
+    const blocker = this.requoteBlocker();
+    if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
+  }
+
+  validateResolve(decision: ResolveCreateDecision): void {
+    if (!this.attention) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
+    if (this.resolution || this.resolvingRequote)
+      throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
+    const d = decision as { providerPaymentId?: unknown; noPaymentCreated?: unknown; reason?: unknown } | null;
+    const ok =
+      (typeof d?.providerPaymentId === 'string' && d.providerPaymentId.length > 0) ||
+      (d?.noPaymentCreated === true && typeof d.reason === 'string');
+    if (!ok) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'pass { providerPaymentId } or { noPaymentCreated: true, reason }');
+  }
+}
