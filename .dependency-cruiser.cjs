@@ -14,9 +14,9 @@
 //   src/ingress, workers/  the webhook door and the worker process
 //   src/cli                the `xborder` command and the local stack: may import everything
 // Tests, scripts and examples sit on top and may import anything.
-// The workflow APIs: IDs, messages, inputs, search attributes, memo, and the pure rules of a payment that callers
-// apply too (payment-rules.ts: which payment pulls from an account, what a status means).
-const WORKFLOW_APIS = '^workflows/(messages|inputs|search-attributes|entity-memo|rate-board-messages|request-fingerprint|types|payment-rules)\\.ts$';
+// The workflow APIs: IDs, messages, inputs, search attributes, memo, each workflow's own api.ts (workflows/<name>/api.ts),
+// and the pure rules of a payment that callers apply too (payment-rules.ts: which payment pulls from an account, what a status means).
+const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|request-fingerprint|types|payment-rules)|[^/]+/api)\\.ts$';
 
 /** A rule: `from` may import nothing in `notTo` (regular expressions on repository paths). */
 function layer(name, from, notTo, comment) {

@@ -1,5 +1,6 @@
-// Everything a client needs to talk to the workflows: IDs, signals, queries, updates, search-attribute
-// keys and the input/output types. Pure: importable from workflow code and from clients alike.
+// What a client needs to talk to the payment workflows and the entities: IDs, signals, queries, updates,
+// search-attribute keys and the input/output types (the other workflows' are in workflows/<name>/api.ts).
+// Pure: importable from workflow code and from clients alike.
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../src/contract';
 import type { PaymentPhase, TimelineEntry } from './types';
@@ -7,18 +8,16 @@ import type { PushMismatch } from './types';
 
 export * from './types';
 // Types only: the zod schemas of inputs.ts are for clients (src/client re-exports them); no zod in workflow code.
-export type * from './inputs';
+// The inputs of transfer, onboardCustomer, registerAccount, reconcilePayments are in their own api.ts.
+export type { PaymentInput, ProviderCustomerInput, ProviderPaymentInput } from './inputs';
 
 // ---- workflow IDs (business keys; ARCHITECTURE: Workflows) ----
 
 export const paymentWorkflowId = (paymentKey: string): string => `payment:${paymentKey}`;
 export const providerPaymentWorkflowId = (providerPaymentId: string): string =>
   `provider-payment:${providerPaymentId}`;
-export const onboardCustomerWorkflowId = (customerKey: string): string => `customer:${customerKey}`;
 export const providerCustomerWorkflowId = (providerCustomerId: string): string =>
   `provider-customer:${providerCustomerId}`;
-export const registerAccountWorkflowId = (accountKey: string): string => `account:${accountKey}`;
-export const transferWorkflowId = (transferKey: string): string => `transfer:${transferKey}`;
 
 // ---- search attributes (registered by the dev stack and temporal-docker): see search-attributes.ts ----
 
@@ -231,17 +230,3 @@ export const customerSnapshotQuery = defineQuery<{
   customer: unknown | null;
   subscribers: string[];
 }>('customerSnapshot');
-
-// ---- transfer ----
-
-export type TransferStep = 'ONBOARDING' | 'REGISTERING' | 'PAYING' | 'DONE';
-export interface TransferState {
-  step: TransferStep;
-  customerId: string | null;
-  accountId: string | null;
-  paymentWorkflowId: string | null;
-  /** a Temporal cancel came while paying: the payment goes on, the transfer follows it (issue 9, point 2) */
-  cancelRequested?: boolean;
-}
-/** Where a transfer is: clients (the demo of npm start, backends) follow its steps with it. */
-export const transferStateQuery = defineQuery<TransferState>('transferState');

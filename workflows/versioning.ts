@@ -14,19 +14,20 @@
 // starts the next run on the Current Version. The long-lived entities (providerPayment, providerCustomer,
 // rateBoard) never end, so pinning them would keep an old build alive forever; the scheduled short runs
 // (refreshQuotes, reconcilePayments) move no money and must not keep a drained build alive either. Their code
-// changes therefore still go behind patched() (the house rule), which PINNED workflows no longer need but keep:
-// the same code runs unversioned (npm start, tests) and the replay tests replay it there.
+// changes therefore still go behind patched() (the house rule). PINNED workflows have no patched() branches: a
+// change to them ships as a new build, and the histories of older builds move to test/replay/archive/<build>/
+// (transfer, onboardCustomer, registerAccount done; payment is its owner's).
 import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
-import { onboardCustomer } from './onboard-customer';
+import { onboardCustomer } from './onboard-customer/workflow';
 import { payment } from './payment';
 import { providerCustomer } from './provider-customer';
 import { providerPayment } from './provider-payment';
-import { rateBoard } from './rate-board';
-import { reconcilePayments } from './reconcile-payments';
-import { refreshQuotes } from './refresh-quotes';
-import { registerAccount } from './register-account';
-import { transfer } from './transfer';
+import { rateBoard } from './rate-board/workflow';
+import { reconcilePayments } from './reconcile-payments/workflow';
+import { refreshQuotes } from './refresh-quotes/workflow';
+import { registerAccount } from './register-account/workflow';
+import { transfer } from './transfer/workflow';
 
 /**
  * Workflow type → behaviour: every workflow workflows/index.ts registers (test/unit/worker-versioning.test.ts fails

@@ -8,10 +8,9 @@ import {
   paymentWorkflowId,
   providerCustomerWorkflowId,
   providerPaymentWorkflowId,
-  transferStateQuery,
   type PaymentState,
-  type TransferStep,
 } from '../../workflows/messages';
+import { transferStateQuery, type TransferStep } from '../../workflows/transfer/api';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
 import type { LocalStack } from './stack';

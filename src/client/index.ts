@@ -8,5 +8,12 @@ export * from './indicative-quote';
 // backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
 export * from '../../workflows/messages';
 export * from '../../workflows/inputs';
+// The api.ts of each workflow in its own folder (type name, ID, messages, input/output types).
+export * from '../../workflows/transfer/api';
+export * from '../../workflows/onboard-customer/api';
+export * from '../../workflows/register-account/api';
+export * from '../../workflows/reconcile-payments/api';
+export * from '../../workflows/refresh-quotes/api';
+export * from '../../workflows/rate-board/api';
 export * from './reconcile-schedule';
 export * from './worker-deployments';

@@ -23,14 +23,17 @@ import {
   providerPaymentSnapshotQuery,
   providerPaymentWorkflowId,
   requoteUpdate,
-  transferWorkflowId,
   type PaymentCreated,
   type PaymentOutcome,
   type PaymentState,
-  type TransferInput,
 } from '../../workflows/messages';
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
-import type { TransferResult } from '../../workflows/transfer';
+import {
+  TRANSFER_WORKFLOW_TYPE,
+  transferWorkflowId,
+  type TransferInput,
+  type TransferResult,
+} from '../../workflows/transfer/api';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
@@ -42,7 +45,7 @@ export { IdempotencyKeyReusedError };
 export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
 export const PAYMENT_WORKFLOW_TYPE = 'payment';
-export const TRANSFER_WORKFLOW_TYPE = 'transfer';
+export { TRANSFER_WORKFLOW_TYPE };
 
 export interface StartOptions {
   taskQueue: string;

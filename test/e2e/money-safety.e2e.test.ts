@@ -15,7 +15,7 @@ import {
   providerPaymentWorkflowId,
   type PaymentOutcome,
 } from '../../workflows/messages';
-import type { TransferResult } from '../../workflows/transfer';
+import type { TransferResult } from '../../workflows/transfer/api';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';
 import type { LocalStack } from '../../src/cli/stack';

@@ -12,20 +12,14 @@ import { CreatePaymentRequestShape } from '../../src/contract/payment-request-sh
 import { ISO_DATETIME_UTC, ISO_DATETIME_WITH_OFFSET, PaymentShape } from '../../src/contract/payment-shape';
 import { safeParse, type PlainSchema } from '../../src/contract/plain-schema';
 import {
-  OnboardCustomerInputShape,
   PaymentInputShape,
   ProviderCustomerInputShape,
   ProviderPaymentInputShape,
-  RegisterAccountInputShape,
-  TransferInputShape,
 } from '../../workflows/input-shapes';
 import {
-  OnboardCustomerInputSchema,
   PaymentInputSchema,
   ProviderCustomerInputSchema,
   ProviderPaymentInputSchema,
-  RegisterAccountInputSchema,
-  TransferInputSchema,
 } from '../../workflows/inputs';
 
 type Json = unknown;
@@ -214,11 +208,7 @@ describe('plain schemas against their zod twins', () => {
   const inputs: [string, PlainSchema<unknown>, z.ZodType, Json][] = [
     ['payment', PaymentInputShape, PaymentInputSchema, { paymentKey: 'k', request: paymentRequest, limits: { maxTotalFee: 5, maxRateDrift: 0.1 }, options: { expiredLingerMs: 0, reconcileEveryMs: 60000, holidays: ['2026-12-25'] } }],
     ['providerPayment', ProviderPaymentInputShape, ProviderPaymentInputSchema, { providerPaymentId: 'p', payment, subscribers: ['s'], seenEventIds: ['e'], statusHistory: [{ at: 'a', status: 's', cause: 'c' }], terminalSince: null, reconcileEveryMs: 1, lingerAfterTerminalMs: 0, continueAsNewAfterEvents: 2000 }],
-    ['onboardCustomer', OnboardCustomerInputShape, OnboardCustomerInputSchema, { customerKey: 'k', customer: { type: 'INDIVIDUAL' }, reviewTimeoutMs: 1, reconcileEveryMs: 2 }],
-    ['registerAccount', RegisterAccountInputShape, RegisterAccountInputSchema, { accountKey: 'k', account: { type: 'X' }, requirementsQuery: { bankCountryCode: 'US', currencyCode: 'USD' }, accountHolderType: 'BUSINESS' }],
     ['providerCustomer', ProviderCustomerInputShape, ProviderCustomerInputSchema, { customerId: 'c', customer: { id: 'c' }, subscribers: ['s'], seenEventIds: [], lingerAfterFinalMs: 0, maxReviewIdleMs: 5, continueAsNewAfterEvents: 10 }],
-    ['transfer (new customer and account)', TransferInputShape, TransferInputSchema, { transferKey: 't', customer: { customerKey: 'c', body: {}, reviewTimeoutMs: 5 }, account: { accountKey: 'a', body: {}, accountHolderType: 'INDIVIDUAL' }, payment: { paymentKey: 'p', request: paymentRequest, limits: {}, options: {} } }],
-    ['transfer (existing ids)', TransferInputShape, TransferInputSchema, { transferKey: 't', customer: { customerId: 'c', customerKey: 'also' }, account: { accountId: 'a' }, payment: { request: {} } }],
   ];
   it.each(inputs)('the %s workflow input: same accept/reject and the same parsed value', (_name, plain, zod, sample) => {
     expectSame(plain, zod, sample, false);

@@ -5,10 +5,9 @@ import {
   providerCustomerWorkflowId,
   paymentStateQuery,
   providerPaymentWorkflowId,
-  transferStateQuery,
 } from '../../workflows/messages';
-import type { TransferResult } from '../../workflows/transfer';
-import type { OnboardCustomerResult } from '../../workflows/types';
+import { TRANSFER_WORKFLOW_TYPE, transferStateQuery, type TransferResult } from '../../workflows/transfer/api';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, created, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
@@ -17,7 +16,7 @@ import { individualBody } from '../unit/contract/fixtures';
 const bed = useTestBed();
 
 async function startTransfer(key: string, extra: Record<string, unknown> = {}) {
-  const handle = await bed.env.client.workflow.start('transfer', {
+  const handle = await bed.env.client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: `transfer:${key}`,
     args: [
@@ -125,7 +124,7 @@ describe('cancelling a parent (issue 9, point 2)', () => {
 const customerBody = individualBody();
 
 async function startOnboarding(key: string) {
-  const handle = await bed.env.client.workflow.start('onboardCustomer', {
+  const handle = await bed.env.client.workflow.start(ONBOARD_CUSTOMER_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: `customer:${key}`,
     args: [{ customerKey: key, customer: customerBody }],
