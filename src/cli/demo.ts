@@ -11,6 +11,8 @@ import {
   type PaymentState,
 } from '../../workflows/messages';
 import { transferStateQuery, type TransferStep } from '../../workflows/transfer/api';
+import { onboardCustomerWorkflowId } from '../../workflows/onboard-customer/api';
+import { registerAccountWorkflowId } from '../../workflows/register-account/api';
 import { getPaymentState } from '../client/payments';
 import { demoAccount, demoCustomer, demoPaymentRequest } from './demo-data';
 import type { LocalStack } from './stack';
@@ -60,8 +62,8 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
     .slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
   const paymentKey = `${runKey}-payment`;
   const workflowIds = [
-    `customer:${runKey}-customer`,
-    `account:${runKey}-account`,
+    onboardCustomerWorkflowId(`${runKey}-customer`),
+    registerAccountWorkflowId(`${runKey}-account`),
     paymentWorkflowId(paymentKey),
   ];
   const handle = await startTransfer(

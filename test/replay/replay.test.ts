@@ -48,6 +48,11 @@ describe('replay of recorded histories', () => {
     // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
     const history: unknown = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8'));
     const dataConverter = replayDataConverter({ plaintext: file.startsWith('encrypted-') ? 'refuse' : 'admit' });
-    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, file);
+    // The run's own workflow ID (the started event has it): the codec binds each payload written since docs/codec.md
+    // "binding" to its workflow, and a replay under another ID would refuse them; histories recorded before have
+    // unbound payloads and replay either way.
+    const started = (history as { events?: { workflowExecutionStartedEventAttributes?: { workflowId?: string } }[] })
+      .events?.[0]?.workflowExecutionStartedEventAttributes;
+    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, started?.workflowId || file);
   }, 60_000);
 });
