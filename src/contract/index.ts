@@ -4,7 +4,15 @@ export * from './countries';
 export * from './primitives';
 export * from './errors';
 export * from './payment';
-export * from './payment-legacy-map';
+export {
+  PAYMENT_FIELD_MAP,
+  chainOfRail,
+  paymentParseError,
+  toCurrentPaymentFields,
+  toTransitionalPayment,
+  type PaymentFieldMove,
+} from './payment-legacy-map';
+export * from './normalize-payment';
 export * from './customer';
 export * from './account';
 export * from './corridor';
