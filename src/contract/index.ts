@@ -31,4 +31,5 @@ export * from './legacy-rails';
 export * from './deposit';
 export * from './validate-customer';
 export * from './validate-account';
-export * from './validate-payment';
+export { paymentRequestViolations, type SchemaCheck } from './validate-payment';
+export * from './validate-payment-request';
