@@ -16,10 +16,10 @@
 //                          the webhook door, the Nexus service's handlers, the worker process
 //   src/cli                the `xborder` command and the local stack: may import everything
 // Tests, scripts and examples sit on top and may import anything.
-// The workflow APIs: IDs, messages, inputs, search attributes, memo, and the pure rules of a payment that callers
-// apply too (payment-rules.ts: which payment pulls from an account, what a status means), and each workflow
-// folder's api.ts (workflows/<name>/api.ts: type name, ID, messages, input/output types, typed helpers).
-const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|rate-board-messages|request-fingerprint|types|payment-rules)\\.ts|[^/]+/api\\.ts)$';
+// The workflow APIs: IDs, messages, inputs, search attributes, memo, each workflow's own api.ts (workflows/<name>/api.ts:
+// type name, ID, messages, input/output types, typed helpers), and the pure rules of a payment that callers apply too
+// (payment-rules.ts: which payment pulls from an account, what a status means).
+const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|request-fingerprint|types|payment-rules)\\.ts|[^/]+/api\\.ts)$';
 
 // The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
 const NEXUS_SERVICE = '^src/nexus/service\\.ts$';

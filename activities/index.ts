@@ -6,6 +6,7 @@ import { createAccountActivities } from './account-activities';
 import { createQuoteActivities, type QuoteActivities } from './quote-activities';
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
+import { createContractActivities, type ContractActivities } from './contract-activities';
 
 export * from './types';
 export * from './provider-port';
@@ -14,13 +15,15 @@ export { createPaymentActivities, createCustomerActivities, createAccountActivit
 export * from './quote-activities';
 export * from './workflow-read-activities';
 export * from './reconcile-activities';
+export * from './contract-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities {
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & ContractActivities {
   return {
     ...createWorkflowReadActivities(),
+    ...createContractActivities(),
     ...createReconcileActivities(deps),
     ...createPaymentActivities(deps),
     ...createCustomerActivities(deps),

@@ -4,7 +4,7 @@
 import type { Corridor } from '../src/contract';
 import type { ProviderPort } from './provider-port';
 import { callProvider } from './errors';
-import type { IndicativeRate, RatePair } from '../workflows/rate-board-messages';
+import type { IndicativeRate, RatePair } from '../workflows/rate-board/api';
 
 export type { IndicativeRate, RatePair };
 

@@ -3,6 +3,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AccountActivities, CustomerActivities, PaymentActivities } from '../activities/types';
 import type { WorkflowReadActivities } from '../activities/workflow-read-activities';
+import type { ContractActivities } from '../activities/contract-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
 
@@ -77,4 +78,14 @@ export const workflowReadActivities = proxyActivities<WorkflowReadActivities>({
   startToCloseTimeout: '30s',
   scheduleToCloseTimeout: '10m',
   retry: backoff,
+});
+
+/**
+ * The contract's dated rules (activities/contract-activities.ts): zod runs there, never in the bundle. Local: pure
+ * CPU, no I/O, a marker in the task that asks. A failure is a bug, not an outage: a few quick retries, then the
+ * workflow task fails and is retried after a fix.
+ */
+export const contractActivities = proxyLocalActivities<ContractActivities>({
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3 },
 });

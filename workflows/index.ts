@@ -4,10 +4,10 @@ import './polyfills';
 export { payment } from './payment/workflow';
 export { providerPayment } from './provider-payment/workflow';
 export { providerCustomer } from './provider-customer/workflow';
-export { onboardCustomer } from './onboard-customer';
-export { registerAccount } from './register-account';
-export { transfer } from './transfer';
-export { refreshQuotes } from './refresh-quotes';
-export { rateBoard } from './rate-board';
-export { reconcilePayments } from './reconcile-payments';
+export { onboardCustomer } from './onboard-customer/workflow';
+export { registerAccount } from './register-account/workflow';
+export { transfer } from './transfer/workflow';
+export { refreshQuotes } from './refresh-quotes/workflow';
+export { rateBoard } from './rate-board/workflow';
+export { reconcilePayments } from './reconcile-payments/workflow';
 import './versioning'; // issue 14: each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

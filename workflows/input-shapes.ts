@@ -1,16 +1,14 @@
-// The workflow inputs' schemas (inputs.ts) as plain schemas (src/contract/plain-schema.ts): what the workflows
-// parse their input with. Zod stays out of the workflow bundle (docs/performance.md, issue 12); clients parse
+// The workflow inputs' schemas (inputs.ts) as plain schemas (src/contract/plain-schema.ts): what payment and the
+// entities still parse their input with (transfer, onboardCustomer, registerAccount, reconcilePayments take their
+// input as their callers parsed it with zod). Zod stays out of the workflow bundle (docs/performance.md, issue 12); clients parse
 // with the zod schemas of inputs.ts before starting, so both must agree — test/unit/plain-schema.test.ts checks
 // each pair on the same inputs.
-import { array, literalEnum, nullable, number, object, optional, safeParse, string, union, unknown } from '../src/contract/plain-schema';
+import { array, literalEnum, nullable, number, object, optional, safeParse, string, unknown } from '../src/contract/plain-schema';
 import { pathToString } from '../src/contract/violations';
 import type {
-  OnboardCustomerInput,
   PaymentInput,
   ProviderCustomerInput,
   ProviderPaymentInput,
-  RegisterAccountInput,
-  TransferInput,
 } from './inputs';
 
 const durationMs = number({ int: true, positive: true });
@@ -52,23 +50,6 @@ export const ProviderPaymentInputShape: Parser<ProviderPaymentInput> = object({
   pushMismatches: optional(array(object({ eventId: string(), pushed: string(), read: string(), at: string() }))),
 });
 
-export const OnboardCustomerInputShape: Parser<OnboardCustomerInput> = object({
-  customerKey: key,
-  customer: body,
-  reviewTimeoutMs: optional(durationMs),
-  reconcileEveryMs: optional(durationMs),
-});
-
-const requirementsQuery = optional(object({ bankCountryCode: string(), currencyCode: string() }));
-const accountHolderType = optional(literalEnum(['INDIVIDUAL', 'BUSINESS'] as const));
-
-export const RegisterAccountInputShape: Parser<RegisterAccountInput> = object({
-  accountKey: key,
-  account: body,
-  requirementsQuery,
-  accountHolderType,
-});
-
 export const ProviderCustomerInputShape: Parser<ProviderCustomerInput> = object({
   customerId: key,
   customer: optional(unknown),
@@ -77,19 +58,6 @@ export const ProviderCustomerInputShape: Parser<ProviderCustomerInput> = object(
   lingerAfterFinalMs: optional(number({ int: true, nonnegative: true })),
   maxReviewIdleMs: optional(durationMs),
   continueAsNewAfterEvents: optional(number({ int: true, positive: true })),
-});
-
-export const TransferInputShape: Parser<TransferInput> = object({
-  transferKey: key,
-  customer: union<unknown>([
-    object({ customerId: key }),
-    object({ customerKey: key, body, reviewTimeoutMs: optional(durationMs) }),
-  ]) as Parser<TransferInput['customer']>,
-  account: union<unknown>([
-    object({ accountId: key }),
-    object({ accountKey: key, body, requirementsQuery, accountHolderType }),
-  ]) as Parser<TransferInput['account']>,
-  payment: object({ paymentKey: optional(key), request: body, limits, options }),
 });
 
 /**

@@ -115,3 +115,9 @@ export const TransferInputSchema = z.object({
   }),
 });
 export type TransferInput = z.input<typeof TransferInputSchema>;
+
+export const ReconcilePaymentsInputSchema = z.object({
+  /** look at payments created this long ago or later (default 6 hours: several runs see each payment) */
+  windowMs: durationMs.optional(),
+});
+export type ReconcilePaymentsInput = z.input<typeof ReconcilePaymentsInputSchema>;

@@ -1,5 +1,5 @@
 // Plain types shared by the workflows and their clients.
-import type { Account, Customer, Payment, Violation } from '../src/contract';
+import type { Payment } from '../src/contract';
 
 /**
  * Where a payment workflow is. QUOTE_EXPIRED: the quote ended with no funds seen; the provider status is
@@ -34,16 +34,6 @@ export interface TimelineEntry {
   kind: string;
   detail?: string;
 }
-
-export type OnboardCustomerResult =
-  | { outcome: 'APPROVED'; customer: Customer }
-  | { outcome: 'REJECTED'; violations: Violation[]; customer: null }
-  | { outcome: 'REVIEW_REJECTED'; customer: Customer }
-  | { outcome: 'REVIEW_TIMEOUT'; customer: Customer };
-
-export type RegisterAccountResult =
-  | { outcome: 'REGISTERED'; account: Account }
-  | { outcome: 'REJECTED'; violations: Violation[] };
 
 /** A pushed final status waiting for the read that confirms it. */
 export interface UnconfirmedPush {

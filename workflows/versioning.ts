@@ -18,18 +18,24 @@
 // change to them ships as a new build, and histories of older builds move to test/replay/archive/<build>/.
 import type { VersioningBehavior, WorkflowDefinitionOptions } from '@temporalio/common';
 import { setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
-import { onboardCustomer } from './onboard-customer';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE } from './onboard-customer/api';
+import { onboardCustomer } from './onboard-customer/workflow';
 import { payment } from './payment/workflow';
 import { PAYMENT_WORKFLOW_TYPE } from './payment/api';
 import { PROVIDER_CUSTOMER_WORKFLOW_TYPE } from './provider-customer/api';
 import { providerCustomer } from './provider-customer/workflow';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from './provider-payment/api';
 import { providerPayment } from './provider-payment/workflow';
-import { rateBoard } from './rate-board';
-import { reconcilePayments } from './reconcile-payments';
-import { refreshQuotes } from './refresh-quotes';
-import { registerAccount } from './register-account';
-import { transfer } from './transfer';
+import { RATE_BOARD_WORKFLOW_TYPE } from './rate-board/api';
+import { rateBoard } from './rate-board/workflow';
+import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from './reconcile-payments/api';
+import { reconcilePayments } from './reconcile-payments/workflow';
+import { REFRESH_QUOTES_WORKFLOW_TYPE } from './refresh-quotes/api';
+import { refreshQuotes } from './refresh-quotes/workflow';
+import { REGISTER_ACCOUNT_WORKFLOW_TYPE } from './register-account/api';
+import { registerAccount } from './register-account/workflow';
+import { TRANSFER_WORKFLOW_TYPE } from './transfer/api';
+import { transfer } from './transfer/workflow';
 
 /**
  * Workflow type → behaviour: every workflow workflows/index.ts registers (test/unit/worker-versioning.test.ts fails
@@ -38,14 +44,14 @@ import { transfer } from './transfer';
  */
 export const WORKFLOW_VERSIONING_BEHAVIORS = {
   [PAYMENT_WORKFLOW_TYPE]: 'PINNED',
-  transfer: 'PINNED',
-  onboardCustomer: 'PINNED',
-  registerAccount: 'PINNED',
+  [TRANSFER_WORKFLOW_TYPE]: 'PINNED',
+  [ONBOARD_CUSTOMER_WORKFLOW_TYPE]: 'PINNED',
+  [REGISTER_ACCOUNT_WORKFLOW_TYPE]: 'PINNED',
   [PROVIDER_PAYMENT_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   [PROVIDER_CUSTOMER_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
-  rateBoard: 'AUTO_UPGRADE',
-  refreshQuotes: 'AUTO_UPGRADE',
-  reconcilePayments: 'AUTO_UPGRADE',
+  [RATE_BOARD_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  [REFRESH_QUOTES_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  [RECONCILE_PAYMENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 /**
@@ -58,11 +64,11 @@ function onVersionedWorker(versioningBehavior: VersioningBehavior): () => Workfl
 
 const behaviors = WORKFLOW_VERSIONING_BEHAVIORS;
 setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_WORKFLOW_TYPE]), payment);
-setWorkflowOptions(onVersionedWorker(behaviors.transfer), transfer);
-setWorkflowOptions(onVersionedWorker(behaviors.onboardCustomer), onboardCustomer);
-setWorkflowOptions(onVersionedWorker(behaviors.registerAccount), registerAccount);
+setWorkflowOptions(onVersionedWorker(behaviors[TRANSFER_WORKFLOW_TYPE]), transfer);
+setWorkflowOptions(onVersionedWorker(behaviors[ONBOARD_CUSTOMER_WORKFLOW_TYPE]), onboardCustomer);
+setWorkflowOptions(onVersionedWorker(behaviors[REGISTER_ACCOUNT_WORKFLOW_TYPE]), registerAccount);
 setWorkflowOptions(onVersionedWorker(behaviors[PROVIDER_PAYMENT_WORKFLOW_TYPE]), providerPayment);
 setWorkflowOptions(onVersionedWorker(behaviors[PROVIDER_CUSTOMER_WORKFLOW_TYPE]), providerCustomer);
-setWorkflowOptions(onVersionedWorker(behaviors.rateBoard), rateBoard);
-setWorkflowOptions(onVersionedWorker(behaviors.refreshQuotes), refreshQuotes);
-setWorkflowOptions(onVersionedWorker(behaviors.reconcilePayments), reconcilePayments);
+setWorkflowOptions(onVersionedWorker(behaviors[RATE_BOARD_WORKFLOW_TYPE]), rateBoard);
+setWorkflowOptions(onVersionedWorker(behaviors[REFRESH_QUOTES_WORKFLOW_TYPE]), refreshQuotes);
+setWorkflowOptions(onVersionedWorker(behaviors[RECONCILE_PAYMENTS_WORKFLOW_TYPE]), reconcilePayments);

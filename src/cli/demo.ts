@@ -3,7 +3,9 @@
 import got from 'got';
 import { startTransfer } from '../client/payments';
 import { quoteLine } from './format-problems';
-import { transferStateQuery, type TransferStep } from '../../workflows/messages';
+import { onboardCustomerWorkflowId } from '../../workflows/onboard-customer/api';
+import { registerAccountWorkflowId } from '../../workflows/register-account/api';
+import { transferStateQuery, type TransferStep } from '../../workflows/transfer/api';
 import { createdAnswerQuery, type PaymentState, paymentWorkflowId } from '../../workflows/payment/api';
 import { providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
@@ -56,8 +58,8 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
     .slice(0, 14)}-${Math.random().toString(36).slice(2, 6)}`;
   const paymentKey = `${runKey}-payment`;
   const workflowIds = [
-    `customer:${runKey}-customer`,
-    `account:${runKey}-account`,
+    onboardCustomerWorkflowId(`${runKey}-customer`),
+    registerAccountWorkflowId(`${runKey}-account`),
     paymentWorkflowId(paymentKey),
   ];
   const handle = await startTransfer(

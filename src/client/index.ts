@@ -25,6 +25,13 @@ export {
   type ProviderCustomerEvent,
   type ParsedProviderCustomerEvent,
 } from '../../workflows/provider-customer/api';
+// The api.ts of each workflow in its own folder (type name, ID, messages, input/output types).
+export * from '../../workflows/transfer/api';
+export * from '../../workflows/onboard-customer/api';
+export * from '../../workflows/register-account/api';
+export * from '../../workflows/reconcile-payments/api';
+export * from '../../workflows/refresh-quotes/api';
+export * from '../../workflows/rate-board/api';
 export * from './reconcile-schedule';
 export * from './worker-deployments';
 export * from './nexus-caller-codec';

@@ -10,7 +10,7 @@ import {
   ratePairKey,
   type RateBoardEntry,
   type RatePair,
-} from '../../workflows/rate-board-messages';
+} from '../../workflows/rate-board/api';
 import { RatePairSchema } from './quote-refresh-config';
 
 const FeePair = z.object({ fixed: z.number(), variable: z.number() });

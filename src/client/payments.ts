@@ -12,7 +12,6 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
-import { transferWorkflowId, type TransferInput } from '../../workflows/messages';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import {
   awaitCreatedForRequestUpdate,
@@ -30,7 +29,12 @@ import {
 } from '../../workflows/payment/api';
 export { PAYMENT_WORKFLOW_TYPE };
 import { PaymentInputSchema, TransferInputSchema } from '../../workflows/inputs';
-import type { TransferResult } from '../../workflows/transfer';
+import {
+  TRANSFER_WORKFLOW_TYPE,
+  transferWorkflowId,
+  type TransferInput,
+  type TransferResult,
+} from '../../workflows/transfer/api';
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
@@ -41,7 +45,7 @@ import { IdempotencyKeyReusedError } from './same-request';
 export { IdempotencyKeyReusedError };
 export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput } from './payment-request';
 
-export const TRANSFER_WORKFLOW_TYPE = 'transfer';
+export { TRANSFER_WORKFLOW_TYPE };
 
 export interface StartOptions {
   taskQueue: string;

@@ -1,6 +1,6 @@
 // Configuration of the quote-refresh Schedule (ARCHITECTURE: refreshQuotes), from code or the environment.
 import { z } from 'zod';
-import type { RatePair } from '../../workflows/rate-board-messages';
+import type { RatePair } from '../../workflows/rate-board/api';
 import { parseEnvironment, type Environment } from '../support/environment';
 
 export const QUOTE_REFRESH_SCHEDULE_ID = 'quote-refresh';

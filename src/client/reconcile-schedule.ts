@@ -2,10 +2,12 @@
 // webhook was lost (Temporal down for longer than the sender retried) still reaches its entity. Created or
 // updated idempotently, like the quote-refresh Schedule.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
-import type { ReconcilePaymentsInput } from '../../workflows/reconcile-payments';
+import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
+import { ReconcilePaymentsInputSchema, type ReconcilePaymentsInput } from '../../workflows/inputs';
 
 export const RECONCILE_SCHEDULE_ID = 'payment-reconcile';
-export const RECONCILE_WORKFLOW_TYPE = 'reconcilePayments';
+/** @deprecated the workflow's own name: RECONCILE_PAYMENTS_WORKFLOW_TYPE (workflows/reconcile-payments/api.ts) */
+export const RECONCILE_WORKFLOW_TYPE = RECONCILE_PAYMENTS_WORKFLOW_TYPE;
 
 export interface ReconcileScheduleOptions {
   taskQueue: string;
@@ -22,12 +24,13 @@ export async function ensureReconcileSchedule(
 ): Promise<{ scheduleId: string; created: boolean }> {
   const scheduleId = options.scheduleId ?? RECONCILE_SCHEDULE_ID;
   const everyMs = options.everyMs ?? 15 * 60_000;
-  const input: ReconcilePaymentsInput = options.windowMs ? { windowMs: options.windowMs } : {};
+  // zod at the edge: the workflow takes its input as parsed here
+  const input: ReconcilePaymentsInput = ReconcilePaymentsInputSchema.parse(options.windowMs ? { windowMs: options.windowMs } : {});
   const parts = {
     spec: { intervals: [{ every: everyMs }] },
     action: {
       type: 'startWorkflow' as const,
-      workflowType: RECONCILE_WORKFLOW_TYPE,
+      workflowType: RECONCILE_PAYMENTS_WORKFLOW_TYPE,
       workflowId: `${scheduleId}-run`,
       taskQueue: options.taskQueue,
       args: [input],

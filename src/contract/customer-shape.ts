@@ -1,6 +1,6 @@
-// spec: Customer — CreateCustomerRequestSchema and CustomerSchema (customer.ts) written with the plain schemas
-// (plain-schema.ts), so that validateCustomer and the customer workflows run without zod (docs/performance.md).
-// Same accept/reject, output and messages as the zod schemas: test/unit/plain-schema.test.ts.
+// spec: Customer — CustomerSchema (customer.ts) written with the plain schemas (plain-schema.ts), for the one
+// workflow that still parses a customer itself (providerCustomer, until its owner moves that to an activity; then
+// this file goes). Same accept/reject, output and messages as the zod schema: test/unit/plain-schema.test.ts.
 import {
   CUSTOMER_CAPABILITIES,
   CUSTOMER_STATUSES,
@@ -8,7 +8,7 @@ import {
   ESTIMATED_ANNUAL_REVENUE_USD,
   FAULTY_ANNUAL_REVENUE_USD,
 } from './enums';
-import type { CreateCustomerRequest, Customer } from './customer';
+import type { Customer } from './customer';
 import { ISO_DATE, ISO_DATETIME_WITH_OFFSET } from './iso-formats';
 import {
   array,
@@ -26,7 +26,7 @@ import {
 
 const loose = { loose: true } as const;
 /** CountryCode (primitives.ts) */
-export const countryCode = string({ pattern: /^[A-Z]{2}$/, message: 'an ISO 3166-1 alpha-2 code such as US' });
+const countryCode = string({ pattern: /^[A-Z]{2}$/, message: 'an ISO 3166-1 alpha-2 code such as US' });
 const isoDate = string({ pattern: ISO_DATE, format: 'ISO date' });
 /** z.email()'s pattern (zod 4 core/regexes.js `email`). */
 const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
@@ -100,11 +100,6 @@ const responseFields = {
   status: literalEnum(CUSTOMER_STATUSES),
   createdAt: string({ pattern: ISO_DATETIME_WITH_OFFSET, format: 'ISO datetime' }),
 };
-
-export const CreateCustomerRequestShape = discriminatedUnion<unknown>('type', {
-  INDIVIDUAL: object(individual, loose),
-  BUSINESS: object(business, loose),
-}) as PlainSchema<CreateCustomerRequest>;
 
 export const CustomerShape = discriminatedUnion<unknown>('type', {
   INDIVIDUAL: object({ ...individual, ...responseFields }, loose),

@@ -4,7 +4,15 @@ export * from './countries';
 export * from './primitives';
 export * from './errors';
 export * from './payment';
-export * from './payment-legacy-map';
+export {
+  PAYMENT_FIELD_MAP,
+  chainOfRail,
+  paymentParseError,
+  toCurrentPaymentFields,
+  toTransitionalPayment,
+  type PaymentFieldMove,
+} from './payment-legacy-map';
+export * from './normalize-payment';
 export * from './customer';
 export * from './account';
 export * from './corridor';
@@ -23,4 +31,5 @@ export * from './legacy-rails';
 export * from './deposit';
 export * from './validate-customer';
 export * from './validate-account';
-export * from './validate-payment';
+export { paymentRequestViolations, type SchemaCheck } from './validate-payment';
+export * from './validate-payment-request';

@@ -3,10 +3,10 @@ import { cloneJson, isRecord } from './json';
 import type { Payment } from './payment';
 import { PaymentShape } from './payment-shape';
 import { safeParse } from './plain-schema';
-import { ContractParseError, issuesToViolations } from './violations';
+import { ContractParseError, issuesToViolations, type SchemaIssue } from './violations';
 
-// Zod-free: the providerPayment entity normalizes every payload (docs/performance.md: no zod in the workflow
-// bundle). PaymentShape is PaymentSchema's plain twin.
+// Zod-free: the field moves run wherever a payment is read; the check after them is zod (normalize-payment.ts),
+// except in the providerPayment entity (normalizePaymentInWorkflow below) until its owner moves it to an activity.
 
 // spec: Payment fields present only until March 30, 2026 (transitional). One row per old field;
 // this table drives both normalizePayment (old → current) and toTransitionalPayment (current → old).
@@ -109,7 +109,7 @@ export function chainOfRail(rail: unknown): string | null {
 }
 
 /**
- * Any payment payload (current, transitional or legacy) → the current shape.
+ * Any payment payload (current, transitional or legacy) → the current field names, not yet checked:
  * - A current field wins over its old counterpart when both are present (transitional payloads).
  * - `chain` becomes `rail` when the rail is missing or is the deprecated CRYPTO (spec: POST /payments,
  *   "the chain value replaces it and is stored as the rail").
@@ -117,9 +117,9 @@ export function chainOfRail(rail: unknown): string | null {
  * - Legacy payloads get nulls for current fields that did not exist; a missing quote.expiresAt becomes
  *   lifecycle.createdAt (the quote is treated as already expired: never honour an unknown quote), and a
  *   missing fundingInstructions is built from source (docs/spec-gaps.md, Contract).
- * Throws ContractParseError naming each missing path (with the old name when there is one).
+ * Throws ContractParseError when the payload is no JSON object.
  */
-export function normalizePayment(raw: unknown): Payment {
+export function toCurrentPaymentFields(raw: unknown): Record<string, unknown> {
   if (!isRecord(raw)) {
     throw new ContractParseError('payment', [{ path: '', rule: 'SCHEMA', message: 'a payment must be a JSON object' }]);
   }
@@ -151,16 +151,30 @@ export function normalizePayment(raw: unknown): Payment {
       currencyCode: out.source.currencyCode,
     };
   }
-  const result = safeParse(PaymentShape, out);
-  if (!result.success) {
-    const violations = issuesToViolations(result.error.issues).map((v) => {
-      const move = PAYMENT_FIELD_MAP.find((m) => m.current === v.path && m.kind !== 'chain');
-      return move ? { ...v, message: `${v.message} (old name: ${move.old})` } : v;
-    });
-    throw new ContractParseError('payment', violations);
-  }
+  return out;
+}
+
+/** The schema's issues as a ContractParseError naming each path (with the old name when there is one). */
+export function paymentParseError(issues: readonly SchemaIssue[]): ContractParseError {
+  const violations = issuesToViolations(issues).map((v) => {
+    const move = PAYMENT_FIELD_MAP.find((m) => m.current === v.path && m.kind !== 'chain');
+    return move ? { ...v, message: `${v.message} (old name: ${move.old})` } : v;
+  });
+  return new ContractParseError('payment', violations);
+}
+
+/**
+ * normalizePayment without zod (PaymentShape, PaymentSchema's plain twin), for the providerPayment entity only,
+ * until its owner moves the parse into an activity; then it and payment-shape.ts go. Everything else uses
+ * normalizePayment of normalize-payment.ts (zod), which src/contract's index exports.
+ */
+export function normalizePaymentInWorkflow(raw: unknown): Payment {
+  const result = safeParse(PaymentShape, toCurrentPaymentFields(raw));
+  if (!result.success) throw paymentParseError(result.error.issues);
   return result.data as Payment;
 }
+/** @deprecated the name the providerPayment entity imports: normalizePaymentInWorkflow */
+export const normalizePayment = normalizePaymentInWorkflow;
 
 /**
  * Current payment → current + old fields: what the service returned before 2026-03-30.

@@ -1,8 +1,7 @@
-import { CreateAccountRequestShape } from './account-shape';
+import { CreateAccountRequestSchema } from './account';
 import { RAILS, isRail } from './enums';
 import type { Violation } from './errors';
 import { isRecord } from './json';
-import { safeParse } from './plain-schema';
 import { UNDATED_RULES, Violations, get, isPresent, notAnObject, str } from './validation';
 
 /** "DOMESTIC WIRE" (with a space) in spec Account, rails, is read as the rail DOMESTIC_WIRE. */
@@ -14,7 +13,8 @@ function canonicalRail(rail: string): string {
 export function validateAccount(body: unknown, asOf: Date): Violation[] {
   if (!isRecord(body)) return notAnObject('account');
   const v = new Violations(asOf);
-  v.schema(safeParse(CreateAccountRequestShape, body)); // zod-free twin of CreateAccountRequestSchema (workflows run this)
+  // The schema first (zod: this runs at the edges and in the validateAccountBody activity, never in a workflow)
+  v.schema(CreateAccountRequestSchema.safeParse(body));
 
   // spec: Account rule 5 / Versioning Mar 4 2026 — paymentAccountHolder removed from use.
   if (body.paymentAccountHolder !== undefined) {

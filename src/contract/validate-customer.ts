@@ -1,8 +1,6 @@
 import { countryRisk } from './countries';
-import type { CustomerDocument } from './customer';
-import { CreateCustomerRequestShape } from './customer-shape';
+import { CreateCustomerRequestSchema, type CustomerDocument } from './customer';
 import type { Violation } from './errors';
-import { safeParse } from './plain-schema';
 import { FAULTY_ANNUAL_REVENUE_USD } from './enums';
 import { isTeamAliasEmail } from './team-email';
 import { UNDATED_RULES, Violations, get, isPresent, notAnObject, str } from './validation';
@@ -54,7 +52,8 @@ const KYB_DOCUMENTS: ReadonlyArray<readonly [CustomerDocument['type'], string]> 
 export function validateCustomer(body: unknown, asOf: Date, opts: ValidateCustomerOptions = {}): Violation[] {
   if (!isRecord(body)) return notAnObject('customer');
   const v = new Violations(asOf);
-  v.schema(safeParse(CreateCustomerRequestShape, body)); // zod-free twin of CreateCustomerRequestSchema (workflows run this)
+  // The schema first (zod: this runs at the edges and in the validateCustomerBody activity, never in a workflow)
+  v.schema(CreateCustomerRequestSchema.safeParse(body));
 
   // spec: Customer, email — team-alias addresses refused (no date: always).
   const teamEmails = opts.teamEmail === undefined ? [] : typeof opts.teamEmail === 'string' ? [opts.teamEmail] : opts.teamEmail;

@@ -5,17 +5,20 @@ import { safeParse } from './plain-schema';
 import { CreatePaymentRequestShape } from './payment-request-shape';
 import { UNDATED_RULES, Violations, isPresent, notAnObject, str } from './validation';
 
+/** The schema check of the body: a zod (or plain-schema) `safeParse`. */
+export type SchemaCheck = (body: Record<string, unknown>) => Parameters<Violations['schema']>[0];
+
 /**
  * Every violation of a POST /payments body at asOf (spec: POST /payments body; Rail values; Payment
  * reason values). [] = valid. Before 2026-07-31 unknown rails and reasons are accepted (except the
  * dated refusals of CRYPTO and OTHER); WIRE is accepted until then (deprecated, the service maps it to
  * SWIFT) and refused from 2026-07-31 with the enumerated list.
  */
-export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
+export function paymentRequestViolations(body: unknown, asOf: Date, schemaCheck: SchemaCheck): Violation[] {
   if (!isRecord(body)) return notAnObject('payment request');
   const v = new Violations(asOf);
-  // zod-free (the payment workflow runs this): the plain twin of CreatePaymentRequestSchema
-  v.schema(safeParse(CreatePaymentRequestShape, body));
+  // the schema first: zod's CreatePaymentRequestSchema at the edges (validate-payment-request.ts)
+  v.schema(schemaCheck(body));
 
   for (const side of ['source', 'destination'] as const) {
     const obj = isRecord(body[side]) ? body[side] : {};
@@ -53,3 +56,14 @@ export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
   }
   return v.list;
 }
+
+/**
+ * paymentRequestViolations with the plain twin of the schema (payment-request-shape.ts), for the payment workflow
+ * only, until its owner moves the check into an activity; then this, payment-request-shape.ts and plain-schema.ts go.
+ * Everything else uses validatePaymentRequest of validate-payment-request.ts (zod), which src/contract's index exports.
+ */
+export function validatePaymentRequestInWorkflow(body: unknown, asOf: Date): Violation[] {
+  return paymentRequestViolations(body, asOf, (b) => safeParse(CreatePaymentRequestShape, b));
+}
+/** @deprecated the name the payment workflow imports: validatePaymentRequestInWorkflow */
+export const validatePaymentRequest = validatePaymentRequestInWorkflow;

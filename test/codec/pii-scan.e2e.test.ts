@@ -10,7 +10,7 @@ import type { LocalStack } from '../../src/cli/stack';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { demoCustomer } from '../../src/cli/demo-data';
 import { startPayment } from '../../src/client/payments';
-import { onboardCustomerWorkflowId } from '../../workflows/messages';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, onboardCustomerWorkflowId } from '../../workflows/onboard-customer/api';
 import { recordHistories } from '../support/history-recorder';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 
@@ -159,7 +159,7 @@ it('stores none of the personal data of the e2e flows in plaintext: payloads, fa
 
   // 2. a business customer's onboarding (KYB: company, associated person, documents)
   const customerKey = uniqueKey('scan-business');
-  const onboarding = await stack.client.workflow.start('onboardCustomer', {
+  const onboarding = await stack.client.workflow.start(ONBOARD_CUSTOMER_WORKFLOW_TYPE, {
     taskQueue: stack.taskQueue,
     workflowId: onboardCustomerWorkflowId(customerKey),
     args: [{ customerKey, customer: business }],

@@ -8,6 +8,7 @@ import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { demoPaymentRequest } from '../support/demo-payment-request';
+import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
 
 jest.setTimeout(120_000);
 
@@ -64,7 +65,7 @@ it('reconciles a PAYIN and its conversion whose webhooks were lost, by the recon
   for (const id of ids)
     await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()).rejects.toThrow(/not found/i);
 
-  const result = await stack.client.workflow.execute('reconcilePayments', {
+  const result = await stack.client.workflow.execute(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
     workflowId: uniqueKey('reconcile'),
     taskQueue: stack.taskQueue,
     args: [{ windowMs: 60 * 60_000 }],

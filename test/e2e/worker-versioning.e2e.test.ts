@@ -15,8 +15,8 @@ import type { LocalStack } from '../../src/cli/stack';
 import { startPayment, type StartedPayment } from '../../src/client/payments';
 import { describeWorkerDeployment, setCurrentVersion } from '../../src/client/worker-deployments';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { rateBoardQuery, rateBoardUpdateSignal } from '../../workflows/rate-board-messages';
-import type { rateBoard } from '../../workflows/rate-board';
+import { RATE_BOARD_WORKFLOW_TYPE, rateBoardQuery, rateBoardUpdateSignal } from '../../workflows/rate-board/api';
+import type { rateBoard } from '../../workflows/rate-board/workflow';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
@@ -124,7 +124,7 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   }
   // An AUTO_UPGRADE entity that continues-as-new: the rate board, after 2 updates per run.
   const boardId = uniqueKey('ver-board');
-  const board = await stack.client.workflow.start<typeof rateBoard>('rateBoard', {
+  const board = await stack.client.workflow.start<typeof rateBoard>(RATE_BOARD_WORKFLOW_TYPE, {
     workflowId: boardId,
     taskQueue: stack.taskQueue,
     args: [{ maxUpdatesPerRun: 2 }],

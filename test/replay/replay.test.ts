@@ -11,6 +11,9 @@ import { Worker } from '@temporalio/worker';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { HISTORIES_DIR } from '../support/history-recorder';
 import { replayDataConverter } from '../support/replay-keys';
+import { TRANSFER_WORKFLOW_TYPE } from '../../workflows/transfer/api';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/onboard-customer/api';
+import { REGISTER_ACCOUNT_WORKFLOW_TYPE } from '../../workflows/register-account/api';
 
 // The production bundle (with its workflow interceptors), built once for the file.
 let bundle: Promise<{ code: string }> | undefined;
@@ -27,7 +30,8 @@ const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort
 describe('replay of recorded histories', () => {
   it('has histories of every workflow type of the product', () => {
     const types = new Set(files.map((f) => f.replace(/\.json$/, '').split('--')[1]));
-    for (const type of ['transfer', 'onboardCustomer', 'providerCustomer', 'registerAccount', 'payment', 'providerPayment']) {
+    const pinnedHere = [TRANSFER_WORKFLOW_TYPE, ONBOARD_CUSTOMER_WORKFLOW_TYPE, REGISTER_ACCOUNT_WORKFLOW_TYPE];
+    for (const type of [...pinnedHere, 'providerCustomer', 'payment', 'providerPayment']) {
       expect(types).toContain(type);
     }
   });
@@ -61,9 +65,11 @@ describe('replay of recorded histories', () => {
     // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
     const history = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) as RecordedHistory;
     const dataConverter = replayDataConverter({ plaintext: file.startsWith('encrypted-') ? 'refuse' : 'admit' });
-    // Replayed under the workflow ID it ran with: the codec binds each payload to its workflow (docs/codec.md) and
-    // refuses one read under another ID. Histories recorded before that binding name none and replay under any.
-    const workflowId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowId ?? file;
-    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, workflowId);
+    // The run's own workflow ID (the started event has it): the codec binds each payload written since docs/codec.md
+    // "binding" to its workflow, and a replay under another ID would refuse them; histories recorded before have
+    // unbound payloads and replay either way.
+    const started = (history as { events?: { workflowExecutionStartedEventAttributes?: { workflowId?: string } }[] })
+      .events?.[0]?.workflowExecutionStartedEventAttributes;
+    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, started?.workflowId || file);
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import { paymentWorkflowId } from '../../workflows/payment/api';
 import { temporalBinaries } from '../support/temporal';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/onboard-customer/api';
 
 jest.setTimeout(180_000);
 
@@ -80,7 +81,7 @@ it('shows the decoded payment input with the codec server, and only the encrypte
 it('the temporal CLI shows the decoded input with --codec-endpoint and --codec-auth, the encrypted one without', async () => {
   const key = uniqueKey('cli-codec');
   const marker = `codec-cli-marker-${key}`;
-  await stack.client.workflow.start('onboardCustomer', {
+  await stack.client.workflow.start(ONBOARD_CUSTOMER_WORKFLOW_TYPE, {
     taskQueue: stack.taskQueue,
     workflowId: `customer:${key}`,
     args: [{ customerKey: key, customer: { type: 'INDIVIDUAL', firstName: marker } }],

@@ -1,6 +1,6 @@
 // onboardCustomer without a review webhook: GET reconciliation when the client has one, and the review
 // deadline (REVIEW_TIMEOUT) when it has none. Timer-driven, so in a file (and time-skipping server) of its own.
-import type { OnboardCustomerResult } from '../../workflows/types';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, eventually } from './support/harness';
 import { MIN, useTestBed } from './support/test-bed';
@@ -21,7 +21,7 @@ const individual = {
 async function startOnboarding(extra: Record<string, unknown>) {
   const key = uniqueWorkflowId('c');
   const workflowId = `customer:${key}`;
-  await bed.env.client.workflow.start('onboardCustomer', {
+  await bed.env.client.workflow.start(ONBOARD_CUSTOMER_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId,
     args: [{ customerKey: key, customer: individual, ...extra }],

@@ -1,8 +1,9 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
+import { REGISTER_ACCOUNT_WORKFLOW_TYPE, type RegisterAccountResult } from '../../workflows/register-account/api';
+import { TRANSFER_WORKFLOW_TYPE, type TransferResult } from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
 import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
-import type { OnboardCustomerResult, RegisterAccountResult } from '../../workflows/types';
-import type { TransferResult } from '../../workflows/transfer';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
@@ -75,7 +76,7 @@ describe('onboardCustomer', () => {
   it('refuses a body that breaks the KYC rules, with every violation and no provider call', async () => {
     bed.newFake();
     const key = uniqueWorkflowId('c');
-    const handle = await start<OnboardCustomerResult>('onboardCustomer', `customer:${key}`, {
+    const handle = await start<OnboardCustomerResult>(ONBOARD_CUSTOMER_WORKFLOW_TYPE, `customer:${key}`, {
       customerKey: key,
       customer: individual({ accountPurpose: undefined, birthDate: '1950-01-01' }),
     });
@@ -91,7 +92,7 @@ describe('onboardCustomer', () => {
   it('creates the customer (key from the workflow ID) and waits for the review outcome webhook', async () => {
     const fake = bed.newFake();
     const key = uniqueWorkflowId('c');
-    const handle = await start<OnboardCustomerResult>('onboardCustomer', `customer:${key}`, {
+    const handle = await start<OnboardCustomerResult>(ONBOARD_CUSTOMER_WORKFLOW_TYPE, `customer:${key}`, {
       customerKey: key,
       customer: individual(),
     });
@@ -123,7 +124,7 @@ describe('registerAccount', () => {
     const fake = bed.newFake();
     fake.requirements = US_REQUIREMENTS;
     const key = uniqueWorkflowId('a');
-    const handle = await start<RegisterAccountResult>('registerAccount', `account:${key}`, {
+    const handle = await start<RegisterAccountResult>(REGISTER_ACCOUNT_WORKFLOW_TYPE, `account:${key}`, {
       accountKey: key,
       account: bankAccount({ routingNumber: '12', accountNumber: 'abc' }),
     });
@@ -146,7 +147,7 @@ describe('registerAccount', () => {
     const fake = bed.newFake();
     fake.requirements = US_REQUIREMENTS;
     const key = uniqueWorkflowId('a');
-    const handle = await start<RegisterAccountResult>('registerAccount', `account:${key}`, {
+    const handle = await start<RegisterAccountResult>(REGISTER_ACCOUNT_WORKFLOW_TYPE, `account:${key}`, {
       accountKey: key,
       account: bankAccount({ accountType: 'CHECKING' }),
     });
@@ -159,7 +160,7 @@ describe('transfer', () => {
   it('onboards a new customer first and stops when the review rejects it', async () => {
     const fake = bed.newFake();
     const key = uniqueWorkflowId('tr');
-    const handle = await start<TransferResult>('transfer', `transfer:${key}`, {
+    const handle = await start<TransferResult>(TRANSFER_WORKFLOW_TYPE, `transfer:${key}`, {
       transferKey: key,
       customer: { customerKey: key, body: individual() },
       account: { accountKey: key, body: bankAccount({ accountType: 'CHECKING' }) },
@@ -195,7 +196,7 @@ describe('transfer', () => {
     const fake = bed.newFake();
     fake.requirements = US_REQUIREMENTS;
     const key = uniqueWorkflowId('tr');
-    const handle = await start<TransferResult>('transfer', `transfer:${key}`, {
+    const handle = await start<TransferResult>(TRANSFER_WORKFLOW_TYPE, `transfer:${key}`, {
       transferKey: key,
       customer: { customerId: 'cus_known' },
       account: { accountKey: key, body: bankAccount({ accountType: 'CHECKING' }) },

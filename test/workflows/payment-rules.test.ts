@@ -11,7 +11,7 @@ import {
   outcomeOf,
   phaseOf,
 } from '../../workflows/payment-rules';
-import { requirementViolations } from '../../workflows/account-requirements';
+import { requirementViolations } from '../../workflows/register-account/requirements';
 
 function payment(patch: Partial<Payment> = {}, lifecycle: Partial<Payment['lifecycle']> = {}): Payment {
   return {

@@ -10,8 +10,9 @@ import {
   rateBoardUpdateSignal,
   ratePairKey,
   type RateBoardEntry,
-  type RefreshQuotesResult,
-} from '../../workflows/rate-board-messages';
+  RATE_BOARD_WORKFLOW_TYPE,
+} from '../../workflows/rate-board/api';
+import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesResult } from '../../workflows/refresh-quotes/api';
 import {
   createTimeSkippingEnv,
   uniqueTaskQueue,
@@ -54,7 +55,7 @@ function refresh(
   boardWorkflowId: string,
   pauseBetweenCallsMs = 2000,
 ): Promise<RefreshQuotesResult> {
-  return env.client.workflow.execute('refreshQuotes', {
+  return env.client.workflow.execute(REFRESH_QUOTES_WORKFLOW_TYPE, {
     taskQueue,
     workflowId: uniqueWorkflowId('refresh'),
     args: [
@@ -80,7 +81,7 @@ describe('the time-skipping test server', () => {
         spec: { intervals: [{ every: '1m' }] },
         action: {
           type: 'startWorkflow',
-          workflowType: 'refreshQuotes',
+          workflowType: REFRESH_QUOTES_WORKFLOW_TYPE,
           taskQueue: 'none',
           args: [{ pairs: [] }],
         },
@@ -226,7 +227,7 @@ describe('rateBoard', () => {
     const fake = new FakeQuoteProvider();
     const boardId = uniqueWorkflowId('rate-board');
     await withQuoteWorker(fake, async (taskQueue) => {
-      const handle = await env.client.workflow.start('rateBoard', {
+      const handle = await env.client.workflow.start(RATE_BOARD_WORKFLOW_TYPE, {
         taskQueue,
         workflowId: boardId,
         args: [{ maxUpdatesPerRun: 3 }],

@@ -7,7 +7,8 @@ import { ScheduleNotFoundError } from '@temporalio/client';
 import { ensureSchedules } from '../../src/client/schedules';
 import { runScheduleSubcommand } from '../../src/cli/schedule';
 import { getIndicativeQuote, readRateBoard } from '../../src/client/indicative-quote';
-import { rateBoardQuery, ratePairKey, type RefreshQuotesResult } from '../../workflows/rate-board-messages';
+import { rateBoardQuery, ratePairKey } from '../../workflows/rate-board/api';
+import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesResult } from '../../workflows/refresh-quotes/api';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../support/temporal';
 import { FakeQuoteProvider, USD_BRL, USD_EUR } from './schedule-fakes';
 
@@ -74,7 +75,7 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
       expect(described.spec.intervals?.[0]?.every).toBe(2000);
       expect(described.action).toMatchObject({
         type: 'startWorkflow',
-        workflowType: 'refreshQuotes',
+        workflowType: REFRESH_QUOTES_WORKFLOW_TYPE,
         taskQueue,
       });
 
@@ -186,7 +187,7 @@ it('refreshQuotes starts a missing board as an abandoned child, then signals it 
   });
   await worker.runUntil(async () => {
     const run = (): Promise<RefreshQuotesResult> =>
-      env.client.workflow.execute('refreshQuotes', {
+      env.client.workflow.execute(REFRESH_QUOTES_WORKFLOW_TYPE, {
         taskQueue,
         workflowId: uniqueWorkflowId('refresh'),
         args: [{ pairs: [USD_EUR], pauseBetweenCallsMs: 0, boardWorkflowId }],

@@ -2,8 +2,7 @@
 // retried transfer) attaches to that payment and reports its real outcome, as it does for onboarding and
 // registration: the payment runs once, and the transfer never fails while its payment goes on.
 import { startPayment, startTransfer } from '../../src/client';
-import { transferStateQuery } from '../../workflows/messages';
-import type { TransferResult } from '../../workflows/transfer';
+import { transferStateQuery, type TransferResult } from '../../workflows/transfer/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { MIN, paymentRequest, useTestBed } from './support/test-bed';

@@ -1,10 +1,9 @@
 // Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
-import { transferStateQuery } from '../../workflows/messages';
+import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
+import { TRANSFER_WORKFLOW_TYPE, type TransferResult, transferStateQuery } from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
 import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import type { TransferResult } from '../../workflows/transfer';
-import type { OnboardCustomerResult } from '../../workflows/types';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, created, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
@@ -13,7 +12,7 @@ import { individualBody } from '../unit/contract/fixtures';
 const bed = useTestBed();
 
 async function startTransfer(key: string, extra: Record<string, unknown> = {}) {
-  const handle = await bed.env.client.workflow.start('transfer', {
+  const handle = await bed.env.client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: `transfer:${key}`,
     args: [
@@ -121,7 +120,7 @@ describe('cancelling a parent (issue 9, point 2)', () => {
 const customerBody = individualBody();
 
 async function startOnboarding(key: string) {
-  const handle = await bed.env.client.workflow.start('onboardCustomer', {
+  const handle = await bed.env.client.workflow.start(ONBOARD_CUSTOMER_WORKFLOW_TYPE, {
     taskQueue: bed.taskQueue,
     workflowId: `customer:${key}`,
     args: [{ customerKey: key, customer: customerBody }],

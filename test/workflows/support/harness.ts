@@ -5,6 +5,7 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
+import { createContractActivities } from '../../../activities/contract-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { temporal } from '@temporalio/proto';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/messages';
@@ -71,7 +72,7 @@ export class SharedWorker {
       taskQueue: this.taskQueue,
       workflowBundle: await workflowBundle(WORKFLOWS_PATH),
       // reads of other workflows go to the test server itself, as on a real worker
-      activities: { ...activities, ...createWorkflowReadActivities() },
+      activities: { ...activities, ...createWorkflowReadActivities(), ...createContractActivities() },
     });
     this.running = this.worker.run();
   }

@@ -1,5 +1,5 @@
-// Messages of the quote refresh (ARCHITECTURE: refreshQuotes, rateBoard): the board's ID, signal and query,
-// and the inputs of both workflows. Pure: imported by workflow code and by src/client alike.
+// The rateBoard API (ARCHITECTURE: refreshQuotes, rateBoard): the board's type name, ID, signal, query, input and
+// the pairs and quotes it keeps. Pure: imported by workflow code and by src/client alike.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /** One currency/rail pair of the rate board (spec: Corridor, Rate (quote)). */
@@ -24,7 +24,6 @@ export interface IndicativeRate {
 /** The one board of a namespace (each namespace has its own workflow IDs). */
 export const RATE_BOARD_WORKFLOW_ID = 'rate-board';
 export const RATE_BOARD_WORKFLOW_TYPE = 'rateBoard';
-export const REFRESH_QUOTES_WORKFLOW_TYPE = 'refreshQuotes';
 
 /** Stable key of a pair on the board, e.g. `USD:ACH->EUR:SWIFT`. */
 export function ratePairKey(pair: RatePair): string {
@@ -64,26 +63,4 @@ export interface RateBoardSnapshot {
 export const rateBoardUpdateSignal = defineSignal<[RateBoardUpdate]>('rateBoardUpdate');
 export const rateBoardQuery = defineQuery<RateBoardSnapshot>('rateBoard');
 
-export interface RefreshQuotesInput {
-  /** the configured pairs; pairs no corridor offers are skipped (reported in the result) */
-  pairs: RatePair[];
-  /** source amount the rates are asked for; default 1000 */
-  referenceAmount?: number;
-  /** pause between two rate calls, to stay inside the provider's rate limit (spec: Limits); default 1000 ms */
-  pauseBetweenCallsMs?: number;
-  /** default RATE_BOARD_WORKFLOW_ID */
-  boardWorkflowId?: string;
-}
-
-export interface RefreshQuotesResult {
-  fetched: string[];
-  /** pairs that no corridor offers */
-  skipped: string[];
-  failed: { pair: string; error: string }[];
-  /** how the board got the quotes */
-  delivery: 'signal' | 'started';
-}
-
-export const DEFAULT_REFERENCE_AMOUNT = 1000;
-export const DEFAULT_PAUSE_BETWEEN_CALLS_MS = 1000;
 export const DEFAULT_MAX_UPDATES_PER_RUN = 500;

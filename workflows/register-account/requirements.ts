@@ -1,7 +1,7 @@
 // Checks an account body against GET /accounts/requirements items (spec: Account requirement item):
 // every applicable field present, matching its regex and, when the item has one, its enum. Every mismatch
 // is reported, not the first only.
-import type { AccountRequirement, Violation } from '../src/contract';
+import type { AccountRequirement, Violation } from '../../src/contract';
 
 function valueAt(body: unknown, dotted: string): unknown {
   let cur: unknown = body;

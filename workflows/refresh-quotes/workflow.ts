@@ -3,35 +3,18 @@
 // calls (spec: Limits, "Rate limit" — the numbers are not shown, so the pause is configurable), and hands the
 // quotes to the rateBoard entity in one signal.
 //
-// Delivery: a signal to the running board (getExternalWorkflowHandle); when there is no board yet (first run,
-// or it was terminated) the refresh starts it as an abandoned child carrying the quotes. This keeps the
-// Temporal client out of the activities and the whole hand-over in this workflow's history; the fixed board ID
-// makes two starts collide, and the loser signals the winner.
-import {
-  ApplicationFailure,
-  ParentClosePolicy,
-  getExternalWorkflowHandle,
-  log,
-  proxyActivities,
-  sleep,
-  startChild,
-  workflowInfo,
-} from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { Corridor } from '../src/contract';
-import type { QuoteActivities } from '../activities/quote-activities';
+// Delivery: deliver.ts. AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
+import { ApplicationFailure, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import type { Corridor } from '../../src/contract';
+import type { QuoteActivities } from '../../activities/quote-activities';
+import { RATE_BOARD_WORKFLOW_ID, ratePairKey, type RateBoardEntry, type RatePair } from '../rate-board/api';
 import {
   DEFAULT_PAUSE_BETWEEN_CALLS_MS,
   DEFAULT_REFERENCE_AMOUNT,
-  RATE_BOARD_WORKFLOW_ID,
-  rateBoardUpdateSignal,
-  ratePairKey,
-  type RateBoardEntry,
-  type RatePair,
   type RefreshQuotesInput,
   type RefreshQuotesResult,
-} from './rate-board-messages';
-import { rateBoard } from './rate-board';
+} from './api';
+import { deliverToBoard, errorMessage } from './deliver';
 
 /** A quote is indicative: a pair that keeps failing is left for the next tick (its board entry just ages). */
 const quoteActivities = proxyActivities<QuoteActivities>({
@@ -49,10 +32,6 @@ export function corridorOffers(corridors: readonly Corridor[], pair: RatePair): 
       c.destination.currencyCodes.includes(pair.destinationCurrency) &&
       c.destination.rails.includes(pair.destinationRail),
   );
-}
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 export async function refreshQuotes(input: RefreshQuotesInput): Promise<RefreshQuotesResult> {
@@ -86,29 +65,4 @@ export async function refreshQuotes(input: RefreshQuotesInput): Promise<RefreshQ
   const update = { entries, refreshedBy: `${workflowInfo().workflowId}/${workflowInfo().runId}` };
   result.delivery = await deliverToBoard(boardId, update);
   return result;
-}
-
-async function deliverToBoard(
-  boardId: string,
-  update: { entries: RateBoardEntry[]; refreshedBy: string },
-): Promise<'signal' | 'started'> {
-  try {
-    await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
-    return 'signal';
-  } catch (err) {
-    // No running board: start one with the quotes as its first entries.
-    log.info('rate board not signalled; starting it', { boardId, reason: errorMessage(err) });
-  }
-  try {
-    await startChild(rateBoard, {
-      workflowId: boardId,
-      args: [{ entries: update.entries, lastRefreshedBy: update.refreshedBy }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-    return 'started';
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
-    return 'signal';
-  }
 }

@@ -1,0 +1,21 @@
+// reconcilePayments: run by the Schedule `payment-reconcile` (src/client/reconcile-schedule.ts). Hands every
+// recent PAYIN and automatic conversion to its providerPayment entity, so one whose webhook was lost while
+// Temporal was down is still followed (docs/spec-gaps.md "Ingress"). Its input is parsed where the Schedule is
+// made (zod at the edge). AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
+import { proxyActivities } from '@temporalio/workflow';
+import type { ReconcileActivities, ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
+import type { ReconcilePaymentsInput } from './api';
+
+const HOUR = 60 * 60 * 1000;
+
+const { reconcileRecentPayments } = proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '1m',
+  scheduleToCloseTimeout: '15m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+export async function reconcilePayments(input: ReconcilePaymentsInput = {}): Promise<ReconcileRecentPaymentsResult> {
+  const since = new Date(Date.now() - (input.windowMs ?? 6 * HOUR)).toISOString();
+  return reconcileRecentPayments({ since });
+}
