@@ -6,6 +6,13 @@ import { createAccountActivities } from './account-activities';
 import { createQuoteActivities, type QuoteActivities } from './quote-activities';
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
+import {
+  createEventDeliveryActivities,
+  createEventHandOverActivities,
+  type EventDeliveryActivities,
+  type EventDeliveryConfig,
+  type EventHandOverActivities,
+} from './event-delivery-activities';
 
 export * from './types';
 export * from './provider-port';
@@ -14,12 +21,17 @@ export { createPaymentActivities, createCustomerActivities, createAccountActivit
 export * from './quote-activities';
 export * from './workflow-read-activities';
 export * from './reconcile-activities';
+export * from './event-delivery-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities {
+  /** outbound events' endpoints (workers/events-config.ts); absent: none, every event waits as undeliverable */
+  events?: EventDeliveryConfig;
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities {
   return {
+    ...createEventHandOverActivities(),
+    ...createEventDeliveryActivities({ config: deps.events ?? { defaultEndpoint: null, endpoints: [] } }),
     ...createWorkflowReadActivities(),
     ...createReconcileActivities(deps),
     ...createPaymentActivities(deps),

@@ -1,7 +1,8 @@
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
-import { createActivities, type ProviderPort } from '../activities';
+import { createActivities, type EventDeliveryConfig, type ProviderPort } from '../activities';
+import { eventsConfigFromEnv } from './events-config';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
@@ -13,6 +14,8 @@ export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
   taskQueue: string;
   provider: ProviderPort;
+  /** outbound events' endpoints and secrets (docs/outbound-events.md); default from the environment */
+  events?: EventDeliveryConfig;
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
@@ -46,6 +49,7 @@ export interface RunningWorker {
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
   const dataConverter = options.dataConverter ?? dataConverterFromEnv(); // before connecting: no keys fails at once
+  const events = options.events ?? eventsConfigFromEnv(); // likewise: a bad endpoint or secret fails at once
   const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
   const traced = tracingWorkerOptions(tracing);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
@@ -56,7 +60,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
-      activities: createActivities({ provider: options.provider }),
+      activities: createActivities({ provider: options.provider, events }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
       // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).

@@ -10,4 +10,5 @@ export { transfer } from './transfer';
 export { refreshQuotes } from './refresh-quotes';
 export { rateBoard } from './rate-board';
 export { reconcilePayments } from './reconcile-payments';
+export { paymentEvents } from './payment-events/workflow';
 import './versioning'; // issue 14: each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

@@ -59,6 +59,7 @@ import {
   quoteExpiresAtMs,
 } from './payment-rules';
 import { createIndexer, indexAtStart, indexPairs } from './indexing';
+import { paymentEventEmitter } from './payment-events/emit';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -149,6 +150,7 @@ type CancelRequest = NonNullable<PaymentState['cancel']>;
 
 export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
   const input = parseWorkflowInput(PaymentInputShape, rawInput);
+  const events = paymentEventEmitter(input); // outbound events (docs/outbound-events.md); silent without input.events
   const workflowId = workflowInfo().workflowId;
   const holidays = new Set(input.options?.holidays ?? []);
   const expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
@@ -234,6 +236,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
     if (next !== phase) note('phase', `${phase} → ${next}`);
     phase = next;
     setCurrentDetails(describe());
+    events.emit(state, active);
     if (!indexed) return;
     const p = active();
     const quoteAt = p ? quoteExpiresAtMs(p) : null;
@@ -804,6 +807,7 @@ export async function payment(rawInput: PaymentInput): Promise<PaymentOutcome> {
       cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
     note('outcome', result.outcome);
     setPhase(result.outcome);
+    await events.settled(); // every event handed over before the run ends
     await condition(allHandlersFinished);
     return result;
   }

@@ -24,6 +24,8 @@ import { providerCustomer } from './provider-customer';
 import { providerPayment } from './provider-payment';
 import { rateBoard } from './rate-board';
 import { reconcilePayments } from './reconcile-payments';
+import { paymentEvents } from './payment-events/workflow';
+import { PAYMENT_EVENTS_WORKFLOW_TYPE } from './payment-events/api';
 import { refreshQuotes } from './refresh-quotes';
 import { registerAccount } from './register-account';
 import { transfer } from './transfer';
@@ -43,6 +45,8 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   rateBoard: 'AUTO_UPGRADE',
   refreshQuotes: 'AUTO_UPGRADE',
   reconcilePayments: 'AUTO_UPGRADE',
+  // lives as long as a payment's events keep coming; moves no money (docs/outbound-events.md)
+  [PAYMENT_EVENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 /**
@@ -63,3 +67,4 @@ setWorkflowOptions(onVersionedWorker(behaviors.providerCustomer), providerCustom
 setWorkflowOptions(onVersionedWorker(behaviors.rateBoard), rateBoard);
 setWorkflowOptions(onVersionedWorker(behaviors.refreshQuotes), refreshQuotes);
 setWorkflowOptions(onVersionedWorker(behaviors.reconcilePayments), reconcilePayments);
+setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_EVENTS_WORKFLOW_TYPE]), paymentEvents);

@@ -10,3 +10,6 @@ export * from '../../workflows/messages';
 export * from '../../workflows/inputs';
 export * from './reconcile-schedule';
 export * from './worker-deployments';
+export * from './verify-event';
+// outbound events: the delivery workflow's ID and messages (redeliver, state), for backends and operators
+export * from '../../workflows/payment-events/api';

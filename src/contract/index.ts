@@ -24,3 +24,4 @@ export * from './deposit';
 export * from './validate-customer';
 export * from './validate-account';
 export * from './validate-payment';
+export * from './outbound-events';
