@@ -6,6 +6,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
+import { createEventHandOverActivities, type EventDeliveryActivities } from '../../../activities/event-delivery-activities';
+import type { XborderEvent } from '../../../src/contract';
 import { temporal } from '@temporalio/proto';
 import {
   ALL_SEARCH_ATTRIBUTE_KEYS,
@@ -50,6 +52,11 @@ export class SharedWorker {
   private running?: Promise<void>;
   /** workflow IDs a test started or caused; terminated by `cleanup()` so their timers do not pile up */
   readonly started = new Set<string>();
+  /** outbound events delivered (accepted) so far, in order; a test may replace `deliverEvent` to fail some */
+  readonly deliveredEvents: XborderEvent[] = [];
+  deliverEvent: EventDeliveryActivities['deliverPaymentEvent'] = async (_url, event) => {
+    this.deliveredEvents.push(event);
+  };
 
   constructor(
     private readonly env: TestWorkflowEnvironment,
@@ -71,7 +78,13 @@ export class SharedWorker {
       taskQueue: this.taskQueue,
       workflowBundle: await workflowBundle(WORKFLOWS_PATH),
       // reads of other workflows go to the test server itself, as on a real worker
-      activities: { ...activities, ...createWorkflowReadActivities() },
+      // outbound events: the real hand-over (signalWithStart), a recording receiver
+      activities: {
+        ...activities,
+        ...createWorkflowReadActivities(),
+        ...createEventHandOverActivities(),
+        deliverPaymentEvent: (url: string | null, event: XborderEvent) => this.deliverEvent(url, event),
+      },
     });
     this.running = this.worker.run();
   }
