@@ -93,6 +93,11 @@ export const commands: Command[] = [
     run: async (args) => (await import('./status')).runCancel(args),
   },
   {
+    name: 'events',
+    summary: 'outbound events of a payment: `events redeliver <paymentKey>` sends the undelivered ones now, `events state <paymentKey>`',
+    run: async (args) => (await import('./events')).runEvents(args),
+  },
+  {
     name: 'stuck',
     summary: 'list stuck payments with age, phase, provider id and Temporal UI link (exit code 1 when any)',
     run: async (args) => (await import('./stuck')).runStuck(args),
