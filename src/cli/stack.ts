@@ -14,6 +14,7 @@ import { createWebhookHandler, createTemporalRouter, startIngressServer, type In
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import type { EventDeliveryConfig } from '../../activities/event-delivery-activities';
 import { ensureDevServer, type DevServer } from './dev-server';
 
 export interface LocalStackOptions {
@@ -32,6 +33,8 @@ export interface LocalStackOptions {
   /** Where the sandbox sends webhooks; default the stack's ingress. Tests point it elsewhere to drop them. */
   sandboxWebhookUrls?: string[];
   apiKey?: string;
+  /** outbound events' endpoints of the worker (docs/outbound-events.md); default from the environment */
+  events?: EventDeliveryConfig;
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
@@ -120,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
     let worker: RunningWorker | null = null;
     if (options.worker !== false) {
-      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider, dataConverter });
+      worker = await startXborderWorker({ temporal: { address: temporal.address, namespace }, taskQueue, provider, dataConverter, ...(options.events ? { events: options.events } : {}) });
       // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
       worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
       closers.push(() => worker!.shutdown().catch(() => undefined));

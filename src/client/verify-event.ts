@@ -10,7 +10,7 @@ import { XborderEventSchema, type XborderEvent } from '../contract/outbound-even
 import { WebhookVerificationError } from '../provider/errors';
 
 export { WebhookVerificationError };
-export type { WebhookHeaders, VerifyWebhookOptions };
+export type { WebhookHeaders, VerifyWebhookOptions, XborderEvent };
 
 /**
  * Verifies and parses one delivery. `secrets`: the endpoint's signing secret, or both during a rotation (any one
