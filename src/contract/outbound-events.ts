@@ -69,10 +69,17 @@ export type XborderEvent = z.infer<typeof XborderEventSchema>;
 export type XborderEventData = z.infer<typeof XborderEventDataSchema>;
 
 /** Where a payment's events go (PaymentInput.events). Absent url: the worker's default endpoint. */
-export const EventEndpointUrlSchema = z
-  .string()
-  .url('events.url must be an absolute URL, e.g. https://backend.example/xborder-events')
-  .refine((u) => /^https?:\/\//.test(u), 'events.url must be http(s)')
-  .refine((u) => !/^https?:\/\/[^/]*@/.test(u), 'events.url must not hold credentials (user:password@)');
+export const EventEndpointUrlSchema = z.string().superRefine((u, ctx) => {
+  // one clear message per mistake, the first found (an unparsable URL has no scheme to complain about)
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'events.url must be an absolute URL, e.g. https://backend.example/xborder-events' });
+    return;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') ctx.addIssue({ code: 'custom', message: 'events.url must be http(s)' });
+  else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'events.url must not hold credentials (user:password@)' });
+});
 export const PaymentEventsOptionsSchema = z.object({ url: EventEndpointUrlSchema.optional() }).strict();
 export type PaymentEventsOptions = z.infer<typeof PaymentEventsOptionsSchema>;
