@@ -7,6 +7,9 @@ import { signedHeaders } from '../../activities/event-delivery-activities';
 import type { LocalStack } from '../../src/cli/stack';
 import { startBackend, type Backend } from '../../examples/backend/backend';
 import { demoPaymentRequest } from '../support/demo-payment-request';
+import { recordHistories } from '../support/history-recorder';
+import { paymentWorkflowId } from '../../workflows/messages';
+import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
 import { freePort } from '../support/ports';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 
@@ -73,4 +76,6 @@ it('pays through the example backend, which learns every change by signed events
   expect(refused.statusCode).toBe(400);
   expect(backend!.refused).toBe(1);
   expect(backend!.views.get(key)!.outcome).toBe('COMPLETED');
+  // the replay test's histories of a payment with events and of its delivery workflow (XBORDER_RECORD_HISTORIES=1)
+  await recordHistories(stack!.client, stack!.temporal.address, 'outbound-events', [paymentWorkflowId(key), paymentEventsWorkflowId(key)]);
 });
