@@ -7,6 +7,13 @@ import { createQuoteActivities, type QuoteActivities } from './quote-activities'
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
 import { createContractActivities, type ContractActivities } from './contract-activities';
+import {
+  createEventDeliveryActivities,
+  createEventHandOverActivities,
+  type EventDeliveryActivities,
+  type EventDeliveryConfig,
+  type EventHandOverActivities,
+} from './event-delivery-activities';
 
 export * from './types';
 export * from './provider-port';
@@ -16,12 +23,17 @@ export * from './quote-activities';
 export * from './workflow-read-activities';
 export * from './reconcile-activities';
 export * from './contract-activities';
+export * from './event-delivery-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & ContractActivities {
+  /** outbound events' endpoints (workers/events-config.ts); absent: none, every event waits as undeliverable */
+  events?: EventDeliveryConfig;
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities {
   return {
+    ...createEventHandOverActivities(),
+    ...createEventDeliveryActivities({ config: deps.events ?? { defaultEndpoint: null, endpoints: [] } }),
     ...createWorkflowReadActivities(),
     ...createContractActivities(),
     ...createReconcileActivities(deps),

@@ -39,7 +39,7 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
       ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId}`
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
-  const running = await startXborderWorker({ ...config, provider, dataConverter });
+  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events });
   if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
   // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);

@@ -9,6 +9,8 @@ import { parseEnvironment, type Environment } from '../src/support/environment';
 import { telemetryConfigFromEnv, type TelemetryConfig } from '../src/telemetry/runtime';
 import { tracingConfigFromEnv, type TracingConfig } from '../src/telemetry/tracing';
 import { workerConfigFromEnv, type WorkerConfig } from './config';
+import { eventsConfigFromEnv } from './events-config';
+import type { EventDeliveryConfig } from '../activities/event-delivery-activities';
 
 const WorkerProcessEnvSchema = z.object({
   /** `false` skips creating/updating the Schedules at start-up (another worker or a deploy step owns them). */
@@ -30,6 +32,8 @@ export interface WorkerProcessConfig {
   stuckGauge: StuckGaugeConfig;
   /** The quote-refresh Schedule this worker creates or updates; null when XBORDER_ENSURE_SCHEDULES=false. */
   quoteRefresh: QuoteRefreshConfig | null;
+  /** Outbound events' endpoints and signing secrets (docs/outbound-events.md). */
+  events: EventDeliveryConfig;
 }
 
 /** Reads and checks every variable now: a wrong one stops the start, naming it, before anything connects. */
@@ -43,5 +47,6 @@ export function workerProcessConfigFromEnv(env: Environment): WorkerProcessConfi
     tracing: tracingConfigFromEnv(env),
     stuckGauge: stuckGaugeConfigFromEnv(env),
     quoteRefresh: own.XBORDER_ENSURE_SCHEDULES === 'false' ? null : { ...quoteRefreshConfigFromEnv(env), taskQueue: worker.taskQueue },
+    events: eventsConfigFromEnv(env),
   };
 }

@@ -1,6 +1,6 @@
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities, type ProviderPort } from '../activities';
+import { createActivities, type EventDeliveryConfig, type ProviderPort } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
@@ -13,6 +13,8 @@ export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
   taskQueue: string;
   provider: ProviderPort;
+  /** outbound events' endpoints and secrets (docs/outbound-events.md); default from the environment */
+  events?: EventDeliveryConfig;
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
@@ -51,6 +53,7 @@ export interface RunningWorker {
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
 export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
   const { dataConverter } = options;
+  const { events } = options; // absent: no endpoint configured, every event waits as undeliverable
   const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
   const traced = tracingWorkerOptions(tracing);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
@@ -61,7 +64,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
-      activities: createActivities({ provider: options.provider }),
+      activities: createActivities({ provider: options.provider, ...(events ? { events } : {}) }),
       ...(options.nexus === false ? {} : { nexusServices: [xborderNexusHandler] }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads

@@ -32,7 +32,10 @@ const options = optional(
 // Each parses to the input type as the workflow reads it (the zod schema's output type, in inputs.ts).
 type Parser<T> = (value: unknown, path: (string | number)[], issues: { path: (string | number)[]; message: string }[]) => T;
 
-export const PaymentInputShape: Parser<PaymentInput> = object({ paymentKey: key, request: body, limits, options });
+// the url is checked by the client (EventEndpointUrlSchema); the worker delivers only to endpoints it is configured with
+const events = optional(object({ url: optional(string({ min: 1 })) }));
+
+export const PaymentInputShape: Parser<PaymentInput> = object({ paymentKey: key, request: body, limits, options, events });
 
 export const ProviderPaymentInputShape: Parser<ProviderPaymentInput> = object({
   providerPaymentId: key,

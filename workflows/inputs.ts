@@ -4,6 +4,7 @@
 // Clients parse with these (src/client); workflows import only the types and parse with input-shapes.ts.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the clients' schemas, never evaluated by a workflow
 import { z } from 'zod';
+import { PaymentEventsOptionsSchema } from '../src/contract/outbound-events';
 
 const durationMs = z.number().int().positive();
 const body = z.looseObject({});
@@ -29,6 +30,11 @@ export const PaymentInputSchema = z.object({
       holidays: z.array(z.string()).optional(),
     })
     .optional(),
+  /**
+   * Send this payment's lifecycle events to a backend (docs/outbound-events.md): `{}` for the worker's default
+   * endpoint, `{ url }` for another configured one. Absent: no events (payments started before events existed).
+   */
+  events: PaymentEventsOptionsSchema.optional(),
 });
 export type PaymentInput = z.input<typeof PaymentInputSchema>;
 

@@ -36,6 +36,8 @@ import { REGISTER_ACCOUNT_WORKFLOW_TYPE } from './register-account/api';
 import { registerAccount } from './register-account/workflow';
 import { TRANSFER_WORKFLOW_TYPE } from './transfer/api';
 import { transfer } from './transfer/workflow';
+import { paymentEvents } from './payment-events/workflow';
+import { PAYMENT_EVENTS_WORKFLOW_TYPE } from './payment-events/api';
 
 /**
  * Workflow type → behaviour: every workflow workflows/index.ts registers (test/unit/worker-versioning.test.ts fails
@@ -52,6 +54,8 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   [RATE_BOARD_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   [REFRESH_QUOTES_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   [RECONCILE_PAYMENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  // lives as long as a payment's events keep coming; moves no money (docs/outbound-events.md)
+  [PAYMENT_EVENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 /**
@@ -72,3 +76,4 @@ setWorkflowOptions(onVersionedWorker(behaviors[PROVIDER_CUSTOMER_WORKFLOW_TYPE])
 setWorkflowOptions(onVersionedWorker(behaviors[RATE_BOARD_WORKFLOW_TYPE]), rateBoard);
 setWorkflowOptions(onVersionedWorker(behaviors[REFRESH_QUOTES_WORKFLOW_TYPE]), refreshQuotes);
 setWorkflowOptions(onVersionedWorker(behaviors[RECONCILE_PAYMENTS_WORKFLOW_TYPE]), reconcilePayments);
+setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_EVENTS_WORKFLOW_TYPE]), paymentEvents);

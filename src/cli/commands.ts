@@ -99,6 +99,11 @@ export const commands: Command[] = [
     run: async (args, env) => (await import('./status')).runCancel(args, env),
   },
   {
+    name: 'events',
+    summary: 'outbound events of a payment: `events redeliver <paymentKey>` sends the undelivered ones now, `events state <paymentKey>`',
+    run: async (args, env) => (await import('./events')).runEvents(args, env),
+  },
+  {
     name: 'stuck',
     summary: 'list stuck payments with age, phase, provider id and Temporal UI link (exit code 1 when any)',
     run: async (args, env) => (await import('./stuck')).runStuck(args, env),

@@ -15,6 +15,7 @@ import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
 import { installTracingFor, tracingConfigFromEnv } from '../telemetry/tracing';
 import { quoteRefreshConfigFromEnv } from '../client/quote-refresh-config';
+import { eventsConfigFromEnv } from '../../workers/events-config';
 import type { Environment } from '../support/environment';
 import { XBORDER_NEXUS_ENDPOINT, XBORDER_NEXUS_SERVICE } from '../nexus/service';
 import { EXIT, UsageError } from './exit-codes';
@@ -138,6 +139,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
     dataConverter: codec.dataConverter,
     quoteRefresh: quoteRefreshConfigFromEnv(env),
+    events: eventsConfigFromEnv(env),
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {

@@ -16,6 +16,7 @@ import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
+import type { EventDeliveryConfig } from '../../activities/event-delivery-activities';
 import { ensureDevServer, type DevServer } from './dev-server';
 import { ensureNexusEndpoint } from './nexus-endpoint';
 
@@ -35,6 +36,8 @@ export interface LocalStackOptions {
   /** Where the sandbox sends webhooks; default the stack's ingress. Tests point it elsewhere to drop them. */
   sandboxWebhookUrls?: string[];
   apiKey?: string;
+  /** outbound events' endpoints of the worker (docs/outbound-events.md); default from the environment */
+  events?: EventDeliveryConfig;
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
   /**
@@ -142,6 +145,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         provider,
         dataConverter,
         deployment: { version, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+        ...(options.events ? { events: options.events } : {}),
       });
       // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
       worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));

@@ -35,3 +35,6 @@ export * from '../../workflows/rate-board/api';
 export * from './reconcile-schedule';
 export * from './worker-deployments';
 export * from './nexus-caller-codec';
+export * from './verify-event';
+// outbound events: the delivery workflow's ID and messages (redeliver, state), for backends and operators
+export * from '../../workflows/payment-events/api';

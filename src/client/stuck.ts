@@ -5,6 +5,7 @@ import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey,
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import { PAYMENT_STATUSES } from '../contract/enums';
 import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
+import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../../workflows/payment-events/api';
 
 export type StuckKind =
   | 'NEEDS_ATTENTION'
@@ -13,7 +14,8 @@ export type StuckKind =
   | 'QUOTE_EXPIRED_UNFUNDED'
   | 'PAST_FUNDING_DEADLINE'
   | 'IN_PROGRESS_TOO_LONG'
-  | 'MOVED_AFTER_OUTCOME';
+  | 'MOVED_AFTER_OUTCOME'
+  | 'EVENTS_UNDELIVERED';
 
 export interface StuckQueryOptions {
   now?: Date;
@@ -50,6 +52,10 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // (spec: States and transitions, row 4). Only the providerPayment entity hears it (it lingers 7 days after a
     // terminal status); these are its candidates, each compared with its closed payment's outcome.
     MOVED_AFTER_OUTCOME: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentStatus IN ('REFUNDED', 'FAILED')`,
+    // A backend has not been told: the oldest outbound event of a payment failed a whole retry window (2 h) and the
+    // later ones wait behind it (docs/outbound-events.md). Fix the receiver or the endpoint, then
+    // `xborder events redeliver <paymentKey>`. Listed by the payment's delivery workflow (payment-events:<key>).
+    EVENTS_UNDELIVERED: `WorkflowType = '${PAYMENT_EVENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase = '${EVENTS_UNDELIVERED_PHASE}'`,
   };
 }
 

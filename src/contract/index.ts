@@ -33,3 +33,4 @@ export * from './validate-customer';
 export * from './validate-account';
 export { paymentRequestViolations, type SchemaCheck } from './validate-payment';
 export * from './validate-payment-request';
+export * from './outbound-events';

@@ -1,6 +1,7 @@
 // What one payment knows, and the bodies of its handlers (ARCHITECTURE: Workflows; workflows/README.md). The
 // workflow function (workflow.ts) and its steps read and change it; a wait is a `condition()` on it.
 // Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
+import { paymentEventEmitter, type PaymentEventEmitter } from '../payment-events/emit';
 import { allHandlersFinished, ApplicationFailure, condition, log, setCurrentDetails } from '@temporalio/workflow';
 import type { CreatePaymentRequest, Payment, Violation } from '../../src/contract';
 import { createIndexer, indexAtStart } from '../indexing';
@@ -109,6 +110,8 @@ export class PaymentWorkflowState {
   /** startPayment gives the first phase with the start: only what differs from it is upserted (issue 12) */
   private readonly index = createIndexer(indexAtStart);
   private ownFingerprint: string | undefined;
+  /** outbound events to the backend (docs/outbound-events.md): silent when the input asks for none */
+  private readonly events: PaymentEventEmitter;
 
   constructor(
     readonly workflowId: string,
@@ -119,6 +122,7 @@ export class PaymentWorkflowState {
     this.holidays = new Set(input.options?.holidays ?? []);
     this.expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
     this.reconcileEveryMs = input.options?.reconcileEveryMs ?? 6 * HOUR;
+    this.events = paymentEventEmitter(input);
   }
 
   // ---- reading ----
@@ -188,6 +192,7 @@ export class PaymentWorkflowState {
     if (next !== this.phase) this.note('phase', `${this.phase} → ${next}`);
     this.phase = next;
     setCurrentDetails(this.describe());
+    this.events.emit(() => this.snapshot(), () => this.active());
     if (!indexed) return;
     const p = this.active();
     const quoteAt = p ? quoteExpiresAtMs(p) : null;
@@ -219,6 +224,7 @@ export class PaymentWorkflowState {
     if (this.cancel?.decision === 'PENDING') this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
     this.note('outcome', result.outcome);
     this.enterPhase(result.outcome);
+    await this.events.settled(); // every event handed over before the run ends
     await condition(allHandlersFinished);
     return result;
   }

@@ -7,6 +7,8 @@ import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createContractActivities } from '../../../activities/contract-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
+import { createEventHandOverActivities, type EventDeliveryActivities } from '../../../activities/event-delivery-activities';
+import type { XborderEvent } from '../../../src/contract';
 import { temporal } from '@temporalio/proto';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/messages';
 import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../../workflows/payment/api';
@@ -51,6 +53,11 @@ export class SharedWorker {
   private running?: Promise<void>;
   /** workflow IDs a test started or caused; terminated by `cleanup()` so their timers do not pile up */
   readonly started = new Set<string>();
+  /** outbound events delivered (accepted) so far, in order; a test may replace `deliverEvent` to fail some */
+  readonly deliveredEvents: XborderEvent[] = [];
+  deliverEvent: EventDeliveryActivities['deliverPaymentEvent'] = async (_url, event) => {
+    this.deliveredEvents.push(event);
+  };
 
   constructor(
     private readonly env: TestWorkflowEnvironment,
@@ -72,7 +79,14 @@ export class SharedWorker {
       taskQueue: this.taskQueue,
       workflowBundle: await workflowBundle(WORKFLOWS_PATH),
       // reads of other workflows go to the test server itself, as on a real worker
-      activities: { ...activities, ...createWorkflowReadActivities(), ...createContractActivities() },
+      // outbound events: the real hand-over (signalWithStart), a recording receiver
+      activities: {
+        ...activities,
+        ...createWorkflowReadActivities(),
+        ...createEventHandOverActivities(),
+        ...createContractActivities(),
+        deliverPaymentEvent: (url: string | null, event: XborderEvent) => this.deliverEvent(url, event),
+      },
     });
     this.running = this.worker.run();
   }

@@ -27,6 +27,7 @@ import {
   skeletonFundSignal,
 } from '../../../scripts/bench/skeleton/messages';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy } from '@temporalio/client';
+import { paymentEventsWorkflowId } from '../../../workflows/payment-events/api';
 import { uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../../support/temporal';
 import { FakeProvider, QUOTE_VALIDITY_MS } from './fake-provider';
 import { createWorkflowTestEnv, deliverPaymentEvent, eventually, SharedWorker } from './harness';
@@ -39,7 +40,7 @@ const ENTITY_LINGER_MS = 7 * DAY;
 /** the payment's linger after EXPIRED (workflows/payment.ts default) */
 const PAYMENT_EXPIRED_LINGER_MS = DAY;
 
-export type Role = 'payment' | 'entity' | 'skeleton' | 'skeletonEntity';
+export type Role = 'payment' | 'entity' | 'events' | 'skeleton' | 'skeletonEntity';
 
 /** What a path driver needs: the test bed of a workflows test, or `createPathBed` outside jest. */
 export interface PathBed {
@@ -67,6 +68,7 @@ type Driver = (bed: PathBed) => Promise<PathRun>;
 /** The paths a payment takes (spec: States and transitions), in the order the tables show them. */
 export const PATHS = {
   'payout completed': payoutCompleted,
+  'payout completed, with events': payoutCompletedWithEvents,
   'pull payment completed': pullCompleted,
   PAYIN: payin,
   'requote then completed': requoteCompleted,
@@ -131,15 +133,16 @@ async function closed(handle: WorkflowHandle, what: string): Promise<void> {
 }
 
 /** The payment as the service's client starts it (update-with-start, search attributes given at start). */
-async function start(bed: PathBed, request = paymentRequest()) {
+async function start(bed: PathBed, request = paymentRequest(), withEvents = false) {
   const key = uniqueWorkflowId('actions');
-  const started = await startPayment(bed.env.client, { paymentKey: key, request }, { taskQueue: bed.taskQueue });
+  const input = { paymentKey: key, request, ...(withEvents ? { events: {} } : {}) };
+  const started = await startPayment(bed.env.client, input, { taskQueue: bed.taskQueue });
   bed.worker.started.add(started.workflowId);
   if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const providerPaymentId = started.created.providerPaymentId;
   bed.worker.started.add(providerPaymentWorkflowId(providerPaymentId));
   await atRest(bed, [started.workflowId, providerPaymentWorkflowId(providerPaymentId)]);
-  return { handle: bed.env.client.workflow.getHandle(started.workflowId), providerPaymentId };
+  return { handle: bed.env.client.workflow.getHandle(started.workflowId), providerPaymentId, key };
 }
 
 const EventType = temporal.api.enums.v1.EventType;
@@ -213,6 +216,24 @@ async function payoutCompleted(bed: PathBed): Promise<PathRun> {
   for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
+}
+
+/**
+ * The same payout started with `events: {}`: its three events (created, funds_received, completed) go to a
+ * receiver that accepts each at once; the delivery workflow ends a day after the last (its idle close).
+ */
+async function payoutCompletedWithEvents(bed: PathBed): Promise<PathRun> {
+  const { handle, providerPaymentId: id, key } = await start(bed, paymentRequest(), true);
+  const eventsId = paymentEventsWorkflowId(key);
+  bed.worker.started.add(eventsId);
+  await atRest(bed, [eventsId]);
+  await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
+  await atRest(bed, [eventsId]);
+  for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
+  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
+  const run = await endOf(bed, handle, [providerPaymentWorkflowId(id)]);
+  await closed(bed.env.client.workflow.getHandle(eventsId), 'the delivery workflow');
+  return { workflows: [...run.workflows, { role: 'events', workflowId: eventsId }] };
 }
 
 /** Pulled from the customer's account: PENDING at creation, then PROCESSING → SENT → COMPLETED, 3 webhooks. */

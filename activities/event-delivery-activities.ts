@@ -1,0 +1,135 @@
+// The two activities of outbound events (docs/outbound-events.md): the payment hands an event over to its
+// delivery workflow (signalWithStart), and the delivery workflow POSTs it to the backend, signed the Standard
+// Webhooks way with the same code the ingress verifies with (src/provider/webhook-signature.ts).
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import type { XborderEvent } from '../src/contract';
+import { signWebhook } from '../src/provider/webhook-signature';
+import { PAYMENT_EVENTS_WORKFLOW_TYPE, paymentEventSignal, paymentEventsWorkflowId, type PaymentEventsInput } from '../workflows/payment-events/api';
+
+export const EVENT_DELIVERY_FAILURE_TYPES = {
+  /** the receiver answered, not with a 2xx: retried (it may be deploying, or fixed later) */
+  RECEIVER_REFUSED: 'EVENT_RECEIVER_REFUSED',
+  /** no answer (connection refused, DNS, timeout): retried */
+  RECEIVER_UNREACHABLE: 'EVENT_RECEIVER_UNREACHABLE',
+  /** the payment names an endpoint this worker has no secret for: not retried; undeliverable until configured */
+  ENDPOINT_NOT_CONFIGURED: 'EVENT_ENDPOINT_NOT_CONFIGURED',
+} as const;
+
+/** One receiving endpoint and its signing secrets: the first signs; during a rotation both sign (two signatures). */
+export interface EventEndpoint {
+  url: string;
+  secrets: readonly string[];
+}
+
+export interface EventDeliveryConfig {
+  /** the endpoint of payments started with `events: {}`; null: only per-payment endpoints */
+  defaultEndpoint: EventEndpoint | null;
+  /** further endpoints a payment may name (`events: { url }`); a url not listed is never called */
+  endpoints: readonly EventEndpoint[];
+  /** how long one POST may take. Default 10 s. */
+  timeoutMs?: number;
+}
+
+export interface EventDeliveryActivities {
+  deliverPaymentEvent(endpointUrl: string | null, event: XborderEvent): Promise<void>;
+}
+
+export interface EventHandOverActivities {
+  handOverPaymentEvent(paymentKey: string, endpointUrl: string | null, event: XborderEvent): Promise<void>;
+}
+
+/** The endpoint a payment's events go to, or null when this worker may not call it. */
+export function endpointFor(config: EventDeliveryConfig, endpointUrl: string | null): EventEndpoint | null {
+  if (endpointUrl === null) return config.defaultEndpoint;
+  return [config.defaultEndpoint, ...config.endpoints].find((e) => e?.url === endpointUrl) ?? null;
+}
+
+/** The three Standard Webhooks headers of one delivery; `webhook-id` is the event's id, stable across retries. */
+export function signedHeaders(endpoint: EventEndpoint, id: string, body: string, now: Date): Record<string, string> {
+  const timestampSec = Math.floor(now.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSec),
+    'webhook-signature': endpoint.secrets.map((s) => signWebhook(s, id, timestampSec, body)).join(' '),
+  };
+}
+
+export function createEventDeliveryActivities(deps: {
+  config: EventDeliveryConfig;
+  fetch?: typeof fetch;
+  now?: () => Date;
+}): EventDeliveryActivities {
+  const post = deps.fetch ?? fetch;
+  const now = deps.now ?? (() => new Date());
+  const timeoutMs = deps.config.timeoutMs ?? 10_000;
+  return {
+    async deliverPaymentEvent(endpointUrl, event) {
+      const endpoint = endpointFor(deps.config, endpointUrl);
+      if (!endpoint) {
+        throw ApplicationFailure.create({
+          type: EVENT_DELIVERY_FAILURE_TYPES.ENDPOINT_NOT_CONFIGURED,
+          message: endpointUrl === null
+            ? 'no default endpoint: set XBORDER_EVENTS_URL and XBORDER_EVENTS_SECRETS on the worker'
+            : 'the payment names an endpoint the worker has no secret for: add it to XBORDER_EVENTS_ENDPOINTS',
+          nonRetryable: true,
+        });
+      }
+      const body = JSON.stringify(event);
+      let status: number;
+      try {
+        const response = await post(endpoint.url, {
+          method: 'POST',
+          headers: signedHeaders(endpoint, event.id, body, now()),
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+          redirect: 'manual', // a redirect is an answer, not a new destination (Standard Webhooks: 3xx is a failure)
+        });
+        status = response.status;
+        await response.body?.cancel(); // the receiver's body is never read nor logged
+      } catch (err) {
+        const name = (err as { name?: unknown }).name;
+        throw ApplicationFailure.create({
+          type: EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_UNREACHABLE,
+          message: name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${String((err as Error).cause ?? (err as Error).message)}`,
+        });
+      }
+      if (status < 200 || status > 299) {
+        throw ApplicationFailure.create({
+          type: EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_REFUSED,
+          message: `the receiver answered ${status}`,
+          details: [{ status }],
+        });
+      }
+    },
+  };
+}
+
+/**
+ * The payment's hand-over (a local activity): signalWithStart of the payment's delivery workflow. Only a signal:
+ * it returns once Temporal holds the event, whatever the receiver does.
+ */
+export function createEventHandOverActivities(deps: {
+  client?: () => Pick<Client, 'workflow'>;
+  taskQueue?: () => string;
+} = {}): EventHandOverActivities {
+  const client = deps.client ?? (() => Context.current().client);
+  const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
+  return {
+    async handOverPaymentEvent(paymentKey, endpointUrl, event) {
+      const input: PaymentEventsInput = { paymentKey, endpointUrl };
+      await client().workflow.signalWithStart(PAYMENT_EVENTS_WORKFLOW_TYPE, {
+        workflowId: paymentEventsWorkflowId(paymentKey),
+        taskQueue: taskQueue(),
+        args: [input],
+        signal: paymentEventSignal,
+        signalArgs: [event],
+        // a run that ended (idle) is followed by a new one; a running one just gets the signal
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      });
+    },
+  };
+}
