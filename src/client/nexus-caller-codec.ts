@@ -14,8 +14,11 @@ export function nexusCallerCodecOptions(xborderNamespace: string, base: Encrypti
   return { ...base, admitBoundTo: [...(base.admitBoundTo ?? []), { namespace: xborderNamespace, workflowIdPrefix: paymentWorkflowId('') }] };
 }
 
-/** The caller's data converter: xborder's codec keys (given, or XBORDER_CODEC_KEYS(_FILE)) and the caller's options. */
-export function nexusCallerDataConverter(xborderNamespace: string, keys?: CodecKeyProvider, env: NodeJS.ProcessEnv = process.env): DataConverter {
+/**
+ * The caller's data converter: xborder's codec keys (given, or XBORDER_CODEC_KEYS(_FILE) of `env`, the environment
+ * the caller's entry read) and the caller's options.
+ */
+export function nexusCallerDataConverter(xborderNamespace: string, env: NodeJS.ProcessEnv, keys?: CodecKeyProvider): DataConverter {
   let provider = keys;
   if (!provider) {
     const source = codecKeysFromEnv(env);

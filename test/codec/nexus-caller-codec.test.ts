@@ -41,6 +41,6 @@ it('nothing else from elsewhere: another workflow of the namespace, another name
 });
 
 it('the caller data converter needs xborder codec keys', () => {
-  expect(() => nexusCallerDataConverter('payments', undefined, {})).toThrow(/XBORDER_CODEC_KEYS/);
-  expect(nexusCallerDataConverter('payments', undefined, { XBORDER_CODEC_KEYS: JSON.stringify(keys) }).payloadCodecs).toHaveLength(1);
+  expect(() => nexusCallerDataConverter('payments', {})).toThrow(/XBORDER_CODEC_KEYS/);
+  expect(nexusCallerDataConverter('payments', { XBORDER_CODEC_KEYS: JSON.stringify(keys) }).payloadCodecs).toHaveLength(1);
 });

@@ -57,7 +57,7 @@ async function startCallerWorker(taskQueue: string) {
     taskQueue,
     workflowBundle: await workflowBundle(callerWorkflows),
     // xborder's keys, reading the payment's outcome bound to `payment:<key>` of xborder's namespace
-    dataConverter: nexusCallerDataConverter(stack.namespace),
+    dataConverter: nexusCallerDataConverter(stack.namespace, process.env),
   });
   const done = worker.run();
   return {

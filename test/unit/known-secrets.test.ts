@@ -20,8 +20,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 function committedSecretLikeValues(): Map<string, string> {
   const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
     .split('\n')
-    // The replay histories are base64 payloads, not secrets; the lock file is hashes.
-    .filter((f) => f && !f.startsWith('test/replay/histories/') && f !== 'package-lock.json');
+    // The replay histories (current and archived per build) are base64 payloads, not secrets; the lock file is hashes.
+    .filter((f) => f && !/^test\/replay\/(histories|archive)\//.test(f) && f !== 'package-lock.json');
   const patterns = [/whsec_[A-Za-z0-9+/_-]{4,}={0,2}/g, /\bsk_[A-Za-z0-9_]{3,}/g, /\bcodec_[0-9a-f]{16,}/g, /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{43}=(?![A-Za-z0-9+/=])/g];
   const found = new Map<string, string>();
   for (const file of files) {
