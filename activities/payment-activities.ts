@@ -6,7 +6,7 @@ import { signalWithStartProviderPayment } from '../workflows/provider-payment/ap
 import { CustomerIdKey, PaymentStatusKey, ProviderPaymentIdKey } from '../workflows/search-attributes';
 import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
-import { validatePaymentRequest } from '../src/contract/validate-payment';
+import { validatePaymentRequest } from '../src/contract/validate-payment-request';
 import type { ProviderPort } from './provider-port';
 import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';

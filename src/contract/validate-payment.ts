@@ -1,11 +1,9 @@
 import { RAILS, DEPRECATED_RAILS, OTHER_REASON, PAYMENT_REASONS, isPaymentReason, isRail } from './enums';
 import type { Violation } from './errors';
 import { isRecord } from './json';
-import { safeParse } from './plain-schema';
-import { CreatePaymentRequestShape } from './payment-request-shape';
 import { UNDATED_RULES, Violations, isPresent, notAnObject, str } from './validation';
 
-/** The schema check of the body: a zod (or plain-schema) `safeParse`. */
+/** The schema check of the body: zod's `safeParse` of CreatePaymentRequestSchema (validate-payment-request.ts). */
 export type SchemaCheck = (body: Record<string, unknown>) => Parameters<Violations['schema']>[0];
 
 /**
@@ -56,14 +54,3 @@ export function paymentRequestViolations(body: unknown, asOf: Date, schemaCheck:
   }
   return v.list;
 }
-
-/**
- * paymentRequestViolations with the plain twin of the schema (payment-request-shape.ts), for the payment workflow
- * only, until its owner moves the check into an activity; then this, payment-request-shape.ts and plain-schema.ts go.
- * Everything else uses validatePaymentRequest of validate-payment-request.ts (zod), which src/contract's index exports.
- */
-export function validatePaymentRequestInWorkflow(body: unknown, asOf: Date): Violation[] {
-  return paymentRequestViolations(body, asOf, (b) => safeParse(CreatePaymentRequestShape, b));
-}
-/** @deprecated the name the payment workflow imports: validatePaymentRequestInWorkflow */
-export const validatePaymentRequest = validatePaymentRequestInWorkflow;

@@ -5,7 +5,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { addBusinessDays, type Account, type Customer, type Payment, type Rate } from '../../../src/contract';
 import type { AllActivities, RateQuery } from '../../../activities/types';
-import { validatePaymentRequest } from '../../../src/contract/validate-payment';
+import { validatePaymentRequest } from '../../../src/contract/validate-payment-request';
 import { createThenFollow } from '../../../activities/payment-activities';
 
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000;
