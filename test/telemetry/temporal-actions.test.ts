@@ -19,8 +19,9 @@ const marker = (markerName: string): HistoryEvent =>
   ev(T.EVENT_TYPE_MARKER_RECORDED, { markerRecordedEventAttributes: { markerName } });
 const workflowTask = [T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, T.EVENT_TYPE_WORKFLOW_TASK_STARTED, T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED].map((t) => ev(t));
 
-function recorded(name: string): HistoryEvent[] {
-  const file = path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
+/** A recorded history: the current build's (test/replay/histories) or an archived build's (test/replay/archive/<build>). */
+function recorded(name: string, build?: string): HistoryEvent[] {
+  const file = build ? path.join(__dirname, '..', 'replay', 'archive', build, `${name}.json`) : path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
   return (JSON.parse(readFileSync(file, 'utf8')) as { events: HistoryEvent[] }).events;
 }
 
@@ -83,7 +84,7 @@ describe('Temporal actions counted from a history', () => {
   });
 
   it('counts the recorded demo payment and its provider-payment entity (62 + 72 events)', () => {
-    const payment = countActions(recorded('demo--payment'));
+    const payment = countActions(recorded('demo--payment', '0.1.0'));
     const entity = countActions(recorded('demo--providerPayment'));
     // payment: its start, 5 signals from the entity, getRate + createPayment, 4 timers, 7 phase upserts (the
     // child start failed: the webhook had started the entity first, so that start is billed in the entity)
