@@ -8,6 +8,7 @@ import {
   setRampingVersion,
   WorkerDeploymentNotFoundError,
   type DeploymentStatus,
+  type DeploymentVersionSummary,
 } from '../client/worker-deployments';
 import { openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
@@ -179,7 +180,9 @@ export function formatOpenRuns(runs: BuildOpenRuns): string {
   return `${runs.open} open run${runs.open === 1 ? '' : 's'}, ${runs.pinned} PINNED${runs.pinned > 0 ? ': holds this build' : ''}`;
 }
 
-export function formatStatus(s: DeploymentStatus & { versions: Array<DeploymentStatus['versions'][number] & { openRuns: BuildOpenRuns }> }): string {
+export type DeploymentStatusWithOpenRuns = Omit<DeploymentStatus, 'versions'> & { versions: Array<DeploymentVersionSummary & { openRuns: BuildOpenRuns }> };
+
+export function formatStatus(s: DeploymentStatusWithOpenRuns): string {
   const width = Math.max(8, ...s.versions.map((v) => v.buildId.length));
   const drainage = (d: string | null) => (d ? `drainage ${d}` : '').padEnd(18);
   return [
