@@ -9,9 +9,12 @@ import {
   printJson,
 } from './cli-env';
 import { EXIT } from './exit-codes';
+import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 
-const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]
+const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--deployment NAME] [--json] [--queries]
   --in-progress-hours N  a payment in progress longer than N hours is stuck (default 24)
+  --deployment NAME      the Worker Deployment whose old builds may hold waiting PINNED payments
+                         (default: XBORDER_DEPLOYMENT_NAME / ${DEFAULT_DEPLOYMENT_NAME})
   --json                 the stuck payments as one JSON array (each with its Temporal UI link)
   --queries              print the visibility queries to paste into the Temporal UI (no connection)
 ${CONNECTION_USAGE}
@@ -23,6 +26,7 @@ export async function runStuck(args: string[]): Promise<number> {
       args,
       options: {
         'in-progress-hours': { type: 'string' },
+        deployment: { type: 'string' },
         json: { type: 'boolean' },
         queries: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -38,7 +42,7 @@ export async function runStuck(args: string[]): Promise<number> {
   const hours =
     numberFlag('in-progress-hours', values['in-progress-hours'], (n) => n > 0, 'a positive number', USAGE) ??
     24;
-  const options = { inProgressLimitMs: hours * 3_600_000 };
+  const options = { inProgressLimitMs: hours * 3_600_000, deploymentName: values.deployment || process.env.XBORDER_DEPLOYMENT_NAME || DEFAULT_DEPLOYMENT_NAME };
   if (values.queries) {
     const queries = stuckQueries(options);
     if (values.json) printJson(queries);
