@@ -63,11 +63,14 @@ async function untilNoPinnedRunsOn(ctx: ScenarioContext, buildId: string): Promi
   }
 }
 
+async function startB(ctx: ScenarioContext): Promise<void> {
+  ctx.log(`deploy: build B's workers start beside A (${ctx.launched()} payments started)`);
+  ctx.addWorkers(await startBuild(ctx.stack.client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'B' }, ctx.log));
+}
+
 async function deployB(ctx: ScenarioContext, ramp: boolean): Promise<void> {
   const t = timeline(ctx);
   const client = ctx.stack.client;
-  ctx.log(`deploy: build B's workers start beside A (${ctx.launched()} payments started)`);
-  ctx.addWorkers(await startBuild(client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'B' }, ctx.log));
   if (ramp) {
     t.rampAt = Date.now();
     await setRampingVersion(client, ctx.deploymentName, 'B', 50);
@@ -127,6 +130,7 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
     async disrupt(ctx) {
       open(ctx, 0.3);
       await launched(ctx, Math.ceil(ctx.payments * 0.3));
+      await startB(ctx);
       await deployB(ctx, true);
       await untilNoPinnedRunsOn(ctx, 'A');
       const t = timeline(ctx);
@@ -139,10 +143,13 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
   },
   {
     name: 'deploy-too-early',
-    what: "build B made current mid-traffic and A's workers stopped at once, while A holds PINNED payments; they wait (listed stuck) until A is back",
+    what: "build B (its workers started before the traffic) made current mid-traffic and A's workers stopped at once, while A holds PINNED payments; they wait (listed stuck) until A is back",
     engines: ['cluster'],
     needsCluster: true,
     beforePayment: gate,
+    // B's workers up before the traffic: A is stopped while its payments are surely in flight (a worker needs
+    // tens of seconds to start on a loaded machine, long enough for A's first payments to end).
+    setup: startB,
     async disrupt(ctx) {
       const t = timeline(ctx);
       open(ctx, 0.5);
