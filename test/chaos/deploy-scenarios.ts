@@ -4,7 +4,7 @@
 // src/client/deployment-open-runs.ts); the stuck view is the gauge behind the xborder_stuck_payments metric, which
 // runs `xborder stuck`'s queries (src/client/stuck.ts).
 import { setCurrentVersion, setRampingVersion } from '../../src/client/worker-deployments';
-import { countOpenRuns } from '../../src/client/deployment-open-runs';
+import { countOpenRuns, openRunQueries } from '../../src/client/deployment-open-runs';
 import { startStuckPaymentsGauge } from '../../src/client/stuck-gauge';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { providerPaymentWorkflowId } from '../../workflows/messages';
@@ -23,6 +23,8 @@ interface Timeline {
   pinnedOnAAtStop?: number;
   /** the most WAITING_FOR_ITS_BUILD payments the stuck gauge counted while A was down */
   stuckSeen?: number;
+  /** the most PINNED runs on A whose workflow task waited > 5 s (describe), while A was down */
+  waitingSeen?: number;
   aStoppedAt?: number;
   aBackAt?: number;
   /** the traffic may go on past this many payments */
@@ -162,11 +164,21 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       // The metric's view while A is down: the gauge of xborder_stuck_payments, a task waiting > 5 s is stuck.
       const gauge = startStuckPaymentsGauge({ client: ctx.stack.client, meter: new PrometheusRegistry(), intervalMs: 3_600_000, inProgressLimitMs: 24 * 3_600_000, deploymentName: ctx.deploymentName, waitingTaskLimitMs: 5_000 });
       t.stuckSeen = 0;
-      const downUntil = Date.now() + 30_000;
-      while (Date.now() < downUntil && t.stuckSeen < t.pinnedOnAAtStop) {
+      t.waitingSeen = 0;
+      // Up to 45 s down: past the 13.5 s a refund payment waits before its funds come (a task then waits on A).
+      const downUntil = Date.now() + 45_000;
+      while (Date.now() < downUntil && (t.stuckSeen === 0 || t.stuckSeen < t.waitingSeen)) {
         await sleep(3_000);
-        const counts = await gauge.refresh().catch(() => undefined);
+        const counts = await gauge.refresh().catch((error: unknown) => void ctx.log(`deploy: stuck gauge failed: ${String(error).slice(0, 300)}`));
         t.stuckSeen = Math.max(t.stuckSeen, counts?.WAITING_FOR_ITS_BUILD ?? 0);
+        // What the server shows, independently of the gauge: PINNED runs on A whose workflow task waits > 5 s.
+        let waiting = 0;
+        for await (const wf of ctx.stack.client.workflow.list({ query: openRunQueries(ctx.deploymentName, 'A').pinned })) {
+          const scheduled = (await ctx.stack.client.workflow.getHandle(wf.workflowId).describe()).raw.pendingWorkflowTask?.scheduledTime?.seconds;
+          if (scheduled && Date.now() - Number(scheduled) * 1000 > 5_000) waiting++;
+        }
+        t.waitingSeen = Math.max(t.waitingSeen, waiting);
+        ctx.log(`deploy: A down ${Math.round((Date.now() - t.aStoppedAt) / 1000)} s: ${waiting} PINNED runs on A with a task waiting > 5 s, ${counts?.WAITING_FOR_ITS_BUILD ?? '?'} listed WAITING_FOR_ITS_BUILD`);
       }
       await gauge.stop();
       ctx.log(`deploy: the stuck gauge counted ${t.stuckSeen} payments WAITING_FOR_ITS_BUILD; A's workers back`);
@@ -182,8 +194,9 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       const builds = await checkBuilds(ctx, runs);
       const problems = builds.problems.filter((p) => !p.startsWith('no entity')); // few events after the switch
       if (!t.pinnedOnAAtStop) problems.push('A held no PINNED run when stopped: nothing was stranded');
-      else if (!t.stuckSeen) problems.push(`${t.pinnedOnAAtStop} PINNED runs on a stopped A, none listed stuck`);
-      return { problems, notes: `${builds.notes}; A stopped holding ${t.pinnedOnAAtStop ?? 0} PINNED runs, ${t.stuckSeen ?? 0} listed WAITING_FOR_ITS_BUILD while down, A back after ${Math.round(((t.aBackAt ?? 0) - (t.aStoppedAt ?? 0)) / 1000)} s` };
+      else if (!t.waitingSeen) problems.push(`${t.pinnedOnAAtStop} PINNED runs on a stopped A, none with a waiting task: nothing to see`);
+      else if (!t.stuckSeen) problems.push(`${t.waitingSeen} PINNED runs waiting on a stopped A, none listed stuck`);
+      return { problems, notes: `${builds.notes}; A stopped holding ${t.pinnedOnAAtStop ?? 0} PINNED runs, up to ${t.waitingSeen ?? 0} with a task waiting, ${t.stuckSeen ?? 0} listed WAITING_FOR_ITS_BUILD while down, A back after ${Math.round(((t.aBackAt ?? 0) - (t.aStoppedAt ?? 0)) / 1000)} s` };
     },
   },
 ];
