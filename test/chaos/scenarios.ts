@@ -6,7 +6,6 @@ import type { Engine, EngineName } from './engines';
 import type { Random } from './random';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import type { PaymentRun } from './workload';
-import { DEPLOY_SCENARIOS } from './deploy-scenarios';
 
 export interface ScenarioContext {
   engine: Engine;
@@ -157,5 +156,4 @@ export const SCENARIOS: Scenario[] = [
         2,
       ),
   },
-  ...DEPLOY_SCENARIOS,
 ];
