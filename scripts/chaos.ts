@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { codecKeysFromEnv, generateCodecKeys } from '../src/codec/keys';
 import { startEngine, type Engine, type EngineName } from '../test/chaos/engines';
 import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioResult } from '../test/chaos/run-scenario';
-import { SCENARIOS } from '../test/chaos/scenarios';
+import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
 
 export async function runChaos(options: { profile: 'full' | 'short'; only?: string[]; engines?: EngineName[]; payments?: number; seed: number; log: (line: string) => void }): Promise<ScenarioResult[]> {

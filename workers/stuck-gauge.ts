@@ -7,6 +7,7 @@ import { connectClient } from '../src/client/connect';
 import type { TemporalConnectionConfig } from '../src/client/connection-config';
 import type { InstalledTelemetry } from '../src/telemetry/runtime';
 import { startStuckPaymentsGauge, type StuckGaugeConfig } from '../src/client/stuck-gauge';
+import { DEFAULT_DEPLOYMENT_NAME } from './config';
 
 export async function startStuckGauge(
   config: StuckGaugeConfig,
@@ -22,7 +23,9 @@ export async function startStuckGauge(
     telemetry.logger.warn('stuck-payments gauge off: no Temporal client', { error: error instanceof Error ? error.message : String(error) });
     return { stop: async () => undefined };
   }
-  const gauge = startStuckPaymentsGauge({ ...config, client, meter: telemetry.runtime.metricMeter, logger: telemetry.logger });
+  // Every deploy may strand PINNED payments on an old build: the gauge looks at this worker's deployment.
+  const deploymentName = config.deploymentName ?? DEFAULT_DEPLOYMENT_NAME;
+  const gauge = startStuckPaymentsGauge({ ...config, deploymentName, client, meter: telemetry.runtime.metricMeter, logger: telemetry.logger });
   return {
     async stop() {
       await gauge.stop();

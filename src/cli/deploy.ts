@@ -8,14 +8,17 @@ import {
   setRampingVersion,
   WorkerDeploymentNotFoundError,
   type DeploymentStatus,
+  type DeploymentVersionSummary,
 } from '../client/worker-deployments';
+import { openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
 export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp> [options]
-  status                      the current and ramping builds, every build's status and drainage
+  status                      the current and ramping builds, every build's status, drainage and open runs
+                              (counted in visibility; a build may stop once it holds 0 open PINNED runs)
   set-current <buildId>       new workflows (and AUTO_UPGRADE entities) go to this build; PINNED payments stay
                               on the build that started them
   ramp <buildId> <percent>    send percent (0-100) of new workflows to this build, the rest to the current one
@@ -140,7 +143,7 @@ export async function runDeployCommand(
   };
   switch (command.sub) {
     case 'status': {
-      const status = await describeWorkerDeployment(client, name);
+      const status = await withOpenRuns(client, await describeWorkerDeployment(client, name));
       if (options.json) printJson(status);
       else console.log(formatStatus(status));
       return EXIT.OK;
@@ -173,15 +176,25 @@ export async function runDeployCommand(
   }
 }
 
-function formatStatus(s: DeploymentStatus): string {
+/** "3 open runs, 2 PINNED: holds this build" or "no open runs" (AUTO_UPGRADE runs move, PINNED ones need the build). */
+export function formatOpenRuns(runs: BuildOpenRuns): string {
+  if (runs.open === 0) return 'no open runs';
+  return `${runs.open} open run${runs.open === 1 ? '' : 's'}, ${runs.pinned} PINNED${runs.pinned > 0 ? ': holds this build' : ''}`;
+}
+
+export type DeploymentStatusWithOpenRuns = Omit<DeploymentStatus, 'versions'> & { versions: Array<DeploymentVersionSummary & { openRuns: BuildOpenRuns }> };
+
+export function formatStatus(s: DeploymentStatusWithOpenRuns): string {
   const width = Math.max(8, ...s.versions.map((v) => v.buildId.length));
+  const drainage = (d: string | null) => (d ? `drainage ${d}` : '').padEnd(18);
   return [
     `Worker Deployment ${s.deploymentName}`,
     `  current:  ${s.currentBuildId ?? '- (unversioned workers)'}`,
     `  ramping:  ${s.rampingBuildId ? `${s.rampingBuildId} at ${s.rampingPercentage}%` : '-'}`,
     `  builds:`,
     ...s.versions.map(
-      (v) => `    ${v.buildId.padEnd(width)}  ${v.status.padEnd(8)}  ${v.drainage ? `drainage ${v.drainage}` : ''}`.trimEnd(),
+      (v) => `    ${v.buildId.padEnd(width)}  ${v.status.padEnd(8)}  ${drainage(v.drainage)}  ${formatOpenRuns(v.openRuns)}`,
     ),
+    `  (open runs counted in visibility: ${openRunQueries(s.deploymentName, '<build>').open})`,
   ].join('\n');
 }

@@ -10,9 +10,12 @@ import {
 } from './cli-env';
 import { EXIT } from './exit-codes';
 import type { Environment } from '../support/environment';
+import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 
-const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--json] [--queries]
+const USAGE = `Usage: xborder stuck [--in-progress-hours N] [--deployment NAME] [--json] [--queries]
   --in-progress-hours N  a payment in progress longer than N hours is stuck (default 24)
+  --deployment NAME      the Worker Deployment whose old builds may hold waiting PINNED payments
+                         (default: XBORDER_DEPLOYMENT_NAME / ${DEFAULT_DEPLOYMENT_NAME})
   --json                 the stuck payments as one JSON array (each with its Temporal UI link)
   --queries              print the visibility queries to paste into the Temporal UI (no connection)
 ${CONNECTION_USAGE}
@@ -24,6 +27,7 @@ export async function runStuck(args: string[], env: Environment): Promise<number
       args,
       options: {
         'in-progress-hours': { type: 'string' },
+        deployment: { type: 'string' },
         json: { type: 'boolean' },
         queries: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -39,7 +43,7 @@ export async function runStuck(args: string[], env: Environment): Promise<number
   const hours =
     numberFlag('in-progress-hours', values['in-progress-hours'], (n) => n > 0, 'a positive number', USAGE) ??
     24;
-  const options = { inProgressLimitMs: hours * 3_600_000 };
+  const options = { inProgressLimitMs: hours * 3_600_000, deploymentName: values.deployment || process.env.XBORDER_DEPLOYMENT_NAME || DEFAULT_DEPLOYMENT_NAME };
   if (values.queries) {
     const queries = stuckQueries(options);
     if (values.json) printJson(queries);

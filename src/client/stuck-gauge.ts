@@ -28,6 +28,10 @@ export const STUCK_GAUGE_ENV_VARS = Object.keys(StuckGaugeEnvSchema.shape) as Re
 export interface StuckGaugeConfig {
   intervalMs: number;
   inProgressLimitMs: number;
+  /** the Worker Deployment whose old builds may hold waiting PINNED payments (StuckQueryOptions.deploymentName) */
+  deploymentName?: string;
+  /** StuckQueryOptions.waitingTaskLimitMs (default 60 s) */
+  waitingTaskLimitMs?: number;
 }
 
 export function stuckGaugeConfigFromEnv(env: Environment): StuckGaugeConfig {
@@ -55,7 +59,7 @@ export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge 
 
   const refresh = async (): Promise<Record<StuckKind, number>> => {
     const now = options.now?.() ?? new Date();
-    const found = await findStuckPayments(options.client, { now, inProgressLimitMs: options.inProgressLimitMs });
+    const found = await findStuckPayments(options.client, { now, inProgressLimitMs: options.inProgressLimitMs, deploymentName: options.deploymentName, waitingTaskLimitMs: options.waitingTaskLimitMs });
     const counts = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<StuckKind, number>;
     for (const payment of found) counts[payment.kind]++;
     // Every kind every time, 0 included: a series that disappears cannot resolve an alert.

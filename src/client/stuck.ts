@@ -1,11 +1,12 @@
 // "Stuck" payments, each kind one visibility query on our search attributes (ARCHITECTURE: Search
 // attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey, PUSH_MISMATCH_PHASE } from '../../workflows/search-attributes';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import { PAYMENT_STATUSES } from '../contract/enums';
 import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../../workflows/payment-events/api';
+import { PINNED_RUNNING_PAYMENTS, waitingForItsBuild } from './stuck-on-build';
 
 export type StuckKind =
   | 'NEEDS_ATTENTION'
@@ -15,12 +16,20 @@ export type StuckKind =
   | 'PAST_FUNDING_DEADLINE'
   | 'IN_PROGRESS_TOO_LONG'
   | 'MOVED_AFTER_OUTCOME'
-  | 'EVENTS_UNDELIVERED';
+  | 'EVENTS_UNDELIVERED'
+  | 'WAITING_FOR_ITS_BUILD';
 
 export interface StuckQueryOptions {
   now?: Date;
   /** A payment IN_PROGRESS (PENDING, PROCESSING, SENT) whose workflow started longer ago than this is stuck. Default 24 h. */
   inProgressLimitMs?: number;
+  /**
+   * The Worker Deployment whose old builds are checked for PINNED payments whose next workflow task waits (their
+   * build's workers stopped too early). Absent: that kind is not looked for (unversioned workers).
+   */
+  deploymentName?: string;
+  /** How long a PINNED payment's workflow task may wait on an old build before it is stuck. Default 60 s. */
+  waitingTaskLimitMs?: number;
 }
 
 /** The visibility query of each kind of stuck payment (MOVED_AFTER_OUTCOME: its first step, see findStuckPayments). */
@@ -56,6 +65,10 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // later ones wait behind it (docs/outbound-events.md). Fix the receiver or the endpoint, then
     // `xborder events redeliver <paymentKey>`. Listed by the payment's delivery workflow (payment-events:<key>).
     EVENTS_UNDELIVERED: `WorkflowType = '${PAYMENT_EVENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase = '${EVENTS_UNDELIVERED_PHASE}'`,
+    // A PINNED payment on a build that is neither current nor ramping, its next workflow task waiting: the build's
+    // workers were stopped while it still held the run (docs/deployment.md, "A pinned run that does not end").
+    // Its first step: findStuckPayments excludes the live builds and reads each candidate's pending task.
+    WAITING_FOR_ITS_BUILD: PINNED_RUNNING_PAYMENTS,
   };
 }
 
@@ -80,24 +93,36 @@ export async function findStuckPayments(client: Client, options: StuckQueryOptio
       found.push(...(await movedAfterOutcome(client, query, now, seen)));
       continue;
     }
+    if (kind === 'WAITING_FOR_ITS_BUILD') {
+      if (!options.deploymentName) continue;
+      for await (const wf of waitingForItsBuild(client, { deploymentName: options.deploymentName, now, waitingTaskLimitMs: options.waitingTaskLimitMs })) {
+        if (!seen.has(wf.workflowId)) found.push(stuckOf(kind, wf, now));
+        seen.add(wf.workflowId);
+      }
+      continue;
+    }
     for await (const wf of client.workflow.list({ query })) {
       if (seen.has(wf.workflowId)) continue; // listed once, under its first kind
       seen.add(wf.workflowId);
-      const sa = wf.typedSearchAttributes;
-      found.push({
-        kind,
-        workflowId: wf.workflowId,
-        runId: wf.runId,
-        startTime: wf.startTime,
-        ageMs: now.getTime() - wf.startTime.getTime(),
-        phase: sa.get(PaymentPhaseKey),
-        providerStatus: sa.get(PaymentStatusKey),
-        providerPaymentId: sa.get(ProviderPaymentIdKey),
-        customerId: sa.get(CustomerIdKey),
-      });
+      found.push(stuckOf(kind, wf, now));
     }
   }
   return found;
+}
+
+function stuckOf(kind: StuckKind, wf: WorkflowExecutionInfo, now: Date): StuckPayment {
+  const sa = wf.typedSearchAttributes;
+  return {
+    kind,
+    workflowId: wf.workflowId,
+    runId: wf.runId,
+    startTime: wf.startTime,
+    ageMs: now.getTime() - wf.startTime.getTime(),
+    phase: sa.get(PaymentPhaseKey),
+    providerStatus: sa.get(PaymentStatusKey),
+    providerPaymentId: sa.get(ProviderPaymentIdKey),
+    customerId: sa.get(CustomerIdKey),
+  };
 }
 
 /**

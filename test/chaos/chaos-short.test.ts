@@ -19,6 +19,8 @@ it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook und
     'postgres-restart/cluster',
     'provider-faults/cluster',
     'webhook-storm/cluster',
+    'deploy-storm/cluster',
+    'deploy-too-early/cluster',
     'bad-input/cluster',
     'server-sigkill/dev-server',
   ]);

@@ -9,7 +9,8 @@ import type { Scenario, ScenarioContext } from './scenarios';
 import { triggerReconcileSchedule } from './reconcile-schedule';
 import { entityStatus, verifyScenario, type ScenarioCounts } from './verify';
 import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
-import { superviseWorker, type WorkerSupervisor } from './worker-supervisor';
+import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
+import { startCurrentBuild } from './versioned-workers';
 import { describeUnfinished } from './unfinished';
 import { drivePayin, drivePayment, newPaymentRun, pickKind, type PayinRun, type PaymentRun } from './workload';
 
@@ -68,18 +69,35 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
   const storm: WebhookStorm | undefined = scenario.storm ? await startWebhookStorm(seededRandom(seed + 1)) : undefined;
   let stack: LocalStack | undefined;
   let workers: WorkerSupervisor | undefined;
+  const moreWorkers: WorkerSupervisor[] = [];
   try {
     stack = await stackOn(engine, storm ? [storm.url] : undefined);
     storm?.target(stack.ingress.webhookUrl);
-    workers = await superviseWorker(
-      { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey },
-      log,
-    );
+    const runId = randomUUID().slice(0, 6);
+    // Versioned workers, a deployment per scenario run (versioned-workers.ts): build A serves.
+    const deploymentName = `chaos-${scenario.name}-${runId}`;
+    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey };
+    workers = await startCurrentBuild(stack.client, target, { deploymentName, buildId: 'A' }, log);
     let finished = false;
-    const ctx: ScenarioContext = { engine, stack, workers, random, log, done: () => finished || Date.now() > deadline };
+    let launched = 0;
+    const runs: PaymentRun[] = [];
+    const ctx: ScenarioContext = {
+      engine,
+      stack,
+      workers,
+      random,
+      log,
+      done: () => finished || Date.now() > deadline,
+      deadline,
+      deploymentName,
+      target,
+      payments: profile.payments,
+      launched: () => launched,
+      runs,
+      addWorkers: (w) => moreWorkers.push(w),
+    };
     await scenario.setup?.(ctx);
 
-    const runId = randomUUID().slice(0, 6);
     const payments: Array<Promise<PaymentRun>> = [];
     const payins: Array<Promise<PayinRun>> = [];
     const s = stack;
@@ -87,10 +105,13 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     const paymentDeadline = deadline - 60_000;
     const traffic = (async () => {
       for (let i = 0; i < profile.payments; i++) {
+        await scenario.beforePayment?.(ctx, i);
         const kind = pickKind(random);
         const amount = random.int(5, 60);
         const key = `chaos-${scenario.name}-${runId}-${i}`;
         const run = newPaymentRun(key, kind);
+        runs.push(run);
+        launched = i + 1;
         const driven = drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i) }, run);
         // past the deadline: the run as far as it got (a copy: the driver may still be writing to its own)
         payments.push(withDeadline(driven, paymentDeadline, () => ({ ...run, error: `timed out (driver at stage ${run.stage}${run.error ? `; ${run.error}` : ''})` })));
@@ -100,7 +121,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     })();
     const disruption = scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0);
     await traffic;
-    const runs = await Promise.all(payments);
+    const finishedRuns = await Promise.all(payments);
     const payinRuns = await Promise.all(payins);
     finished = true;
     const disruptions = await disruption;
@@ -113,24 +134,31 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     for (const id of payinIds) entitiesBeforeSchedule.set(id, await entityStatus(stack, id));
     const reconciled = await triggerReconcileSchedule(stack, `payment-reconcile-${scenario.name}-${runId}`);
     log(`   payment-reconcile Schedule: ${reconciled.listed} payments listed, ${reconciled.signalled.length} PAYINs/conversions signalled (${reconciled.workflowId})`);
-    const counts = await verifyScenario(stack, runs, payinRuns, {
+    const counts = await verifyScenario(stack, finishedRuns, payinRuns, {
       settleTimeoutMs: Math.min(120_000, Math.max(10_000, deadline - Date.now())),
       entitiesBeforeSchedule,
       ...(storm ? { deliveriesOf: async () => storm.deliveries() } : {}),
     });
     // Before the stack and engine stop: what the unfinished payments look like (a lost payment says why).
-    const diagnostics = counts.lost > 0 ? await describeUnfinished(stack, runs).catch((error: unknown) => [`   (no dump: ${String(error)})`]) : [];
+    // The scenario's own checks (where each payment ran, what the operator saw): a failure counts as a wrong outcome.
+    const own = await scenario.check?.(ctx, finishedRuns);
+    if (own) {
+      counts.wrongOutcomes += own.problems.length;
+      counts.problems.push(...own.problems);
+    }
+    const diagnostics = counts.lost > 0 ? await describeUnfinished(stack, finishedRuns).catch((error: unknown) => [`   (no dump: ${String(error)})`]) : [];
     for (const line of diagnostics) log(line);
     const stormCounts = storm?.counts();
-    const retries = runs.reduce((n, r) => n + r.startRetries, 0);
+    const retries = finishedRuns.reduce((n, r) => n + r.startRetries, 0);
     return {
       scenario: scenario.name,
       engine: engine.name,
       seed,
       disruptions,
-      workerProcesses: workers.started,
+      workerProcesses: workers.started + moreWorkers.reduce((n, w) => n + w.started, 0),
       seconds: Math.round((Date.now() - began) / 1000),
       notes: [
+        ...(own?.notes ? [own.notes] : []),
         `${retries} startPayment calls made again by the backend (no answer the first time)`,
         `reconcile Schedule: ${reconciled.signalled.length} PAYINs/conversions signalled, ${counts.untrackedBeforeSchedule} had no entity before`,
         ...(stormCounts ? [`storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`] : []),
@@ -140,6 +168,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     };
   } finally {
     await workers?.stop();
+    for (const w of moreWorkers) await w.stop();
     await stack?.close();
     await storm?.close();
   }
@@ -159,10 +188,8 @@ function withDeadline<T>(work: Promise<T>, deadline: number, fallback: () => T):
 export async function runBadInputScenario(engine: Engine, seed: number, log: (line: string) => void): Promise<ScenarioResult & { badInput: BadInputResult }> {
   const began = Date.now();
   const stack = await stackOn(engine);
-  const workers = await superviseWorker(
-    { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey },
-    log,
-  );
+  const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey };
+  const workers = await startCurrentBuild(stack.client, target, { deploymentName: `chaos-bad-input-${randomUUID().slice(0, 6)}`, buildId: 'A' }, log);
   try {
     const badInput = await runBadInput(stack, `bad-${randomUUID().slice(0, 6)}`);
     return {

@@ -4,7 +4,8 @@ import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import type { Engine, EngineName } from './engines';
 import type { Random } from './random';
-import type { WorkerSupervisor } from './worker-supervisor';
+import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
+import type { PaymentRun } from './workload';
 
 export interface ScenarioContext {
   engine: Engine;
@@ -14,6 +15,20 @@ export interface ScenarioContext {
   log: (line: string) => void;
   /** true once every payment of the run has an outcome (or the run timed out) */
   done: () => boolean;
+  /** when the scenario's budget ends (ms since the epoch) */
+  deadline: number;
+  /** the scenario's own Worker Deployment; `workers` are its build A, current from the start */
+  deploymentName: string;
+  /** where workers of another build connect (versioned-workers.ts startBuild) */
+  target: WorkerTarget;
+  /** payment workflows the run will start */
+  payments: number;
+  /** payment workflows started so far */
+  launched: () => number;
+  /** the runs so far, as their drivers fill them in */
+  runs: readonly PaymentRun[];
+  /** more workers the scenario started: stopped with the scenario */
+  addWorkers: (workers: WorkerSupervisor) => void;
 }
 
 export interface Scenario {
@@ -30,6 +45,10 @@ export interface Scenario {
   disrupt?: (ctx: ScenarioContext) => Promise<number>;
   /** before the checks (faults cleared, so the checks read the sandbox undisturbed) */
   teardown?: (ctx: ScenarioContext) => Promise<void>;
+  /** before the driver starts payment `index`: a scenario may hold the traffic until its step is done */
+  beforePayment?: (ctx: ScenarioContext, index: number) => Promise<void>;
+  /** checks of its own after the common ones; each problem counts as a wrong outcome */
+  check?: (ctx: ScenarioContext, runs: PaymentRun[]) => Promise<{ problems: string[]; notes: string }>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

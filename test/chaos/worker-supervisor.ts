@@ -31,6 +31,8 @@ export interface WorkerTarget {
   taskQueue: string;
   providerUrl: string;
   apiKey: string;
+  /** A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. */
+  version?: { deploymentName: string; buildId: string };
 }
 
 export interface WorkerSupervisor {
@@ -70,6 +72,9 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
         XBORDER_WORKFLOW_BUNDLE: bundlePath,
         XBORDER_ENSURE_SCHEDULES: 'false',
         XBORDER_LOG_LEVEL: 'ERROR',
+        ...(target.version
+          ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, XBORDER_BUILD_ID: target.version.buildId }
+          : { XBORDER_WORKER_VERSIONING: 'false' }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -28,11 +28,14 @@ export interface PaymentRun {
   error: string | null;
   /** where the driver is (shown when the run times out): start, fund, result, done */
   stage: 'start' | 'fund' | 'result' | 'done';
+  /** when the driver first called startPayment, and when the payment answered CREATED (ms since the epoch) */
+  startCalledAt: number | null;
+  createdAt: number | null;
 }
 
 /** A run before its start; the scenario keeps it, so a run that times out still shows how far it got. */
 export function newPaymentRun(key: string, kind: PaymentKind): PaymentRun {
-  return { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0, stage: 'start' };
+  return { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0, stage: 'start', startCalledAt: null, createdAt: null };
 }
 
 export interface PayinRun {
@@ -103,7 +106,9 @@ export async function drivePayment(
   try {
     // As a backend does: the same key again until an answer (startPayment retries only briefly itself). The
     // key makes it idempotent: a second call attaches to the first workflow.
+    run.startCalledAt = Date.now();
     const started = await startUntilAnswered(stack, run, kind, amount, options.deadline);
+    run.createdAt = Date.now();
     run.workflowId = started.workflowId;
     if (started.created.outcome !== 'CREATED') {
       run.error = `not created: ${JSON.stringify(started.created).slice(0, 300)}`;

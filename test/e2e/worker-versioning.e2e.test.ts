@@ -147,6 +147,13 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   expect(described.versions.find((v) => v.buildId === B)?.status).toBe('CURRENT');
   // A keeps the payments pinned to it: no longer current, not gone
   expect(['DRAINING', 'INACTIVE']).toContain(described.versions.find((v) => v.buildId === A)?.status);
+  // ... and `deploy status` counts them: A holds 2 open PINNED runs (visibility may lag a moment)
+  const openRunsOf = async (build: string) => {
+    const s = JSON.parse((await xborder(['deploy', 'status', '--json'])).out) as { versions: Array<{ buildId: string; openRuns: { open: number; pinned: number } }> };
+    return s.versions.find((v) => v.buildId === build)?.openRuns;
+  };
+  await eventually('deploy status to count A\'s pinned payments', async () => ((await openRunsOf(A))?.pinned === 2 ? true : null));
+  expect((await xborder(['deploy', 'status'])).out).toMatch(new RegExp(`${A} .*open runs?, 2 PINNED: holds this build`));
 
   // --- A's payments, funded now, finish on A (both workers poll the same task queue)
   for (const p of paymentsOnA) await fund(p.providerPaymentId);
@@ -157,6 +164,9 @@ it('PINNED payments finish on the build that started them, new ones run on the c
     expect(new Set(builds)).toEqual(new Set([A]));
     expect(await versioning(stack.client.workflow.getHandle(p.workflowId))).toEqual({ behavior: 'PINNED', buildId: A });
   }
+
+  // --- A holds no open PINNED run any more: its workers may stop
+  await eventually('deploy status to show A without pinned runs', async () => ((await openRunsOf(A))?.pinned === 0 ? true : null));
 
   // --- their entities (AUTO_UPGRADE) moved to B at their first task after the switch
   for (const entity of entitiesOfA) {

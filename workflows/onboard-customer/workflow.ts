@@ -6,7 +6,7 @@ import { setHandler, workflowInfo } from '@temporalio/workflow';
 import { contractActivities } from '../activity-options';
 import { startOrSubscribe } from '../follow-entity';
 import type { ProviderCustomerInput } from '../inputs';
-import { customerChangedSignal, providerCustomerWorkflowId } from '../provider-customer/api';
+import { customerChangedSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../provider-customer/api';
 import { createIndexer } from '../indexing';
 import { onboardStateQuery, type OnboardCustomerInput, type OnboardCustomerResult } from './api';
 import { OnboardProgress } from './state';
@@ -36,7 +36,7 @@ export async function onboardCustomer(input: OnboardCustomerInput): Promise<Onbo
   // 3. wait for the review outcome
   if (!progress.reviewFinal()) {
     const entityInput: ProviderCustomerInput = { customerId: id, customer: created.customer, subscribers: [workflowId] };
-    await startOrSubscribe('providerCustomer', providerCustomerWorkflowId(id), entityInput, `customer ${id} review`);
+    await startOrSubscribe(PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId(id), entityInput, `customer ${id} review`);
   }
   await awaitReview(progress, id, input.reviewTimeoutMs ?? 7 * 24 * HOUR, input.reconcileEveryMs ?? HOUR);
   const final = progress.customer ?? created.customer;

@@ -10,7 +10,7 @@ import { entityMemo } from '../../entity-memo';
 import { startOrSubscribe } from '../../follow-entity';
 import { indexPairs } from '../../indexing';
 import type { ProviderPaymentInput } from '../../inputs';
-import { providerPaymentWorkflowId } from '../../provider-payment/api';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId } from '../../provider-payment/api';
 import { driftViolations, feeViolations, phaseOf, pullsFromAccount } from '../../payment-rules';
 import { PAYMENT_FAILURE_TYPES } from '../api';
 import { refusal, type CreateResult, type PaymentWorkflowState } from '../state';
@@ -116,7 +116,7 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
  */
 export async function follow(state: PaymentWorkflowState, p: Payment): Promise<void> {
   const entityInput: ProviderPaymentInput = { providerPaymentId: p.id, payment: p, subscribers: [state.workflowId] };
-  await startOrSubscribe('providerPayment', providerPaymentWorkflowId(p.id), entityInput, `provider payment ${p.id} (for ${state.workflowId})`, {
+  await startOrSubscribe(PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId(p.id), entityInput, `provider payment ${p.id} (for ${state.workflowId})`, {
     abandonOnCancel: true,
     typedSearchAttributes: indexPairs({ status: p.status, providerPaymentId: p.id, customerId: p.customerId }),
     memo: { ...entityMemo(p, entityInput.subscribers!.length, unknownPaymentValues(p)) },

@@ -1,0 +1,5 @@
+// Every scenario `npm run chaos` runs, in order: the disruptions of issue 15, then the deploys (deploy-scenarios.ts).
+import { DEPLOY_SCENARIOS } from './deploy-scenarios';
+import { SCENARIOS, type Scenario } from './scenarios';
+
+export const ALL_SCENARIOS: Scenario[] = [...SCENARIOS, ...DEPLOY_SCENARIOS];
