@@ -1,4 +1,4 @@
-// Reconciliation of payments nobody here started (issue 9, point 9): a PAYIN (or its automatic conversion,
+// Reconciliation of payments nobody here started: a PAYIN (or its automatic conversion,
 // spec: Payment rule 2) is only known from its webhook. If Temporal was down for longer than the sender
 // retried, that webhook is gone; this activity lists recent payments (GET /payments) and signalWithStarts the
 // entity of each one, as the ingress would have. The entity drops a duplicate event id and, on a fresh start,

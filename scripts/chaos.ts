@@ -65,7 +65,7 @@ if (require.main === module) {
     process.exit(0);
   }
   if (values.profile !== 'full' && values.profile !== 'short') throw new Error('--profile is full or short');
-  // Payloads encrypted as in production (issue 13): without keys, a throw-away one for this run, passed to
+  // Payloads encrypted as in production: without keys, a throw-away one for this run, passed to
   // every worker process it starts (jest's setup gives the CI profile the committed test key).
   if (codecKeysFromEnv(process.env).kind === 'missing') process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
   const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 1_000_000);

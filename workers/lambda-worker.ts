@@ -104,7 +104,7 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         activities: createActivities({ provider }),
         // issue 13: the same payload encryption as every other worker and client (fails the cold start without keys)
         dataConverter,
-        // telemetry (issue 6): provider errors by type, on the runtime's metric meter
+        // telemetry: provider errors by type, on the runtime's metric meter
         interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
         ...(traced.sinks ? { sinks: traced.sinks } : {}),
         workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },

@@ -18,7 +18,7 @@ import { workerProcessConfigFromEnv, type WorkerProcessConfig } from './process-
 export async function runWorker(processConfig: WorkerProcessConfig): Promise<void> {
   const config = processConfig.worker;
   const dataConverter = dataConverterOf(processConfig.codec); // before connecting: no keys fails at once
-  // telemetry (issue 6): JSON logs (redacted) and, with XBORDER_METRICS_ADDRESS, Prometheus metrics.
+  // telemetry: JSON logs (redacted) and, with XBORDER_METRICS_ADDRESS, Prometheus metrics.
   // Must run before the first NativeConnection.
   const telemetry = installTelemetryRuntime(processConfig.telemetry);
   if (telemetry.metricsUrl) console.log(`worker: metrics at ${telemetry.metricsUrl}`);

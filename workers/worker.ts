@@ -18,19 +18,19 @@ export interface XborderWorkerOptions {
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
-  /** Payload encryption (issue 13): the process's entry makes it from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
+  /** Payload encryption: the process's entry makes it from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
   dataConverter: DataConverter;
   /** Workflows kept in the worker's cache (issue 12: the memory budget). Default: the SDK's, sized from the heap. */
   maxCachedWorkflows?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;
   /**
-   * Worker Deployment Versioning (issue 14): the version this worker declares. Absent: unversioned (the worker
+   * Worker Deployment Versioning: the version this worker declares. Absent: unversioned (the worker
    * gets every task of the queue). Each workflow's behaviour (PINNED / AUTO_UPGRADE) is in workflows/versioning.ts.
    */
   deployment?: WorkerDeploymentSettings;
   /**
-   * Traces (issue 14): default the tracing this process installed (installTracingFor; off unless the
+   * Traces: default the tracing this process installed (installTracingFor; off unless the
    * environment turns it on), null for none. On: the bundle with the OpenTelemetry workflow interceptors, the
    * activity interceptors and the workflow spans' sink.
    */
@@ -70,7 +70,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads
       // the server will store, so it stays on (the SDK asks to disable it only for codecs in a gRPC proxy).
       disablePayloadErrorLimit: false,
-      // telemetry (issue 6): provider errors by type, on the runtime's metric meter
+      // telemetry: provider errors by type, on the runtime's metric meter
       interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
       ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,

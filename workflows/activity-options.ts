@@ -15,7 +15,7 @@ export const rateActivities = proxyActivities<Pick<PaymentActivities, 'getRate'>
 });
 
 /**
- * The same read as a local activity (issue 12): GET /payments/rate is a short, idempotent read, so it runs in
+ * The same read as a local activity: GET /payments/rate is a short, idempotent read, so it runs in
  * the workflow task that asks for it (no activity task, no extra workflow task, a marker instead of three
  * events). Same 5-minute budget; retries past 10 s wait on a workflow timer instead of holding the task.
  */

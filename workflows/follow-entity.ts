@@ -17,7 +17,7 @@ export const ENTITY_IGNORES_PARENT_CANCEL = 'entity-ignores-parent-cancel';
 export interface FollowOptions {
   /** the caller's reading of ENTITY_IGNORES_PARENT_CANCEL (a payment reads it through its lean patch); read here when absent */
   abandonOnCancel?: boolean;
-  /** what the entity would upsert first (issue 12: given at start, it upserts nothing) */
+  /** what the entity would upsert first (given at start, it upserts nothing) */
   typedSearchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
 }

@@ -6,7 +6,7 @@ import { PAYMENT_WORKFLOW_TYPE } from './payment/api';
 
 /** Same name as METRIC_NAMES.payments of src/telemetry/metrics.ts (workflow code may not import it). */
 export const PAYMENTS_METRIC = 'xborder_payments_total';
-/** Alerts (DOUBLE_FUNDED, FUNDED_AFTER_CANCEL, …) a payment carried on its outcome, by kind (issue 9). */
+/** Alerts (DOUBLE_FUNDED, FUNDED_AFTER_CANCEL, …) a payment carried on its outcome, by kind. */
 export const PAYMENT_ALERTS_METRIC = 'xborder_payment_alerts_total';
 
 export const interceptors: WorkflowInterceptorsFactory = () => ({

@@ -1,4 +1,4 @@
-// `npm run bench` (issue 12): the cost of a payment against Temporal's own floor, measured as ratios in one run.
+// `npm run bench`: the cost of a payment against Temporal's own floor, measured as ratios in one run.
 // Starts its own stack on free loopback ports (Temporal dev server, sandbox, ingress in this process; every
 // worker in its own process with a prebuilt bundle), runs P1 (throughput), P2 (parked payments), P3 (ingress)
 // and P5 (worker start), prints the table and writes it under bench-results/. Everything it started is
@@ -32,7 +32,7 @@ const SCENARIO_RUNNERS: Record<StackScenario, (ctx: BenchContext) => Promise<voi
 };
 
 /**
- * The bench measures what production runs: payloads encrypted (issue 13). Without XBORDER_CODEC_KEYS(_FILE) a
+ * The bench measures what production runs: payloads encrypted. Without XBORDER_CODEC_KEYS(_FILE) a
  * throw-away key is made for this run and passed to every process it starts; XBORDER_CODEC=disabled measures
  * plaintext (the codec's cost is the difference between two such runs).
  */

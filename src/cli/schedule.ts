@@ -1,4 +1,4 @@
-// `xborder schedule create|describe|pause|unpause|trigger|delete` — the quote-refresh Schedule (issue 6).
+// `xborder schedule create|describe|pause|unpause|trigger|delete` — the quote-refresh Schedule.
 // `create` is ensureSchedules: it creates, or updates an existing Schedule to the configuration of the
 // environment (XBORDER_QUOTE_* variables, src/client/quote-refresh-config.ts), and starts the rate board.
 import { ScheduleNotFoundError, type Client } from '@temporalio/client';

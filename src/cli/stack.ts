@@ -48,7 +48,7 @@ export interface LocalStackOptions {
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
   schedules?: boolean;
   log?: (line: string) => void;
-  /** Payload encryption of the client and worker (issue 13): the caller's, e.g. from XBORDER_CODEC_KEYS(_FILE). */
+  /** Payload encryption of the client and worker: the caller's, e.g. from XBORDER_CODEC_KEYS(_FILE). */
   dataConverter: DataConverter;
   /** The quote-refresh Schedule's settings (the caller's XBORDER_QUOTE_*); default the built-in ones. */
   quoteRefresh?: QuoteRefreshConfig;

@@ -6,7 +6,7 @@ import { currentTracing } from '../telemetry/tracing';
 
 export interface ConnectClientOptions {
   /**
-   * Traces (issue 14): start, signal, update and query calls get a span whose context travels to the workflow
+   * Traces: start, signal, update and query calls get a span whose context travels to the workflow
    * in the headers. Default: on when this process installed tracing (connectClientFromEnv also turns it on
    * when the environment does: a host application then brings its own tracer provider).
    */

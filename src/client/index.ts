@@ -8,7 +8,7 @@ export * from './stuck';
 export * from './schedules';
 export * from './indicative-quote';
 // The messages of the workflows (inputs, states, outcomes, query/update definitions, workflow ID helpers):
-// backend services type their calls with them (issue 11). Pure definitions: no worker code is loaded.
+// backend services type their calls with them. Pure definitions: no worker code is loaded.
 export * from '../../workflows/messages';
 export * from '../../workflows/payment/api';
 export * from '../../workflows/inputs';

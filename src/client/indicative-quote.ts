@@ -1,4 +1,4 @@
-// Indicative quotes from the rate board (issue 6): services ask the board, not the rate-limited provider
+// Indicative quotes from the rate board: services ask the board, not the rate-limited provider
 // (spec: Limits, "Rate limit"), and get the contract's fee math (spec: Rate (quote), Calculation) with the
 // age of the rate. A quote older than the caller's limit, or missing, is refused with a typed error.
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';

@@ -95,12 +95,12 @@ export function describeAmounts(request: Record<string, unknown>): string {
  * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
  * The workflow goes on following the payment. A second call with the same paymentKey and the same input
  * attaches to the first (same answer, no second payment); with another input it is refused with
- * IdempotencyKeyReusedError (issue 9, point 4), running or closed. Once that workflow has closed, the same
+ * IdempotencyKeyReusedError, running or closed. Once that workflow has closed, the same
  * input still gets its answer (createdAnswer query: a retry whose first attempt started the payment and lost its
  * answer must never read as a refusal); only a workflow closed before any answer (terminated at once) or a worker
  * without the query leaves WorkflowExecutionAlreadyStartedError.
  *
- * The same-key check costs no extra call (issue 12): the update carries the request's fingerprint and the
+ * The same-key check costs no extra call: the update carries the request's fingerprint and the
  * workflow's validator refuses another request's. The first history event is read only to confirm a refusal
  * (an input stored by an older client may differ in form only), when the key belongs to a closed workflow, and
  * for a worker whose code predates the check.
@@ -279,7 +279,7 @@ function isTransientStartError(error: unknown): boolean {
 /**
  * Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). A second call with
  * the same transferKey and the same input attaches to the running transfer; with another input it is refused
- * with IdempotencyKeyReusedError (issue 9, point 4). Once it has closed, a new start is refused.
+ * with IdempotencyKeyReusedError. Once it has closed, a new start is refused.
  */
 export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
   const parsed = TransferInputSchema.parse(input);

@@ -1,4 +1,4 @@
-// The payment-reconcile Schedule (issue 9, point 9): runs `reconcilePayments` every `everyMs`, so a PAYIN whose
+// The payment-reconcile Schedule: runs `reconcilePayments` every `everyMs`, so a PAYIN whose
 // webhook was lost (Temporal down for longer than the sender retried) still reaches its entity. Created or
 // updated idempotently, like the quote-refresh Schedule.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';

@@ -46,7 +46,7 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // but a webhook secret may be in the wrong hands (workflows/provider-payment/push-confirmation.ts). Listed by the
     // providerPayment entity, which keeps the mismatch in its snapshot (`pushMismatches`).
     WEBHOOK_NOT_CONFIRMED: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase = '${PUSH_MISMATCH_PHASE}'`,
-    // The service sent a status the contract does not know (issue 9, point 6): the payment is followed as in
+    // The service sent a status the contract does not know: the payment is followed as in
     // progress, but a person should look. Listed by the providerPayment entity, which also covers payments
     // nobody here started (PAYINs, conversions); its ProviderPaymentId leads to the payment.
     UNKNOWN_PROVIDER_STATUS: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL AND PaymentStatus NOT IN (${known})`,

@@ -1,4 +1,4 @@
-// The one function that builds xborder's DataConverter (issue 13): the worker, connectClient (CLI, ingress,
+// The one function that builds xborder's DataConverter: the worker, connectClient (CLI, ingress,
 // schedules, backend services), the codec server, `xborder dev` and the tests all get it from here.
 import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec';

@@ -1,4 +1,4 @@
-// AES-256-GCM payload codec (issue 13). Runs outside the workflow sandbox (DataConverter.payloadCodecs): the
+// AES-256-GCM payload codec. Runs outside the workflow sandbox (DataConverter.payloadCodecs): the
 // whole Payload (metadata + data) is serialised and encrypted with a random 12-byte IV, so the encoding of
 // the value is hidden too. The result follows the convention of Temporal's encryption sample, so tools
 // recognise it: metadata `encoding: binary/encrypted` and `encryption-key-id: <id>`; data = IV ‖ ciphertext ‖ tag.

@@ -1,4 +1,4 @@
-// Where the codec's keys come from (issue 13). Keys are AES-256 keys (32 bytes, base64) under an id; one is
+// Where the codec's keys come from. Keys are AES-256 keys (32 bytes, base64) under an id; one is
 // current (new payloads are encrypted with it), all listed ones decrypt (rotation). They come from the
 // environment or a file, never from code, history or logs. A KMS plugs in as another CodecKeyProvider.
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';

@@ -14,7 +14,7 @@ export async function runIngress(config: IngressConfig): Promise<void> {
   // issue 14: a span per webhook, by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set
   const tracing = installTracingFor(config.tracing, 'xborder-ingress');
   const client = await connectClient(config.temporal, dataConverterOf(config.codec));
-  // telemetry (issue 6): webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines
+  // telemetry: webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines
   const telemetry = ingressTelemetryOf(config.telemetry);
   const metricsServer = await telemetry.startServer();
   if (metricsServer) console.log(`ingress: metrics at ${metricsServer.url}`);

@@ -1,4 +1,4 @@
-// The worker's Temporal Runtime with xborder's telemetry (issue 6): the JSON logger as the Runtime logger
+// The worker's Temporal Runtime with xborder's telemetry: the JSON logger as the Runtime logger
 // (worker, workflow and activity logs, plus the Rust core's own logs forwarded at WARN and above), and, when
 // XBORDER_METRICS_ADDRESS is set, the runtime's Prometheus exporter at http://<address>/metrics carrying the
 // Temporal worker metrics and our own counters (created on the runtime's metric meter).

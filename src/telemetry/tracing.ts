@@ -1,4 +1,4 @@
-// OpenTelemetry traces (issue 14): one trace from the client's startPayment or the ingress's webhook, through
+// OpenTelemetry traces: one trace from the client's startPayment or the ingress's webhook, through
 // the workflow and its activities, to each provider HTTP call (traceparent sent on it). Off by default; on with
 // XBORDER_TRACING=otlp, or when a standard OTLP endpoint variable is set (docs/deployment.md, "Tracing").
 // Span attributes carry ids only (workflow, run, activity, event ids; provider ids): never personal data, and a

@@ -1,4 +1,4 @@
-// Every scenario `npm run chaos` runs, in order: the disruptions of issue 15, then the deploys (deploy-scenarios.ts).
+// Every scenario `npm run chaos` runs, in order: crashes, restarts, faults and storms, then the deploys (deploy-scenarios.ts).
 import { DEPLOY_SCENARIOS } from './deploy-scenarios';
 import { SCENARIOS, type Scenario } from './scenarios';
 

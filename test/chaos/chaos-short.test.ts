@@ -1,4 +1,4 @@
-// The short chaos profile CI runs (issue 15): every scenario of `npm run chaos` with a tenth of the traffic,
+// The short chaos profile CI runs: every scenario of `npm run chaos` with a tenth of the traffic,
 // on the Temporal cluster on PostgreSQL (server SIGKILL on the dev server too). The full run is
 // `npm run chaos` (200 payments per scenario); its table is in docs/deployment.md.
 import { failed, runChaos } from '../../scripts/chaos';

@@ -1,4 +1,4 @@
-// The deploy scenarios (issue 27): a new build shipped while payments flow, as docs/deployment.md ("Safe deploys
+// The deploy scenarios: a new build shipped while payments flow, as docs/deployment.md ("Safe deploys
 // with Worker Versioning") tells an operator to, and the same deploy with the old build's workers stopped too early.
 // The deploy steps call what `xborder deploy ramp|set-current|status` call (src/client/worker-deployments.ts,
 // src/client/deployment-open-runs.ts); the stuck view is the gauge behind the xborder_stuck_payments metric, which

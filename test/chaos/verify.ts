@@ -1,4 +1,4 @@
-// The checks of a chaos scenario, against the sandbox's own records (issue 15): exactly one provider payment
+// The checks of a chaos scenario, against the sandbox's own records: exactly one provider payment
 // per payment workflow, every outcome equal to the sandbox's final state, every webhook event either
 // delivered to its entity or reconciled (the entity workflow holds the sandbox's final state anyway). An entity
 // that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/provider-payment/api.ts, tellEntity,

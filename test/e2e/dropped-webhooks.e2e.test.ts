@@ -55,7 +55,7 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
   await entity.terminate('test over');
 });
 
-it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow (issue 9, point 9)', async () => {
+it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow', async () => {
   const deposit = await got
     .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 75 } })
     .json<Record<string, unknown>>();

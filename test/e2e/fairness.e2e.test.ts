@@ -1,4 +1,4 @@
-// Fairness between customers (issue 14): a payment's workflow carries its customer's fairness key, which its
+// Fairness between customers: a payment's workflow carries its customer's fairness key, which its
 // activities and its entity inherit; and on a dev server with fairness on, one customer's burst does not starve
 // another on a shared task queue.
 import { Worker } from '@temporalio/worker';

@@ -46,7 +46,7 @@ async function refusal(p: Promise<unknown>): Promise<unknown> {
   throw new Error('not refused');
 }
 
-describe('same key, other request (issue 9, point 4)', () => {
+describe('same key, other request', () => {
   it('refuses a running payment key with another amount, naming the key; the same request attaches', async () => {
     const key = uniqueKey('e2e-samekey');
     const opts = { taskQueue: stack.taskQueue };
@@ -95,7 +95,7 @@ describe('same key, other request (issue 9, point 4)', () => {
     expect(fixed.created.outcome).toBe('CREATED');
   });
 
-  it('a pull payment that completed before the same start was asked again: its answer, not a refusal (issue 15)', async () => {
+  it('a pull payment that completed before the same start was asked again: its answer, not a refusal', async () => {
     // The chaos storm's lost PULL payment: the first start reached Temporal, its answer was lost with the server,
     // the payment completed meanwhile; the backend's retry with the same key was told WorkflowExecutionAlreadyStarted.
     const key = uniqueKey('e2e-samekey-pull-closed');
@@ -140,7 +140,7 @@ describe('same key, other request (issue 9, point 4)', () => {
   });
 });
 
-describe('values the contract does not know (issue 9, point 6)', () => {
+describe('values the contract does not know', () => {
   it('a webhook with an unknown status and an offset timestamp is taken, shown, and listed by xborder stuck', async () => {
     const key = uniqueKey('e2e-unknown');
     const started = await startPayment(
@@ -150,7 +150,7 @@ describe('values the contract does not know (issue 9, point 6)', () => {
     );
     if (started.created.outcome !== 'CREATED') throw new Error('not created');
     const id = started.created.providerPaymentId;
-    // `created` comes before the payment follows the entity (issue 12). This webhook contradicts what the sandbox
+    // `created` comes before the payment follows the entity. This webhook contradicts what the sandbox
     // answers to GET (its payment stays AWAITING_FUNDS), so it is sent once the entity has done its first read
     // and the payment follows it: a real service's GET would agree with its own webhook.
     const followed = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
@@ -263,7 +263,7 @@ describe('an outcome is never decided on a push alone', () => {
   });
 });
 
-describe('cancelling a transfer whose payment was funded (issue 9, point 2)', () => {
+describe('cancelling a transfer whose payment was funded', () => {
   it('leaves the payment running to COMPLETED; the transfer reports it with cancelRequested', async () => {
     const key = uniqueKey('e2e-cancel-transfer');
     const transfer = await startTransfer(
@@ -292,7 +292,7 @@ describe('cancelling a transfer whose payment was funded (issue 9, point 2)', ()
   });
 });
 
-describe('the providerPayment entity continues as new (issue 9, point 10)', () => {
+describe('the providerPayment entity continues as new', () => {
   it('carries the payment and the seen events over to the next run', async () => {
     const key = uniqueKey('e2e-can');
     const p = await stack.provider.payments.create(request(key) as never, { idempotencyKey: key });

@@ -27,7 +27,7 @@ describe('lint rules for workflow code', () => {
     expect(restricted).toHaveLength(3);
   }, 120_000);
 
-  it('rejects a workflow that imports zod, the contract index or the input schemas by value (issue 12)', () => {
+  it('rejects a workflow that imports zod, the contract index or the input schemas by value', () => {
     const run = spawnSync(
       process.execPath,
       [ESLINT_BIN, '--no-ignore', '--format', 'json', 'test/lint-fixtures/workflows/imports-zod.ts'],

@@ -36,7 +36,7 @@ async function signalledEventIds(providerPaymentId: string): Promise<string[]> {
   return Promise.all(signals.map(async (a) => (await decodePayload<{ eventId: string }>(a!.input!.payloads![0]!)).eventId));
 }
 
-/** Signals are encrypted (issue 13): decode with the test key's codec, then read the JSON. */
+/** Signals are encrypted: decode with the test key's codec, then read the JSON. */
 async function decodePayload<T>(payload: Payload): Promise<T> {
   let payloads = [payload];
   for (const codec of [...(dataConverterFromEnv(process.env).payloadCodecs ?? [])].reverse()) payloads = await codec.decode(payloads);

@@ -1,4 +1,4 @@
-// Traces (issue 14) end to end: one payment's span tree, from the client's startPayment through the workflow and
+// Traces end to end: one payment's span tree, from the client's startPayment through the workflow and
 // its activities to the provider HTTP call, whose `traceparent` a recording proxy in front of the sandbox sees.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Operators find stuck payments in the Temporal UI with one visibility query (issue 6). A real dev server
+// Operators find stuck payments in the Temporal UI with one visibility query. A real dev server
 // with its UI, the sandbox, worker and ingress; headless Debian Chromium driven by playwright-core (no browser
 // download). The screenshot is kept in test-artifacts/ as evidence.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Worker Deployment Versioning (issue 14), without a server: which workflows are PINNED and which AUTO_UPGRADE
+// Worker Deployment Versioning, without a server: which workflows are PINNED and which AUTO_UPGRADE
 // (declared in workflows/versioning.ts, carried by the bundle to every worker, the Lambda one too), and the
 // worker's version from the environment (workers/config.ts; versioned unless XBORDER_WORKER_VERSIONING=false). On the dev server, versioned and unversioned:
 // test/e2e/worker-versioning.e2e.test.ts.

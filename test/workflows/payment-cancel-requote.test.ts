@@ -34,7 +34,7 @@ describe('payment: cancel and requote', () => {
       });
       expect(state.phase).toBe('CANCELLING'); // CANCELLED once the provider says nothing can fund it
       // a late notice could still fund it (spec: States and transitions, row 2): the workflow listens until
-      // the provider expires it (3 business days), then closes CANCELLED (issue 9, point 3)
+      // the provider expires it (3 business days), then closes CANCELLED
       expect((await handle.describe()).status.name).toBe('RUNNING');
       await sleepPastFundingDeadline(bed.env, handle, DAY);
       const outcome = await closedPaymentOutcome(handle);
@@ -130,7 +130,7 @@ describe('payment: cancel and requote', () => {
       const handle = await startPayment(taskQueue);
       const first = await created(handle);
       const sentAt = await bed.env.currentTimeMs(); // the customer pays with the first instructions
-      // a requote waits for the quote's end (issue 9, point 1); the notice of the funds comes late (spec row 2)
+      // a requote waits for the quote's end; the notice of the funds comes late (spec row 2)
       await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
       const second = await handle.executeUpdate(requoteUpdate);
       if (second.outcome !== 'CREATED') throw new Error('requote refused');

@@ -1,4 +1,4 @@
-// Issue 12, lean histories: a payment run on today's code records no patch marker (PINNED; its entity, under
+// Lean histories: a payment run on today's code records no patch marker (PINNED; its entity, under
 // `entity-lean-history`, one), indexes once per change anyone can see, and starts its entity with
 // the search attributes and memo the entity would upsert. Counted on the histories up to parked (created, the
 // entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
@@ -61,7 +61,7 @@ function count(events: HistoryEvent[]) {
   };
 }
 
-it('records no patch marker on the payment (PINNED), one on its entity, and indexes only what changed, up to parked (issue 12)', async () => {
+it('records no patch marker on the payment (PINNED), one on its entity, and indexes only what changed, up to parked', async () => {
   bed.newFake();
   const key = uniqueWorkflowId('lean');
   // as startPayment starts it: the first phase anyone sees is given with the start

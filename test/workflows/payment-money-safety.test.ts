@@ -16,7 +16,7 @@ import { paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 
-describe('requote (issue 9, point 1)', () => {
+describe('requote', () => {
   it('is refused while the current quote is still valid', async () => {
     bed.newFake();
     const handle = await bed.startPayment();
@@ -26,7 +26,7 @@ describe('requote (issue 9, point 1)', () => {
   });
 });
 
-describe('a Temporal cancel request is a cancel request (issue 9, point 2)', () => {
+describe('a Temporal cancel request is a cancel request', () => {
   it('after funds: ignored, the payment is followed to its real outcome', async () => {
     const fake = bed.newFake();
     const handle = await bed.startPayment();
@@ -51,7 +51,7 @@ describe('a Temporal cancel request is a cancel request (issue 9, point 2)', () 
   });
 });
 
-describe('cancel does not lie (issue 9, point 3)', () => {
+describe('cancel does not lie', () => {
   it('funds after an accepted cancel: the real outcome, flagged FUNDED_AFTER_CANCEL', async () => {
     const fake = bed.newFake();
     const handle = await bed.startPayment();
@@ -90,7 +90,7 @@ describe('cancel does not lie (issue 9, point 3)', () => {
   });
 });
 
-describe('"maybe created" is never "rejected" (issue 9, point 5)', () => {
+describe('"maybe created" is never "rejected"', () => {
   it('CREATE_OUTCOME_UNKNOWN → NEEDS_ATTENTION; the operator names the payment and it is followed', async () => {
     const fake = bed.newFake();
     fake.createFailures.push(
@@ -154,7 +154,7 @@ describe('"maybe created" is never "rejected" (issue 9, point 5)', () => {
   });
 });
 
-describe('unknown values never freeze a payment (issue 9, point 6)', () => {
+describe('unknown values never freeze a payment', () => {
   it('an unknown status is taken, counted as in progress (no cancel), and error/statusReasons pass through', async () => {
     bed.newFake();
     const handle = await bed.startPayment();

@@ -1,4 +1,4 @@
-// The payment's path to `created` (issue 12): the answer comes in the workflow task after POST /payments,
+// The payment's path to `created`: the answer comes in the workflow task after POST /payments,
 // before the provider-payment entity is started or subscribed to; getRate is a local activity; a reused key is
 // refused by the update's validator from a fingerprint, with no history read. A file of its own: one
 // time-skipping server per file.

@@ -111,7 +111,7 @@ describe('mergePayment: never backwards', () => {
     );
     expect(compareSnapshots(expired, legacySent)).toBe('NEWER');
   });
-  it('never drops a status the contract does not name as "backwards": it would freeze the payment (issue 9, point 6)', () => {
+  it('never drops a status the contract does not name as "backwards": it would freeze the payment', () => {
     const awaiting = payment();
     const onHold = payment({ status: 'ON_HOLD' as never, statusReasons: [{ what: 'compliance' }] as never });
     expect(compareSnapshots(awaiting, onHold)).toBe('NEWER');
@@ -141,7 +141,7 @@ describe('phases and outcomes (spec: States and transitions)', () => {
     const pulled = payment({ source: { ...payment().source, accountId: 'acc_v' } });
     expect(phaseOf(pulled, true)).toBe('AWAITING_FUNDS');
   });
-  it('an unknown status counts as in progress: funded (no cancel, no requote), no outcome (issue 9, point 6)', () => {
+  it('an unknown status counts as in progress: funded (no cancel, no requote), no outcome', () => {
     const onHold = payment({ status: 'ON_HOLD' as never });
     expect(phaseOf(onHold, true)).toBe('IN_PROGRESS');
     expect(isFunded(onHold)).toBe(true);

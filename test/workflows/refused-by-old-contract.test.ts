@@ -1,4 +1,4 @@
-// Unit: refusedByOldContract (workflows/provider-payment/legacy-payloads.ts) answers what the contract before issue 9 answered, so a history
+// Unit: refusedByOldContract (workflows/provider-payment/legacy-payloads.ts) answers what the first contract (before unknown values were passed through) answered, so a history
 // recorded then replays the same drop (review of issue 9, finding 10).
 import type { Payment } from '../../src/contract';
 import { refusedByOldContract } from '../../workflows/provider-payment/legacy-payloads';

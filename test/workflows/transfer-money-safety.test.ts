@@ -30,7 +30,7 @@ async function startTransfer(key: string, extra: Record<string, unknown> = {}) {
   return handle;
 }
 
-describe('cancelling a parent (issue 9, point 2)', () => {
+describe('cancelling a parent', () => {
   it('a cancelled transfer leaves its funded payment running to its real outcome, and says so', async () => {
     const fake = bed.newFake();
     const key = uniqueWorkflowId('trc');
@@ -145,7 +145,7 @@ async function approve(customer: { id: string }, key: string) {
   });
 }
 
-describe('transfer steps run once (issue 9, point 7)', () => {
+describe('transfer steps run once', () => {
   it('attaches to an onboarding of the same customer key that is still running, instead of failing', async () => {
     bed.newFake();
     const key = uniqueWorkflowId('once');

@@ -104,7 +104,7 @@ export interface PaymentState {
   /**
    * Set by the client's getPaymentState, never by the workflow: once the payment has an outcome, what its
    * providerPayment entity has seen since, when it differs — a return by the receiving bank after COMPLETED,
-   * a refund after EXPIRED (issue 9, point 8). The outcome itself stays as reported.
+   * a refund after EXPIRED. The outcome itself stays as reported.
    */
   afterOutcome?: { providerStatus: string; code: string | null; payment: Payment } | null;
 }
@@ -118,7 +118,7 @@ export const createdAnswerQuery = defineQuery<PaymentCreated | null>('createdAns
 /** Resolves once the provider payment exists (or the payment was refused, or needs an operator). */
 export const awaitCreatedUpdate = defineUpdate<PaymentCreated>('awaitCreated');
 /**
- * `awaitCreated` for a caller that says which request it sends (startPayment, issue 12): the validator refuses
+ * `awaitCreated` for a caller that says which request it sends (startPayment): the validator refuses
  * it (IDEMPOTENCY_KEY_REUSED) when the fingerprint (workflows/request-fingerprint.ts) is not the workflow's own
  * input's. A worker running code from before it has no handler and refuses it: the client then checks the old way.
  */

@@ -107,7 +107,7 @@ export class PaymentWorkflowState {
    * subscribes before it returns, and the entity tells a subscriber once): applied when the create is recorded.
    */
   private readonly toldEarly = new Map<string, { payment: Payment; cause: string }>();
-  /** startPayment gives the first phase with the start: only what differs from it is upserted (issue 12) */
+  /** startPayment gives the first phase with the start: only what differs from it is upserted */
   private readonly index = createIndexer(indexAtStart);
   private ownFingerprint: string | undefined;
   /** outbound events to the backend (docs/outbound-events.md): silent when the input asks for none */
@@ -367,7 +367,7 @@ export class PaymentWorkflowState {
     return seen.answer!;
   }
 
-  /** awaitCreatedForRequest's validator: a reused key is refused here, with no history written (issue 12). */
+  /** awaitCreatedForRequest's validator: a reused key is refused here, with no history written. */
   checkFingerprint(arg: { requestFingerprint: string }): void {
     this.ownFingerprint ??= requestFingerprint(this.input);
     if (arg?.requestFingerprint !== this.ownFingerprint)
@@ -406,7 +406,7 @@ export class PaymentWorkflowState {
 
   /**
    * A Temporal cancel request (handle.cancel(), a parent's cancel) is a request like the `cancel` update: accepted
-   * before funds, else the payment is followed to its real end (issue 9, point 2).
+   * before funds, else the payment is followed to its real end.
    */
   onTemporalCancel(): void {
     if (this.outcome || this.cancel) return;

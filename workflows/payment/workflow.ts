@@ -26,7 +26,7 @@ export async function payment(input: PaymentInput): Promise<PaymentOutcome> {
   const state = new PaymentWorkflowState(workflowInfo().workflowId, input);
   registerHandlers(state);
   // A Temporal cancel request is a request like the `cancel` update, never an interruption of a create or a wait
-  // in flight: the body and the handlers run non-cancellable (issue 9, point 2).
+  // in flight: the body and the handlers run non-cancellable.
   CancellationScope.current().cancelRequested.catch(() => state.onTemporalCancel());
   return CancellationScope.nonCancellable(async () => state.finish(await run(state)));
 }

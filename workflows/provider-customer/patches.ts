@@ -5,7 +5,7 @@
 
 export const CUSTOMER_PATCHES = {
   /**
-   * A review that never ends must not keep the entity open forever (issue 9, point 8). Runs recorded before it
+   * A review that never ends must not keep the entity open forever. Runs recorded before it
    * wait 30 × linger per turn. Asked again on every turn, so a run started by the old code takes the bounded end
    * once it runs live on the new code (patched() is false only while replaying its past).
    */

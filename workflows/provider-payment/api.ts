@@ -37,7 +37,7 @@ export interface ParsedProviderPaymentEvent extends ProviderPaymentEvent {
 }
 
 /**
- * `has`: the payment as the subscriber already has it (the POST's answer; issue 12). An entity run under
+ * `has`: the payment as the subscriber already has it (the POST's answer). An entity run under
  * `entity-lean-history` merges it and sends the subscriber only what is newer; older runs ignore it.
  * Also the providerCustomer entity's subscribe signal (same name; `has` unused there).
  */
@@ -66,7 +66,7 @@ export interface ProviderPaymentSnapshot {
   /** the virtual account joining a PAYIN and its automatic conversion (spec: Payment rule 2) */
   linkAccountId: string | null;
   completedAfterTerminal: boolean;
-  /** values of the payment the contract does not know, passed through (issue 9, point 6); absent in old runs */
+  /** values of the payment the contract does not know, passed through; absent in old runs */
   unknownValues?: string[];
   /** pushed final statuses waiting for the GET that confirms them (push-confirmation.ts); absent in old runs */
   unconfirmed?: { eventId: string; status: string }[];
@@ -83,11 +83,11 @@ export type ProviderPaymentMessage =
 export interface ProviderPaymentStart {
   taskQueue: string;
   input: ProviderPaymentInput;
-  /** what the entity would upsert first (issue 12: given at start, it upserts nothing) */
+  /** what the entity would upsert first (given at start, it upserts nothing) */
   typedSearchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
   staticSummary?: string;
-  /** fairness key (issue 14); a start of an existing run ignores it */
+  /** fairness key; a start of an existing run ignores it */
   priority?: Priority;
 }
 
@@ -113,7 +113,7 @@ export async function signalWithStartProviderPayment(
   else await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, { ...common, signal: subscribeSignal, signalArgs: [subscribe] });
 }
 
-// ---- the payment workflow tells the entity what its own GET found (issue 15: the stale-entity gap) ----
+// ---- the payment workflow tells the entity what its own GET found (the stale-entity gap) ----
 // Webhooks may be dropped; the payment reconciles by GET on its own timer, but the entity, which others read
 // (`xborder status`, the PAYIN/conversion links, later subscribers), re-read only on its hourly timer. The read
 // travels as an `event` the entity folds in like any webhook: by timestamps and status rank, never backwards

@@ -11,12 +11,12 @@ import { normalizePayment } from '../../src/contract/payment-legacy-map';
 import { ISO_DATETIME_UTC } from '../../src/contract/iso-formats';
 import { unknownPaymentValues } from '../../src/contract/payment-status';
 
-/** The timestamp rule of the contract before issue 9: ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
+/** The timestamp rule of the first contract (before unknown values were passed through): ISO 8601 in UTC, no offset (z.iso.datetime({ offset: false })). */
 const isOldTimestamp = (value: unknown): boolean => typeof value === 'string' && ISO_DATETIME_UTC.test(value);
 const OLD_LIFECYCLE_KEYS = ['createdAt', 'sentAt', 'completedAt', 'expiredAt', 'refundedAt'] as const;
 
 /**
- * Would the contract before issue 9 have refused this payment? Unknown values; a lifecycle key missing or not
+ * Would the first contract (before unknown values were passed through) have refused this payment? Unknown values; a lifecycle key missing or not
  * null/a UTC timestamp (it required all five); quote.expiresAt missing or not a UTC timestamp.
  */
 export function refusedByOldContract(p: Payment): boolean {
@@ -34,7 +34,7 @@ export function refusedByOldContract(p: Payment): boolean {
 export function readPayload(raw: unknown, providerPaymentId: string, acceptsUnknownValues: () => boolean): Payment | null {
   try {
     const p = normalizePayment(raw);
-    // The contract refused these before issue 9 (point 6): histories recorded then replay the drop.
+    // The first contract refused these: histories recorded then replay the drop.
     if (refusedByOldContract(p) && !acceptsUnknownValues()) {
       log.warn('payment payload not understood; dropped', { providerPaymentId });
       return null;

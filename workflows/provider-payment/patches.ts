@@ -17,7 +17,7 @@
 // | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
 // | entity-accepts-unknown-values  | patched | next to move: no kept history has its marker, and with it forced on all|
 // |                                |         | 9 kept histories replay (checked by hand this round); it waits only for|
-// |                                |         | entities started before issue 9 to be gone (a live one may have dropped|
+// |                                |         | entities started before this patch to end (a live one may have dropped |
 // |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
@@ -27,15 +27,15 @@
 export const ENTITY_PATCHES = {
   /** an entity started with a snapshot does not signal that same snapshot back to the workflow that sent it */
   noEchoToStarter: 'entity-no-echo-to-starter',
-  /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (issue 15, stale entity) */
+  /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (a stale entity) */
   readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet',
   /**
-   * A payload the contract before issue 9 refused (legacy-payloads.ts, refusedByOldContract) is kept, not dropped.
+   * A payload the first contract refused (legacy-payloads.ts, refusedByOldContract) is kept, not dropped.
    * Implied by leanHistory.
    */
   acceptsUnknownValues: 'entity-accepts-unknown-values',
   /**
-   * Issue 12, one marker per run: every patch above is on without a marker of its own, and the search attributes
+   * One marker per run: every patch above is on without a marker of its own, and the search attributes
    * and memo the starter gave are not upserted again. Each marker costs two events and a visibility write (the
    * SDK upserts TemporalChangeVersion with it). Runs recorded before it have no such marker: patched() is false on
    * their replay and each old patch is read as it was.

@@ -30,7 +30,7 @@ import {
 export type Cause = ProviderPaymentChanged['cause'];
 
 const MAX_STATUS_HISTORY = 50;
-/** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md (issue 9). */
+/** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md. */
 export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
 export class ProviderPaymentState {
@@ -56,7 +56,7 @@ export class ProviderPaymentState {
   readBySubscriber = false;
   /** the memo this run has: under the lean patch, the one it was started with */
   private lastMemo: string;
-  /** what of the current payment the contract does not know (issue 9, point 6): kept, logged, counted, shown */
+  /** what of the current payment the contract does not know: kept, logged, counted, shown */
   private unknownValues: string[] = [];
   /** pushed final statuses held for the GET that confirms them (ENTITY_PATCHES.confirmsFinalPush) */
   unconfirmed: UnconfirmedPush[] = [];
@@ -86,7 +86,7 @@ export class ProviderPaymentState {
     // a carried-over run already told its subscribers
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
-    // back would only cost it a signal and a workflow task (issue 12). Later changes are forwarded as usual.
+    // back would only cost it a signal and a workflow task. Later changes are forwarded as usual.
     else if (this.payment && this.subscribers.size > 0 && this.isPatched(ENTITY_PATCHES.noEchoToStarter)) this.markAllTold();
   }
 
@@ -119,7 +119,7 @@ export class ProviderPaymentState {
     this.subscribers.add(workflowId);
     this.forwarded.delete(workflowId);
     this.wakeups++;
-    // Lean runs (issue 12): the subscriber's own read (its POST's answer) is merged like a read of ours, and
+    // Lean runs: the subscriber's own read (its POST's answer) is merged like a read of ours, and
     // the subscriber is sent only what is newer than it has. Older runs ignore `has`, as their code did.
     if (this.lean && has !== undefined) {
       this.accept(has, 'reconcile');

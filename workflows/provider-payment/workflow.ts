@@ -15,7 +15,7 @@ const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /**
- * Issue 15 (the stale-entity gap): while the payment is not final and nothing is heard, the entity re-reads it
+ * The stale-entity gap: while the payment is not final and nothing is heard, the entity re-reads it
  * after 1, 5 and 15 quiet minutes before falling back to `reconcileEveryMs` (1 h): a dropped webhook leaves it
  * behind for minutes, not an hour. A new event starts the ladder again.
  */

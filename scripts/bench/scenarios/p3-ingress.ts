@@ -1,4 +1,4 @@
-// P3 (issue 12): webhook → signal accepted through the ingress (HTTP, signature, envelope, dedupe, route,
+// P3: webhook → signal accepted through the ingress (HTTP, signature, envelope, dedupe, route,
 // signalWithStart) against the bare signalWithStart of the same payload, at a steady bounded rate, interleaved
 // tick by tick so both see the same machine. The target workflows sit on a task queue no worker polls: only
 // the acceptance of the signal is measured, not what a workflow does with it.

@@ -37,7 +37,7 @@ function rateQuery(state: PaymentWorkflowState): RateQuery {
 export async function quoteAndCreate(state: PaymentWorkflowState, n: number, checks: CreateChecks = {}): Promise<CreateResult> {
   let rate;
   try {
-    // a local activity (issue 12): a short idempotent read, one workflow task fewer per quote
+    // a local activity: a short idempotent read, one workflow task fewer per quote
     rate = await localRateActivities.getRate(rateQuery(state));
   } catch (err) {
     return { rejected: [failureViolation('rate', err, 'RATE_UNAVAILABLE')], payment: null };
@@ -70,7 +70,7 @@ export async function quoteAndCreate(state: PaymentWorkflowState, n: number, che
     state.activeId = p.id;
     return { created: (state.created = state.createdAnswer(p)) };
   }
-  // The first create answers now, in this workflow task (issue 12). Nothing is lost meanwhile: a webhook that
+  // The first create answers now, in this workflow task. Nothing is lost meanwhile: a webhook that
   // started the entity first is read back when we subscribe, and a cancel or requote arriving now is decided by
   // the main loop once the entity is followed. The phase is the one the main loop would show.
   state.activeId = p.id;
@@ -91,7 +91,7 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
   try {
     const made = await createActivities.createPaymentAndFollow(state.request, idempotencyKey, {
       subscriber: state.workflowId,
-      // the entity shares the payment's fairness key (issue 14)
+      // the entity shares the payment's fairness key
       ...(workflowInfo().priority ? { priority: { ...workflowInfo().priority } } : {}),
     });
     if (!made.followed)
@@ -101,7 +101,7 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
     const app = applicationFailureOf(err);
     const maybeCreated = app?.type === PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN || !app?.nonRetryable;
     if (!maybeCreated) return { rejected: providerViolations(app!), payment: null };
-    // A create that may have reached the service is never a refusal (issue 9, point 5): an operator decides.
+    // A create that may have reached the service is never a refusal: an operator decides.
     const why = app?.nonRetryable
       ? app.message
       : `no answer after retrying for 12 hours: ${err instanceof Error ? err.message : String(err)}`;
@@ -112,7 +112,7 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
 /**
  * Start the entity of the provider payment, or subscribe to it when a webhook started it first: the fallback
  * when the create's signalWithStart failed, and an adopted payment. A child that ignores our cancel and close
- * (follow-entity.ts), started with what it would upsert first, so it upserts nothing (issue 12).
+ * (follow-entity.ts), started with what it would upsert first, so it upserts nothing.
  */
 export async function follow(state: PaymentWorkflowState, p: Payment): Promise<void> {
   const entityInput: ProviderPaymentInput = { providerPaymentId: p.id, payment: p, subscribers: [state.workflowId] };

@@ -10,7 +10,7 @@ export async function reconcile(state: PaymentWorkflowState, id: string, why: st
     const before = state.tracked.get(id);
     state.absorb(read, `reconcile: ${why}`);
     state.note('reconciled', `${id} (${why})`);
-    // news the entity may have missed (its webhook dropped): it must not show an older state for an hour (issue 15)
+    // news the entity may have missed (its webhook dropped): it must not show an older state for an hour
     if (state.tracked.get(id) !== before) {
       const failed = await tellEntity(read);
       if (failed) state.note('entity-not-told', `${id}: ${failed}`);
