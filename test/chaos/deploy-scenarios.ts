@@ -9,7 +9,7 @@ import { startStuckPaymentsGauge } from '../../src/client/stuck-gauge';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import type { Scenario, ScenarioContext } from './scenarios';
-import { startBuild } from './versioned-workers';
+import { startBuild, untilAccepted } from './versioned-workers';
 import type { PaymentRun } from './workload';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,14 +75,14 @@ async function deployB(ctx: ScenarioContext, ramp: boolean): Promise<void> {
   const client = ctx.stack.client;
   if (ramp) {
     t.rampAt = Date.now();
-    await setRampingVersion(client, ctx.deploymentName, 'B', 50);
+    await untilAccepted(() => setRampingVersion(client, ctx.deploymentName, 'B', 50));
     ctx.log('deploy: ramp B 50 %');
     open(ctx, 0.7);
     await launched(ctx, Math.ceil(ctx.payments * 0.7));
   } else {
     t.rampAt = Date.now();
   }
-  await setCurrentVersion(client, ctx.deploymentName, 'B');
+  await untilAccepted(() => setCurrentVersion(client, ctx.deploymentName, 'B'));
   t.currentAt = Date.now();
   ctx.log(`deploy: set-current B (${ctx.launched()} payments started)`);
   open(ctx, 1);

@@ -103,9 +103,18 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     const s = stack;
     // Settle time for the checks comes out of the same budget.
     const paymentDeadline = deadline - 60_000;
+    // A disruption that fails ends the traffic at once (its gates open: ctx.done()) and fails the scenario
+    // after the payments already started are settled, instead of holding the rest back until the deadline.
+    let disruptionFailure: { error: unknown } | undefined;
+    const disruption = (scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0)).catch((error: unknown) => {
+      disruptionFailure = { error };
+      finished = true;
+      return 0;
+    });
     const traffic = (async () => {
       for (let i = 0; i < profile.payments; i++) {
         await scenario.beforePayment?.(ctx, i);
+        if (disruptionFailure) break;
         const kind = pickKind(random);
         const amount = random.int(5, 60);
         const key = `chaos-${scenario.name}-${runId}-${i}`;
@@ -119,12 +128,12 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         await new Promise((resolve) => setTimeout(resolve, profile.spreadMs));
       }
     })();
-    const disruption = scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0);
     await traffic;
     const finishedRuns = await Promise.all(payments);
     const payinRuns = await Promise.all(payins);
     finished = true;
     const disruptions = await disruption;
+    if (disruptionFailure) throw disruptionFailure.error;
     await scenario.teardown?.(ctx);
 
     // The payment-reconcile Schedule, as production runs it every 15 minutes: PAYINs and conversions whose every
@@ -177,10 +186,18 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
 function withDeadline<T>(work: Promise<T>, deadline: number, fallback: () => T): Promise<T> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(fallback()), Math.max(0, deadline - Date.now()));
-    void work.then((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
+    // A driver still running when the stack closes fails on the closed connection: that is its end, not an
+    // unhandled rejection surfacing in whatever test file runs next.
+    void work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback());
+      },
+    );
   });
 }
 

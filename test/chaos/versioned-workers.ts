@@ -29,17 +29,25 @@ export async function startBuild(client: Client, target: WorkerTarget, version: 
   return workers;
 }
 
-/** Build A's workers, made current: where every scenario starts. */
-export async function startCurrentBuild(client: Client, target: WorkerTarget, version: { deploymentName: string; buildId: string }, log: (line: string) => void): Promise<WorkerSupervisor> {
-  const workers = await startBuild(client, target, version, log);
-  // The version's own workflow may still be settling right after the first poll: asked again for a while.
+/**
+ * A deploy step the server may refuse for a while after a build's first poll: its version workflow is still
+ * settling, or its workers have not yet polled every task queue of the current version (FAILED_PRECONDITION
+ * "missing active task queues"). Asked again once a second, as an operator would, for up to `attempts` tries.
+ */
+export async function untilAccepted<T>(step: () => Promise<T>, attempts = 60): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await setCurrentVersion(client, version.deploymentName, version.buildId);
-      return workers;
+      return await step();
     } catch (error) {
-      if (attempt >= 30) throw error;
+      if (attempt >= attempts) throw error;
       await sleep(1_000);
     }
   }
+}
+
+/** Build A's workers, made current: where every scenario starts. */
+export async function startCurrentBuild(client: Client, target: WorkerTarget, version: { deploymentName: string; buildId: string }, log: (line: string) => void): Promise<WorkerSupervisor> {
+  const workers = await startBuild(client, target, version, log);
+  await untilAccepted(() => setCurrentVersion(client, version.deploymentName, version.buildId));
+  return workers;
 }
