@@ -6,6 +6,7 @@ import {
   describeWorkerDeployment,
   setCurrentVersion,
   setRampingVersion,
+  DeploymentStepRefusedError,
   WorkerDeploymentNotFoundError,
   type DeploymentStatus,
   type DeploymentVersionSummary,
@@ -123,7 +124,12 @@ export async function runDeploy(args: string[], env: Environment): Promise<numbe
       console.error(error.message);
       return EXIT.NOT_OK;
     }
-    throw error; // the server refused (e.g. no pollers for the build): its message, exit code 1
+    if (error instanceof DeploymentStepRefusedError) {
+      if (parsed.json) printJson({ deploymentName: parsed.deploymentName, refused: true, buildId: error.buildId, reason: error.serverMessage });
+      console.error(error.message);
+      return EXIT.NOT_OK;
+    }
+    throw error;
   } finally {
     await ctx.close();
   }

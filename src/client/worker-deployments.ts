@@ -5,6 +5,7 @@ import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
 const GRPC_NOT_FOUND = 5;
+const GRPC_FAILED_PRECONDITION = 9;
 
 /** No deployment of that name in the namespace (no versioned worker has polled yet). */
 export class WorkerDeploymentNotFoundError extends Error {
@@ -15,6 +16,27 @@ export class WorkerDeploymentNotFoundError extends Error {
         `first; the deployment exists once it has polled`,
     );
     this.name = 'WorkerDeploymentNotFoundError';
+  }
+}
+
+/**
+ * The server refused to route work to a build (FAILED_PRECONDITION): most often its workers have not polled yet,
+ * or not yet on every task queue the current build serves (the server will not let a task queue fall back to
+ * unversioned workers). Not retryable as such: the fix is the build's workers, then the same command again.
+ */
+export class DeploymentStepRefusedError extends Error {
+  readonly type = 'DeploymentStepRefusedError';
+  constructor(
+    readonly deploymentName: string,
+    readonly buildId: string,
+    readonly serverMessage: string,
+  ) {
+    super(
+      `the server refused to route work of ${deploymentName} to build ${buildId}: ${serverMessage}. ` +
+        `Start build ${buildId}'s workers (XBORDER_DEPLOYMENT_NAME=${deploymentName} XBORDER_BUILD_ID=${buildId} xborder worker) ` +
+        `on every task queue, wait until \`xborder deploy status\` lists the build, then run this again`,
+    );
+    this.name = 'DeploymentStepRefusedError';
   }
 }
 
@@ -63,6 +85,18 @@ async function notFoundAware<T>(deploymentName: string, call: () => Promise<T>):
   }
 }
 
+/** A routing change (set-current, ramp): the server's refusal becomes a DeploymentStepRefusedError with the fix. */
+async function routingChange<T>(deploymentName: string, buildId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await notFoundAware(deploymentName, call);
+  } catch (error) {
+    if (isGrpcServiceError(error) && error.code === GRPC_FAILED_PRECONDITION) {
+      throw new DeploymentStepRefusedError(deploymentName, buildId, error.details || error.message);
+    }
+    throw error;
+  }
+}
+
 export async function describeWorkerDeployment(client: Client, deploymentName: string): Promise<DeploymentStatus> {
   const response = await notFoundAware(deploymentName, () =>
     client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName }),
@@ -92,7 +126,7 @@ export async function setCurrentVersion(
   buildId: string,
   options: SetVersionOptions = {},
 ): Promise<{ previousBuildId: string | null }> {
-  const response = await notFoundAware(deploymentName, () =>
+  const response = await routingChange(deploymentName, buildId, () =>
     client.workflowService.setWorkerDeploymentCurrentVersion({
       namespace: client.options.namespace,
       deploymentName,
@@ -115,7 +149,7 @@ export async function setRampingVersion(
   percentage: number,
   options: SetVersionOptions = {},
 ): Promise<{ previousBuildId: string | null; previousPercentage: number }> {
-  const response = await notFoundAware(deploymentName, () =>
+  const response = await routingChange(deploymentName, buildId, () =>
     client.workflowService.setWorkerDeploymentRampingVersion({
       namespace: client.options.namespace,
       deploymentName,
@@ -147,7 +181,6 @@ export interface MakeCurrentIfNoneOptions {
   identity?: string;
 }
 
-const GRPC_FAILED_PRECONDITION = 9;
 const GRPC_ABORTED = 10;
 
 /**
