@@ -10,6 +10,7 @@ import { startEngine, type Engine, type EngineName } from '../test/chaos/engines
 import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioResult } from '../test/chaos/run-scenario';
 import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
+import { killAllIngresses } from '../test/chaos/ingress-process';
 
 export async function runChaos(options: { profile: 'full' | 'short'; only?: string[]; engines?: EngineName[]; payments?: number; seed: number; log: (line: string) => void }): Promise<ScenarioResult[]> {
   const profile = { ...PROFILES[options.profile], ...(options.payments ? { payments: options.payments } : {}) };
@@ -24,7 +25,7 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
     if (scenarios.length === 0 && !badInput) continue;
     const engine: Engine = await startEngine(engineName, options.log);
     // Ctrl-C or a CI timeout: the server, PostgreSQL and workers run in their own process groups.
-    const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), killAllIngresses(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
