@@ -20,7 +20,8 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
   for (const engineName of options.engines ?? (['cluster', 'dev-server'] as EngineName[])) {
     // By default each scenario on its engines; --engines runs the chosen ones on the engines named.
     const runsOn = (s: (typeof SCENARIOS)[number]) => (options.engines ? !s.needsCluster || engineName === 'cluster' : s.engines.includes(engineName));
-    const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name));
+    const inProfile = (s: (typeof SCENARIOS)[number]) => options.only !== undefined || profile.name !== 'short' || s.shortProfile !== false;
+    const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name) && inProfile(s));
     const badInput = (options.engines ? true : engineName === 'cluster') && wanted('bad-input');
     if (scenarios.length === 0 && !badInput) continue;
     const engine: Engine = await startEngine(engineName, options.log);

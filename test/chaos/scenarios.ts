@@ -53,6 +53,8 @@ export interface Scenario {
   what: string;
   /** where `npm run chaos` runs it by default */
   engines: EngineName[];
+  /** false: left out of the short profile (CI) unless named by --only; too long for its budget (docs/chaos.md says why) */
+  shortProfile?: false;
   /** needs PostgreSQL (only the cluster has one) */
   needsCluster?: boolean;
   /** a webhook storm proxy sits between the sandbox and the ingress */
