@@ -97,13 +97,15 @@ describe('webhook signing secret rotated through the control API', () => {
     return r.headers['webhook-signature'] === `v1,${mac}`;
   };
 
-  it('signs every attempt from the rotation on with the new secret; a malformed one is refused', async () => {
+  it('signs every attempt from the rotation on with the new secret; a malformed one, or one without the control token, is refused', async () => {
     const r = await receiver();
     const [before, after] = [generatedWebhookSecret(), generatedWebhookSecret()];
     const sb = await start({ webhookUrls: [r.url], webhookSecret: before });
     const c = client(sb);
     await emit(sb, 1);
     await until(() => r.received.length === 1);
+    const withoutToken = await fetch(`${sb.url}/sandbox/webhook-secret`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret: after }) });
+    expect(withoutToken.status).toBe(401); // a control route: only with the sandbox's control token
     expect((await c.call('PUT', '/sandbox/webhook-secret', { secret: 'whsec_short' })).status).toBe(400);
     expect((await c.call('PUT', '/sandbox/webhook-secret', { secret: after })).body).toEqual({ status: 'rotated' });
     expect(sb.webhookSecret).toBe(after);
