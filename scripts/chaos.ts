@@ -10,6 +10,7 @@ import { startEngine, type Engine, type EngineName } from '../test/chaos/engines
 import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioResult } from '../test/chaos/run-scenario';
 import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
+import { killAllIngresses } from '../test/chaos/ingress-process';
 
 export async function runChaos(options: { profile: 'full' | 'short'; only?: string[]; engines?: EngineName[]; payments?: number; seed: number; log: (line: string) => void }): Promise<ScenarioResult[]> {
   const profile = { ...PROFILES[options.profile], ...(options.payments ? { payments: options.payments } : {}) };
@@ -19,12 +20,13 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
   for (const engineName of options.engines ?? (['cluster', 'dev-server'] as EngineName[])) {
     // By default each scenario on its engines; --engines runs the chosen ones on the engines named.
     const runsOn = (s: (typeof SCENARIOS)[number]) => (options.engines ? !s.needsCluster || engineName === 'cluster' : s.engines.includes(engineName));
-    const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name));
+    const inProfile = (s: (typeof SCENARIOS)[number]) => options.only !== undefined || profile.name !== 'short' || s.shortProfile !== false;
+    const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name) && inProfile(s));
     const badInput = (options.engines ? true : engineName === 'cluster') && wanted('bad-input');
     if (scenarios.length === 0 && !badInput) continue;
     const engine: Engine = await startEngine(engineName, options.log);
     // Ctrl-C or a CI timeout: the server, PostgreSQL and workers run in their own process groups.
-    const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), killAllIngresses(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {

@@ -16,6 +16,8 @@ export const SANDBOX_USAGE = `Usage: sandbox [options]
   --api-key <key[@ip,…]>  accepted API key, optionally with an IP allowlist; repeatable
                           (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test)
   --webhook-url <url>     webhook endpoint; repeatable (env SANDBOX_WEBHOOK_URLS, separated by spaces or ';')
+  --webhook-delivery <m>  broadcast (default: every event to every URL) or spread (each event to one URL,
+                          a retry to the next; env SANDBOX_WEBHOOK_DELIVERY)
   --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent)
   --control-token <t>     token of the control routes /sandbox/*, sent as X-Sandbox-Control-Token
                           (env SANDBOX_CONTROL_TOKEN; generated per run when absent)
@@ -55,7 +57,7 @@ export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv
 function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { options: SandboxOptions; help: boolean; secretsFile?: string } {
   const flags = new Map<string, string[]>();
   let help = false;
-  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-secret', 'control-token', 'secrets-file', 'as-of', 'data-file', 'seed', 'rate-limit']);
+  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-delivery', 'webhook-secret', 'control-token', 'secrets-file', 'as-of', 'data-file', 'seed', 'rate-limit']);
   const bool = new Set(['demo-data', 'quiet']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -94,6 +96,11 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
     if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
   }
   if (urls.length > 0) options.webhookUrls = urls;
+  const delivery = one('webhook-delivery', 'SANDBOX_WEBHOOK_DELIVERY');
+  if (delivery) {
+    if (delivery !== 'broadcast' && delivery !== 'spread') throw new SandboxArgsError('--webhook-delivery must be broadcast or spread');
+    options.webhookDelivery = delivery;
+  }
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { SandboxClock } from './clock';
 import { FaultInjector } from './faults';
 import { IdempotencyStore } from './http/idempotency';
@@ -24,7 +24,8 @@ export class SandboxCore {
   readonly clock: SandboxClock;
   readonly scheduler: Scheduler;
   readonly faults = new FaultInjector();
-  readonly webhookSecret: string;
+  /** The signing secret of every attempt from now on (rotated by PUT /sandbox/webhook-secret). */
+  webhookSecret: string;
   readonly webhooks: WebhookDispatcher;
   readonly idempotency: IdempotencyStore;
   readonly rateLimiter: RateLimiter | null;
@@ -49,7 +50,7 @@ export class SandboxCore {
       () => this.data.deliveries,
       this.scheduler,
       () => this.clock.nowMs(),
-      { secret: this.webhookSecret, retryScheduleMs: options.webhookRetryScheduleMs, timeoutMs: options.webhookTimeoutMs },
+      { secret: () => this.webhookSecret, retryScheduleMs: options.webhookRetryScheduleMs, timeoutMs: options.webhookTimeoutMs },
       () => this.saver.saveSoon(),
     );
     this.idempotency = new IdempotencyStore(this.data.idempotency, options.idempotencyWindowMs, () => this.clock.nowMs());
@@ -70,19 +71,20 @@ export class SandboxCore {
     return `${prefix}_${randomBytes(12).toString('base64url')}`;
   }
 
-  /** Records an event and queues one signed delivery per webhook URL. */
+  /** Records an event and queues its signed deliveries: one per webhook URL, or one spread over them. */
   emit(type: string, data: Record<string, unknown>, atMs?: number): SandboxEvent {
     // A snapshot: the stored objects keep changing after the event.
     const event: SandboxEvent = { id: this.newId('evt'), type, createdAt: this.nowIso(atMs), data: structuredClone(data) };
     this.recentEvents.push(event);
     if (this.recentEvents.length > RECENT_EVENTS) this.recentEvents.shift();
     const body = JSON.stringify(event);
-    for (const url of this.options.webhookUrls) {
+    for (const targets of this.deliveryTargets(event.id)) {
       const delivery: Delivery = {
         id: this.newId('dlv'),
         eventId: event.id,
         eventType: type,
-        url,
+        url: targets[0]!,
+        ...(targets.length > 1 ? { targets } : {}),
         body,
         state: 'pending',
         attempts: [],
@@ -93,6 +95,17 @@ export class SandboxCore {
     }
     this.saver.saveSoon();
     return event;
+  }
+
+  /**
+   * Broadcast: each URL its own delivery. Spread: one delivery whose first URL is picked by the event id's hash
+   * (even over the URLs, the same after a restart), the others after it in order, for the retries.
+   */
+  private deliveryTargets(eventId: string): string[][] {
+    const urls = this.options.webhookUrls;
+    if (this.options.webhookDelivery === 'broadcast' || urls.length < 2) return urls.map((url) => [url]);
+    const first = createHash('sha256').update(eventId).digest().readUInt32BE(0) % urls.length;
+    return [[...urls.slice(first), ...urls.slice(0, first)]];
   }
 
   snapshot(): SandboxData {

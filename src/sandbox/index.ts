@@ -89,7 +89,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     clock: core.clock,
     state: core,
     services,
-    webhookSecret: core.webhookSecret,
+    get webhookSecret() {
+      return core.webhookSecret;
+    },
     controlToken: resolved.controlToken,
     controlHeaders: { [CONTROL_TOKEN_HEADER]: resolved.controlToken },
     apiKey: resolved.apiKeys[0]!.key,

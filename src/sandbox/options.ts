@@ -26,6 +26,13 @@ export interface SandboxOptions {
   /** API keys; default one key `sk_sandbox_test` with no allowlist. */
   apiKeys?: ApiKeyConfig[];
   webhookUrls?: string[];
+  /**
+   * How events are spread over `webhookUrls` (docs/sandbox.md, "Webhooks"): `broadcast` (default) sends every event
+   * to every URL (separate receivers); `spread` sends each event to one of them, as a sender does in front of
+   * replicas of one receiver, and its next attempt after a failure to the next URL (a replica that is down is
+   * skipped at the retry).
+   */
+  webhookDelivery?: WebhookDeliveryMode;
   /** `whsec_<base64>`; generated when absent (RunningSandbox.webhookSecret; never printed). */
   webhookSecret?: string;
   /**
@@ -66,11 +73,14 @@ export interface SandboxOptions {
   teamEmail?: string;
 }
 
+export type WebhookDeliveryMode = 'broadcast' | 'spread';
+
 export interface ResolvedOptions {
   port: number;
   host: string;
   apiKeys: ApiKeyConfig[];
   webhookUrls: string[];
+  webhookDelivery: WebhookDeliveryMode;
   webhookSecret: string | undefined;
   controlToken: string;
   controlTokenGenerated: boolean;
@@ -132,6 +142,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
     host: o.host ?? '127.0.0.1',
     apiKeys: o.apiKeys && o.apiKeys.length > 0 ? o.apiKeys : [{ key: DEFAULT_API_KEY }],
     webhookUrls: o.webhookUrls ?? [],
+    webhookDelivery: o.webhookDelivery ?? 'broadcast',
     webhookSecret: o.webhookSecret,
     controlToken: o.controlToken ?? randomBytes(24).toString('base64url'),
     controlTokenGenerated: o.controlToken === undefined,

@@ -5,7 +5,7 @@ import { startTestStack } from '../e2e/stack-support';
 import { runBadInput, type BadInputResult } from './bad-input';
 import type { Engine } from './engines';
 import { seededRandom } from './random';
-import type { Scenario, ScenarioContext } from './scenarios';
+import type { Scenario, ScenarioContext, StackPlan } from './scenarios';
 import { triggerReconcileSchedule } from './reconcile-schedule';
 import { entityStatus, verifyScenario, type ScenarioCounts } from './verify';
 import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
@@ -46,14 +46,18 @@ export interface ScenarioResult extends ScenarioCounts {
 
 const QUOTE_VALIDITY_MS = 12_000;
 
-async function stackOn(engine: Engine, webhookUrls?: string[]): Promise<LocalStack> {
+async function stackOn(engine: Engine, webhookUrls?: string[], plan: StackPlan = {}): Promise<LocalStack> {
   return startTestStack({
     temporalPort: engine.port,
     namespace: engine.namespace,
     worker: false,
     schedules: false,
     ...(webhookUrls ? { sandboxWebhookUrls: webhookUrls } : {}),
+    ...(plan.webhooks ? { sandboxWebhookUrls: plan.webhooks.urls } : {}),
+    ...(plan.webhookSecret ? { webhookSecret: plan.webhookSecret } : {}),
+    ...(plan.dataConverter ? { dataConverter: plan.dataConverter } : {}),
     sandbox: {
+      ...(plan.webhooks ? { webhookDelivery: plan.webhooks.delivery } : {}),
       demoData: true,
       quoteValidityMs: QUOTE_VALIDITY_MS,
       // Retries spread over ~1 minute: a sender that outlasts a short Temporal outage.
@@ -70,13 +74,15 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
   let stack: LocalStack | undefined;
   let workers: WorkerSupervisor | undefined;
   const moreWorkers: WorkerSupervisor[] = [];
+  let plan: StackPlan = {};
   try {
-    stack = await stackOn(engine, storm ? [storm.url] : undefined);
+    plan = (await scenario.plan?.()) ?? {};
+    stack = await stackOn(engine, storm ? [storm.url] : undefined, plan);
     storm?.target(stack.ingress.webhookUrl);
     const runId = randomUUID().slice(0, 6);
     // Versioned workers, a deployment per scenario run (versioned-workers.ts): build A serves.
     const deploymentName = `chaos-${scenario.name}-${runId}`;
-    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey };
+    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey, ...(plan.workerEnv ? { env: plan.workerEnv } : {}) };
     workers = await startCurrentBuild(stack.client, target, { deploymentName, buildId: 'A' }, log);
     let finished = false;
     let launched = 0;
@@ -95,6 +101,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
       launched: () => launched,
       runs,
       addWorkers: (w) => moreWorkers.push(w),
+      plan,
     };
     await scenario.setup?.(ctx);
 
@@ -178,6 +185,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
   } finally {
     await workers?.stop();
     for (const w of moreWorkers) await w.stop();
+    await plan.close?.();
     await stack?.close();
     await storm?.close();
   }

@@ -33,11 +33,25 @@ export interface WorkerTarget {
   apiKey: string;
   /** A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. */
   version?: { deploymentName: string; buildId: string };
+  /** Variables over this process's environment, read at each (re)start: an operator's new config (key-rotation.ts); undefined removes one. */
+  env?: () => Record<string, string | undefined>;
+}
+
+/** process.env with `overrides` over it (an undefined value removes the variable). */
+export function environmentWith(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const [name, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
 }
 
 export interface WorkerSupervisor {
   /** SIGKILL of the running worker; the supervisor starts another after `restartAfterMs`. */
   kill(restartAfterMs: number): void;
+  /** An operator's restart: SIGTERM (the worker drains), then a new process with the configuration of now (target.env). */
+  restart(): Promise<void>;
   /** Resolves once the running worker has connected and polls (its start-up line). */
   ready(): Promise<void>;
   /** Processes started so far (1 + restarts). */
@@ -63,7 +77,7 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'workers', 'main.ts')], {
       cwd: ROOT,
       env: {
-        ...process.env,
+        ...environmentWith(target.env?.()),
         TEMPORAL_ADDRESS: target.temporalAddress,
         TEMPORAL_NAMESPACE: target.namespace,
         XBORDER_TASK_QUEUE: target.taskQueue,
@@ -104,6 +118,18 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
   return {
     async ready() {
       while (!stopping && (!current || readyChild !== current)) await new Promise((resolve) => setTimeout(resolve, 200));
+    },
+    async restart() {
+      const victim = current;
+      if (!victim || stopping) return;
+      current = undefined; // its exit is ours: no crash, no second restart
+      const exited = new Promise((resolve) => victim.once('exit', resolve));
+      victim.kill('SIGTERM');
+      const hard = setTimeout(() => victim.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(hard);
+      if (pendingRestart) clearTimeout(pendingRestart);
+      start();
     },
     kill(restartAfterMs) {
       const victim = current;

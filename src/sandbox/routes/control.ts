@@ -4,6 +4,7 @@ import { parseIsoDuration } from '../clock';
 import { FaultSpecSchema } from '../faults';
 import { validationError } from '../http/api-error';
 import { Router } from '../http/router';
+import { knownSecretReason } from '../../security/known-secrets';
 import { type Services } from './api';
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
@@ -16,6 +17,8 @@ const ClockBodySchema = z.union([z.object({ now: z.iso.datetime() }).strict(), z
 const FundBodySchema = z.object({ sentAt: z.iso.datetime().optional(), amount: z.number().positive().optional(), transactionHash: z.string().optional() });
 const FailBodySchema = z.object({ code: z.enum(FAILURE_CODES) });
 const ReviewBodySchema = z.object({ outcome: z.enum(['APPROVED', 'REJECTED']) });
+// Standard Webhooks secrets (docs/spec-gaps.md, Events 5): whsec_ and a base64 key of 24 bytes or more.
+const WebhookSecretBodySchema = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'whsec_<base64 of 24 bytes or more>') }).strict();
 const DepositBodySchema = z.object({ amount: z.number().positive(), fromAccountNumber: z.string().optional(), fromAddress: z.string().optional() });
 
 /** Simulation controls outside /v1 (docs/sandbox.md, "Control API"). */
@@ -67,6 +70,15 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     return ok({ data: core.recentEvents.filter((e) => !type || e.type === type) });
   });
   r.get('/sandbox/webhook-secret', () => ok({ secret: core.webhookSecret }));
+  // The service's dashboard rolling the signing secret: every attempt from now on, retries of older events too, is
+  // signed with the new one (the receiver accepts both during the rotation). Never echoed.
+  r.add('PUT', '/sandbox/webhook-secret', ({ body }) => {
+    const { secret } = parse(WebhookSecretBodySchema, body);
+    // A secret published in the repository never signs anything (src/security/known-secrets.ts).
+    if (knownSecretReason(secret) !== null) throw validationError([{ path: 'secret', rule: 'KNOWN_SECRET', message: 'a secret published in the repository; generate one (whsec_ and 24 random bytes, base64)' }]);
+    core.webhookSecret = secret;
+    return ok({ status: 'rotated' });
+  });
 
   r.post('/sandbox/faults', ({ body }) => ({ status: 201, body: core.faults.add(parse(FaultSpecSchema, body)) }));
   r.get('/sandbox/faults', () => ok({ data: core.faults.list() }));

@@ -5,6 +5,8 @@ import { webhookHeaders } from './signing';
 
 export interface DeliveryAttempt {
   at: string;
+  /** where this attempt went (a spread delivery moves to the next URL after a failure) */
+  url?: string;
   status: number | null;
   error: string | null;
   durationMs: number;
@@ -15,7 +17,13 @@ export interface Delivery {
   id: string;
   eventId: string;
   eventType: string;
+  /** the URL of the latest attempt (the first one before any) */
   url: string;
+  /**
+   * Spread delivery (SandboxOptions.webhookDelivery): the receiver's URLs, this event's first choice first; attempt
+   * n goes to targets[n % length], so a retry after a failure goes to another replica.
+   */
+  targets?: string[];
   body: string;
   state: 'pending' | 'delivered' | 'failed';
   attempts: DeliveryAttempt[];
@@ -24,7 +32,8 @@ export interface Delivery {
 }
 
 export interface WebhookDispatcherOptions {
-  secret: string;
+  /** Read at each attempt: the secret can be rotated while deliveries are pending (PUT /sandbox/webhook-secret). */
+  secret: () => string;
   /** Delays between attempts (after the first, immediate one); the last failure marks the delivery failed. */
   retryScheduleMs: readonly number[];
   timeoutMs: number;
@@ -90,15 +99,18 @@ export class WebhookDispatcher {
     const at = new Date(this.nowMs()).toISOString();
     let status: number | null = null;
     let error: string | null = null;
+    const targets = delivery.targets;
+    const url = targets && targets.length > 0 ? targets[delivery.attempts.length % targets.length]! : delivery.url;
+    delivery.url = url;
     try {
-      status = await post(delivery.url, delivery.body, webhookHeaders(this.options.secret, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body), this.options.timeoutMs);
+      status = await post(url, delivery.body, webhookHeaders(this.options.secret(), delivery.eventId, Math.floor(Date.now() / 1000), delivery.body), this.options.timeoutMs);
       if (status < 200 || status > 299) error = `HTTP ${status}`;
     } catch (err) {
       error = (err as Error).message || String(err);
     }
     // A reset() may have dropped this delivery while the attempt was in flight.
     if (this.deliveries()[delivery.id] !== delivery) return;
-    delivery.attempts.push({ at, status, error, durationMs: Date.now() - started });
+    delivery.attempts.push({ at, url, status, error, durationMs: Date.now() - started });
     if (error === null) delivery.state = 'delivered';
     else {
       const delay = this.options.retryScheduleMs[delivery.attempts.length - 1];
