@@ -3,6 +3,7 @@
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import type { Engine, EngineName } from './engines';
+import type { OutageReceiver } from './outage-receiver';
 import type { Random } from './random';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import type { PaymentRun } from './workload';
@@ -29,6 +30,8 @@ export interface ScenarioContext {
   runs: readonly PaymentRun[];
   /** more workers the scenario started: stopped with the scenario */
   addWorkers: (workers: WorkerSupervisor) => void;
+  /** the backend's event endpoint, when the scenario asks for one (`eventsReceiver`) */
+  receiver?: OutageReceiver;
 }
 
 export interface Scenario {
@@ -40,6 +43,8 @@ export interface Scenario {
   needsCluster?: boolean;
   /** a webhook storm proxy sits between the sandbox and the ingress */
   storm?: boolean;
+  /** payments are started with `events` and the workers deliver them to a receiver of the run (ctx.receiver) */
+  eventsReceiver?: boolean;
   setup?: (ctx: ScenarioContext) => Promise<void>;
   /** the disruption, looping until ctx.done(); returns how many times it struck */
   disrupt?: (ctx: ScenarioContext) => Promise<number>;

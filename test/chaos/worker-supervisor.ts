@@ -33,6 +33,8 @@ export interface WorkerTarget {
   apiKey: string;
   /** A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. */
   version?: { deploymentName: string; buildId: string };
+  /** more variables for the worker (a scenario's event endpoint) */
+  env?: Record<string, string>;
 }
 
 export interface WorkerSupervisor {
@@ -75,6 +77,7 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
         ...(target.version
           ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, XBORDER_BUILD_ID: target.version.buildId }
           : { XBORDER_WORKER_VERSIONING: 'false' }),
+        ...target.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,0 +1,80 @@
+// The "receiver outage" chaos scenario (docs/chaos.md): every payment is started with `events`, and the backend's
+// event endpoint goes down mid-run, now answering 503, now gone (connection refused), then comes back. Outbound
+// events must survive it (docs/outbound-events.md, "How it works"): none lost (every payment's events 1…n reach the
+// receiver, its outcome's last), none delivered out of order for a payment, and all of them delivered once the
+// receiver is back. The receiver dedupes on the event id, as a backend must: a redelivery is counted, not a fault.
+import { isTransferEvent, type XborderEvent } from '../../src/contract';
+import type { Scenario, ScenarioContext } from './scenarios';
+import type { PaymentRun } from './workload';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function pause(ctx: ScenarioContext, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ctx.done() && Date.now() < until) await sleep(Math.min(250, until - Date.now()));
+}
+
+/** Outages short enough that the delivery's retries (10 s, 20 s, 40 s …) find the receiver back within a minute. */
+async function disrupt(ctx: ScenarioContext): Promise<number> {
+  const receiver = ctx.receiver!;
+  let strikes = 0;
+  await pause(ctx, ctx.random.int(1_000, 3_000));
+  while (!ctx.done() && strikes < 6) {
+    const mode = strikes % 2 === 0 ? '503' : 'gone';
+    await receiver.down(mode);
+    strikes++;
+    const ms = ctx.random.int(8_000, 15_000);
+    ctx.log(`   receiver ${mode} for ${ms} ms`);
+    await sleep(ms); // the outage lasts its time even when the payments are done: their events still wait
+    await receiver.up();
+    await pause(ctx, ctx.random.int(10_000, 20_000));
+  }
+  return strikes;
+}
+
+/** The event a payment's outcome makes (payment.completed for COMPLETED …). */
+const outcomeEvent = (outcome: string) => `payment.${outcome.toLowerCase()}`;
+
+function problemsOf(runs: PaymentRun[], accepted: XborderEvent[]): { problems: string[]; waiting: number } {
+  const problems: string[] = [];
+  let waiting = 0;
+  for (const run of runs.filter((r) => r.outcome !== null)) {
+    const mine = accepted.filter((e) => e.paymentKey === run.key);
+    // first acceptance of each id, in the order accepted: the receiver's view after dedupe
+    const seen = new Set<string>();
+    const firsts = mine.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
+    const sequences = firsts.map((e) => e.sequence);
+    if (sequences.some((s, i) => s !== i + 1)) problems.push(`${run.key}: events out of order or one lost: sequences ${sequences.join(',')}`);
+    if (!firsts.some((e) => e.type === outcomeEvent(run.outcome!))) waiting++;
+    else if (firsts.at(-1)!.type !== outcomeEvent(run.outcome!)) problems.push(`${run.key}: ${firsts.at(-1)!.type} after its outcome's event`);
+  }
+  return { problems, waiting };
+}
+
+export const RECEIVER_OUTAGE: Scenario = {
+  name: 'receiver-outage',
+  what: "the backend's event receiver answers 503, then is gone (connection refused), several times mid-run",
+  engines: ['dev-server'],
+  eventsReceiver: true,
+  disrupt,
+  async check(ctx, runs) {
+    const receiver = ctx.receiver!;
+    // every payment's events delivered once the receiver is back: wait for the retries (at most a few minutes)
+    const until = Math.min(Date.now() + 4 * 60_000, ctx.deadline);
+    const payments = () => receiver.accepted.filter((e): e is XborderEvent => !isTransferEvent(e));
+    let result = problemsOf(runs, payments());
+    while (result.waiting > 0 && Date.now() < until) {
+      await sleep(2_000);
+      result = problemsOf(runs, payments());
+    }
+    const problems = [...result.problems];
+    if (result.waiting > 0) problems.push(`${result.waiting} payments' outcome events never delivered (lost)`);
+    if (receiver.unverified > 0) problems.push(`${receiver.unverified} deliveries failed verification`);
+    const ids = payments().map((e) => e.id);
+    const redelivered = ids.length - new Set(ids).size;
+    return {
+      problems,
+      notes: `events: ${new Set(ids).size} delivered, ${redelivered} redelivered (deduped by id), ${receiver.refusedDeliveries} deliveries refused while down`,
+    };
+  },
+};
