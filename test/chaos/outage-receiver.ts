@@ -15,6 +15,8 @@ export class OutageReceiver {
   /** deliveries answered 503 or refused by verification */
   refusedDeliveries = 0;
   unverified = 0;
+  /** every request that reached it */
+  attempts = 0;
   mode: ReceiverMode = 'up';
   /** made for the run, never written down: no secret of the repository ever runs */
   readonly secret = `whsec_${randomBytes(32).toString('base64')}`;
@@ -53,6 +55,7 @@ export class OutageReceiver {
 
   private listen(): Promise<void> {
     this.server = createServer((req, res) => {
+      this.attempts++;
       void readBody(req).then((body) => {
         if (this.mode !== 'up') {
           this.refusedDeliveries++;

@@ -17,8 +17,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function disrupt(ctx: ScenarioContext): Promise<number> {
   const receiver = ctx.receiver!;
   let strikes = 0;
-  // down from the first payment on: its payment.created, and the others', meet the outage
-  while (!ctx.done() && ctx.launched() === 0) await sleep(100);
+  // down from the first delivery on: the payment.created of the payments launched meanwhile meet the outage
+  while (!ctx.done() && receiver.attempts === 0) await sleep(50);
   while (strikes < 2 && Date.now() < ctx.deadline) {
     const mode = strikes % 2 === 0 ? '503' : 'gone';
     await receiver.down(mode);
@@ -53,7 +53,7 @@ function problemsOf(runs: PaymentRun[], accepted: XborderEvent[]): { problems: s
 
 export const RECEIVER_OUTAGE: Scenario = {
   name: 'receiver-outage',
-  what: "the backend's event receiver answers 503, then is gone (connection refused), several times mid-run",
+  what: "the backend's event receiver answers 503 from its first delivery on, then later is gone (connection refused)",
   engines: ['dev-server'],
   eventsReceiver: true,
   disrupt,
