@@ -4,9 +4,15 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
-import type { XborderEvent } from '../src/contract';
+import type { XborderEvent, XborderOutboundEvent, XborderTransferEvent } from '../src/contract';
 import { signWebhook } from '../src/provider/webhook-signature';
-import { PAYMENT_EVENTS_WORKFLOW_TYPE, paymentEventSignal, paymentEventsWorkflowId, type PaymentEventsInput } from '../workflows/payment-events/api';
+import {
+  PAYMENT_EVENTS_WORKFLOW_TYPE,
+  paymentEventSignal,
+  paymentEventsWorkflowId,
+  transferEventsWorkflowId,
+  type PaymentEventsInput,
+} from '../workflows/payment-events/api';
 
 export const EVENT_DELIVERY_FAILURE_TYPES = {
   /** the receiver answered, not with a 2xx: retried (it may be deploying, or fixed later) */
@@ -33,11 +39,14 @@ export interface EventDeliveryConfig {
 }
 
 export interface EventDeliveryActivities {
-  deliverPaymentEvent(endpointUrl: string | null, event: XborderEvent): Promise<void>;
+  /** a payment's event or a transfer's: both go out the same way */
+  deliverPaymentEvent(endpointUrl: string | null, event: XborderOutboundEvent): Promise<void>;
 }
 
 export interface EventHandOverActivities {
   handOverPaymentEvent(paymentKey: string, endpointUrl: string | null, event: XborderEvent): Promise<void>;
+  /** the transfer's hand-over to `transfer-events:<transferKey>` (a delivery workflow of the same type) */
+  handOverTransferEvent(transferKey: string, endpointUrl: string | null, event: XborderTransferEvent): Promise<void>;
 }
 
 /** The endpoint a payment's events go to, or null when this worker may not call it. */
@@ -117,19 +126,22 @@ export function createEventHandOverActivities(deps: {
 } = {}): EventHandOverActivities {
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
+  const handOver = async (workflowId: string, key: string, endpointUrl: string | null, event: XborderOutboundEvent) => {
+    const input: PaymentEventsInput = { paymentKey: key, endpointUrl };
+    await client().workflow.signalWithStart(PAYMENT_EVENTS_WORKFLOW_TYPE, {
+      workflowId,
+      taskQueue: taskQueue(),
+      args: [input],
+      signal: paymentEventSignal,
+      signalArgs: [event],
+      // a run that ended (idle) is followed by a new one; a running one just gets the signal
+      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    });
+  };
   return {
-    async handOverPaymentEvent(paymentKey, endpointUrl, event) {
-      const input: PaymentEventsInput = { paymentKey, endpointUrl };
-      await client().workflow.signalWithStart(PAYMENT_EVENTS_WORKFLOW_TYPE, {
-        workflowId: paymentEventsWorkflowId(paymentKey),
-        taskQueue: taskQueue(),
-        args: [input],
-        signal: paymentEventSignal,
-        signalArgs: [event],
-        // a run that ended (idle) is followed by a new one; a running one just gets the signal
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      });
-    },
+    handOverPaymentEvent: (paymentKey, endpointUrl, event) => handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, event),
+    handOverTransferEvent: (transferKey, endpointUrl, event) =>
+      handOver(transferEventsWorkflowId(transferKey), transferKey, endpointUrl, event),
   };
 }

@@ -19,6 +19,8 @@ import { createProviderClient } from '../src/provider';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
 import { createJsonLogger, logLevelFromEnv } from '../src/telemetry/logger';
 import { DEFAULT_DEPLOYMENT_NAME, workerConfigFromEnv } from './config';
+import { eventsConfigFromEnv } from './events-config';
+import { xborderNexusHandler } from '../src/nexus/handlers';
 import { connectionOptionsOf } from '../src/client/connection-config';
 import { dataConverterFromEnv } from '../src/codec/data-converter';
 import { installTracingFromEnv } from '../src/telemetry/tracing';
@@ -91,6 +93,8 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
   };
   const { temporal } = worker;
   const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
+  // outbound events' endpoint and secrets (XBORDER_EVENTS_*), as the long-lived worker reads them
+  const events = eventsConfigFromEnv(env);
   return {
     version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID },
     defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR,
@@ -101,7 +105,9 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
       Object.assign(config.workerOptions, {
         taskQueue: worker.taskQueue,
         workflowBundle,
-        activities: createActivities({ provider }),
+        activities: createActivities({ provider, events }),
+        // the `xborder` Nexus service, as `xborder worker` serves it (its endpoint targets this task queue)
+        nexusServices: [xborderNexusHandler],
         // issue 13: the same payload encryption as every other worker and client (fails the cold start without keys)
         dataConverter,
         // telemetry: provider errors by type, on the runtime's metric meter

@@ -119,6 +119,11 @@ export const TransferInputSchema = z.object({
     limits: PaymentInputSchema.shape.limits,
     options: PaymentInputSchema.shape.options,
   }),
+  /**
+   * Send the transfer's lifecycle events and its payment's to a backend (docs/outbound-events.md, "Transfers"), as
+   * PaymentInput.events. Absent: none (transfers started before transfer events existed).
+   */
+  events: PaymentEventsOptionsSchema.optional(),
 });
 export type TransferInput = z.input<typeof TransferInputSchema>;
 

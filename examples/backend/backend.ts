@@ -9,7 +9,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
-import { startPayment, verifyXborderEvent, type PaymentRequest, type XborderEvent } from '../../src/client';
+import {
+  isTransferEvent,
+  startPayment,
+  verifyXborderEvent,
+  type PaymentRequest,
+  type XborderEvent,
+  type XborderOutboundEvent,
+} from '../../src/client';
 
 export interface BackendOptions {
   client: Client;
@@ -78,7 +85,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
 
   async function onEvent(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
-    let event: XborderEvent;
+    let event: XborderOutboundEvent;
     try {
       event = verifyXborderEvent(options.secrets, req.headers, body);
     } catch {
@@ -89,7 +96,8 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
       failuresLeft--;
       return send(res, 503, { error: 'not ready' }); // xborder retries, in order
     }
-    apply(event);
+    // this backend starts payments only; a transfer's events (transfer.*) would be handled the same way, by id
+    if (!isTransferEvent(event)) apply(event);
     send(res, 204);
   }
 

@@ -81,9 +81,10 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   // @temporalio/worker and @temporalio/lambda-worker are dev dependencies (optional peers) of the package: a
   // client-only install does without them; the Lambda worker needs them.
   const temporal = Object.fromEntries(
-    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@opentelemetry/exporter-trace-otlp-http']) })
-      // @opentelemetry/* with them (issue 14): interceptors-opentelemetry and our tracing share one API instance
-      .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/')),
+    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@temporalio/nexus', '@opentelemetry/exporter-trace-otlp-http']) })
+      // @opentelemetry/* with them (issue 14): interceptors-opentelemetry and our tracing share one API instance;
+      // nexus-rpc too: the worker and our Nexus service handler must share one copy
+      .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/') || name === 'nexus-rpc'),
   );
   await build({
     entryPoints: [path.join(ROOT, 'workers', 'lambda-main.ts')],
@@ -93,7 +94,7 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
     target: TARGET,
     format: 'cjs',
     sourcemap: 'linked',
-    external: ['@temporalio/*', '@opentelemetry/*'],
+    external: ['@temporalio/*', '@opentelemetry/*', 'nexus-rpc'],
     logLevel: 'warning',
   });
   await buildFailureConverter(outDir, ['@temporalio/*']);

@@ -100,7 +100,7 @@ export const commands: Command[] = [
   },
   {
     name: 'events',
-    summary: 'outbound events of a payment: `events redeliver <paymentKey>` sends the undelivered ones now, `events state <paymentKey>`',
+    summary: 'outbound events of a payment (or --transfer a transfer): `events redeliver <key>` sends the undelivered ones now, `events state <key>`',
     run: async (args, env) => (await import('./events')).runEvents(args, env),
   },
   {

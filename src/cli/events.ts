@@ -1,14 +1,22 @@
-// `xborder events redeliver|state <paymentKey>`: an operator's handle on a payment's outbound events
-// (docs/outbound-events.md, "When a backend is not told"). Shows ids, types and sequence numbers only.
-import { getPaymentEventsState, redeliverPaymentEvents, type PaymentEventsSnapshot } from '../../workflows/payment-events/api';
+// `xborder events redeliver|state [--transfer] <key>`: an operator's handle on a payment's (or, with --transfer, a
+// transfer's) outbound events (docs/outbound-events.md, "When a backend is not told"). Shows ids, types and sequence
+// numbers only.
+import {
+  getPaymentEventsState,
+  getTransferEventsState,
+  redeliverPaymentEvents,
+  redeliverTransferEvents,
+  type PaymentEventsSnapshot,
+} from '../../workflows/payment-events/api';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
-const USAGE = `Usage: xborder events redeliver <paymentKey> [--json]
-       xborder events state <paymentKey> [--json]
+const USAGE = `Usage: xborder events redeliver [--transfer] <paymentKey|transferKey> [--json]
+       xborder events state [--transfer] <paymentKey|transferKey> [--json]
   redeliver  try the payment's undelivered events now, in order (after fixing the receiver or the endpoint)
   state      what waits to be delivered, and since when delivery fails
+  --transfer the key is a transfer's: its own transfer.* events (its payment's are under its payment key)
 ${CONNECTION_USAGE}
 Exit codes: 0 nothing waits undelivered, 1 events still undelivered or no delivery workflow, 2 usage, 3 cannot connect.`;
 
@@ -17,7 +25,7 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
     {
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...CONNECTION_OPTIONS },
+      options: { json: { type: 'boolean' }, transfer: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...CONNECTION_OPTIONS },
     },
     USAGE,
   );
@@ -29,15 +37,17 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
   if ((sub !== 'redeliver' && sub !== 'state') || !paymentKey || rest.length > 0) {
     throw new UsageError(sub === undefined ? 'give a subcommand' : `expected "redeliver|state <paymentKey>", got "${positionals.join(' ')}"`, USAGE);
   }
-  const key = paymentKey.replace(/^payment:/, '');
+  const transfer = values.transfer === true;
+  const key = paymentKey.replace(transfer ? /^transfer:/ : /^payment:/, '');
   const ctx = await cliContext(values, env);
   try {
     let state: PaymentEventsSnapshot;
     try {
-      state = sub === 'redeliver' ? await redeliverPaymentEvents(ctx.client, key) : await getPaymentEventsState(ctx.client, key);
+      if (transfer) state = sub === 'redeliver' ? await redeliverTransferEvents(ctx.client, key) : await getTransferEventsState(ctx.client, key);
+      else state = sub === 'redeliver' ? await redeliverPaymentEvents(ctx.client, key) : await getPaymentEventsState(ctx.client, key);
     } catch (err) {
       if ((err as { name?: string }).name !== 'WorkflowNotFoundError') throw err;
-      if (values.json) printJson({ paymentKey: key, found: false });
+      if (values.json) printJson({ [transfer ? 'transferKey' : 'paymentKey']: key, found: false });
       else console.error(`no running delivery workflow for ${key}: every event handed over was delivered, or none was`);
       return EXIT.NOT_OK;
     }

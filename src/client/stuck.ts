@@ -63,7 +63,8 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     MOVED_AFTER_OUTCOME: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentStatus IN ('REFUNDED', 'FAILED')`,
     // A backend has not been told: the oldest outbound event of a payment failed a whole retry window (2 h) and the
     // later ones wait behind it (docs/outbound-events.md). Fix the receiver or the endpoint, then
-    // `xborder events redeliver <paymentKey>`. Listed by the payment's delivery workflow (payment-events:<key>).
+    // `xborder events redeliver <paymentKey>`. Listed by the payment's delivery workflow (payment-events:<key>, or a
+    // transfer's, transfer-events:<key>: `xborder events redeliver --transfer <key>`).
     EVENTS_UNDELIVERED: `WorkflowType = '${PAYMENT_EVENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase = '${EVENTS_UNDELIVERED_PHASE}'`,
     // A PINNED payment on a build that is neither current nor ramping, its next workflow task waiting: the build's
     // workers were stopped while it still held the run (docs/deployment.md, "A pinned run that does not end").

@@ -6,23 +6,31 @@ import {
   type VerifyWebhookOptions,
   type WebhookHeaders,
 } from '../provider/webhook-signature';
-import { XborderEventSchema, type XborderEvent } from '../contract/outbound-events';
+import {
+  isTransferEvent,
+  XborderOutboundEventSchema,
+  type XborderEvent,
+  type XborderOutboundEvent,
+  type XborderTransferEvent,
+} from '../contract/outbound-events';
 import { WebhookVerificationError } from '../provider/errors';
 
 export { WebhookVerificationError };
-export type { WebhookHeaders, VerifyWebhookOptions, XborderEvent };
+export { isTransferEvent };
+export type { WebhookHeaders, VerifyWebhookOptions, XborderEvent, XborderOutboundEvent, XborderTransferEvent };
 
 /**
  * Verifies and parses one delivery. `secrets`: the endpoint's signing secret, or both during a rotation (any one
  * matching is enough). Throws WebhookVerificationError (answer 400; never process the body). A valid event may
  * still be one already processed (a redelivery): dedupe on `event.id`, which is also the `webhook-id` header.
+ * A payment's event or a transfer's (`isTransferEvent` tells them apart): one endpoint receives both.
  */
 export function verifyXborderEvent(
   secrets: string | readonly string[],
   headers: WebhookHeaders,
   rawBody: string | Uint8Array,
   options: VerifyWebhookOptions = {},
-): XborderEvent {
+): XborderOutboundEvent {
   const { id } = verifyWebhook(headers, rawBody, secrets, options);
   let json: unknown;
   try {
@@ -30,7 +38,7 @@ export function verifyXborderEvent(
   } catch {
     throw new WebhookVerificationError('Event refused: the body is not JSON', { fields: [{ path: 'body', rule: 'json', message: 'not JSON' }] });
   }
-  const parsed = XborderEventSchema.safeParse(json);
+  const parsed = XborderOutboundEventSchema.safeParse(json);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => ({ path: i.path.join('.'), rule: i.code, message: i.message }));
     throw new WebhookVerificationError('Event refused: the body does not match the event schema', { fields });

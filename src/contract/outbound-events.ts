@@ -68,6 +68,61 @@ export const XborderEventSchema = z.object({
 export type XborderEvent = z.infer<typeof XborderEventSchema>;
 export type XborderEventData = z.infer<typeof XborderEventDataSchema>;
 
+/**
+ * A transfer's own lifecycle (onboard → register → pay, workflows/transfer/), version 1 of the transfer events. Its
+ * payment sends its `payment.*` events besides (keyed by the paymentKey named in `transfer.payment_started`).
+ */
+export const XBORDER_TRANSFER_EVENT_VERSION = 1;
+export const XBORDER_TRANSFER_EVENT_TYPES = [
+  'transfer.customer_approved',
+  'transfer.customer_not_approved',
+  'transfer.account_registered',
+  'transfer.account_rejected',
+  'transfer.payment_started',
+  'transfer.completed',
+  'transfer.payment_not_completed',
+] as const;
+export type XborderTransferEventType = (typeof XBORDER_TRANSFER_EVENT_TYPES)[number];
+
+export const XborderTransferEventDataSchema = z.object({
+  /** where the transfer is after the change: ONBOARDING, REGISTERING, PAYING, DONE */
+  step: z.string(),
+  /** the transfer's outcome once it ended (COMPLETED, CUSTOMER_NOT_APPROVED, ACCOUNT_REJECTED, PAYMENT_NOT_COMPLETED) */
+  outcome: z.string().nullable(),
+  /** the key of the transfer's payment (its `payment.*` events carry it), known from the start */
+  paymentKey: z.string().min(1),
+  /**
+   * customer_not_approved: the onboarding outcome (REJECTED, REVIEW_REJECTED, REVIEW_TIMEOUT); account_rejected: the
+   * first rule broken; payment_not_completed: the payment's outcome (FAILED, EXPIRED, …). No customer or account id.
+   */
+  code: z.string().nullable(),
+  /** a cancel of the transfer came while its payment ran (the payment decided: docs/spec-gaps.md "Cancelling a transfer") */
+  cancelRequested: z.boolean(),
+});
+
+export const XborderTransferEventSchema = z.object({
+  /** stable per change, as a payment event's */
+  id: z.string().min(1),
+  type: z.union([z.enum(XBORDER_TRANSFER_EVENT_TYPES), z.string().startsWith('transfer.')]),
+  version: z.literal(XBORDER_TRANSFER_EVENT_VERSION),
+  /** 1, 2, 3… per transfer: delivered in this order */
+  sequence: z.number().int().positive(),
+  occurredAt: z.string(),
+  /** the caller's business key (the `transfer:<transferKey>` workflow) */
+  transferKey: z.string().min(1),
+  data: XborderTransferEventDataSchema,
+});
+export type XborderTransferEvent = z.infer<typeof XborderTransferEventSchema>;
+export type XborderTransferEventData = z.infer<typeof XborderTransferEventDataSchema>;
+
+/** Anything xborder POSTs to an endpoint: a payment's event or a transfer's (tell them apart with isTransferEvent). */
+export const XborderOutboundEventSchema = z.union([XborderEventSchema, XborderTransferEventSchema]);
+export type XborderOutboundEvent = XborderEvent | XborderTransferEvent;
+
+export function isTransferEvent(event: XborderOutboundEvent): event is XborderTransferEvent {
+  return 'transferKey' in event;
+}
+
 /** Where a payment's events go (PaymentInput.events). Absent url: the worker's default endpoint. */
 export const EventEndpointUrlSchema = z.string().superRefine((u, ctx) => {
   // one clear message per mistake, the first found (an unparsable URL has no scheme to complain about)

@@ -1,11 +1,13 @@
 // Every scenario `npm run chaos` runs, in order: crashes, restarts, faults and storms, then the deploys (deploy-scenarios.ts).
 import { DEPLOY_SCENARIOS } from './deploy-scenarios';
 import { KEY_ROTATION_SCENARIO } from './key-rotation';
+import { RECEIVER_OUTAGE } from './receiver-outage';
 import { REPLICAS_SCENARIO } from './replicas';
 import { SCENARIOS, type Scenario } from './scenarios';
 
 export const ALL_SCENARIOS: Scenario[] = [
   ...SCENARIOS,
+  RECEIVER_OUTAGE, // the backend's event receiver down twice mid-run (receiver-outage.ts)
   ...DEPLOY_SCENARIOS,
   REPLICAS_SCENARIO, // two workers, two ingresses, one of each SIGKILLed (replicas.ts)
   KEY_ROTATION_SCENARIO, // payload key and webhook secret rotated under load (key-rotation.ts)

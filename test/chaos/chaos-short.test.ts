@@ -1,5 +1,5 @@
 // The short chaos profile CI runs: every scenario of `npm run chaos` with a tenth of the traffic,
-// on the Temporal cluster on PostgreSQL (server SIGKILL on the dev server too). The full run is
+// on the Temporal cluster on PostgreSQL (server SIGKILL and the receiver outage on the dev server). The full run is
 // `npm run chaos` (200 payments per scenario); its table is in docs/deployment.md.
 import { failed, runChaos } from '../../scripts/chaos';
 import { resultTable } from './run-scenario';
@@ -23,6 +23,7 @@ it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook und
     'deploy-too-early/cluster',
     'bad-input/cluster',
     'server-sigkill/dev-server',
+    'receiver-outage/dev-server',
   ]);
   // The disruptions really happened (a scenario whose disruption never struck proves nothing).
   for (const r of results.filter((x) => !['provider-faults', 'bad-input'].includes(x.scenario))) expect({ scenario: r.scenario, struck: r.disruptions > 0 }).toEqual({ scenario: r.scenario, struck: true });

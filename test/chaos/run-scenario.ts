@@ -8,6 +8,7 @@ import { seededRandom } from './random';
 import type { Scenario, ScenarioContext, StackPlan } from './scenarios';
 import { triggerReconcileSchedule } from './reconcile-schedule';
 import { entityStatus, verifyScenario, type ScenarioCounts } from './verify';
+import { OutageReceiver } from './outage-receiver';
 import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import { startCurrentBuild } from './versioned-workers';
@@ -75,6 +76,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
   let workers: WorkerSupervisor | undefined;
   const moreWorkers: WorkerSupervisor[] = [];
   let plan: StackPlan = {};
+  const receiver = scenario.eventsReceiver ? await new OutageReceiver().start() : undefined;
   try {
     plan = (await scenario.plan?.()) ?? {};
     stack = await stackOn(engine, storm ? [storm.url] : undefined, plan);
@@ -82,7 +84,8 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     const runId = randomUUID().slice(0, 6);
     // Versioned workers, a deployment per scenario run (versioned-workers.ts): build A serves.
     const deploymentName = `chaos-${scenario.name}-${runId}`;
-    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey, ...(plan.workerEnv ? { env: plan.workerEnv } : {}) };
+    const workerEnv = () => ({ ...receiver?.workerEnv(), ...plan.workerEnv?.() });
+    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey, env: workerEnv };
     workers = await startCurrentBuild(stack.client, target, { deploymentName, buildId: 'A' }, log);
     let finished = false;
     let launched = 0;
@@ -102,6 +105,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
       runs,
       addWorkers: (w) => moreWorkers.push(w),
       plan,
+      ...(receiver ? { receiver } : {}),
     };
     await scenario.setup?.(ctx);
 
@@ -128,7 +132,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         const run = newPaymentRun(key, kind);
         runs.push(run);
         launched = i + 1;
-        const driven = drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i) }, run);
+        const driven = drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i), events: receiver !== undefined }, run);
         // past the deadline: the run as far as it got (a copy: the driver may still be writing to its own)
         payments.push(withDeadline(driven, paymentDeadline, () => ({ ...run, error: `timed out (driver at stage ${run.stage}${run.error ? `; ${run.error}` : ''})` })));
         if (i % 10 === 5) payins.push(drivePayin(s, random.int(20, 200), paymentDeadline));
@@ -188,6 +192,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     await plan.close?.();
     await stack?.close();
     await storm?.close();
+    await receiver?.stop();
   }
 }
 

@@ -4,6 +4,7 @@ import got from 'got';
 import type { DataConverter } from '@temporalio/common';
 import type { LocalStack } from '../../src/cli/stack';
 import type { Engine, EngineName } from './engines';
+import type { OutageReceiver } from './outage-receiver';
 import type { Random } from './random';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import type { PaymentRun } from './workload';
@@ -32,6 +33,8 @@ export interface ScenarioContext {
   addWorkers: (workers: WorkerSupervisor) => void;
   /** what the scenario's plan() asked of its stack (empty without one) */
   plan: StackPlan;
+  /** the backend's event endpoint, when the scenario asks for one (`eventsReceiver`) */
+  receiver?: OutageReceiver;
 }
 
 /** What a scenario needs of its stack before it starts (replicas.ts, key-rotation.ts); each field has a default. */
@@ -61,6 +64,8 @@ export interface Scenario {
   storm?: boolean;
   /** before the stack starts: what the scenario needs of it */
   plan?: () => Promise<StackPlan>;
+  /** payments are started with `events` and the workers deliver them to a receiver of the run (ctx.receiver) */
+  eventsReceiver?: boolean;
   setup?: (ctx: ScenarioContext) => Promise<void>;
   /** the disruption, looping until ctx.done(); returns how many times it struck */
   disrupt?: (ctx: ScenarioContext) => Promise<number>;

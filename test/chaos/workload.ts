@@ -100,14 +100,15 @@ export async function drivePayment(
   kind: PaymentKind,
   key: string,
   amount: number,
-  options: { quoteValidityMs: number; deadline: number; random: Random },
+  /** events: started with `events: {}` (outbound events to the worker's endpoint) */
+  options: { quoteValidityMs: number; deadline: number; random: Random; events?: boolean },
   run: PaymentRun = newPaymentRun(key, kind),
 ): Promise<PaymentRun> {
   try {
     // As a backend does: the same key again until an answer (startPayment retries only briefly itself). The
     // key makes it idempotent: a second call attaches to the first workflow.
     run.startCalledAt = Date.now();
-    const started = await startUntilAnswered(stack, run, kind, amount, options.deadline);
+    const started = await startUntilAnswered(stack, run, kind, amount, options.deadline, options.events === true);
     run.createdAt = Date.now();
     run.workflowId = started.workflowId;
     if (started.created.outcome !== 'CREATED') {
@@ -159,13 +160,13 @@ async function resultUntilAnswered(stack: LocalStack, workflowId: string, deadli
   }
 }
 
-async function startUntilAnswered(stack: LocalStack, run: PaymentRun, kind: PaymentKind, amount: number, deadline: number) {
+async function startUntilAnswered(stack: LocalStack, run: PaymentRun, kind: PaymentKind, amount: number, deadline: number, events: boolean) {
   for (;;) {
     try {
       return await startPayment(
         stack.client,
         // Reconcile often: a dropped or late webhook is found by GET within seconds, not an hour.
-        { paymentKey: run.key, request: paymentRequest(kind, run.key, amount), options: { reconcileEveryMs: 3_000 } },
+        { paymentKey: run.key, request: paymentRequest(kind, run.key, amount), options: { reconcileEveryMs: 3_000 }, ...(events ? { events: {} } : {}) },
         { taskQueue: stack.taskQueue },
       );
     } catch (error) {

@@ -51,7 +51,14 @@ afterAll(async () => {
 test('the tarball holds the compiled code with declarations, not the sources or tests', async () => {
   const listed = await run('tar', ['-tzf', tarball]);
   const files = listed.stdout.split('\n').filter(Boolean);
-  for (const f of ['package/dist/src/client/index.js', 'package/dist/src/client/index.d.ts', 'package/dist/workers/worker.d.ts', 'package/bin/xborder.js']) {
+  for (const f of [
+    'package/dist/src/client/index.js',
+    'package/dist/src/client/index.d.ts',
+    'package/dist/workers/worker.d.ts',
+    'package/dist/src/nexus/service.js',
+    'package/dist/src/nexus/service.d.ts',
+    'package/bin/xborder.js',
+  ]) {
     expect(files).toContain(f);
   }
   expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.map'))).toEqual([]);
@@ -71,6 +78,23 @@ test('the xborder bin runs from the install: --version, --help; worker names the
   expect((await run(bin, ['--help'])).stdout).toMatch(/Usage: xborder <command>/);
   const worker = await run(bin, ['worker']).catch((error: { code: number; stderr: string }) => error);
   expect(worker).toMatchObject({ code: 2, stderr: expect.stringContaining('npm install @temporalio/worker@1.24.0') });
+});
+
+test('a Temporal caller imports the Nexus service definition from xborder/nexus (node16 and node10 resolution)', async () => {
+  writeFileSync(path.join(app, 'nexus-caller.ts'), readFileSync(path.join(__dirname, 'consumer', 'nexus-caller.ts')));
+  const tscArgs = ['--strict', '--skipLibCheck', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'];
+  await run(process.execPath, [TSC, ...tscArgs, '--module', 'node16', '--moduleResolution', 'node16', '--outDir', 'out-nexus', 'nexus-caller.ts'], { cwd: app });
+  // node10 resolution finds `xborder/nexus` only through typesVersions
+  await run(process.execPath, [TSC, ...tscArgs, '--module', 'commonjs', '--moduleResolution', 'node10', '--noEmit', 'nexus-caller.ts'], { cwd: app });
+  const { stdout } = await run(process.execPath, [path.join(app, 'out-nexus', 'nexus-caller.js')], { cwd: app });
+  expect(JSON.parse(stdout)).toEqual({
+    service: 'xborder',
+    endpoint: 'xborder',
+    operations: ['cancelPayment', 'getPaymentState', 'startPayment'],
+    failureType: 'CANCEL_REFUSED',
+    ref: 'consumer',
+    workerLoaded: false,
+  });
 });
 
 test('a TypeScript consumer compiles against the types and starts a payment on a running stack: CREATED', async () => {

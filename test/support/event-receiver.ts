@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { freePort } from '../../src/cli/port-check';
 import { verifyXborderEvent } from '../../src/client/verify-event';
-import type { XborderEvent } from '../../src/contract';
+import type { XborderOutboundEvent } from '../../src/contract';
 
 /** What the receiver does with one delivery: 'ok' (204), a status, or 'hang' (no answer until close). */
 export type Answer = 'ok' | number | 'hang';
@@ -12,7 +12,7 @@ export interface Delivery {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   /** the verified event, or the refusal's message */
-  event: XborderEvent | null;
+  event: XborderOutboundEvent | null;
   refused: string | null;
   answered: Answer;
 }
@@ -29,7 +29,7 @@ export class EventReceiver {
   constructor(readonly secrets: readonly string[]) {}
 
   /** The events answered 2xx, in the order they were accepted. */
-  accepted(): XborderEvent[] {
+  accepted(): XborderOutboundEvent[] {
     return this.deliveries.filter((d) => d.answered === 'ok' && d.event).map((d) => d.event!);
   }
 
@@ -37,7 +37,7 @@ export class EventReceiver {
     const port = await freePort();
     this.server = createServer((req, res) => {
       void readBody(req).then((body) => {
-        let event: XborderEvent | null = null;
+        let event: XborderOutboundEvent | null = null;
         let refused: string | null = null;
         try {
           event = verifyXborderEvent(this.secrets, req.headers, body);

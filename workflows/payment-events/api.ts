@@ -1,13 +1,21 @@
 // The outbound events of one payment (docs/outbound-events.md): the delivery workflow's type name, ID, messages,
 // input and the helpers callers use. Pure: imported by workflow code, activities, the client and the CLI.
 import { defineQuery, defineSignal, type QueryDefinition, type SignalDefinition } from '@temporalio/workflow';
-import type { XborderEvent } from '../../src/contract';
+import type { XborderOutboundEvent } from '../../src/contract';
 
 export const PAYMENT_EVENTS_WORKFLOW_TYPE = 'paymentEvents';
 
 /** One delivery workflow per payment: its events are delivered in the order they were handed over. */
 export function paymentEventsWorkflowId(paymentKey: string): string {
   return `payment-events:${paymentKey}`;
+}
+
+/**
+ * A transfer's own events (transfer.*) go through a sibling delivery workflow of the same type, keyed by the
+ * transfer: ordered per transfer, as a payment's are per payment (docs/outbound-events.md, "Transfers").
+ */
+export function transferEventsWorkflowId(transferKey: string): string {
+  return `transfer-events:${transferKey}`;
 }
 
 /**
@@ -18,7 +26,7 @@ export function paymentEventsWorkflowId(paymentKey: string): string {
 export const EVENTS_UNDELIVERED_PHASE = 'EVENTS_UNDELIVERED';
 
 /** An event handed over for delivery; dropped when its id was handed over before (a retried hand-over). */
-export const paymentEventSignal = defineSignal<[XborderEvent]>('paymentEvent');
+export const paymentEventSignal = defineSignal<[XborderOutboundEvent]>('paymentEvent');
 /** Try the undelivered event now (an operator fixed the endpoint or the receiver): `xborder events redeliver`. */
 export const redeliverEventsSignal = defineSignal('redeliverEvents');
 export const paymentEventsStateQuery = defineQuery<PaymentEventsSnapshot>('paymentEventsState');
@@ -33,11 +41,12 @@ export interface PaymentEventsOptions {
 }
 
 export interface PaymentEventsInput {
+  /** the payment's key; for a transfer's delivery workflow (transfer-events:<transferKey>), the transfer's key */
   paymentKey: string;
   /** where this payment's events go; null: the worker's default endpoint (XBORDER_EVENTS_URL) */
   endpointUrl: string | null;
   /** carried over by continue-as-new: events not delivered yet, oldest first */
-  pending?: XborderEvent[];
+  pending?: XborderOutboundEvent[];
   /** carried over: ids delivered lately, to drop a hand-over that was retried */
   recentlyDelivered?: string[];
   undeliveredSince?: string | null;
@@ -76,4 +85,15 @@ export async function redeliverPaymentEvents(client: EventsClient, paymentKey: s
 
 export async function getPaymentEventsState(client: EventsClient, paymentKey: string): Promise<PaymentEventsSnapshot> {
   return client.workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
+}
+
+/** The transfer's own events (`xborder events redeliver --transfer <transferKey>`). */
+export async function redeliverTransferEvents(client: EventsClient, transferKey: string): Promise<PaymentEventsSnapshot> {
+  const handle = client.workflow.getHandle(transferEventsWorkflowId(transferKey));
+  await handle.signal(redeliverEventsSignal);
+  return handle.query(paymentEventsStateQuery);
+}
+
+export async function getTransferEventsState(client: EventsClient, transferKey: string): Promise<PaymentEventsSnapshot> {
+  return client.workflow.getHandle(transferEventsWorkflowId(transferKey)).query(paymentEventsStateQuery);
 }

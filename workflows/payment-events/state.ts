@@ -1,6 +1,6 @@
 // The state of one payment's delivery workflow: the events waiting, oldest first, and what the handlers do with
 // them. Pure (no Temporal calls): the workflow function reads it, the handlers change it.
-import type { XborderEvent } from '../../src/contract';
+import type { XborderOutboundEvent } from '../../src/contract';
 import type { PaymentEventsInput, PaymentEventsSnapshot } from './api';
 
 /** ids kept to drop a retried hand-over: the emitter hands over one at a time, so a few suffice */
@@ -9,7 +9,7 @@ const RECENT_IDS_KEPT = 100;
 export class PaymentEventsState {
   readonly paymentKey: string;
   readonly endpointUrl: string | null;
-  private readonly pending: XborderEvent[];
+  private readonly pending: XborderOutboundEvent[];
   private readonly recent: string[];
   delivered = 0;
   undeliveredSince: string | null;
@@ -25,7 +25,7 @@ export class PaymentEventsState {
   }
 
   /** The paymentEvent signal. Order is the order of hand-over: the emitter hands over the next only after this one. */
-  add(event: XborderEvent): void {
+  add(event: XborderOutboundEvent): void {
     if (this.recent.includes(event.id) || this.pending.some((e) => e.id === event.id)) return;
     this.pending.push(event);
   }
@@ -35,7 +35,7 @@ export class PaymentEventsState {
     this.redeliverAsked = true;
   }
 
-  oldest(): XborderEvent | undefined {
+  oldest(): XborderOutboundEvent | undefined {
     return this.pending[0];
   }
 

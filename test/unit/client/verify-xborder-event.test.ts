@@ -2,8 +2,8 @@
 // two secrets), the timestamp window (a replay days later is refused), the schema, id agreement.
 import { randomBytes } from 'node:crypto';
 import { signedHeaders } from '../../../activities/event-delivery-activities';
-import { verifyXborderEvent, WebhookVerificationError } from '../../../src/client';
-import type { XborderEvent } from '../../../src/contract';
+import { isTransferEvent, verifyXborderEvent, WebhookVerificationError } from '../../../src/client';
+import type { XborderEvent, XborderTransferEvent } from '../../../src/contract';
 
 const secret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 const oldSecret = secret();
@@ -27,6 +27,29 @@ const body = JSON.stringify(event);
 const now = new Date();
 
 describe('verifyXborderEvent', () => {
+  it("accepts a transfer's event on the same endpoint, told apart by isTransferEvent; a transfer event without its key is refused", () => {
+    const transferEvent: XborderTransferEvent = {
+      id: '7e1c0f3e-8b7f-4a59-9a53-1b1f1f1f1f1f:2',
+      type: 'transfer.payment_started',
+      version: 1,
+      sequence: 2,
+      occurredAt: '2026-01-05T10:00:00.000Z',
+      transferKey: 'order-t1',
+      data: { step: 'PAYING', outcome: null, paymentKey: 'order-t1', code: null, cancelRequested: false },
+    };
+    const raw = JSON.stringify(transferEvent);
+    const verified = verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, raw, now), raw);
+    expect(verified).toEqual(transferEvent);
+    expect(isTransferEvent(verified)).toBe(true);
+    const payment = verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, event.id, body, now), body);
+    expect(isTransferEvent(payment)).toBe(false);
+    const { transferKey: _dropped, ...keyless } = transferEvent;
+    const bad = JSON.stringify(keyless);
+    expect(() => verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, bad, now), bad)).toThrow(
+      WebhookVerificationError,
+    );
+  });
+
   it('accepts a delivery signed during a rotation with either secret alone, and returns the parsed event', () => {
     const headers = signedHeaders({ url, secrets: [oldSecret, newSecret] }, event.id, body, now);
     expect(verifyXborderEvent([oldSecret], headers, body)).toEqual(event);

@@ -8,7 +8,7 @@ import type { AllActivities } from '../../../activities/types';
 import { createContractActivities } from '../../../activities/contract-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { createEventHandOverActivities, type EventDeliveryActivities } from '../../../activities/event-delivery-activities';
-import type { XborderEvent } from '../../../src/contract';
+import { isTransferEvent, type XborderEvent, type XborderOutboundEvent, type XborderTransferEvent } from '../../../src/contract';
 import { temporal } from '@temporalio/proto';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/messages';
 import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../../workflows/payment/api';
@@ -55,8 +55,11 @@ export class SharedWorker {
   readonly started = new Set<string>();
   /** outbound events delivered (accepted) so far, in order; a test may replace `deliverEvent` to fail some */
   readonly deliveredEvents: XborderEvent[] = [];
+  /** a transfer's own events (transfer.*) delivered so far, in order */
+  readonly deliveredTransferEvents: XborderTransferEvent[] = [];
   deliverEvent: EventDeliveryActivities['deliverPaymentEvent'] = async (_url, event) => {
-    this.deliveredEvents.push(event);
+    if (isTransferEvent(event)) this.deliveredTransferEvents.push(event);
+    else this.deliveredEvents.push(event);
   };
 
   constructor(
@@ -85,7 +88,7 @@ export class SharedWorker {
         ...createWorkflowReadActivities(),
         ...createEventHandOverActivities(),
         ...createContractActivities(),
-        deliverPaymentEvent: (url: string | null, event: XborderEvent) => this.deliverEvent(url, event),
+        deliverPaymentEvent: (url: string | null, event: XborderOutboundEvent) => this.deliverEvent(url, event),
       },
     });
     this.running = this.worker.run();

@@ -3,7 +3,7 @@
 // later. Never dropped, never skipped: the next event waits (docs/outbound-events.md, "Ordering and retries").
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { EventDeliveryActivities } from '../../../activities/event-delivery-activities';
-import type { XborderEvent } from '../../../src/contract';
+import type { XborderOutboundEvent } from '../../../src/contract';
 
 /**
  * Retries spread over two hours: 10 s, 20 s, 40 s … then every 15 min (about 12 attempts). A receiver down for an
@@ -17,7 +17,7 @@ const { deliverPaymentEvent } = proxyActivities<EventDeliveryActivities>({
 
 export type DeliveryResult = { delivered: true } | { delivered: false; error: string };
 
-export async function deliverOldest(endpointUrl: string | null, event: XborderEvent): Promise<DeliveryResult> {
+export async function deliverOldest(endpointUrl: string | null, event: XborderOutboundEvent): Promise<DeliveryResult> {
   try {
     await deliverPaymentEvent(endpointUrl, event);
     return { delivered: true };

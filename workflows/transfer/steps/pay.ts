@@ -5,7 +5,7 @@ import {
   CancellationScope,
   CancelledFailure,
   ChildWorkflowCancellationType,
-  executeChild,
+  startChild,
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
@@ -15,6 +15,7 @@ import { paymentWorkflowId, type PaymentOutcome } from '../../payment/api';
 import { payment } from '../../payment/workflow';
 import type { TransferInput } from '../api';
 import type { TransferProgress } from '../state';
+import { transferPaymentKey } from './events';
 import { stepOutcome } from './run-step';
 
 /** The payment's request: the caller's, with the customer and the destination account of the steps before. */
@@ -25,6 +26,8 @@ function paymentInput(input: TransferInput, paymentKey: string, customerId: stri
     request: { ...request, customerId, destination: { ...(request.destination ?? {}), accountId } },
     limits: input.payment.limits,
     options: input.payment.options,
+    // the transfer's events endpoint gets the payment's events too (docs/outbound-events.md, "Transfers")
+    ...(input.events ? { events: input.events } : {}),
   };
 }
 
@@ -47,8 +50,10 @@ export async function payStep(
   customerId: string,
   accountId: string,
   progress: TransferProgress,
+  /** called once the payment runs (started now, or attached to) */
+  onStarted: () => void = () => undefined,
 ): Promise<PaymentOutcome> {
-  const paymentKey = input.payment.paymentKey ?? input.transferKey;
+  const paymentKey = transferPaymentKey(input);
   const paymentId = paymentWorkflowId(paymentKey);
   progress.state.paymentWorkflowId = paymentId;
   progress.result.paymentWorkflowId = paymentId;
@@ -58,7 +63,7 @@ export async function payStep(
   // The non-cancellable scope: the transfer follows its payment to its real outcome whatever happens to it.
   return CancellationScope.nonCancellable(async () => {
     try {
-      return await executeChild(payment, {
+      const child = await startChild(payment, {
         workflowId: paymentId,
         args: [paymentInput(input, paymentKey, customerId, accountId)],
         staticSummary: `payment ${paymentKey} (transfer ${input.transferKey})`,
@@ -68,10 +73,13 @@ export async function payStep(
         parentClosePolicy: ParentClosePolicy.ABANDON,
         cancellationType: ChildWorkflowCancellationType.ABANDON,
       });
+      onStarted();
+      return await child.result();
     } catch (err) {
       // a retried transfer, or a caller that started `payment:<key>` itself: attach and report its real outcome
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       log.info('payment already started under this key: attaching to it', { paymentId });
+      onStarted();
       return stepOutcome<PaymentOutcome>(paymentId);
     }
   });
