@@ -18,6 +18,7 @@ import {
 } from '../payment-rules';
 import { requestFingerprint } from '../request-fingerprint';
 import type { PaymentPhase, TimelineEntry } from '../types';
+import { Waiter } from '../waiter';
 import {
   PAYMENT_FAILURE_TYPES,
   type PaymentAlert,
@@ -109,6 +110,10 @@ export class PaymentWorkflowState {
   private readonly toldEarly = new Map<string, { payment: Payment; cause: string }>();
   /** startPayment gives the first phase with the start: only what differs from it is upserted */
   private readonly index = createIndexer(indexAtStart);
+  /** the phase and followed payment last indexed: a status change within a phase is not upserted (enterPhase) */
+  private indexedAs: string | undefined;
+  /** one timer across the main loop's waits (waiter.ts) */
+  private readonly waiter = new Waiter();
   private ownFingerprint: string | undefined;
   /** outbound events to the backend (docs/outbound-events.md): silent when the input asks for none */
   private readonly events: PaymentEventEmitter;
@@ -159,11 +164,13 @@ export class PaymentWorkflowState {
     if (keys.some((k) => now[k] !== before[k])) return true;
     return now.payments.length !== before.payments.length || now.payments.some((p, i) => p !== before.payments[i]);
   }
-  /** Waits until something the main loop decides on changes, or `ms` pass (no limit when absent). */
+  /**
+   * Waits until something the main loop decides on changes, or `ms` pass (no limit when absent). The timer is kept
+   * across waits (waiter.ts): a signal that changes nothing about when to act next costs no new timer.
+   */
   async wake(ms?: number): Promise<void> {
     const before = this.seen();
-    if (ms === undefined) await condition(() => this.changedSince(before));
-    else await condition(() => this.changedSince(before), Math.max(1, ms));
+    await this.waiter.until(() => this.changedSince(before), ms === undefined ? undefined : Date.now() + Math.max(1, ms));
   }
 
   // ---- lifecycle ----
@@ -195,6 +202,12 @@ export class PaymentWorkflowState {
     this.events.emit(() => this.snapshot(), () => this.active());
     if (!indexed) return;
     const p = this.active();
+    // What operators query on a payment is its phase, ids and dates (src/client/stuck.ts); a status change within a
+    // phase (PENDING → PROCESSING → SENT) would cost an upsert each and change no answer. PaymentStatus here is the
+    // provider status at the last phase change; the entity's is the one `xborder stuck` reads.
+    const indexedAs = `${next}|${p?.id ?? ''}`;
+    if (indexedAs === this.indexedAs) return;
+    this.indexedAs = indexedAs;
     const quoteAt = p ? quoteExpiresAtMs(p) : null;
     this.index({
       phase: next,

@@ -26,6 +26,8 @@ export interface ProviderPaymentEvent {
   type: string;
   createdAt?: string;
   payment: unknown;
+  /** the workflow that read it (OBSERVED_EVENT_TYPE): an entity under entity-fewer-actions does not echo it back */
+  from?: string;
 }
 export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
 /**
@@ -122,19 +124,19 @@ export async function signalWithStartProviderPayment(
 /** The event type of a state the payment workflow read itself (the entity records its cause as `reconcile`). */
 export const OBSERVED_EVENT_TYPE = 'payment.observed';
 
-export function observedEvent(p: Payment): ProviderPaymentEvent {
+export function observedEvent(p: Payment, from?: string): ProviderPaymentEvent {
   const stamps = Object.entries(p.lifecycle ?? {})
     .filter(([, v]) => Boolean(v))
     .map(([k]) => k)
     .sort()
     .join(',');
-  return { eventId: `observed:${p.id}:${p.status}:${stamps}`, type: OBSERVED_EVENT_TYPE, payment: p };
+  return { eventId: `observed:${p.id}:${p.status}:${stamps}`, type: OBSERVED_EVENT_TYPE, payment: p, ...(from !== undefined ? { from } : {}) };
 }
 
 /** From a workflow: signals the entity; an error (the entity ended after its linger period) is returned, never thrown. */
-export async function tellEntity(p: Payment): Promise<string | null> {
+export async function tellEntity(p: Payment, from?: string): Promise<string | null> {
   try {
-    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(providerPaymentEventSignal, observedEvent(p));
+    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(providerPaymentEventSignal, observedEvent(p, from));
     return null;
   } catch (err) {
     return String(err);

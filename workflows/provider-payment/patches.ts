@@ -9,7 +9,8 @@
 // Stage of each. Markers in the kept histories (test/replay/histories/*--providerPayment.json): entity-lean-history
 // in forged-final-push and lean-history-parked; entity-confirms-final-push in forged-final-push;
 // entity-no-echo-to-starter in path-cuts-created-before-follow; entity-reads-sooner-when-quiet in
-// entity-reads-sooner; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
+// entity-reads-sooner; entity-fewer-actions (with entity-lean-history) in entity-fewer-actions-payout and
+// entity-fewer-actions-expired; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
 // transfer-cancelled-while-paying, which replay every pre-patch branch they reached.
 // | id                             | stage   | why it cannot move yet                                                 |
 // | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
@@ -20,6 +21,7 @@
 // |                                |         | entities started before this patch to end (a live one may have dropped |
 // |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
+// | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
 // histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -47,4 +49,13 @@ export const ENTITY_PATCHES = {
    * marker: lean runs recorded before it took such a push as it came.
    */
   confirmsFinalPush: 'entity-confirms-final-push',
+  /**
+   * Fewer billed actions per payment (docs/performance.md, "Actions per payment"), read once, in the run's first
+   * workflow task (runs that began before it keep their ways to the end): one timer kept across the loop's waits
+   * (waiter.ts) instead of a `condition` timeout after every signal; while a payment subscribes, the hourly read is
+   * left to it (it reads every 6 h and tells the entity what it found) and the entity reads once a day; PaymentStatus
+   * is upserted only with the values operators query (final and unknown statuses); a read the subscriber told is
+   * not echoed back to it.
+   */
+  fewerActions: 'entity-fewer-actions',
 } as const;

@@ -15,11 +15,13 @@ import {
   type ProviderPaymentSnapshot,
   type SubscribeRequest,
 } from './api';
+import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { readPayload } from './legacy-payloads';
 import { ENTITY_PATCHES } from './patches';
 import {
   claimsFinalStatus,
   confirms,
+  FINAL_PUSH_STATUSES,
   MAX_PUSH_MISMATCHES,
   PUSH_MISMATCH_METRIC,
   PUSH_MISMATCH_PHASE,
@@ -37,6 +39,10 @@ export class ProviderPaymentState {
   readonly id: string;
   /** read first, in the run's first workflow task (ENTITY_PATCHES.leanHistory) */
   readonly lean: boolean;
+  /** read next, in the same task (ENTITY_PATCHES.fewerActions) */
+  readonly fewer: boolean;
+  /** under `fewer`: the PaymentStatus this run has indexed (started with, or last upserted) */
+  private indexedStatus: string | null = null;
   private readonly index: ReturnType<typeof createIndexer>;
   readonly seen: BoundedIdSet;
   readonly subscribers: Set<string>;
@@ -69,7 +75,9 @@ export class ProviderPaymentState {
   constructor(readonly input: ProviderPaymentInput) {
     this.id = input.providerPaymentId;
     this.lean = patched(ENTITY_PATCHES.leanHistory);
+    this.fewer = this.lean && patched(ENTITY_PATCHES.fewerActions);
     this.index = createIndexer(() => (this.lean ? indexAtStart() : null));
+    if (this.fewer) this.indexedStatus = indexAtStart().status ?? null;
     this.seen = new BoundedIdSet(input.seenEventIds ?? []);
     this.subscribers = new Set(input.subscribers ?? []);
     this.statusHistory = [...(input.statusHistory ?? [])];
@@ -112,6 +120,14 @@ export class ProviderPaymentState {
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
     if (this.holdsForConfirmation(event.eventId, event.payment, cause)) return;
     this.accept(event.payment, cause);
+    if (cause === 'reconcile' && event.from !== undefined && this.fewer) this.toldBy(event.from, event.payment);
+  }
+
+  /** A subscriber that sent its own read is not sent it back, unless the entity holds more than it sent. */
+  private toldBy(subscriber: string, raw: unknown): void {
+    const theirs = this.read(raw);
+    if (!this.subscribers.has(subscriber) || !this.payment || !theirs) return;
+    if (!mergePayment(theirs, this.payment).changed) this.forwarded.set(subscriber, this.version);
   }
 
   /** The `subscribe` signal. */
@@ -175,8 +191,19 @@ export class ProviderPaymentState {
   reindex(): void {
     const flagged = this.pushMismatches.length > 0 ? { phase: PUSH_MISMATCH_PHASE } : {};
     const { payment, id } = this;
-    if (payment) this.index({ ...flagged, status: payment.status, providerPaymentId: id, customerId: payment.customerId });
+    if (payment) this.index({ ...flagged, status: this.statusToIndex(payment.status), providerPaymentId: id, customerId: payment.customerId });
     else if (this.pushMismatches.length > 0) this.index({ ...flagged, providerPaymentId: id }); // a push for a payment the service does not have
+  }
+
+  /**
+   * Under `fewer`: the statuses operators query on an entity (src/client/stuck.ts: unknown ones, REFUNDED and FAILED;
+   * the final ones with them) are upserted as they come; a known status on the way (PENDING, PROCESSING, SENT)
+   * keeps the one indexed before, and costs no upsert. The snapshot query and the memo's role say the rest.
+   */
+  private statusToIndex(status: string): string {
+    if (!this.fewer || this.indexedStatus === null || FINAL_PUSH_STATUSES.includes(status) || !isKnownPaymentStatus(status))
+      return (this.indexedStatus = status);
+    return this.indexedStatus;
   }
 
   /**

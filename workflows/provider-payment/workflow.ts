@@ -6,6 +6,7 @@ import '../polyfills';
 import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { isTerminalStatus } from '../payment-merge';
 import { providerPaymentEventSignal, providerPaymentSnapshotQuery, subscribeSignal, type ProviderPaymentInput, type ProviderPaymentSnapshot } from './api';
+import { Waiter } from '../waiter';
 import { ENTITY_PATCHES } from './patches';
 import { ProviderPaymentState } from './state';
 import { forwardChanges, forwardUntilSettled } from './steps/forward';
@@ -20,16 +21,28 @@ const DAY = 24 * HOUR;
  * behind for minutes, not an hour. A new event starts the ladder again.
  */
 export const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
+/**
+ * Under ENTITY_PATCHES.fewerActions, while a payment subscribes: past the quiet ladder the entity reads once a day,
+ * not hourly. Its subscriber reads the same payment every 6 h and at each of its deadlines, and tells the entity
+ * what it found (payment/steps/reconcile.ts, tellEntity): two workflows reading one payment hourly and 6-hourly
+ * bought nothing. The payment keeps the reads, since it is the one that decides on them (an outcome is confirmed
+ * with the service by the workflow that decides it); the daily read is the entity's own floor for a subscriber that
+ * ended without its knowing (it learns that only at its next signal). Webhook delivery and retries are not shown
+ * (spec: Events 5), so no wait is without a read.
+ */
+export const SUBSCRIBED_READ_EVERY_MS = DAY;
 
 /**
  * The input is typed at the edge (api.ts, signalWithStartProviderPayment; continue-as-new below): the workflow
  * does not parse it again.
  */
 export async function providerPayment(input: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
-  const reconcileEveryMs = input.reconcileEveryMs ?? HOUR;
   const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
   const state = new ProviderPaymentState(input);
+  const waiter = new Waiter();
+  const readEveryMs = (): number =>
+    input.reconcileEveryMs ?? (state.fewer && state.subscribers.size > 0 ? SUBSCRIBED_READ_EVERY_MS : HOUR);
   setHandler(providerPaymentEventSignal, (event) => state.onEvent(event));
   setHandler(subscribeSignal, (request) => state.onSubscribe(request));
   setHandler(providerPaymentSnapshotQuery, () => state.snapshot());
@@ -62,6 +75,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
       if (now >= wakeAt && state.unconfirmed.length === 0) break; // a held push is judged before the entity ends
     } else {
       const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[state.quietReads] : undefined;
+      const reconcileEveryMs = readEveryMs();
       wakeAt = state.lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
       if (now >= wakeAt) {
         state.quietReads++;
@@ -75,7 +89,9 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
       wakeAt = wakeAt > now ? Math.min(wakeAt, state.confirmNotBefore) : state.confirmNotBefore;
     }
     const { version, wakeups } = state;
-    await condition(() => state.version !== version || state.wakeups !== wakeups || state.unforwarded(), Math.max(1, wakeAt - now));
+    const woken = () => state.version !== version || state.wakeups !== wakeups || state.unforwarded();
+    if (state.fewer) await waiter.until(woken, Math.max(now + 1, wakeAt));
+    else await condition(woken, Math.max(1, wakeAt - now));
   }
 
   await forwardUntilSettled(state);

@@ -7,7 +7,7 @@
 // - every path starts on a Monday 09:00 UTC of the server's clock (the funding deadline is 3 business days, so
 //   the number of hourly reads before it depends on the weekday otherwise);
 // - production defaults throughout (payment: expired linger 24 h, reads every 6 h; entity: quiet reads after
-//   1, 5, 15 min then hourly, linger 7 days);
+//   1, 5, 15 min then hourly, or daily while a payment subscribes (entity-fewer-actions), linger 7 days);
 // - webhooks are delivered one at a time, each once the payment (or the entity) has taken the previous one in,
 //   and back to back: no quiet time passes between them. Each quiet hour in real life adds entity reads.
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -298,7 +298,8 @@ async function requoteCompleted(bed: PathBed): Promise<PathRun> {
   for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   await closed(handle, 'the payment');
-  // past the funding deadlines (the second's is the later), with time for the first entity's hourly read
+  // past the funding deadlines (the second's is the later), with time for the first entity's read (daily while
+  // subscribed: at the end of its quiet-read ladder + n days, about 09:31, before the second's deadline + 2 h)
   await sleepPastDeadline(bed, handle, 2 * 60 * MIN);
   return endOf(bed, handle, [providerPaymentWorkflowId(first), providerPaymentWorkflowId(id)]);
 }

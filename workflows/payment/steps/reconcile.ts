@@ -12,7 +12,7 @@ export async function reconcile(state: PaymentWorkflowState, id: string, why: st
     state.note('reconciled', `${id} (${why})`);
     // news the entity may have missed (its webhook dropped): it must not show an older state for an hour
     if (state.tracked.get(id) !== before) {
-      const failed = await tellEntity(read);
+      const failed = await tellEntity(read, state.workflowId);
       if (failed) state.note('entity-not-told', `${id}: ${failed}`);
     }
   } catch (err) {
