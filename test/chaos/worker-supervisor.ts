@@ -33,6 +33,8 @@ export interface WorkerTarget {
   apiKey: string;
   /** A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. */
   version?: { deploymentName: string; buildId: string };
+  /** More of the worker's environment (e.g. XBORDER_MAX_CACHED_WORKFLOWS, the memory budget a scale run sets). */
+  env?: Record<string, string>;
 }
 
 export interface WorkerSupervisor {
@@ -44,6 +46,8 @@ export interface WorkerSupervisor {
   readonly started: number;
   /** Unexpected exits (not our kills). */
   readonly crashes: number;
+  /** The running worker's process id (its RSS is read from /proc), undefined between a kill and the restart. */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -75,6 +79,7 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
         ...(target.version
           ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, XBORDER_BUILD_ID: target.version.buildId }
           : { XBORDER_WORKER_VERSIONING: 'false' }),
+        ...target.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -118,6 +123,9 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
     },
     get crashes() {
       return crashes;
+    },
+    get pid() {
+      return current?.pid;
     },
     async stop() {
       stopping = true;
