@@ -10,6 +10,7 @@ import got from 'got';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
+import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { startTestStack } from '../e2e/stack-support';
 import type { Engine } from './engines';
 import type { ScenarioResult } from './run-scenario';
@@ -172,11 +173,19 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
       peakWaiting = Math.max(peakWaiting, health?.waiting ?? 0);
       return { memory, health };
     };
+    // Closed payments as the server's visibility counts them, in any order (the outcome waits settle in start order:
+    // one payment waiting for a redelivered webhook holds its lane's count back).
+    const closedQuery = `TaskQueue = '${stack.taskQueue}' AND WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Completed'`;
+    const closed = () =>
+      stack.client.workflow
+        .count(closedQuery)
+        .then((c) => String(c.count))
+        .catch(() => '?');
     const report = async (phase: string) => {
-      const { memory, health } = await sample();
+      const [{ memory, health }, closedNow] = await Promise.all([sample(), phase === 'parking' ? Promise.resolve('0') : closed()]);
       const ingress = health ? `ingress: ${health.counters.accepted} accepted, ${health.inFlight} in flight, ${health.waiting} waiting, ${health.overloaded} shed` : 'ingress: no answer';
       log(
-        `${PARK_SCENARIO} [${phase}] parked ${count.parked}/${payments}, funded ${count.funded}/${payments}, completed ${count.completed}/${payments} (${count.ended - count.completed} other); ` +
+        `${PARK_SCENARIO} [${phase}] parked ${count.parked}/${payments}, funded ${count.funded}/${payments}, completed ${closedNow}/${payments} (outcomes read ${count.completed} COMPLETED, ${count.ended - count.completed} other); ` +
           `worker RSS ${memory ? `${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)})` : '-'}; ${ingress}`,
       );
     };
