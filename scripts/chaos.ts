@@ -3,6 +3,7 @@
 //   npm run chaos                                   full profile: 200 payments per scenario
 //   npm run chaos -- --profile short                what CI runs (test/chaos/chaos-short.test.ts)
 //   npm run chaos -- --only worker-sigkill,bad-input --payments 50 --seed 42 --engines cluster
+//   npm run chaos -- --only park-10k [--payments 1000]   10,000 parked, funded in one burst (only when named)
 // Exit code 1 when any scenario found a duplicate, a lost payment, a wrong outcome or an unreconciled event.
 import { parseArgs } from 'node:util';
 import { codecKeysFromEnv, generateCodecKeys } from '../src/codec/keys';
@@ -11,6 +12,7 @@ import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioR
 import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
 import { killAllIngresses } from '../test/chaos/ingress-process';
+import { PARK_DEFAULT_PAYMENTS, PARK_SCENARIO, runParkScenario } from '../test/chaos/park-burst';
 
 export async function runChaos(options: { profile: 'full' | 'short'; only?: string[]; engines?: EngineName[]; payments?: number; seed: number; log: (line: string) => void }): Promise<ScenarioResult[]> {
   const profile = { ...PROFILES[options.profile], ...(options.payments ? { payments: options.payments } : {}) };
@@ -23,7 +25,9 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
     const inProfile = (s: (typeof SCENARIOS)[number]) => options.only !== undefined || profile.name !== 'short' || s.shortProfile !== false;
     const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name) && inProfile(s));
     const badInput = (options.engines ? true : engineName === 'cluster') && wanted('bad-input');
-    if (scenarios.length === 0 && !badInput) continue;
+    // Only when named (hours at 10,000): on the production engine, the cluster.
+    const park = engineName === 'cluster' && !!options.only?.includes(PARK_SCENARIO);
+    if (scenarios.length === 0 && !badInput && !park) continue;
     const engine: Engine = await startEngine(engineName, options.log);
     // Ctrl-C or a CI timeout: the server, PostgreSQL and workers run in their own process groups.
     const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), killAllIngresses(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
@@ -45,6 +49,14 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
         for (const problem of result.problems.slice(0, 20)) options.log(`   problem: ${problem}`);
         results.push(result);
       }
+      if (park) {
+        const payments = options.payments ?? PARK_DEFAULT_PAYMENTS;
+        options.log(`== ${PARK_SCENARIO} on ${engineName}: ${payments} payments parked awaiting funds, then funded in one burst (seed ${seed})`);
+        const result = await runParkScenario(engine, payments, seed++, options.log);
+        options.log(`   ${JSON.stringify({ ...result, problems: result.problems.length })}`);
+        for (const problem of result.problems.slice(0, 20)) options.log(`   problem: ${problem}`);
+        results.push(result);
+      }
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -63,7 +75,7 @@ if (require.main === module) {
     options: { profile: { type: 'string', default: 'full' }, only: { type: 'string' }, engines: { type: 'string' }, payments: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } },
   });
   if (values.help) {
-    console.log(`Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input'].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]`);
+    console.log(`Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input', PARK_SCENARIO].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]`);
     process.exit(0);
   }
   if (values.profile !== 'full' && values.profile !== 'short') throw new Error('--profile is full or short');

@@ -12,11 +12,14 @@ import { startLocalStack, type LocalStack } from '../../src/cli/stack';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
 import { startTemporalCluster, type TemporalCluster } from '../../test/cluster/temporal-cluster';
+import type { PostgresAccess } from './persistence-profile';
 
 export interface BenchStack extends LocalStack {
   dir: string;
   /** Where webhook events start entity workflows from now on (the payment worker's task queue). */
   setWebhookTaskQueue(taskQueue: string): void;
+  /** `--engine postgres`: the server's PostgreSQL, whose statistics give P1's persistence profile (persistence-profile.ts) */
+  postgres: PostgresAccess | null;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
       ...stack,
       dir,
       setWebhookTaskQueue: (taskQueue) => void (webhookTaskQueue = taskQueue),
+      postgres: cluster ? { host: cluster.postgres.host, port: cluster.postgres.port, user: cluster.postgres.user, password: cluster.postgres.password } : null,
       close: async () => {
         await stack.close();
         await ingress.close();

@@ -58,6 +58,8 @@ export interface WorkerSupervisor {
   readonly started: number;
   /** Unexpected exits (not our kills). */
   readonly crashes: number;
+  /** The running worker's process id (its RSS is read from /proc), undefined between a kill and the restart. */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -144,6 +146,9 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
     },
     get crashes() {
       return crashes;
+    },
+    get pid() {
+      return current?.pid;
     },
     async stop() {
       stopping = true;

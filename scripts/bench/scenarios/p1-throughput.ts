@@ -6,6 +6,7 @@ import type { BenchContext } from '../context';
 import { percentile, median, runPool, sleep } from '../stats';
 import type { Started, Subject, SubjectKind } from '../subjects';
 import { describeStraggler, undeliveredWebhooks } from '../straggler';
+import { persistenceSnapshot, persistenceTable, perUnit, type PersistenceSnapshot } from '../persistence-profile';
 
 interface P1Figures {
   startsPerSec: number;
@@ -13,6 +14,8 @@ interface P1Figures {
   createdP99: number;
   sequentialP50: number;
   fundToCompletedMs: number;
+  /** `--engine postgres`: what the server wrote per workflow started (the burst) and per one funded to its end */
+  persistence?: { perStart: PersistenceSnapshot; perFunded: PersistenceSnapshot };
 }
 
 async function startAll(ctx: BenchContext, subject: Subject, count: number, concurrency: number, label: string): Promise<{ started: Started[]; elapsedMs: number }> {
@@ -112,9 +115,15 @@ async function measure(ctx: BenchContext, kind: SubjectKind): Promise<P1Figures>
   const { worker, subject } = await ctx.worker(kind);
   try {
     await startAll(ctx, subject, Math.min(3, n), 3, `P1 ${kind} warm-up`);
+    // On PostgreSQL, its statistics around the burst and around the funding (each snapshot waits 11 s for them).
+    const pg = ctx.stack.postgres;
+    const beforeBurst = pg ? await persistenceSnapshot(pg) : null;
     const burst = await startAll(ctx, subject, n, concurrency, `P1 ${kind}`);
+    const afterBurst = pg ? await persistenceSnapshot(pg) : null;
     const one = await startAll(ctx, subject, sequential, 1, `P1 ${kind} one at a time`);
+    const beforeFund = pg ? await persistenceSnapshot(pg) : null;
     const completion = await fundAndComplete(ctx, subject, burst.started, concurrency, `P1 ${kind}`);
+    const afterFund = pg ? await persistenceSnapshot(pg) : null;
     if (completion.lost.length > 0) throw new Error(`P1 ${kind}: ${completion.lost.length} did not complete, first: ${completion.lost[0]}`);
     if (completion.late.length > 0) ctx.notes.push(`P1 ${kind}: ${completion.late.length} COMPLETED after the window (fund → COMPLETED counts the window only): ${completion.late.slice(0, 3).join('; ')}`);
     const latencies = burst.started.map((s) => s.createdMs);
@@ -124,6 +133,7 @@ async function measure(ctx: BenchContext, kind: SubjectKind): Promise<P1Figures>
       createdP99: percentile(latencies, 99),
       sequentialP50: median(one.started.map((s) => s.createdMs)),
       fundToCompletedMs: completion.elapsedMs,
+      ...(beforeBurst && afterBurst && beforeFund && afterFund ? { persistence: { perStart: perUnit(beforeBurst, afterBurst, n), perFunded: perUnit(beforeFund, afterFund, n) } } : {}),
     };
   } finally {
     await worker.stop();
@@ -138,7 +148,7 @@ export async function runP1(ctx: BenchContext): Promise<void> {
   const payment = await measure(ctx, 'payment');
   ctx.progress.log(`P1 payment: ${payment.startsPerSec.toFixed(1)} starts/s`);
   const { n, concurrency } = ctx.options;
-  const row = (figure: string, key: keyof P1Figures, unit: string) =>
+  const row = (figure: string, key: Exclude<keyof P1Figures, 'persistence'>, unit: string) =>
     ctx.row({ scenario: 'P1', figure, value: payment[key], baseline: skeleton[key], ratioLabel: 'payment / skeleton', unit });
   row(`starts/s (${n} at concurrency ${concurrency}, update-with-start returned)`, 'startsPerSec', '/s');
   row(`time to created p50, concurrency ${concurrency}`, 'createdP50', 'ms');
@@ -147,11 +157,22 @@ export async function runP1(ctx: BenchContext): Promise<void> {
   row(`fund → all ${n} COMPLETED (payment: includes the sandbox's 3 × 100 ms steps and webhooks)`, 'fundToCompletedMs', 'ms');
   // The floor of a design with a second workflow per payment (the payment's provider-payment entity): what
   // starting it costs Temporal alone, and the payment against that floor.
-  const pairRow = (figure: string, key: keyof P1Figures, unit: string) => {
+  const pairRow = (figure: string, key: Exclude<keyof P1Figures, 'persistence'>, unit: string) => {
     ctx.row({ scenario: 'P1', figure: `${figure}: two-workflow skeleton vs skeleton`, value: pair[key], baseline: skeleton[key], ratioLabel: 'pair / skeleton', unit });
     ctx.row({ scenario: 'P1', figure: `${figure}: payment vs two-workflow skeleton`, value: payment[key], baseline: pair[key], ratioLabel: 'payment / pair', unit });
   };
   pairRow('starts/s', 'startsPerSec', '/s');
   pairRow(`created p50, concurrency ${concurrency}`, 'createdP50', 'ms');
   pairRow('created p50, concurrency 1', 'sequentialP50', 'ms');
+  if (skeleton.persistence && pair.persistence && payment.persistence) {
+    const columns = (which: 'perStart' | 'perFunded') => [
+      { label: 'skeleton', profile: skeleton.persistence![which] },
+      { label: 'two-workflow skeleton', profile: pair.persistence![which] },
+      { label: 'payment', profile: payment.persistence![which] },
+    ];
+    const table = (which: 'perStart' | 'perFunded', what: string) =>
+      `P1 on PostgreSQL, ${what} (pg_stat_database commits, pg_stat_user_tables rows inserted + updated + deleted; commits include the server's background work during the window):\n\n${persistenceTable(which === 'perStart' ? 'per start' : 'per funded', columns(which))}\n`;
+    ctx.notes.push(table('perStart', `what the server wrote per workflow started (the ${n}-start burst and 11 s after it)`));
+    ctx.notes.push(table('perFunded', `what the server wrote per payment funded, from the fund call to its end (+ 11 s; ${ctx.options.sequential} parked ones idle meanwhile)`));
+  }
 }
