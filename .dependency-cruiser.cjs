@@ -19,7 +19,7 @@
 // The workflow APIs: IDs, messages, inputs, search attributes, memo, each workflow's own api.ts (workflows/<name>/api.ts:
 // type name, ID, messages, input/output types, typed helpers), and the pure rules of a payment that callers apply too
 // (payment-rules.ts: which payment pulls from an account, what a status means).
-const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|request-fingerprint|types|payment-rules)\\.ts|[^/]+/api\\.ts)$';
+const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules)\\.ts|[^/]+/api\\.ts)$';
 
 // The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
 const NEXUS_SERVICE = '^src/nexus/service\\.ts$';

@@ -4,19 +4,19 @@ import {
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
-  patched,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
 import { subscribeSignal } from './provider-payment/api';
 
-/** The patch that made an entity ignore its parent's cancel (ABANDON on cancel; issue 9, point 2). */
-export const ENTITY_IGNORES_PARENT_CANCEL = 'entity-ignores-parent-cancel';
-
 export interface FollowOptions {
-  /** the caller's reading of ENTITY_IGNORES_PARENT_CANCEL (a payment reads it through its lean patch); read here when absent */
-  abandonOnCancel?: boolean;
+  /**
+   * Whether a Temporal cancel of the caller is kept from the entity (ABANDON on cancel). Every caller says so
+   * explicitly: the callers are PINNED workflows, which have no patched() branches (workflows/versioning.ts), so
+   * this shared module reads no patch on their behalf.
+   */
+  abandonOnCancel: boolean;
   /** what the entity would upsert first (given at start, it upserts nothing) */
   typedSearchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
@@ -27,7 +27,7 @@ export async function startOrSubscribe<A>(
   entityId: string,
   input: A,
   staticSummary: string,
-  options: FollowOptions = {},
+  options: FollowOptions,
 ): Promise<void> {
   const subscriber = workflowInfo().workflowId;
   try {
@@ -35,12 +35,10 @@ export async function startOrSubscribe<A>(
       workflowId: entityId,
       args: [input],
       // An entity follows money that may be moving: it outlives its parent (ABANDON on close) and a Temporal
-      // cancel of the parent never reaches it (ABANDON on cancel; issue 9, point 2). Other subscribers and
-      // webhooks depend on it too, and it ends by itself after its linger period.
+      // cancel of the parent never reaches it (ABANDON on cancel: a parent's cancel never stops a payment whose
+      // money moves). Other subscribers and webhooks depend on it too, and it ends by itself after its linger period.
       parentClosePolicy: ParentClosePolicy.ABANDON,
-      ...((options.abandonOnCancel ?? patched(ENTITY_IGNORES_PARENT_CANCEL))
-        ? { cancellationType: ChildWorkflowCancellationType.ABANDON }
-        : {}),
+      ...(options.abandonOnCancel ? { cancellationType: ChildWorkflowCancellationType.ABANDON } : {}),
       ...(options.typedSearchAttributes ? { typedSearchAttributes: options.typedSearchAttributes } : {}),
       ...(options.memo ? { memo: options.memo } : {}),
       staticSummary,

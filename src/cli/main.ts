@@ -1,59 +1,7 @@
-// The `xborder` command: one entry, one module per subcommand (loaded on demand, so `xborder status`
-// does not pay for the worker's bundler, and a client-only install never loads @temporalio/worker).
+// The `xborder` command's entry (bin/xborder.js loads it): runs the command its argv names (cli.ts).
 // Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / failed, 2 usage, 3 cannot connect.
-import { commands, type Command } from './commands';
-import { CannotConnectError, EXIT, UsageError } from './exit-codes';
-import { packageVersion } from '../support/package-root';
-import type { Environment } from '../support/environment';
-
-function usage(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-  return [
-    'Usage: xborder <command> [options]',
-    '',
-    'Commands:',
-    ...lines,
-    '',
-    'Run `xborder <command> --help` for its options; `xborder --version` for the version.',
-    'Exit codes: 0 ok, 1 the payment did not complete / stuck payments found / the command failed, 2 usage, 3 cannot connect to Temporal.',
-  ].join('\n');
-}
-
-export async function main(argv: string[], env: Environment): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === '--version' || name === '-V' || name === 'version') {
-    console.log(packageVersion());
-    return EXIT.OK;
-  }
-  if (name === '--help' || name === '-h' || name === 'help') {
-    console.log(usage());
-    return EXIT.OK;
-  }
-  if (!name) {
-    console.error(usage());
-    return EXIT.USAGE;
-  }
-  const command: Command | undefined = commands.find((c) => c.name === name);
-  if (!command) {
-    console.error(`xborder: unknown command "${name}"\n\n${usage()}`);
-    return EXIT.USAGE;
-  }
-  try {
-    return await command.run(rest, env);
-  } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(`xborder ${name}: ${error.message}${error.usage ? `\n\n${error.usage}` : ''}`);
-      return EXIT.USAGE;
-    }
-    if (error instanceof CannotConnectError) {
-      console.error(`xborder ${name}: ${error.message}`);
-      return EXIT.CANNOT_CONNECT;
-    }
-    console.error(`xborder ${name}: ${error instanceof Error ? error.message : String(error)}`);
-    return EXIT.NOT_OK;
-  }
-}
+import { main } from './cli';
+import { EXIT } from './exit-codes';
 
 // The CLI's entry: the one read of its environment, handed to the command (docs/architecture.md, "Configuration").
 main(process.argv.slice(2), process.env).then(

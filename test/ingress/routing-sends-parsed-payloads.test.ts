@@ -1,25 +1,12 @@
 // The ingress parses what a webhook carries with the contract before it signals the entity (src/ingress/routing.ts):
 // the entity is sent a current-shape Payment or Customer, never the body as it came; a body that does not fit the
 // contract is not refused (the sender would not retry a 4xx): the entity gets the event without it.
-import type { Client } from '@temporalio/client';
 import { createTemporalRouter } from '../../src/ingress/routing';
 import type { WebhookEvent } from '../../src/contract';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal } from '../../workflows/provider-payment/api';
 import { PROVIDER_CUSTOMER_WORKFLOW_TYPE, customerEventSignal } from '../../workflows/provider-customer/api';
 import { legacyPayload } from '../unit/contract/fixtures';
-
-function recordingClient() {
-  const calls: { type: string; options: Record<string, unknown> }[] = [];
-  const client = {
-    workflow: {
-      signalWithStart: async (type: string, options: Record<string, unknown>) => {
-        calls.push({ type, options });
-        return {};
-      },
-    },
-  } as unknown as Client;
-  return { client, calls };
-}
+import { recordingClient } from '../support/recording-client';
 
 const event = (type: string, data: Record<string, unknown>): WebhookEvent => ({
   id: 'evt_k1',

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
-import { quietBundlerLogger } from '../../workers/workflow-bundle';
+import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import { temporalBinaries } from '../../src/cli/temporal-binaries';
 
 export { temporalBinaries };
@@ -31,18 +30,20 @@ export async function createTimeSkippingEnv(): Promise<TestWorkflowEnvironment> 
   });
 }
 
-const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+const bundles = new Map<string, Promise<{ code: string }>>();
 
-/** Bundles the workflows at `workflowsPath` once per test file (jest gives each file its own module registry). */
-export function workflowBundle(workflowsPath: string): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * Bundles the workflows at `workflowsPath` once per test file (jest gives each file its own module registry); the
+ * product's workflows once per state of their sources, across files and runs (workflow-bundle-cache.ts).
+ */
+export function workflowBundle(workflowsPath: string): Promise<{ code: string }> {
   let bundle = bundles.get(workflowsPath);
   if (!bundle) {
-    bundle = bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+    bundle = cachedWorkflowBundle(workflowsPath);
     bundles.set(workflowsPath, bundle);
   }
   return bundle;
 }
-
 
 /** A task queue no other test uses. */
 export function uniqueTaskQueue(prefix: string): string {

@@ -13,9 +13,11 @@ describe('providerPayment entity', () => {
     bed.newFake();
     const p = await providerCreates();
     await send(p, 'evt_a');
+    // The event's payment is in the state from the signal on; the GET is an activity after it: wait for both (on a
+    // loaded machine a query can answer between the two)
     const snap = await eventually(
       () => snapshot(p.id),
-      (s) => s.payment !== null,
+      (s) => s.payment !== null && bed.fake.callsOf('getPayment').length > 0,
     );
     expect(bed.fake.callsOf('getPayment').map((c) => c.args[0])).toEqual([p.id]);
     expect(snap.payment?.status).toBe('AWAITING_FUNDS');

@@ -36,7 +36,11 @@ export async function onboardCustomer(input: OnboardCustomerInput): Promise<Onbo
   // 3. wait for the review outcome
   if (!progress.reviewFinal()) {
     const entityInput: ProviderCustomerInput = { customerId: id, customer: created.customer, subscribers: [workflowId] };
-    await startOrSubscribe(PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId(id), entityInput, `customer ${id} review`);
+    // The review entity ignores a Temporal cancel of this run (ABANDON on cancel): it is shared with webhooks and
+    // other subscribers and ends by itself (what build 0.2.0 chose for new runs behind a patch, now unconditional).
+    await startOrSubscribe(PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId(id), entityInput, `customer ${id} review`, {
+      abandonOnCancel: true,
+    });
   }
   await awaitReview(progress, id, input.reviewTimeoutMs ?? 7 * 24 * HOUR, input.reconcileEveryMs ?? HOUR);
   const final = progress.customer ?? created.customer;

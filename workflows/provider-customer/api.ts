@@ -2,10 +2,11 @@
 // uses (customer.created / customer.updated webhooks). Pure: importable from workflow code and from clients alike;
 // @temporalio/client is imported as a type only.
 import type { Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority } from '@temporalio/common';
+import type { Priority } from '@temporalio/common';
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Customer } from '../../src/contract';
 import type { ProviderCustomerInput } from '../inputs';
+import { signalWithStartEntity } from '../entity-front-door';
 
 export type { ProviderCustomerInput } from '../inputs';
 /** The same `subscribe` signal as the providerPayment entity's (an onboarding workflow subscribes with it). */
@@ -53,15 +54,12 @@ export async function signalWithStartProviderCustomer(
   client: Pick<Client, 'workflow'>,
   start: { taskQueue: string; input: ProviderCustomerInput; event: ParsedProviderCustomerEvent; priority?: Priority },
 ): Promise<void> {
-  const { taskQueue, input, event, ...options } = start;
-  await client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
+  const { input, event, ...options } = start;
+  await signalWithStartEntity(client, PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
     workflowId: providerCustomerWorkflowId(input.customerId),
-    taskQueue,
-    args: [input],
+    input,
     signal: customerEventSignal,
     signalArgs: [event],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
     ...options,
   });
 }

@@ -2,11 +2,12 @@
 // front door every starter uses (the ingress, the reconcile activity, the payment's create-and-follow activity).
 // Pure: importable from workflow code and from clients alike; @temporalio/client is imported as a type only.
 import type { Client } from '@temporalio/client';
-import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Priority, type SearchAttributePair } from '@temporalio/common';
+import type { Priority, SearchAttributePair } from '@temporalio/common';
 import { defineQuery, defineSignal, getExternalWorkflowHandle } from '@temporalio/workflow';
 import type { Payment } from '../../src/contract';
 import type { ProviderPaymentInput } from '../inputs';
 import type { PushMismatch } from '../types';
+import { signalWithStartEntity } from '../entity-front-door';
 
 export type { ProviderPaymentInput } from '../inputs';
 
@@ -102,17 +103,10 @@ export async function signalWithStartProviderPayment(
   client: Pick<Client, 'workflow'>,
   start: ProviderPaymentStart & ProviderPaymentMessage,
 ): Promise<void> {
-  const { taskQueue, input, event, subscribe, ...options } = start;
-  const common = {
-    workflowId: providerPaymentWorkflowId(input.providerPaymentId),
-    taskQueue,
-    args: [input] as [ProviderPaymentInput],
-    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-    ...options,
-  };
-  if (event) await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, { ...common, signal: providerPaymentEventSignal, signalArgs: [event] });
-  else await client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, { ...common, signal: subscribeSignal, signalArgs: [subscribe] });
+  const { event, subscribe, ...options } = start;
+  const workflowId = providerPaymentWorkflowId(start.input.providerPaymentId);
+  if (event) await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, { workflowId, ...options, signal: providerPaymentEventSignal, signalArgs: [event] });
+  else await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, { workflowId, ...options, signal: subscribeSignal, signalArgs: [subscribe] });
 }
 
 // ---- the payment workflow tells the entity what its own GET found (the stale-entity gap) ----

@@ -1,26 +1,18 @@
 // reconcileRecentPayments (activities/reconcile-activities.ts) signals each PAYIN/conversion's entity through the
 // entity's one front door (workflows/provider-payment/api.ts): the ingress's policies, the payment as the provider
 // client parsed it, one event id per status seen.
-import type { Client } from '@temporalio/client';
 import { createReconcileActivities } from '../../../activities/reconcile-activities';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal } from '../../../workflows/provider-payment/api';
 import { currentPayment } from '../contract/fixtures';
+import { recordingClient } from '../../support/recording-client';
 
 describe('reconcileRecentPayments', () => {
   it('signalWithStarts the entity of a recent PAYIN with the parsed payment, and skips ordered payouts', async () => {
     const payin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_1', type: 'PAYIN', lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' } });
     const payout: Payment = normalizePayment({ ...currentPayment(), id: 'pay_out_1', type: 'PAYOUT', source: { ...currentPayment().source, accountId: undefined }, lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' } });
-    const calls: { type: string; options: Record<string, unknown> }[] = [];
-    const client = {
-      workflow: {
-        signalWithStart: async (type: string, options: Record<string, unknown>) => {
-          calls.push({ type, options });
-          return {};
-        },
-      },
-    } as unknown as Client;
+    const { client, calls } = recordingClient();
     const activities = createReconcileActivities({
       provider: {
         payments: {

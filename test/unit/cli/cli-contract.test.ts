@@ -1,7 +1,7 @@
 // Issue 11: what scripts and alerts rely on, without a Temporal server: --version, exit codes 0/2/3, usage and
 // errors on stderr, bad requests as a list of fields and rules, numbers checked before connecting, worker and
 // ingress --help, `xborder dev` naming a taken port and its flag. (Exit code 1 and --json: test/e2e/cli.e2e.test.ts.)
-import { spawn } from 'node:child_process';
+// In-process (src/cli/cli.ts `main`), but for one spawned case: bin/xborder.js, its loader and the exit code it sets.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,37 +12,24 @@ import { INGRESS_TELEMETRY_ENV_VARS } from '../../../src/telemetry/ingress-telem
 import { TELEMETRY_ENV_VARS } from '../../../src/telemetry/runtime';
 import { WORKER_ENV_VARS } from '../../../workers/config';
 import { freePort } from '../../support/ports';
+import { cliEnvironment, runXborder, spawnXborder, type CliRun } from '../../support/cli-in-process';
 
 jest.setTimeout(120_000);
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
-const BIN = path.join(ROOT, 'bin', 'xborder.js');
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-cli-unit-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `xborder <args>` in-process (test/support/cli-in-process.ts): exit code, stdout and stderr as a process has them. */
 function xborder(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   options: { cwd?: string; withoutKeys?: boolean } = {},
-): Promise<{ code: number | null; out: string; err: string }> {
-  // No TEMPORAL_* of the machine leaks in; HOME points at an empty dir (no temporal.toml found by accident).
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('TEMPORAL_') && !(options.withoutKeys && k.startsWith('XBORDER_CODEC')),
-    ),
-  );
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...clean, HOME: dir, XDG_CONFIG_HOME: dir, ...env },
-    ...(options.cwd ? { cwd: options.cwd } : {}),
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, err })));
+): Promise<CliRun> {
+  return runXborder(args, cliEnvironment(dir, env, options), options);
 }
 
 function file(name: string, content: string): string {
@@ -55,6 +42,14 @@ function file(name: string, content: string): string {
 async function deadAddress(): Promise<string> {
   return `127.0.0.1:${await freePort()}`;
 }
+
+test('the `xborder` command (bin/xborder.js, a process) sets the exit code and writes usage errors on stderr', async () => {
+  const r = await spawnXborder(['stuck', '--bogus'], cliEnvironment(dir, {}));
+  expect(r.code).toBe(2);
+  expect(r.out).toBe('');
+  expect(r.err).toMatch(/^xborder stuck: Unknown option '--bogus'/);
+  expect(r.err).toMatch(/Usage: xborder stuck/);
+});
 
 test('--version prints the package version on stdout, exit code 0', async () => {
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };

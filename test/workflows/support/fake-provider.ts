@@ -7,6 +7,8 @@ import { addBusinessDays, type Account, type Customer, type Payment, type Rate }
 import type { AllActivities, RateQuery } from '../../../activities/types';
 import { validatePaymentRequest } from '../../../src/contract/validate-payment-request';
 import { createThenFollow } from '../../../activities/payment-activities';
+import type { Client } from '@temporalio/client';
+import type { ProviderPaymentInput } from '../../../workflows/inputs';
 
 export const QUOTE_VALIDITY_MS = 15 * 60 * 1000;
 
@@ -18,6 +20,12 @@ export interface FakeProviderOptions {
   midMarketRate?: number;
   quotedRate?: number;
   totalFee?: number;
+  /**
+   * How often the provider payments' entities read when nothing is heard (their `reconcileEveryMs`; 1 h by
+   * default). A test that sleeps weeks on the time-skipping server sets a day: each hourly read of a payment still
+   * moving is an activity and a workflow task, 744 of them in 31 days, which the test does not look at.
+   */
+  entityReconcileEveryMs?: number;
 }
 
 export class FakeProvider {
@@ -64,7 +72,12 @@ export class FakeProvider {
       // the real follow (signalWithStart through the worker's client) around the fake POST, as a test may have
       // wrapped it (this.activities() is what the worker calls now)
       createPaymentAndFollow: (request, idempotencyKey, follow) =>
-        createThenFollow((r, k) => this.activities().createPayment(r, k))(request, idempotencyKey, follow),
+        createThenFollow(
+          (r, k) => this.activities().createPayment(r, k),
+          this.options.entityReconcileEveryMs === undefined
+            ? undefined
+            : () => entitiesReadingEvery(Context.current().client, this.options.entityReconcileEveryMs!),
+        )(request, idempotencyKey, follow),
       getRate: async (query: RateQuery): Promise<Rate> => {
         this.record({ name: 'getRate', args: [query] });
         return {
@@ -264,4 +277,14 @@ export function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) 
     const inner = original();
     return { ...inner, ...wrap(inner) };
   };
+}
+
+/** A client whose signalWithStart of an entity gives it `reconcileEveryMs` (FakeProviderOptions.entityReconcileEveryMs). */
+function entitiesReadingEvery(client: Client, reconcileEveryMs: number): Pick<Client, 'workflow'> {
+  const signalWithStart: Client['workflow']['signalWithStart'] = (type, options) =>
+    client.workflow.signalWithStart(type, {
+      ...options,
+      args: [{ ...(options.args?.[0] as ProviderPaymentInput), reconcileEveryMs }],
+    } as typeof options);
+  return { workflow: { signalWithStart } as unknown as Client['workflow'] };
 }
