@@ -4,6 +4,7 @@ import type { LocalStack } from '../../src/cli/stack';
 import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../../src/client/payments';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import { paymentWorkflowId } from '../../workflows/payment/api';
+import { providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
@@ -16,12 +17,14 @@ import { packageVersion } from '../../src/support/package-root';
 /** Workflows whose histories `npm run record-histories` keeps for the replay test, by scenario. */
 const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
 /**
- * Scenario name prefix for a new build's histories (histories are added to, never re-recorded): `b2-` recorded the
- * payment of workflows/payment/ (its build-0.1.0 histories are in test/replay/archive/0.1.0/). With a prefix, only
- * the payment's own history is recorded (the other workflows' histories of these scenarios exist already).
+ * Scenario name prefix for a new build's histories (histories are added to, never re-recorded): `b2-` recorded
+ * build 0.2.0's, `b3-` build 0.3.0's (older builds' are in test/replay/archive/<build>/). With a prefix, only the
+ * PINNED workflows' histories are recorded (a new build archives those; the entities' histories of these scenarios
+ * exist already and must still replay).
  */
 const PREFIX = process.env.XBORDER_HISTORY_PREFIX ?? '';
-const recorded = (ids: string[]) => (PREFIX ? ids.filter((id) => id.startsWith(paymentWorkflowId(''))) : ids);
+const isEntity = (id: string) => id.startsWith(providerPaymentWorkflowId('')) || id.startsWith(providerCustomerWorkflowId(''));
+const recorded = (ids: string[]) => (PREFIX ? ids.filter((id) => !isEntity(id)) : ids);
 
 jest.setTimeout(120_000);
 
