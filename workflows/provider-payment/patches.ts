@@ -22,6 +22,7 @@
 // |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
+// | entity-sends-moved-after-outcome | patched | new in build 0.3.0; deprecate once no kept history heard a late move without it |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
 // histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -58,4 +59,10 @@ export const ENTITY_PATCHES = {
    * not echoed back to it.
    */
   fewerActions: 'entity-fewer-actions',
+  /**
+   * A subscriber that asked for outbound events and has closed (its outcome returned) is sent the moves heard
+   * after it as payment.moved_after_outcome (steps/announce-late.ts). Read only when such a move is heard, so a
+   * run with no such subscriber has no marker and no new command.
+   */
+  sendsMovedAfterOutcome: 'entity-sends-moved-after-outcome',
 } as const;
