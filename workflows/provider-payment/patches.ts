@@ -10,7 +10,8 @@
 // in forged-final-push and lean-history-parked; entity-confirms-final-push in forged-final-push;
 // entity-no-echo-to-starter in path-cuts-created-before-follow; entity-reads-sooner-when-quiet in
 // entity-reads-sooner; entity-fewer-actions (with entity-lean-history) in entity-fewer-actions-payout and
-// entity-fewer-actions-expired; entity-sends-moved-after-outcome (with both) in entity-sends-moved-after-outcome; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
+// entity-fewer-actions-expired; entity-sends-moved-after-outcome (with lean, fewer and confirms-final-push) in
+// entity-sends-moved-after-outcome; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
 // transfer-cancelled-while-paying, which replay every pre-patch branch they reached.
 // | id                             | stage   | why it cannot move yet                                                 |
 // | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
