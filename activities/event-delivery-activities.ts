@@ -9,6 +9,7 @@ import { signWebhook } from '../src/provider/webhook-signature';
 import {
   PAYMENT_EVENTS_WORKFLOW_TYPE,
   paymentEventSignal,
+  paymentEventsStateQuery,
   paymentEventsWorkflowId,
   transferEventsWorkflowId,
   type PaymentEventsInput,
@@ -45,6 +46,12 @@ export interface EventDeliveryActivities {
 
 export interface EventHandOverActivities {
   handOverPaymentEvent(paymentKey: string, endpointUrl: string | null, event: XborderEvent): Promise<void>;
+  /**
+   * A late event (`payment.moved_after_outcome`, handed over by the providerPayment entity after the payment
+   * closed): numbered after the last event the payment's delivery workflow holds (its `sequence` is ignored).
+   * Returns the sequence it got.
+   */
+  handOverLatePaymentEvent(paymentKey: string, endpointUrl: string | null, event: Omit<XborderEvent, 'sequence'>): Promise<number>;
   /** the transfer's hand-over to `transfer-events:<transferKey>` (a delivery workflow of the same type) */
   handOverTransferEvent(transferKey: string, endpointUrl: string | null, event: XborderTransferEvent): Promise<void>;
 }
@@ -139,7 +146,23 @@ export function createEventHandOverActivities(deps: {
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
     });
   };
+  /** The last sequence of the payment's delivery workflow, running or closed (a query replays a closed run). */
+  const lastSequence = async (paymentKey: string): Promise<number> => {
+    try {
+      const snapshot = await client().workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
+      return snapshot.lastSequence ?? Math.max(0, ...snapshot.pending.map((p) => p.sequence));
+    } catch (err) {
+      // never had one (or past retention): the late event is the first the receiver hears of this payment
+      if ((err as { name?: unknown }).name === 'WorkflowNotFoundError') return 0;
+      throw err;
+    }
+  };
   return {
+    async handOverLatePaymentEvent(paymentKey, endpointUrl, late) {
+      const sequence = (await lastSequence(paymentKey)) + 1;
+      await handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, { ...late, sequence });
+      return sequence;
+    },
     handOverPaymentEvent: (paymentKey, endpointUrl, event) => handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, event),
     handOverTransferEvent: (transferKey, endpointUrl, event) =>
       handOver(transferEventsWorkflowId(transferKey), transferKey, endpointUrl, event),

@@ -113,8 +113,13 @@ async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string,
   const subscribers = [follow.subscriber];
   await signalWithStartProviderPayment(client, {
     taskQueue,
-    input: { providerPaymentId: p.id, payment: p, subscribers },
-    subscribe: { workflowId: follow.subscriber, has: p },
+    input: {
+      providerPaymentId: p.id,
+      payment: p,
+      subscribers,
+      ...(follow.events ? { eventsFor: [{ subscriber: follow.subscriber, ...follow.events, told: p.status }] } : {}),
+    },
+    subscribe: { workflowId: follow.subscriber, has: p, ...(follow.events ? { events: follow.events } : {}) },
     // what the entity would set first (it seeds from its start under entity-lean-history and upserts nothing)
     typedSearchAttributes: [
       { key: PaymentStatusKey, value: p.status },

@@ -47,6 +47,8 @@ export interface FollowEntity {
   subscriber: string;
   /** the subscriber's priority (fairness key, issue 14): a child inherited it; a signalWithStart is given it */
   priority?: { priorityKey?: number; fairnessKey?: string; fairnessWeight?: number };
+  /** the subscriber asked for outbound events (workflows/provider-payment/api.ts, LateEventsFor) */
+  events?: { paymentKey: string; endpointUrl: string | null };
 }
 
 export interface CustomerActivities {

@@ -56,6 +56,13 @@ export const ProviderPaymentInputSchema = z.object({
   unconfirmedPushes: z
     .array(z.object({ eventId: z.string(), payment: z.unknown(), cause: z.enum(['event', 'reconcile']).optional() }))
     .optional(),
+  /**
+   * Subscribers that asked for outbound events, and the status each was last told (or announced after it
+   * closed): a move after that is sent as payment.moved_after_outcome. Carried over by continue-as-new.
+   */
+  eventsFor: z
+    .array(z.object({ subscriber: z.string(), paymentKey: z.string(), endpointUrl: z.string().nullable(), told: z.string().nullable() }))
+    .optional(),
   /** carried over by continue-as-new: pushes the GET did not bear out */
   pushMismatches: z
     .array(z.object({ eventId: z.string(), pushed: z.string(), read: z.string(), at: z.string() }))

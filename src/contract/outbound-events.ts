@@ -9,8 +9,8 @@ export const XBORDER_EVENT_VERSION = 1;
 
 /**
  * One type per lifecycle change a backend acts on. `payment.created` is sent again for each new provider payment
- * of a requote (new funding instructions, new quote expiry); `payment.moved_after_outcome` is reserved for a
- * return or refund heard after the outcome (not sent yet: docs/outbound-events.md).
+ * of a requote (new funding instructions, new quote expiry); `payment.moved_after_outcome` is a return or refund
+ * heard by the providerPayment entity after the payment closed (docs/outbound-events.md).
  */
 export const XBORDER_EVENT_TYPES = [
   'payment.created',

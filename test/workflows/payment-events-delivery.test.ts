@@ -156,6 +156,20 @@ describe('outbound event delivery', () => {
     expect(after.typedSearchAttributes.get(PaymentPhaseKey)).toBeUndefined();
   }, 180_000);
 
+  it('a late event (moved after the outcome) is numbered after the last one, even once the delivery run has closed', async () => {
+    const key = uniqueWorkflowId('ev');
+    await handOver(key, [event(key, 1), event(key, 2, 'payment.funds_received'), event(key, 3, 'payment.completed')]);
+    await passUntil(() => receiver.accepted().length === 3);
+    await env.sleep(25 * 60 * MIN); // idle for a day: the delivery run ends
+    const { handOverLatePaymentEvent } = createEventHandOverActivities({ client: () => env.client, taskQueue: () => taskQueue });
+    const { sequence: _ignored, ...late } = { ...event(key, 99, 'payment.moved_after_outcome'), id: `moved:${key}:RETURNED` };
+    expect(await handOverLatePaymentEvent(key, null, late)).toBe(4);
+    await passUntil(() => receiver.accepted().length === 4);
+    const got = receiver.accepted()[3]!;
+    expect(got).toMatchObject({ type: 'payment.moved_after_outcome', sequence: 4, id: `moved:${key}:RETURNED` });
+    expect(receiver.deliveries.every((d) => d.refused === null)).toBe(true); // signed: the receiver verified each
+  }, 120_000);
+
   it('an endpoint the worker has no secret for is never called: undeliverable at once, with the reason', async () => {
     const key = uniqueWorkflowId('ev');
     await handOver(key, [event(key, 1)], 'https://elsewhere.example/hook');

@@ -50,6 +50,8 @@ export interface PaymentEventsInput {
   /** carried over: ids delivered lately, to drop a hand-over that was retried */
   recentlyDelivered?: string[];
   undeliveredSince?: string | null;
+  /** carried over: the highest sequence handed over (a late event is numbered after it) */
+  lastSequence?: number;
   options?: PaymentEventsOptions;
 }
 
@@ -58,6 +60,8 @@ export interface PaymentEventsSnapshot {
   endpointUrl: string | null;
   pending: { id: string; type: string; sequence: number }[];
   delivered: number;
+  /** the highest sequence handed over to this run or the runs it continued (0: none) */
+  lastSequence?: number;
   /** since when the oldest pending event has failed a whole retry window; null when deliveries go through */
   undeliveredSince: string | null;
   lastError: string | null;

@@ -12,6 +12,8 @@ export class PaymentEventsState {
   private readonly pending: XborderOutboundEvent[];
   private readonly recent: string[];
   delivered = 0;
+  /** the highest sequence handed over: a late event (moved_after_outcome) is numbered after it */
+  lastSequence: number;
   undeliveredSince: string | null;
   lastError: string | null = null;
   redeliverAsked = false;
@@ -22,12 +24,14 @@ export class PaymentEventsState {
     this.pending = [...(input.pending ?? [])];
     this.recent = [...(input.recentlyDelivered ?? [])];
     this.undeliveredSince = input.undeliveredSince ?? null;
+    this.lastSequence = Math.max(input.lastSequence ?? 0, ...this.pending.map((e) => e.sequence));
   }
 
   /** The paymentEvent signal. Order is the order of hand-over: the emitter hands over the next only after this one. */
   add(event: XborderOutboundEvent): void {
     if (this.recent.includes(event.id) || this.pending.some((e) => e.id === event.id)) return;
     this.pending.push(event);
+    this.lastSequence = Math.max(this.lastSequence, event.sequence);
   }
 
   /** The redeliverEvents signal. */
@@ -71,6 +75,7 @@ export class PaymentEventsState {
       pending: [...this.pending],
       recentlyDelivered: [...this.recent],
       undeliveredSince: this.undeliveredSince,
+      lastSequence: this.lastSequence,
       ...(options ? { options } : {}),
     };
   }
@@ -81,6 +86,7 @@ export class PaymentEventsState {
       endpointUrl: this.endpointUrl,
       pending: this.pending.map((e) => ({ id: e.id, type: e.type, sequence: e.sequence })),
       delivered: this.delivered,
+      lastSequence: this.lastSequence,
       undeliveredSince: this.undeliveredSince,
       lastError: this.lastError,
     };

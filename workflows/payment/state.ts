@@ -2,6 +2,7 @@
 // workflow function (workflow.ts) and its steps read and change it; a wait is a `condition()` on it.
 // Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
 import { paymentEventEmitter, type PaymentEventEmitter } from '../payment-events/emit';
+import type { LateEventsFor } from '../provider-payment/api';
 import { allHandlersFinished, ApplicationFailure, condition, log, setCurrentDetails } from '@temporalio/workflow';
 import type { CreatePaymentRequest, Payment, Violation } from '../../src/contract';
 import { createIndexer, indexAtStart } from '../indexing';
@@ -128,6 +129,14 @@ export class PaymentWorkflowState {
     this.expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
     this.reconcileEveryMs = input.options?.reconcileEveryMs ?? 6 * HOUR;
     this.events = paymentEventEmitter(input);
+  }
+
+  /**
+   * What the entity needs to send `payment.moved_after_outcome` once this payment has closed (spec: "States and
+   * transitions", a COMPLETED payout can still be RETURNED/REFUNDED); undefined when the payment asked for no events.
+   */
+  lateEvents(): LateEventsFor | undefined {
+    return this.input.events ? { paymentKey: this.input.paymentKey, endpointUrl: this.input.events.url ?? null } : undefined;
   }
 
   // ---- reading ----

@@ -48,6 +48,14 @@ export interface SubscribeRequest {
   workflowId: string;
   /** a Payment (parsed by the provider client) from every sender; `unknown` for what older histories carry */
   has?: unknown;
+  /** the subscriber asked for outbound events: a move after it closed is sent as payment.moved_after_outcome */
+  events?: LateEventsFor;
+}
+
+/** Where a payment's late event goes (its key names its delivery workflow; null endpoint: the worker's default). */
+export interface LateEventsFor {
+  paymentKey: string;
+  endpointUrl: string | null;
 }
 export const subscribeSignal = defineSignal<[SubscribeRequest]>('subscribe');
 

@@ -10,7 +10,8 @@
 // in forged-final-push and lean-history-parked; entity-confirms-final-push in forged-final-push;
 // entity-no-echo-to-starter in path-cuts-created-before-follow; entity-reads-sooner-when-quiet in
 // entity-reads-sooner; entity-fewer-actions (with entity-lean-history) in entity-fewer-actions-payout and
-// entity-fewer-actions-expired; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
+// entity-fewer-actions-expired; entity-sends-moved-after-outcome (with lean, fewer and confirms-final-push) in
+// entity-sends-moved-after-outcome; none in demo, encrypted-demo, entity-continue-as-new, payment-tells-entity and
 // transfer-cancelled-while-paying, which replay every pre-patch branch they reached.
 // | id                             | stage   | why it cannot move yet                                                 |
 // | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
@@ -22,6 +23,7 @@
 // |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
+// | entity-sends-moved-after-outcome | patched | new in build 0.3.0; deprecate once no kept history heard a late move without it |
 // None moves this round. Runs of a build are gone once the build is no longer supported and its entity
 // histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -58,4 +60,10 @@ export const ENTITY_PATCHES = {
    * not echoed back to it.
    */
   fewerActions: 'entity-fewer-actions',
+  /**
+   * A subscriber that asked for outbound events and has closed (its outcome returned) is sent the moves heard
+   * after it as payment.moved_after_outcome (steps/announce-late.ts). Read only when such a move is heard, so a
+   * run with no such subscriber has no marker and no new command.
+   */
+  sendsMovedAfterOutcome: 'entity-sends-moved-after-outcome',
 } as const;

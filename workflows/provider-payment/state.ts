@@ -13,6 +13,7 @@ import {
   type ProviderPaymentEvent,
   type ProviderPaymentInput,
   type ProviderPaymentSnapshot,
+  type LateEventsFor,
   type SubscribeRequest,
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
@@ -69,6 +70,11 @@ export class ProviderPaymentState {
   /** held pushes whose confirming read is in flight (still unconfirmed to anyone who asks) */
   judgingNow: UnconfirmedPush[] = [];
   readonly pushMismatches: PushMismatch[];
+  /**
+   * Subscribers that asked for outbound events, with the status each was last told: once one has closed, a
+   * later move is sent to its delivery workflow as payment.moved_after_outcome (steps/announce-late.ts).
+   */
+  readonly eventsFor: Map<string, LateEventsFor & { told: string | null }>;
   /** workflow time before which no confirming read is tried again (after one that failed) */
   confirmNotBefore = 0;
 
@@ -91,6 +97,7 @@ export class ProviderPaymentState {
       if (p) this.unconfirmed.push({ eventId: held.eventId, payment: p, ...(held.cause ? { cause: held.cause } : {}) });
     }
     this.pushMismatches = [...(input.pushMismatches ?? [])];
+    this.eventsFor = new Map((input.eventsFor ?? []).map(({ subscriber, ...rest }) => [subscriber, rest]));
     // a carried-over run already told its subscribers
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -131,8 +138,12 @@ export class ProviderPaymentState {
   }
 
   /** The `subscribe` signal. */
-  onSubscribe({ workflowId, has }: SubscribeRequest): void {
+  onSubscribe({ workflowId, has, events }: SubscribeRequest): void {
     this.subscribers.add(workflowId);
+    if (events && !this.eventsFor.has(workflowId)) {
+      const told = (has !== undefined ? this.read(has)?.status : undefined) ?? this.payment?.status ?? null;
+      this.eventsFor.set(workflowId, { ...events, told });
+    }
     this.forwarded.delete(workflowId);
     this.wakeups++;
     // Lean runs: the subscriber's own read (its POST's answer) is merged like a read of ours, and
@@ -330,6 +341,9 @@ export class ProviderPaymentState {
       continueAsNewAfterEvents: input.continueAsNewAfterEvents,
       ...(unconfirmed.length > 0 ? { unconfirmedPushes: unconfirmed } : {}),
       ...(pushMismatches.length > 0 ? { pushMismatches } : {}),
+      ...(this.eventsFor.size > 0
+        ? { eventsFor: [...this.eventsFor].map(([subscriber, e]) => ({ subscriber, ...e })) }
+        : {}),
     };
   }
 }

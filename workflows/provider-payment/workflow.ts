@@ -9,6 +9,7 @@ import { providerPaymentEventSignal, providerPaymentSnapshotQuery, subscribeSign
 import { Waiter } from '../waiter';
 import { ENTITY_PATCHES } from './patches';
 import { ProviderPaymentState } from './state';
+import { announceMovesAfterOutcome } from './steps/announce-late';
 import { forwardChanges, forwardUntilSettled } from './steps/forward';
 import { confirmHeldPushes, reconcile } from './steps/reconcile';
 
@@ -61,6 +62,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
   for (;;) {
     if (state.unconfirmed.length > 0 && Date.now() >= state.confirmNotBefore) await confirmHeldPushes(state);
     await forwardChanges(state);
+    await announceMovesAfterOutcome(state);
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= continueAsNewAfter) {
       await forwardUntilSettled(state); // the next run takes every subscriber as told
@@ -95,5 +97,6 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
   }
 
   await forwardUntilSettled(state);
+  await announceMovesAfterOutcome(state);
   return { ...state.snapshot(), completedAfterTerminal: true };
 }

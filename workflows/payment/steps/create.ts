@@ -91,6 +91,7 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
   try {
     const made = await createActivities.createPaymentAndFollow(state.request, idempotencyKey, {
       subscriber: state.workflowId,
+      ...(state.lateEvents() ? { events: state.lateEvents() } : {}),
       // the entity shares the payment's fairness key
       ...(workflowInfo().priority ? { priority: { ...workflowInfo().priority } } : {}),
     });
@@ -115,7 +116,13 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
  * (follow-entity.ts), started with what it would upsert first, so it upserts nothing.
  */
 export async function follow(state: PaymentWorkflowState, p: Payment): Promise<void> {
-  const entityInput: ProviderPaymentInput = { providerPaymentId: p.id, payment: p, subscribers: [state.workflowId] };
+  const events = state.lateEvents();
+  const entityInput: ProviderPaymentInput = {
+    providerPaymentId: p.id,
+    payment: p,
+    subscribers: [state.workflowId],
+    ...(events ? { eventsFor: [{ subscriber: state.workflowId, ...events, told: p.status }] } : {}),
+  };
   await startOrSubscribe(PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId(p.id), entityInput, `provider payment ${p.id} (for ${state.workflowId})`, {
     abandonOnCancel: true,
     typedSearchAttributes: indexPairs({ status: p.status, providerPaymentId: p.id, customerId: p.customerId }),

@@ -20,6 +20,8 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
         cause,
       });
       state.forwarded.set(subscriber, sendingVersion);
+      const events = state.eventsFor.get(subscriber);
+      if (events) events.told = sending.status;
     } catch (err) {
       // the subscriber is gone (completed or cancelled): stop telling it
       log.info('subscriber unreachable; removed', { providerPaymentId: state.id, subscriber, error: String(err) });

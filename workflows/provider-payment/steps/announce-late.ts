@@ -1,0 +1,63 @@
+// A payment's outcome is not the end of its money: a COMPLETED payout can still be RETURNED or REFUNDED (spec:
+// "States and transitions"). The payment workflow has closed by then, so the entity that hears the move sends it
+// to the payment's delivery workflow as payment.moved_after_outcome (docs/outbound-events.md), numbered there
+// after the payment's last event. Only ids, amounts, currencies, statuses and codes leave (no personal data).
+import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
+import type { Payment, XborderEvent } from '../../../src/contract';
+import { ENTITY_PATCHES } from '../patches';
+import type { ProviderPaymentState } from '../state';
+
+/** Only a signal to Temporal (as the payment's hand-over, payment-events/emit.ts): retried until it is taken. */
+const { handOverLatePaymentEvent } = proxyLocalActivities<EventHandOverActivities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+function failureCode(p: Payment): string | null {
+  const error = p.error as unknown;
+  if (typeof error === 'string') return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
+export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredAt: string): Omit<XborderEvent, 'sequence'> {
+  return {
+    id: `${paymentKey}:moved:${p.id}:${p.status}`,
+    type: 'payment.moved_after_outcome',
+    version: 1,
+    occurredAt,
+    paymentKey,
+    data: {
+      // the payment's own phase stays its outcome; this names what happened after it
+      phase: 'MOVED_AFTER_OUTCOME',
+      providerPaymentId: p.id,
+      providerStatus: p.status,
+      source: p.source ? { amount: p.source.amount, currencyCode: p.source.currencyCode } : null,
+      destination: p.destination ? { amount: p.destination.amount, currencyCode: p.destination.currencyCode } : null,
+      fee: p.fee ?? null,
+      quote: null,
+      fundingInstructions: null,
+      fundingDeadline: null,
+      code: failureCode(p),
+      requotes: 0,
+    },
+  };
+}
+
+/**
+ * After changes were forwarded: each subscriber that asked for events and is gone (forwardChanges dropped it: its
+ * outcome was returned) is sent the status it was not told. One hand-over per status: `told` moves on.
+ */
+export async function announceMovesAfterOutcome(state: ProviderPaymentState): Promise<void> {
+  const p = state.payment;
+  if (!p) return;
+  for (const [subscriber, events] of state.eventsFor) {
+    if (state.subscribers.has(subscriber) || events.told === p.status) continue;
+    if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
+    events.told = p.status;
+    await handOverLatePaymentEvent(events.paymentKey, events.endpointUrl, movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()));
+  }
+}
