@@ -82,7 +82,7 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   // client-only install does without them; the Lambda worker needs them.
   const temporal = Object.fromEntries(
     Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@temporalio/nexus', '@opentelemetry/exporter-trace-otlp-http']) })
-      // @opentelemetry/* with them (issue 14): interceptors-opentelemetry and our tracing share one API instance;
+      // @opentelemetry/* with them: interceptors-opentelemetry and our tracing share one API instance;
       // nexus-rpc too: the worker and our Nexus service handler must share one copy
       .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/') || name === 'nexus-rpc'),
   );
