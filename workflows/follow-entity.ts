@@ -8,7 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type SearchAttributePair } from '@temporalio/common';
-import { subscribeSignal } from './provider-payment/api';
+import { subscribeSignal, type SubscribeRequest } from './provider-payment/api';
 
 export interface FollowOptions {
   /**
@@ -20,6 +20,11 @@ export interface FollowOptions {
   /** what the entity would upsert first (given at start, it upserts nothing) */
   typedSearchAttributes?: SearchAttributePair[];
   memo?: Record<string, unknown>;
+  /**
+   * what the `subscribe` signal carries besides the subscriber when the entity already runs: a payment's events
+   * registration, so a move after its outcome is still sent (docs/outbound-events.md, payment.moved_after_outcome)
+   */
+  subscribeWith?: Omit<SubscribeRequest, 'workflowId'>;
 }
 
 export async function startOrSubscribe<A>(
@@ -46,7 +51,7 @@ export async function startOrSubscribe<A>(
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     try {
-      await getExternalWorkflowHandle(entityId).signal(subscribeSignal, { workflowId: subscriber });
+      await getExternalWorkflowHandle(entityId).signal(subscribeSignal, { workflowId: subscriber, ...options.subscribeWith });
     } catch (signalErr) {
       // closed between the two calls: the caller's own reconciliation covers it
       log.warn('could not subscribe to the entity', { entityId, error: String(signalErr) });

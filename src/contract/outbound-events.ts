@@ -81,19 +81,25 @@ export const XBORDER_TRANSFER_EVENT_TYPES = [
   'transfer.payment_started',
   'transfer.completed',
   'transfer.payment_not_completed',
+  'transfer.not_completed',
+  'transfer.cancelled',
 ] as const;
 export type XborderTransferEventType = (typeof XBORDER_TRANSFER_EVENT_TYPES)[number];
 
 export const XborderTransferEventDataSchema = z.object({
   /** where the transfer is after the change: ONBOARDING, REGISTERING, PAYING, DONE */
   step: z.string(),
-  /** the transfer's outcome once it ended (COMPLETED, CUSTOMER_NOT_APPROVED, ACCOUNT_REJECTED, PAYMENT_NOT_COMPLETED) */
+  /**
+   * the transfer's outcome once it ended (COMPLETED, CUSTOMER_NOT_APPROVED, ACCOUNT_REJECTED, PAYMENT_NOT_COMPLETED;
+   * NOT_COMPLETED / CANCELLED when the transfer workflow itself failed / was cancelled: `step` says where)
+   */
   outcome: z.string().nullable(),
   /** the key of the transfer's payment (its `payment.*` events carry it), known from the start */
   paymentKey: z.string().min(1),
   /**
    * customer_not_approved: the onboarding outcome (REJECTED, REVIEW_REJECTED, REVIEW_TIMEOUT); account_rejected: the
-   * first rule broken; payment_not_completed: the payment's outcome (FAILED, EXPIRED, …). No customer or account id.
+   * first rule broken; payment_not_completed: the payment's outcome (FAILED, EXPIRED, …); not_completed: the failure's
+   * type (STEP_NOT_COMPLETED: a step that already ran under the same key and did not complete). No customer or account id.
    */
   code: z.string().nullable(),
   /** a cancel of the transfer came while its payment ran (the payment decided: docs/spec-gaps.md "Cancelling a transfer") */

@@ -7,7 +7,7 @@ import { paymentStateQuery } from '../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
 import { closedPaymentOutcome, deliverPaymentEvent, eventually } from './support/harness';
-import { iso } from './support/fake-provider';
+import { iso, wrapActivities } from './support/fake-provider';
 import { useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -62,6 +62,32 @@ describe('a move after the outcome', () => {
       code: 'FUNDS_RETURNED_BY_RECEIVING_BANK',
     });
     expect(JSON.stringify(moved)).not.toContain('cus_1'); // no customer data
+  }, 90_000);
+
+  it('a payment whose entity a webhook started first and whose create-follow failed still gets the late event', async () => {
+    bed.worker.deliveredEvents.length = 0;
+    // the provider's webhook starts the entity before the create's follow, and that follow fails: the payment
+    // falls back to the `subscribe` signal (workflows/follow-entity.ts), which must carry the events registration
+    wrapActivities(bed.newFake(), (inner) => ({
+      createPaymentAndFollow: async (request, idempotencyKey) => {
+        const p = await inner.createPayment(request, idempotencyKey);
+        await deliverPaymentEvent(bed.env, bed.taskQueue, p);
+        return { payment: p, followed: false, error: 'test: the follow failed' };
+      },
+    }));
+    const handle = await bed.startPayment({ events: {} });
+    const key = handle.workflowId.replace(/^payment:/, '');
+    bed.worker.started.add(paymentEventsWorkflowId(key));
+    const id = await completeThenReturn(handle, 1);
+    const mine = () => bed.worker.deliveredEvents.filter((e) => e.paymentKey === key);
+    await eventually(() => Promise.resolve(mine().length), (n) => n >= 4);
+    expect(mine().map((e) => [e.sequence, e.type])).toEqual([
+      [1, 'payment.created'],
+      [2, 'payment.funds_received'],
+      [3, 'payment.completed'],
+      [4, 'payment.moved_after_outcome'],
+    ]);
+    expect(mine()[3]!.data).toMatchObject({ providerPaymentId: id, providerStatus: 'REFUNDED' });
   }, 90_000);
 
   it('a payout without events that is returned after COMPLETED sends nothing', async () => {

@@ -120,6 +120,57 @@ describe('a transfer with outbound events', () => {
     expect(JSON.stringify(events)).not.toContain(created!.id);
   }, 90_000);
 
+  it('a transfer that fails (a step that already ran and did not complete) sends transfer.not_completed before it fails', async () => {
+    bed.newFake();
+    const key = uniqueWorkflowId('tr-ev');
+    // an earlier registration under the same key that was terminated: the transfer attaches to it and fails
+    const earlier = await bed.env.client.workflow.start('registrationOfAnEarlierBuild', {
+      taskQueue: `${bed.taskQueue}-nobody`,
+      workflowId: `account:${key}`,
+    });
+    await earlier.terminate('test: an earlier registration that did not complete');
+    const handle = await startTransfer(key, {
+      customer: { customerId: 'cus_known' },
+      account: { accountKey: key, body: bankAccount() },
+      payment: { request: paymentRequest() },
+      events: {},
+    });
+    await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'STEP_NOT_COMPLETED' } });
+    const events = await eventually(
+      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
+      (es) => es.length >= 1,
+    );
+    expect(events.map((e) => [e.type, e.data.step, e.data.outcome, e.data.code])).toEqual([
+      ['transfer.not_completed', 'REGISTERING', 'NOT_COMPLETED', 'STEP_NOT_COMPLETED'],
+    ]);
+    expect(XborderTransferEventSchema.parse(events[0])).toEqual(events[0]);
+    expect(JSON.stringify(events)).not.toContain('cus_known');
+  }, 90_000);
+
+  it('a transfer cancelled while onboarding (before its payment started) sends transfer.cancelled before it ends', async () => {
+    const fake = bed.newFake();
+    const key = uniqueWorkflowId('tr-ev');
+    const handle = await startTransfer(key, {
+      customer: { customerKey: key, body: individualBody() },
+      account: { accountKey: key, body: bankAccount() },
+      payment: { request: paymentRequest() },
+      events: {},
+    });
+    bed.worker.started.add(`customer:${key}`);
+    const created = await eventually(async () => [...fake.customers.values()][0], (c) => c !== undefined);
+    bed.worker.started.add(providerCustomerWorkflowId(created!.id));
+    await handle.cancel();
+    await expect(handle.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
+    const events = await eventually(
+      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
+      (es) => es.length >= 1,
+    );
+    expect(events.map((e) => [e.type, e.data.step, e.data.outcome, e.data.code])).toEqual([
+      ['transfer.cancelled', 'ONBOARDING', 'CANCELLED', null],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(created!.id);
+  }, 90_000);
+
   it('a transfer started without `events` sends nothing, and its payment neither', async () => {
     const fake = bed.newFake();
     fake.requirements = US_REQUIREMENTS;

@@ -4,19 +4,41 @@
 // is already parsed by the caller (src/client startTransfer: zod at the edge). With `events`, each change a backend
 // acts on is handed to its delivery workflow (steps/events.ts). PINNED: a change ships as a new build, never a
 // patch; histories of older builds are in test/replay/archive/.
-import { setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, setHandler, TemporalFailure } from '@temporalio/workflow';
 import { transferStateQuery, type TransferInput, type TransferResult } from './api';
 import { TransferProgress } from './state';
-import { transferEventEmitter } from './steps/events';
+import { transferEventEmitter, type TransferEventEmitter } from './steps/events';
 import { onboardStep } from './steps/onboard';
 import { registerStep } from './steps/register';
 import { payStep } from './steps/pay';
 
 export async function transfer(input: TransferInput): Promise<TransferResult> {
   const progress = new TransferProgress();
-  const { state, result } = progress;
   const events = transferEventEmitter(input);
   setHandler(transferStateQuery, () => progress.snapshot());
+  try {
+    return await runTransfer(input, progress, events);
+  } catch (err) {
+    // A transfer that ends by a failure (a step that already ran and did not complete: STEP_NOT_COMPLETED) or by a
+    // cancel before its payment started still tells its backend how it ended, before it ends. Only a failure that
+    // ends the workflow (a TemporalFailure; any other error fails the task and is retried); a transfer without
+    // events hands over nothing (SILENT emitter: its commands are what they were).
+    if (input.events && err instanceof TemporalFailure) {
+      const cancelled = isCancellation(err);
+      await CancellationScope.nonCancellable(async () => {
+        events.emit(cancelled ? 'transfer.cancelled' : 'transfer.not_completed', progress, {
+          outcome: cancelled ? 'CANCELLED' : 'NOT_COMPLETED',
+          code: cancelled ? null : failureCode(err),
+        });
+        await events.settled();
+      });
+    }
+    throw err;
+  }
+}
+
+async function runTransfer(input: TransferInput, progress: TransferProgress, events: TransferEventEmitter): Promise<TransferResult> {
+  const { state, result } = progress;
   /** the transfer ends here: its last event is handed over before the result is returned */
   const end = async (outcome: TransferResult['outcome'], code: string | null): Promise<TransferResult> => {
     state.step = 'DONE';
@@ -56,4 +78,12 @@ function endEventOf(outcome: Exclude<TransferResult['outcome'], 'COMPLETED'>) {
     ACCOUNT_REJECTED: 'transfer.account_rejected',
     PAYMENT_NOT_COMPLETED: 'transfer.payment_not_completed',
   } as const)[outcome];
+}
+
+/** The failure's type (e.g. STEP_NOT_COMPLETED), from it or the first cause that has one: a code, never a message. */
+function failureCode(err: unknown): string | null {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof ApplicationFailure && e.type) return e.type;
+  }
+  return null;
 }

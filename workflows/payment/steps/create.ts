@@ -127,6 +127,8 @@ export async function follow(state: PaymentWorkflowState, p: Payment): Promise<v
     abandonOnCancel: true,
     typedSearchAttributes: indexPairs({ status: p.status, providerPaymentId: p.id, customerId: p.customerId }),
     memo: { ...entityMemo(p, entityInput.subscribers!.length, unknownPaymentValues(p)) },
+    // the entity already runs (a webhook started it): the subscribe carries the events registration instead
+    ...(events ? { subscribeWith: { events } } : {}),
   });
 }
 
