@@ -47,6 +47,13 @@ async function payToCompletion(key: string): Promise<void> {
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(created.providerPaymentId, 'COMPLETED'));
 }
 
+/** The transfer events delivered for `key`, once at least one has arrived. */
+const transferEventsDelivered = (key: string) =>
+  eventually(
+    () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
+    (es) => es.length >= 1,
+  );
+
 describe('a transfer with outbound events', () => {
   it('sends account_registered, payment_started, completed in order, and its payment sends created … completed', async () => {
     const fake = bed.newFake();
@@ -110,10 +117,7 @@ describe('a transfer with outbound events', () => {
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     expect((await closedResult<TransferResult>(handle)).outcome).toBe('CUSTOMER_NOT_APPROVED');
-    const events = await eventually(
-      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
-      (es) => es.length >= 1,
-    );
+    const events = await transferEventsDelivered(key);
     expect(events.map((e) => [e.type, e.data.outcome, e.data.code])).toEqual([
       ['transfer.customer_not_approved', 'CUSTOMER_NOT_APPROVED', 'REVIEW_REJECTED'],
     ]);
@@ -136,10 +140,7 @@ describe('a transfer with outbound events', () => {
       events: {},
     });
     await expect(handle.result()).rejects.toMatchObject({ cause: { type: 'STEP_NOT_COMPLETED' } });
-    const events = await eventually(
-      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
-      (es) => es.length >= 1,
-    );
+    const events = await transferEventsDelivered(key);
     expect(events.map((e) => [e.type, e.data.step, e.data.outcome, e.data.code])).toEqual([
       ['transfer.not_completed', 'REGISTERING', 'NOT_COMPLETED', 'STEP_NOT_COMPLETED'],
     ]);
@@ -161,10 +162,7 @@ describe('a transfer with outbound events', () => {
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
     await handle.cancel();
     await expect(handle.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });
-    const events = await eventually(
-      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key)),
-      (es) => es.length >= 1,
-    );
+    const events = await transferEventsDelivered(key);
     expect(events.map((e) => [e.type, e.data.step, e.data.outcome, e.data.code])).toEqual([
       ['transfer.cancelled', 'ONBOARDING', 'CANCELLED', null],
     ]);
