@@ -4,7 +4,9 @@
  * - unit: pure code and in-process servers (contract, provider against the in-process sandbox, codec, ingress
  *   handler, telemetry, CLI argument parsing, lint rules);
  * - workflows: workflow code on the time-skipping test server, and replay of recorded histories;
- * - e2e: the real stack (Temporal dev server + sandbox + worker + ingress), the CLI, the UI in Chromium;
+ * - e2e: anything that needs a Temporal dev server (named `*.e2e.test.ts`): the real stack (dev server +
+ *   sandbox + worker + ingress), the CLI, the UI in Chromium, Schedules, visibility queries, the namespace job.
+ *   The inner loop (unit + workflows) starts no dev server: test/unit/fast-tiers-start-no-dev-server.test.ts;
  * - slow: Temporal on PostgreSQL (cluster, chaos), the packed package, the bench, the Lambda build, the lint
  *   rules' own test.
  * @type {import('jest').Config}
@@ -40,9 +42,6 @@ const slowFiles = [
 const workflowFiles = [
   '<rootDir>/test/workflows/**/*.test.ts',
   '<rootDir>/test/replay/**/*.test.ts',
-  '<rootDir>/test/foundation/temporal-environments.test.ts',
-  '<rootDir>/test/lambda/ingress-lambda.test.ts',
-  '<rootDir>/test/telemetry/stuck-gauge.test.ts',
 ];
 
 module.exports = {

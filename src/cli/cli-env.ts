@@ -12,10 +12,19 @@ import { currentTracing, tracingModeFromEnv } from '../telemetry/tracing';
 export const CONNECTION_OPTIONS = {
   address: { type: 'string' },
   namespace: { type: 'string' },
+  'connect-timeout': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const CONNECTION_USAGE = `  --address HOST:PORT   Temporal frontend (default: temporal.toml profile / TEMPORAL_ADDRESS / 127.0.0.1:7233)
-  --namespace NAME      Temporal namespace (default: profile / TEMPORAL_NAMESPACE / default)`;
+  --namespace NAME      Temporal namespace (default: profile / TEMPORAL_NAMESPACE / default)
+  --connect-timeout S   seconds to wait for Temporal before exit code 3 (default: 10)`;
+
+/** The connection flags of a command, as parseArgs gives them. */
+export interface ConnectionFlags {
+  address?: string;
+  namespace?: string;
+  'connect-timeout'?: string;
+}
 
 /** parseArgs whose mistakes (unknown flag, missing value) are usage errors (exit code 2) with the command's usage. */
 export function parseCommandArgs<T extends ParseArgsConfig>(
@@ -57,7 +66,14 @@ export interface CliContext {
  * What every client-side subcommand needs: a Temporal client, the task queue and the UI address, from the
  * flags over the environment the CLI's entry read (TEMPORAL_*, XBORDER_CODEC_*, XBORDER_TASK_QUEUE, TEMPORAL_UI_URL).
  */
-export async function cliContext(flags: { address?: string; namespace?: string }, env: Environment): Promise<CliContext> {
+export async function cliContext(flags: ConnectionFlags, env: Environment): Promise<CliContext> {
+  const connectTimeoutSeconds = numberFlag(
+    'connect-timeout',
+    flags['connect-timeout'],
+    (n) => n > 0 && n <= 600,
+    'a number of seconds above 0 and at most 600',
+    CONNECTION_USAGE,
+  );
   let temporal;
   try {
     temporal = temporalConfigFromEnv({
@@ -75,7 +91,10 @@ export async function cliContext(flags: { address?: string; namespace?: string }
   const tracing = currentTracing() !== null || tracingModeFromEnv(env) === 'otlp';
   let client: Client;
   try {
-    client = await connectClient(temporal, codec.dataConverter, { tracing });
+    client = await connectClient(temporal, codec.dataConverter, {
+      tracing,
+      ...(connectTimeoutSeconds !== undefined ? { connectTimeoutMs: Math.round(connectTimeoutSeconds * 1000) } : {}),
+    });
   } catch (error) {
     throw new CannotConnectError(temporal.address, temporal.namespace, error);
   }

@@ -13,7 +13,7 @@ import {
 } from '../client/worker-deployments';
 import { openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, type ConnectionFlags, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
@@ -44,7 +44,7 @@ export interface DeployArgs {
   deploymentName: string;
   allowNoPollers: boolean;
   json: boolean;
-  connection: { address?: string; namespace?: string };
+  connection: ConnectionFlags;
 }
 
 const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp'] as const;
@@ -80,6 +80,7 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
     connection: {
       ...(values.address ? { address: values.address } : {}),
       ...(values.namespace ? { namespace: values.namespace } : {}),
+      ...(values['connect-timeout'] !== undefined ? { 'connect-timeout': values['connect-timeout'] } : {}),
     },
   };
   if (values.help) return { help: true, ...common };

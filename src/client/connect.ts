@@ -11,6 +11,8 @@ export interface ConnectClientOptions {
    * when the environment does: a host application then brings its own tracer provider).
    */
   tracing?: boolean;
+  /** How long to wait for the server before giving up (default: the SDK's 10 s). */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -24,7 +26,10 @@ export async function connectClient(
   options: ConnectClientOptions = {},
 ): Promise<Client> {
   const tracing = options.tracing ?? currentTracing() !== null;
-  const connection = await Connection.connect(connectionOptionsOf(config));
+  const connection = await Connection.connect({
+    ...connectionOptionsOf(config),
+    ...(options.connectTimeoutMs !== undefined ? { connectTimeout: options.connectTimeoutMs } : {}),
+  });
   return new Client({
     connection,
     namespace: config.namespace,

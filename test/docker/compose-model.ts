@@ -41,6 +41,13 @@ const ComposeSchema = z.object({
 export type Compose = z.infer<typeof ComposeSchema>;
 
 /** A compose file of temporal-docker/, parsed and checked against the shape we use. */
+/** A service of a compose file; a missing one fails the test that names it. */
+export function service(c: Compose, name: string): Service {
+  const s = c.services[name];
+  if (!s) throw new Error(`compose has no service ${name}`);
+  return s;
+}
+
 export function loadCompose(file: string): Compose {
   return ComposeSchema.parse(parse(readFileSync(path.join(DOCKER_DIR, file), 'utf8'), { merge: true }));
 }

@@ -1,14 +1,12 @@
-// temporal-docker/ checked against the code, without a Docker engine (issue 6, "temporal-docker/"): every
-// service, image, port, env variable and build path of the compose files must match what the code reads
-// and what `npm run build` writes, so a rename in the code fails here. The admin-tools scripts run for real:
-// setup-namespace.sh against a Temporal dev server, setup-schema.sh against a stub temporal-sql-tool.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+// temporal-docker/ checked against the code, without a Docker engine: every service, image, port, env variable
+// and build path of the compose files must match what the code reads and what `npm run build` writes, so a
+// rename in the code fails here. setup-schema.sh runs for real against a stub temporal-sql-tool;
+// setup-namespace.sh needs a Temporal dev server, so it runs in the e2e tier (setup-namespace.e2e.test.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
 import { parse } from 'yaml';
 import { TEMPORAL_ENV_VARS, temporalConfigFromEnv } from '../../src/client/connection-config';
 import { DEFAULT_INGRESS_PATH, DEFAULT_INGRESS_PORT, INGRESS_ENV_VARS, ingressConfigFromEnv } from '../../src/ingress/config';
@@ -27,7 +25,6 @@ import { CODEC_KEY_ENV_VARS, CODEC_SERVER_ENV_VARS, codecServerConfigFromEnv } f
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
 import { knownSecretReason } from '../../src/security/known-secrets';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
-import { temporalBinaries } from '../support/temporal';
 import { METRIC_NAMES, type WebhookEventResult } from '../../src/telemetry/metrics';
 import { STUCK_GAUGE_ENV_VARS, STUCK_METRIC_NAMES } from '../../src/client/stuck-gauge';
 import { stuckQueries } from '../../src/client/stuck';
@@ -43,11 +40,10 @@ import {
   readDockerfile,
   readEnvFile,
   ROOT,
+  service,
   stageChain,
   stageEnv,
   tscBuildOutputs,
-  type Compose,
-  type Service,
 } from './compose-model';
 
 const compose = loadCompose('compose.yaml');
@@ -72,11 +68,6 @@ const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
   peerDependencies: Record<string, string>;
 };
 
-const service = (c: Compose, name: string): Service => {
-  const s = c.services[name];
-  if (!s) throw new Error(`compose has no service ${name}`);
-  return s;
-};
 const LONG_RUNNING = ['postgresql', 'temporal', 'temporal-ui', 'worker', 'ingress', 'sandbox', 'codec-server'];
 const ONE_SHOT = ['temporal-schema-setup', 'temporal-namespace-setup'];
 const OURS = ['worker', 'ingress', 'sandbox', 'codec-server'];
@@ -514,76 +505,7 @@ describe('admin-tools scripts', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
-
-  describe('setup-namespace.sh against a Temporal dev server', () => {
-    let server: ChildProcess | undefined;
-    let address = '';
-    let binDir = '';
-
-    beforeAll(async () => {
-      const { cli } = temporalBinaries();
-      if (!cli) throw new Error('no Temporal CLI: run `npm run ensure-temporal`');
-      binDir = mkdtempSync(path.join(os.tmpdir(), 'xb-ns-'));
-      symlinkSync(cli, path.join(binDir, 'temporal'));
-      const port = await freePort();
-      address = `127.0.0.1:${port}`;
-      server = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error'], {
-        stdio: 'ignore',
-      });
-    });
-
-    afterAll(async () => {
-      if (server && server.exitCode === null) {
-        const exited = new Promise((resolve) => server!.once('exit', resolve));
-        server.kill('SIGTERM');
-        await exited;
-      }
-      if (binDir) rmSync(binDir, { recursive: true, force: true });
-    });
-
-    const runScript = (env: Record<string, string>) =>
-      new Promise<{ status: number | null; out: string }>((resolve) => {
-        const child = spawn('sh', [path.join(DOCKER_DIR, 'scripts', 'setup-namespace.sh')], {
-          env: { ...env, PATH: `${binDir}:${process.env.PATH}` },
-        });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', (status) => resolve({ status, out }));
-      });
-
-    test('creates the namespace with exactly our search attributes; a second run changes nothing', async () => {
-      const namespace = `xb-compose-${randomUUID().slice(0, 8)}`;
-      const env = { ...containerEnv(service(compose, 'temporal-namespace-setup'), { ...dotenv, TEMPORAL_NAMESPACE: namespace }), TEMPORAL_ADDRESS: address };
-      const first = await runScript(env);
-      expect(first.out).toContain(`namespace ${namespace} created`);
-      expect(first.status).toBe(0);
-
-      const connection = await Connection.connect({ address });
-      try {
-        const listed = await connection.operatorService.listSearchAttributes({ namespace });
-        const custom = Object.entries(listed.customAttributes ?? {}).map(([name, type]) => `${name}=${type}`).sort();
-        const { temporal } = await import('@temporalio/proto');
-        const indexed: Record<string, number> = {
-          KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-          DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
-        };
-        expect(custom).toEqual(ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${indexed[key.type]}`).sort());
-      } finally {
-        await connection.close();
-      }
-
-      const second = await runScript(env);
-      expect(second.status).toBe(0);
-      expect(second.out).toContain(`namespace ${namespace} exists`);
-      expect(second.out).not.toContain('Search attributes have been added');
-
-      // An attribute registered with another type is an error, not silently accepted.
-      const clash = await runScript({ ...env, XBORDER_SEARCH_ATTRIBUTES: 'QuoteExpiresAt=Keyword' });
-      expect(clash.status).toBe(1);
-      expect(clash.out).toContain('QuoteExpiresAt');
-    }, 90_000);
-  });
+  // setup-namespace.sh runs against a Temporal dev server: test/docker/setup-namespace.e2e.test.ts
 });
 
 describe('the ingress health check', () => {
@@ -623,17 +545,6 @@ function exitCode(command: string, args: string[]): Promise<number | null> {
     const child = spawn(command, args, { stdio: 'ignore' });
     child.once('error', reject);
     child.once('exit', (code) => resolve(code));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -43,6 +43,9 @@ async function deadAddress(): Promise<string> {
   return `127.0.0.1:${await freePort()}`;
 }
 
+/** Nothing listens at a dead address: half a second tells exit code 3 as well as the default 10 s. */
+const QUICK = ['--connect-timeout', '0.5'];
+
 test('the `xborder` command (bin/xborder.js, a process) sets the exit code and writes usage errors on stderr', async () => {
   const r = await spawnXborder(['stuck', '--bogus'], cliEnvironment(dir, {}));
   expect(r.code).toBe(2);
@@ -103,10 +106,24 @@ test('numbers are checked before connecting (exit code 2, not 3)', async () => {
 
 test('cannot connect: exit code 3 naming the address tried (--address wins over TEMPORAL_ADDRESS)', async () => {
   const address = await deadAddress();
-  const r = await xborder(['status', 'some-key', '--address', address, '--namespace', 'ns1'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+  const r = await xborder(['status', 'some-key', '--address', address, '--namespace', 'ns1', ...QUICK], {
+    TEMPORAL_ADDRESS: '127.0.0.1:1',
+  });
   expect(r.code).toBe(3);
   expect(r.out).toBe('');
   expect(r.err).toContain(`cannot connect to Temporal at ${address} (namespace ns1)`);
+});
+
+test('--connect-timeout bounds the wait for Temporal; a bad value is a usage error before connecting', async () => {
+  const address = await deadAddress();
+  const r = await xborder(['stuck', '--address', address, '--connect-timeout', '0.2']);
+  expect(r.code).toBe(3);
+  expect(r.err).toContain(`cannot connect to Temporal at ${address}`);
+  for (const bad of ['0', '-1', 'soon', '601']) {
+    const refused = await xborder(['stuck', '--address', address, `--connect-timeout=${bad}`]);
+    expect({ bad, code: refused.code }).toEqual({ bad, code: 2 });
+    expect(refused.err).toContain('--connect-timeout must be a number of seconds above 0 and at most 600');
+  }
 });
 
 test('no payload keys is a configuration error (exit code 2) naming the variables and the dev stack key, not exit code 3', async () => {
@@ -126,7 +143,7 @@ test('inside a dev checkout the CLI finds .data/codec-keys.json by itself (then 
   const below = path.join(checkout, 'src', 'deeper');
   mkdirSync(below, { recursive: true });
   const address = await deadAddress();
-  const r = await xborder(['status', 'some-key', '--address', address], {}, { cwd: below, withoutKeys: true });
+  const r = await xborder(['status', 'some-key', '--address', address, ...QUICK], {}, { cwd: below, withoutKeys: true });
   expect(r.code).toBe(3);
   expect(r.err).toContain(`cannot connect to Temporal at ${address}`);
   expect(r.err).not.toContain('encryption keys');
@@ -135,7 +152,7 @@ test('inside a dev checkout the CLI finds .data/codec-keys.json by itself (then 
 test('the address of a temporal.toml profile is the one tried (envconfig in the CLI)', async () => {
   const address = await deadAddress();
   const config = file('temporal.toml', `[profile.ops]\naddress = "${address}"\nnamespace = "ops-ns"\n`);
-  const r = await xborder(['stuck'], { TEMPORAL_CONFIG_FILE: config, TEMPORAL_PROFILE: 'ops' });
+  const r = await xborder(['stuck', ...QUICK], { TEMPORAL_CONFIG_FILE: config, TEMPORAL_PROFILE: 'ops' });
   expect(r.code).toBe(3);
   expect(r.err).toContain(`at ${address} (namespace ops-ns)`);
 });

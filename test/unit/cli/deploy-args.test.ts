@@ -85,7 +85,7 @@ it('exit codes: 2 for a usage error (on stderr, with the usage), 3 when Temporal
   expect(usage.out).toBe('');
   expect(usage.err).toMatch(/^xborder deploy: ramp: the percentage must be a number from 0 to 100, got "lots"/);
   expect(usage.err).toMatch(/Usage: xborder deploy/);
-  const dead = await xborder(['deploy', 'status', '--address', `127.0.0.1:${await freePort()}`]);
+  const dead = await xborder(['deploy', 'status', '--address', `127.0.0.1:${await freePort()}`, '--connect-timeout', '0.5']);
   expect(dead.code).toBe(3);
   expect(dead.err).toMatch(/xborder deploy: cannot connect to Temporal at 127\.0\.0\.1:\d+/);
 });
