@@ -55,7 +55,7 @@ export default tseslint.config(
             { name: '@temporalio/worker', message: 'Workflows do not import worker code.' },
             // api.ts helpers take a Client parameter (typed only): the client itself never loads in a workflow
             { name: '@temporalio/client', allowTypeImports: true, message: 'Workflows do not import the client; use child workflows or signals.' },
-            // issue 12 (docs/performance.md): every cached workflow evaluates the bundle's modules; zod costs ~6 MB each
+            // docs/performance.md: every cached workflow evaluates the bundle's modules; zod costs ~6 MB each
             { name: 'zod', allowTypeImports: true, message: 'No zod in workflow code (docs/performance.md): use the plain schemas of src/contract/plain-schema.ts.' },
           ],
           patterns: [

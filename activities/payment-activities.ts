@@ -64,7 +64,7 @@ export function createPaymentActivities(deps: {
       try {
         // A retry repeats a create that may have been committed: it must reach the service (which answers the
         // stored first response for the key), never be refused by local pre-validation on today's date
-        // (issue 9, point 5; src/provider/prevalidation.ts).
+        // (src/provider/prevalidation.ts).
         return await provider.payments.create(
           request,
           attempt > 1 ? { idempotencyKey, prevalidate: false } : { idempotencyKey },

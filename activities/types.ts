@@ -30,7 +30,7 @@ export interface PaymentActivities {
   getPayment(id: string): Promise<Payment>;
   /**
    * POST /payments as `createPayment`, then the caller follows the new payment's entity with one signalWithStart
-   * (issue 12: a start-or-subscribe that cannot fail, and no child start). The entity is never a child: it
+   * (a start-or-subscribe that cannot fail, and no child start). The entity is never a child: it
    * outlives the caller and no cancel of the caller reaches it. A failed signalWithStart is returned
    * (`followed: false`), never thrown: the payment is created and the caller follows it another way.
    */
@@ -45,7 +45,7 @@ export interface PaymentActivities {
 export interface FollowEntity {
   /** the workflow that follows it (gets its changes) */
   subscriber: string;
-  /** the subscriber's priority (fairness key, issue 14): a child inherited it; a signalWithStart is given it */
+  /** the subscriber's priority (fairness key): a child inherited it; a signalWithStart is given it */
   priority?: { priorityKey?: number; fairnessKey?: string; fairnessWeight?: number };
   /** the subscriber asked for outbound events (workflows/provider-payment/api.ts, LateEventsFor) */
   events?: { paymentKey: string; endpointUrl: string | null };

@@ -1,4 +1,4 @@
-// Reading another workflow's outcome through the Temporal client (issue 9, point 7). A child workflow cannot
+// Reading another workflow's outcome through the Temporal client. A child workflow cannot
 // attach to a running workflow of the same ID (SDK 1.24 ChildWorkflowOptions omit workflowIdConflictPolicy),
 // so `transfer` attaches to an onboarding or registration step that already runs, or already ran, by polling
 // this read until the step has closed.

@@ -1,5 +1,5 @@
 // Benchmark of the sandbox (not a test): requests/s of GET /v1/payments/:id and POST /v1/payments on loopback.
-// Targets (issue 3): ≥ 2,000 GET/s and ≥ 500 POST/s on a 2-core machine. The sandbox runs in its own process
+// Targets: ≥ 2,000 GET/s and ≥ 500 POST/s on a 2-core machine. The sandbox runs in its own process
 // (as `npm run sandbox` would), quiet and without rate limit, so the load generator does not share its event loop.
 //
 //   npm run bench:sandbox [-- --duration 10 --connections 20]

@@ -1,4 +1,4 @@
-// `npm run chaos`: the chaos suite of issue 15 (test/chaos/), every scenario on the Temporal cluster on
+// `npm run chaos`: the chaos suite (test/chaos/), every scenario on the Temporal cluster on
 // PostgreSQL (and server SIGKILL on the dev server too), then the table. Traffic only to 127.0.0.1.
 //   npm run chaos                                   full profile: 200 payments per scenario
 //   npm run chaos -- --profile short                what CI runs (test/chaos/chaos-short.test.ts)

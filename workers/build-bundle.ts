@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildWorkflowBundle, DEFAULT_BUNDLE_PATH, DEFAULT_TRACING_BUNDLE_PATH } from './workflow-bundle';
 
-// Two bundles: the default, and the one a worker with tracing on loads (OpenTelemetry interceptors; issue 14).
+// Two bundles: the default, and the one a worker with tracing on loads (OpenTelemetry interceptors).
 async function main() {
   for (const [target, tracing] of [[DEFAULT_BUNDLE_PATH, false], [DEFAULT_TRACING_BUNDLE_PATH, true]] as const) {
     const started = Date.now();

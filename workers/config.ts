@@ -24,7 +24,7 @@ const WorkerEnvSchema = z.object({
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   XBORDER_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   /**
-   * Workflows kept in the worker's cache: the worker's memory budget (issue 12, docs/performance.md). A payment is
+   * Workflows kept in the worker's cache: the worker's memory budget (docs/performance.md). A payment is
    * two cached workflows; an evicted one is replayed on its next event. Default: the SDK's, sized from the heap.
    */
   XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),

@@ -46,7 +46,7 @@ const LambdaWorkerEnvSchema = z.object({
   XBORDER_DEFAULT_VERSIONING_BEHAVIOR: z.enum(['AUTO_UPGRADE', 'PINNED']).default('AUTO_UPGRADE'),
   /**
    * Prebuilt workflow bundle; default `workflow-bundle.js` next to the entry (npm run build:lambda puts it there),
-   * and with tracing on (XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT; issue 14) the `-otel.js` file beside it.
+   * and with tracing on (XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT) the `-otel.js` file beside it.
    */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
   /** OTLP/gRPC collector URL for the Temporal and xborder metrics (e.g. an ADOT collector layer); none = no metrics. */
@@ -85,7 +85,7 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
       allowPlainHttp: worker.provider.allowPlainHttp,
       logger: logger.child({ component: 'provider' }),
     });
-  // issue 14: traces by OTLP/HTTP when the environment turns them on, flushed after every invocation
+  // traces by OTLP/HTTP when the environment turns them on, flushed after every invocation
   const tracing = installTracingFromEnv('xborder-lambda-worker', env);
   const traced = tracingWorkerOptions(tracing);
   const workflowBundle = overrides.workflowBundle ?? {
@@ -108,7 +108,7 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         activities: createActivities({ provider, events }),
         // the `xborder` Nexus service, as `xborder worker` serves it (its endpoint targets this task queue)
         nexusServices: [xborderNexusHandler],
-        // issue 13: the same payload encryption as every other worker and client (fails the cold start without keys)
+        // the same payload encryption as every other worker and client (fails the cold start without keys)
         dataConverter,
         // telemetry: provider errors by type, on the runtime's metric meter
         interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },

@@ -22,7 +22,7 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
   // Must run before the first NativeConnection.
   const telemetry = installTelemetryRuntime(processConfig.telemetry);
   if (telemetry.metricsUrl) console.log(`worker: metrics at ${telemetry.metricsUrl}`);
-  // issue 14: traces by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set (off by default)
+  // traces by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set (off by default)
   const tracing = installTracingFor(processConfig.tracing, 'xborder-worker');
   if (tracing) console.log('worker: tracing on (OTLP)');
   const provider = createProviderClient({
@@ -41,9 +41,9 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
   );
   const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events });
   if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
-  // issue 6: the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
+  // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
-  // issue 14: the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
+  // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
   const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName }, config.temporal, dataConverter, telemetry);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
@@ -89,7 +89,7 @@ async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: Te
     try {
       const ensured = await ensureSchedules(client, quoteRefresh);
       console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
-      // issue 9, point 9: PAYINs whose webhooks were lost are handed to their entities every 15 minutes
+      // PAYINs whose webhooks were lost are handed to their entities every 15 minutes
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
       console.log(`worker: Schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     } finally {

@@ -1,4 +1,4 @@
-// Which prebuilt workflow bundle a worker with tracing on loads (issue 14): the one next to the configured bundle,
+// Which prebuilt workflow bundle a worker with tracing on loads: the one next to the configured bundle,
 // with `-otel` before `.js` (`npm run build` and `npm run build:lambda` write both), so one XBORDER_WORKFLOW_BUNDLE
 // serves with tracing on and off. Without that file the configured bundle is used: activity and provider spans are
 // still made, but they start their own traces (no workflow spans to join).

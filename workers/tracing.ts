@@ -1,4 +1,4 @@
-// The worker's side of tracing (issue 14): activity interceptors (a span per activity, child of the workflow's
+// The worker's side of tracing: activity interceptors (a span per activity, child of the workflow's
 // "schedule activity" span, active while the activity calls the provider) and the sink through which the
 // workflow interceptors, running in the workflow sandbox, hand their spans to the process's exporter.
 import {

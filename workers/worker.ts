@@ -20,7 +20,7 @@ export interface XborderWorkerOptions {
   shutdownGraceMs?: number;
   /** Payload encryption: the process's entry makes it from XBORDER_CODEC_KEYS(_FILE), see docs/codec.md. */
   dataConverter: DataConverter;
-  /** Workflows kept in the worker's cache (issue 12: the memory budget). Default: the SDK's, sized from the heap. */
+  /** Workflows kept in the worker's cache (the memory budget). Default: the SDK's, sized from the heap. */
   maxCachedWorkflows?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;

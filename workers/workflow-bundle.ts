@@ -8,10 +8,10 @@ import { chooseBundlePath, tracingBundlePath } from './tracing-bundle-path';
 const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
 const ROOT = COMPILED ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..');
 export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : path.join(ROOT, 'workflows');
-/** telemetry (issue 6): counts payments by outcome on the workflow metric meter */
+/** telemetry: counts payments by outcome on the workflow metric meter */
 export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor')];
 /**
- * Tracing (issue 14): the OpenTelemetry workflow interceptors. A separate bundle: every cached workflow evaluates
+ * Tracing: the OpenTelemetry workflow interceptors. A separate bundle: every cached workflow evaluates
  * its bundle, so the default one (tracing off) carries no OpenTelemetry code (docs/performance.md).
  */
 export const TRACING_INTERCEPTOR_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');

@@ -1,6 +1,6 @@
 // The providerPayment entity's memo: what `xborder` and the Temporal UI read to join a PAYIN and its conversion
 // (no link field exists in the contract: docs/spec-gaps.md). One definition for the entity, which keeps it, and
-// the payment, which starts the entity with it (issue 12: a memo given at start needs no upsert).
+// the payment, which starts the entity with it (a memo given at start needs no upsert).
 import type { Payment } from '../src/contract';
 
 export type EntityRole = 'PAYIN' | 'ORDERED' | 'CONVERSION' | 'UNKNOWN';

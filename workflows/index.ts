@@ -11,4 +11,4 @@ export { refreshQuotes } from './refresh-quotes/workflow';
 export { rateBoard } from './rate-board/workflow';
 export { reconcilePayments } from './reconcile-payments/workflow';
 export { paymentEvents } from './payment-events/workflow';
-import './versioning'; // issue 14: each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)
+import './versioning'; // each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

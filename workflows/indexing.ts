@@ -33,7 +33,7 @@ export function indexPairs(index: PaymentIndex): SearchAttributePair[] {
 }
 
 /**
- * What this run was started with (the start event's search attributes: the same on every replay). Issue 12: a
+ * What this run was started with (the start event's search attributes: the same on every replay). A
  * workflow whose starter already set them (startPayment sets the payment's first phase; a payment sets its
  * entity's ids) upserts nothing until something differs.
  */

@@ -17,7 +17,7 @@ export function stampsOf(p: Payment): Set<LifecycleKey> {
   return new Set(LIFECYCLE_KEYS.filter((k) => Boolean(lifecycle[k])));
 }
 
-/** -1 for a status the contract does not know (issue 9, point 6). */
+/** -1 for a status the contract does not know. */
 function rankOf(status: string): number {
   if (!isKnownPaymentStatus(status)) return -1;
   const r = statusRank(status as PaymentStatus);
@@ -36,7 +36,7 @@ export function compareSnapshots(current: Payment, incoming: Payment): Freshness
   if (incLacksOld && !incHasNew) return 'STALE';
   // same timestamps (or an inconsistent pair): the status order decides. An unknown status has no place in
   // that order: a change to or from one is taken as news (never dropped, which would freeze the payment);
-  // the timestamps above still refuse a snapshot that lost one (issue 9, point 6).
+  // the timestamps above still refuse a snapshot that lost one.
   if (rankOf(incoming.status) < 0 || rankOf(current.status) < 0)
     return sameContent(current, incoming) ? 'SAME' : 'NEWER';
   const d = rankOf(incoming.status) - rankOf(current.status);

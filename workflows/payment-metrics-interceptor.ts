@@ -1,5 +1,5 @@
 // Workflow interceptor module (bundled with workflowInterceptorModules, workers/workflow-bundle.ts): counts
-// payments by outcome (issue 6, Telemetry) on the workflow metric meter, which the SDK emits only outside
+// payments by outcome on the workflow metric meter, which the SDK emits only outside
 // replay. The payment workflow itself is untouched: its result carries the outcome.
 import { metricMeter, workflowInfo, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import { PAYMENT_WORKFLOW_TYPE } from './payment/api';

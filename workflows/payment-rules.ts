@@ -38,7 +38,7 @@ export function isKnownStatus(status: string): boolean {
 /**
  * Funds are in: the provider moved past AWAITING_FUNDS without expiring (spec: States and transitions, row 2).
  * A status the contract does not name counts as in progress, so as funded: a cancel or requote is refused
- * rather than walking away from money that may be moving (issue 9, point 6; docs/spec-gaps.md).
+ * rather than walking away from money that may be moving (docs/spec-gaps.md).
  */
 export function isFunded(payment: Payment): boolean {
   return hasFundsIn(payment) || !isKnownStatus(payment.status);

@@ -1,7 +1,7 @@
 // A request's fingerprint: SHA-256 of its canonical JSON, in plain TypeScript (no Node built-ins: workflow code
 // computes it too). startPayment sends it with the `awaitCreatedForRequest` update; the payment workflow's
-// validator compares it with its own input's, so a reused key is refused without reading any history
-// (issue 12; issue 9, point 4). It travels only as an update argument (encrypted like every payload), never in
+// validator compares it with its own input's, so a reused key is refused without reading any history.
+// It travels only as an update argument (encrypted like every payload), never in
 // a memo or search attribute: a bare hash there would let anyone who can list workflows confirm a guessed
 // amount/account pair (house rules).
 

@@ -10,7 +10,7 @@ export const QuoteExpiresAtKey = defineSearchAttributeKey('QuoteExpiresAt', Sear
 export const FundingDeadlineKey = defineSearchAttributeKey('FundingDeadline', SearchAttributeType.DATETIME);
 
 /**
- * The phase startPayment gives a payment at start (issue 12): validation runs within the first workflow task,
+ * The phase startPayment gives a payment at start: validation runs within the first workflow task,
  * so the first phase anyone can see is QUOTING; a payment run under `payment-lean-history` does not upsert it
  * again. An older worker upserts VALIDATING and QUOTING over it, as before.
  */

@@ -1,4 +1,4 @@
-// Worker Deployment Versioning (issue 14; docs/deployment.md, "Safe deploys with Worker Versioning"): the
+// Worker Deployment Versioning (docs/deployment.md, "Safe deploys with Worker Versioning"): the
 // versioning behaviour of every workflow the worker registers. Every worker is versioned (the time-skipping test
 // server, which has no versioning, aside). The server refuses a behaviour sent by an unversioned
 // worker ("versioning behavior cannot be specified without deployment options being set with versioned mode"),

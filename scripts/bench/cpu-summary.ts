@@ -1,4 +1,4 @@
-// Where a CPU profile's time went (issue 12 profile): self time by function and by package or folder.
+// Where a CPU profile's time went (bench --profile): self time by function and by package or folder.
 // `npx tsx scripts/bench/cpu-summary.ts burst.cpuprofile [top]`
 import { readFileSync } from 'node:fs';
 

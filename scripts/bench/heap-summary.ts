@@ -1,4 +1,4 @@
-// What a heap snapshot holds, by kind, and what grew between two (issue 12 profile): which objects each parked
+// What a heap snapshot holds, by kind, and what grew between two (bench --profile): which objects each parked
 // workflow adds. `npx tsx scripts/bench/heap-summary.ts before.heapsnapshot after.heapsnapshot [per] [top]`
 // (`per`: divide the growth by this many workflows).
 import { readFileSync } from 'node:fs';

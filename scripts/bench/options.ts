@@ -1,4 +1,4 @@
-// Options of `npm run bench` (defaults: the sizes of issue 12; --quick: a smoke run for CI, well under 2 minutes,
+// Options of `npm run bench` (defaults: the full sizes; --quick: a smoke run for CI, well under 2 minutes,
 // without `actions`, which has a budget test of its own: test/workflows/actions-per-payment.test.ts).
 import { z } from 'zod';
 

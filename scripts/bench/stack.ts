@@ -75,7 +75,7 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
         customerReviewDelayMs: 100,
         // Short first retries, then minutes apart as a provider does (the sandbox's default goes on for hours):
         // a delivery the dev server refused under a 10,000-payment funding burst is tried again after the burst,
-        // rather than given up after 31 s and left to the entity's hourly read (issue 12, P2 at 10,000).
+        // rather than given up after 31 s and left to the entity's hourly read (P2 at 10,000).
         webhookRetryScheduleMs: [500, 1000, 2000, 4000, 8000, 16000, 60_000, 300_000, 900_000],
         rateLimit: false,
       },

@@ -1,4 +1,4 @@
-// What the bench prints about a payment that had not ended when its window closed (issue 12, P2 at 10,000):
+// What the bench prints about a payment that had not ended when its window closed (P2 at 10,000):
 // enough to tell a late payment from a lost one before the stack is torn down. One line per payment: the
 // payment workflow, its provider-payment entity, what the service itself says, and any webhook for it that
 // the sandbox could not deliver.

@@ -1,7 +1,7 @@
 // The Lambda artefacts (`npm run build:lambda`; docs/deployment.md, "Packaging"):
 //   dist/lambda/ingress/index.js  webhook ingress, one self-contained file (handler: index.handler)
 //   dist/lambda/worker/           worker: index.js (our code bundled), workflow-bundle.js and workflow-bundle-otel.js
-//                                 (prebuilt; the second for tracing on, issue 14), package.json
+//                                 (prebuilt; the second for tracing on), package.json
 //                                 naming the @temporalio packages left outside the bundle (native core, webpack-free
 //                                 but with a .node binary), installed with `npm install --omit=dev` for the Lambda's
 //                                 platform before zipping.

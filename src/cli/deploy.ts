@@ -1,4 +1,4 @@
-// `xborder deploy status|set-current|ramp|stop-ramp` — Worker Deployment Versioning (issue 14; docs/deployment.md,
+// `xborder deploy status|set-current|ramp|stop-ramp` — Worker Deployment Versioning (docs/deployment.md,
 // "Safe deploys with Worker Versioning"): which build gets new workflows. Arguments are checked before anything
 // connects (parseDeployArgs, unit-tested); the server calls are src/client/worker-deployments.ts.
 import type { Client } from '@temporalio/client';

@@ -15,7 +15,7 @@ export interface DevServerOptions {
   /** SQLite file of the dev server: workflows survive a restart of `npm start`. */
   dbFile?: string;
   namespace?: string;
-  /** The UI's remote codec endpoint (issue 13): the UI decodes payloads through it. */
+  /** The UI's remote codec endpoint: the UI decodes payloads through it. */
   uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }

@@ -39,7 +39,7 @@ function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).
 }
 
 /**
- * issue 13: the payload keys of the local stack. XBORDER_CODEC_KEYS(_FILE) when set (or XBORDER_CODEC=disabled);
+ * The payload keys of the local stack. XBORDER_CODEC_KEYS(_FILE) when set (or XBORDER_CODEC=disabled);
  * else a key generated once into <data-dir>/codec-keys.json, like the webhook secret: a fresh clone encrypts from
  * its first payload, and the keys stay with the .data/ whose history they decrypt.
  */
@@ -120,7 +120,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   // The worker's own state changes are noise here; warnings and errors still show.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
-  // issue 14: XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
+  // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
   if (tracing) log('tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)');
   const codec = devDataConverter(dataDir, env);

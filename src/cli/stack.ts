@@ -158,7 +158,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (options.schedules !== false) {
       const schedule = await ensureSchedules(client, { ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })), taskQueue });
       log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
-      // issue 9, point 9: PAYINs whose webhooks were lost reach their entities (as workers/main.ts does)
+      // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
       log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
     }

@@ -46,7 +46,7 @@ export function formatState(state: PaymentState, uiLink: string): string {
 
 /**
  * Exit code 1 for scripts: the payment ended other than COMPLETED, or an accepted cancel put it in phase CANCELLING
- * (issue 9: it keeps listening until the provider payment can no longer be funded; funds arriving after all move it
+ * (it keeps listening until the provider payment can no longer be funded; funds arriving after all move it
  * out of CANCELLING again).
  */
 export function willNotComplete(state: PaymentState): boolean {

@@ -1,4 +1,4 @@
-// Fairness between customers (issue 14): every workflow a customer's request starts carries the customer's
+// Fairness between customers: every workflow a customer's request starts carries the customer's
 // fairness key, so that on a shared task queue one customer's burst of payouts cannot starve the others. Set once,
 // on the workflow start: its workflow tasks carry it, and its activities and child workflows (the providerPayment
 // entity, a transfer's onboard/register/pay) inherit it on the server (Priority, @temporalio/common 1.24: "not

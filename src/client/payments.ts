@@ -110,7 +110,7 @@ export async function startPayment(
   input: StartPaymentInput,
   options: StartOptions,
 ): Promise<StartedPayment> {
-  // issue 14: the root of the payment's trace (its start, the workflow, activities, provider calls)
+  // the root of the payment's trace (its start, the workflow, activities, provider calls)
   return withClientSpan('startPayment', () => startPaymentTraced(client, input, options));
 }
 
@@ -141,9 +141,9 @@ async function startPaymentTraced(
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       // Shown in the Temporal UI; amounts and currencies only, no personal data.
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
-      // issue 14: fairness between customers on the shared task queue (inherited by activities and children)
+      // fairness between customers on the shared task queue (inherited by activities and children)
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
-      // issue 12: the first phase anyone sees, set with the start rather than by an upsert
+      // the first phase anyone sees, set with the start rather than by an upsert
       typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
     });
     try {
@@ -283,7 +283,7 @@ function isTransientStartError(error: unknown): boolean {
  */
 export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
   const parsed = TransferInputSchema.parse(input);
-  // issue 13: these keys become workflow IDs, which are never encrypted
+  // these keys become workflow IDs, which are never encrypted
   refusePersonalDataInKey('transferKey', parsed.transferKey);
   if ('customerKey' in parsed.customer) refusePersonalDataInKey('customerKey', parsed.customer.customerKey);
   if ('accountKey' in parsed.account) refusePersonalDataInKey('accountKey', parsed.account.accountKey);
@@ -299,7 +299,7 @@ export async function startTransfer(client: Client, input: TransferInput, option
       // Like startPayment: a closed transfer is not run again (its payment step would pay twice).
       workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       staticSummary: `Transfer ${parsed.transferKey}`,
-      ...fairnessPriority(transferCustomerKey(parsed.customer)), // issue 14, as startPayment
+      ...fairnessPriority(transferCustomerKey(parsed.customer)), // fairness, as startPayment
     });
     if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     return handle;
@@ -319,7 +319,7 @@ export function toPaymentWorkflowId(keyOrId: string): string {
  * The payment's state. Once it has an outcome, the money may still move — a return by the receiving bank
  * after COMPLETED, a refund after EXPIRED (spec: States and transitions, row 4) — and only the providerPayment
  * entity, which lingers 7 days after any terminal status and is restarted by a later webhook, hears it. So the
- * entity is read too, and what it saw since is in `afterOutcome` (issue 9, point 8; docs/spec-gaps.md).
+ * entity is read too, and what it saw since is in `afterOutcome` (docs/spec-gaps.md).
  */
 export async function getPaymentState(client: Client, keyOrId: string): Promise<PaymentState> {
   const state = await client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).query(paymentStateQuery);

@@ -35,9 +35,9 @@ export const DEFAULT_QUOTE_PAIRS: readonly string[] = [
 export const QuoteRefreshConfigSchema = z.object({
   taskQueue: z.string().min(1),
   scheduleId: z.string().min(1).default(QUOTE_REFRESH_SCHEDULE_ID),
-  /** issue 6: default 1 minute */
+  /** default 1 minute */
   intervalMs: z.number().int().min(1000).default(60_000),
-  /** issue 6: a small catch-up window — after an outage, one late run at most, not a burst */
+  /** a small catch-up window — after an outage, one late run at most, not a burst */
   catchupWindowMs: z.number().int().min(1000).default(60_000),
   pairs: z.array(RatePairSchema).min(1).default(() => DEFAULT_QUOTE_PAIRS.map(parseRatePair)),
   referenceAmount: z.number().positive().default(1000),

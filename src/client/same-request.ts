@@ -1,4 +1,4 @@
-// Same key, other request → refused (issue 9, point 4), like the service's 409 for a reused idempotency key.
+// Same key, other request → refused, like the service's 409 for a reused idempotency key.
 // The request a workflow was started with is read back from its first history event, decoded with the client's
 // own data converter (so a payload codec applies). Nothing is added to the memo or search attributes: a bare
 // hash of a request would let anyone who can list workflows confirm a guessed amount/account pair, and the memo

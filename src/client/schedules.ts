@@ -1,4 +1,4 @@
-// The quote-refresh Schedule (issue 6, ARCHITECTURE: refreshQuotes): created or updated idempotently.
+// The quote-refresh Schedule (ARCHITECTURE: refreshQuotes): created or updated idempotently.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
 import { RATE_BOARD_WORKFLOW_ID, RATE_BOARD_WORKFLOW_TYPE, type RateBoardInput } from '../../workflows/rate-board/api';
 import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesInput } from '../../workflows/refresh-quotes/api';

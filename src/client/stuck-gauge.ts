@@ -1,4 +1,4 @@
-// The stuck-payments gauge (issue 14, Dashboards and alerts): on an interval, the stuck queries of
+// The stuck-payments gauge (docs/deployment.md, Dashboards and alerts): on an interval, the stuck queries of
 // src/client/stuck.ts (the same as `xborder stuck` and the README's UI filters) counted by kind and set on a
 // gauge, so Prometheus can alert on payments nobody is moving. It runs in the long-lived worker process
 // (workers/main.ts) on the runtime's metric meter, exported at XBORDER_METRICS_ADDRESS with the other metrics;

@@ -1,4 +1,4 @@
-// The client's own spans (issue 14): startPayment is the root of a payment's trace; the SDK's client
+// The client's own spans: startPayment is the root of a payment's trace; the SDK's client
 // interceptor (connectClient) adds the start/update spans under it. No-ops while no tracer provider is installed.
 import { SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 

@@ -1,4 +1,4 @@
-// Worker Deployment Versioning (issue 14; docs/deployment.md, "Safe deploys with Worker Versioning"): the
+// Worker Deployment Versioning (docs/deployment.md, "Safe deploys with Worker Versioning"): the
 // operations of a deploy on the Worker Deployment API of the Temporal server (>= 1.28 / Cloud). The SDK 1.24 client
 // has no high-level wrapper for them, so these call WorkflowService directly. Used by `xborder deploy` and the tests.
 import { isGrpcServiceError, type Client } from '@temporalio/client';

@@ -1,4 +1,4 @@
-// The codec server (issue 13): POST /encode and /decode as the Temporal UI and CLI call them (body and answer
+// The codec server: POST /encode and /decode as the Temporal UI and CLI call them (body and answer
 // `{"payloads":[{"metadata":{"<k>":"<base64>"},"data":"<base64>"}]}`), so operators see decoded payloads where
 // they are allowed to. Unlike Temporal's sample it authenticates every call: a bearer token from the
 // configuration in the Authorization header (the CLI's --codec-auth, or the UI's forwarded access token when

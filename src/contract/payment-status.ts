@@ -1,5 +1,5 @@
-// Which values of a payment the contract knows (issue 9, point 6). Zod-free: the workflows use it
-// (docs/performance.md: no zod in the workflow bundle).
+// Which values of a payment the contract knows (an unknown one is kept, never refused). Zod-free: the
+// workflows use it (docs/performance.md: no zod in the workflow bundle).
 import { PAYMENT_STATUSES } from './enums';
 
 /** A status of the spec's list; any other is passed through and treated as in progress. */
@@ -9,7 +9,7 @@ export function isKnownPaymentStatus(status: string): boolean {
 
 /**
  * What of a payment the contract does not know: an unlisted status, a `statusReasons` that is not a list of
- * strings, an `error` without a string `code`. Empty when everything is known (issue 9, point 6).
+ * strings, an `error` without a string `code`. Empty when everything is known.
  */
 export function unknownPaymentValues(p: { status: string; statusReasons: unknown; error: unknown }): string[] {
   const out: string[] = [];

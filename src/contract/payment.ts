@@ -52,11 +52,11 @@ export const PaymentSchema = z.looseObject({
   id: z.string().min(1),
   lifecycle: PaymentLifecycleSchema,
   customerId: z.string().min(1),
-  // A status the contract does not know is kept as sent and treated as in progress (issue 9, point 6;
+  // A status the contract does not know is kept as sent and treated as in progress (a payment never freezes;
   // spec: States and transitions — the full status set is not shown). `isKnownPaymentStatus` tells them apart.
   status: z.union([z.enum(PAYMENT_STATUSES), z.string().min(1)]),
   // spec: Payment rule 3 — types not shown; ours: array of strings (docs/spec-gaps.md). Another shape is kept
-  // as sent rather than refusing the whole payment (issue 9, point 6).
+  // as sent rather than refusing the whole payment.
   statusReasons: z.union([z.array(z.string()).nullable(), z.array(z.unknown()), z.looseObject({}), z.string()]),
   error: z.union([PaymentErrorSchema, z.string(), z.looseObject({})]).nullable(),
   type: z.enum(PAYMENT_TYPES),

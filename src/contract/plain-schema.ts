@@ -1,5 +1,5 @@
 // A few zod-like parsers in plain TypeScript, for code that runs inside workflows. Zod is kept out of the
-// workflow bundle (docs/performance.md, issue 12: every cached workflow evaluates the bundle's modules, and
+// workflow bundle (docs/performance.md: every cached workflow evaluates the bundle's modules, and
 // each zod 4 schema instance costs ~50 closures), so the shapes a workflow must check at workflow time are
 // written with these instead. They parse like zod 4 does — same accept/reject, same output (z.object strips
 // unknown keys, z.looseObject keeps them, a union returns its first matching option) and the same issue

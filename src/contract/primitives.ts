@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // spec: Resources and their fields — "Timestamps are ISO 8601 strings in UTC". An explicit offset such as
-// `+00:00` is accepted too and kept as sent (issue 9, point 6: an unexpected form never freezes a payment;
+// `+00:00` is accepted too and kept as sent (an unexpected form never freezes a payment;
 // every reader compares them with Date.parse). Only used for what the service sends.
 export const Timestamp = z.iso.datetime({ offset: true });
 export const NullableTimestamp = Timestamp.nullable();

@@ -34,7 +34,7 @@ export interface WebhookHandlerOptions {
   maxBodyBytes?: number;
   /**
    * Bodies over this are never read, signed or not: answered 503 so the sender retries and the `failed` count
-   * shows it — never a silent 4xx for an event we could not take (default 16 MiB; issue 9, point 9).
+   * shows it — never a silent 4xx for an event we could not take (default 16 MiB).
    */
   maxSignedBodyBytes?: number;
   /** Called once per outcome for logs and metrics; never receives the body or secrets. */
@@ -93,7 +93,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   ): WebhookResponse => {
     counters[outcome]++;
     options.onOutcome?.(outcome, { eventId: extra.eventId, type: extra.type, message });
-    // issue 14: the webhook's span (ids and codes only; never the body or the message, which may quote it)
+    // the webhook's span (ids and codes only; never the body or the message, which may quote it)
     const span = trace.getActiveSpan();
     if (span) {
       span.setAttributes({
@@ -183,7 +183,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       routedTo: route.workflowId,
     });
   };
-  // issue 14: one span per webhook received; the signal's client span (and so the entity workflow) is its child.
+  // One span per webhook received; the signal's client span (and so the entity workflow) is its child.
   // A no-op while tracing is off.
   const handler = (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> =>
     trace.getTracer('xborder-ingress').startActiveSpan('webhook', { kind: SpanKind.SERVER }, async (span) => {

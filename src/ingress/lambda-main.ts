@@ -43,7 +43,7 @@ export function createLambdaIngress(env: Environment, deps?: LambdaIngressDeps):
   const config = ingressConfigFromEnv(env);
   // The codec's data converter is made at the first connect, as before: missing keys answer 503 and are logged.
   const connect = deps?.connect ?? ((temporal: TemporalConnectionConfig) => connectClient(temporal, dataConverterOf(config.codec)));
-  // issue 14: a span per webhook by OTLP/HTTP when the environment turns tracing on; flushed before each answer
+  // a span per webhook by OTLP/HTTP when the environment turns tracing on; flushed before each answer
   // returns (the container is frozen after it, and a batch would wait for the next invocation)
   const tracing = installTracingFor(config.tracing, 'xborder-ingress-lambda');
   // Outcomes go to JSON log lines (CloudWatch); there is no /metrics endpoint to scrape in a Lambda.

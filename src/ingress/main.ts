@@ -11,7 +11,7 @@ import { ingressTelemetryOf } from '../telemetry/ingress-telemetry';
 import { installTracingFor } from '../telemetry/tracing';
 
 export async function runIngress(config: IngressConfig): Promise<void> {
-  // issue 14: a span per webhook, by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set
+  // a span per webhook, by OTLP when XBORDER_TRACING=otlp or OTEL_EXPORTER_OTLP_ENDPOINT is set
   const tracing = installTracingFor(config.tracing, 'xborder-ingress');
   const client = await connectClient(config.temporal, dataConverterOf(config.codec));
   // telemetry: webhook events by result at XBORDER_INGRESS_METRICS_ADDRESS, JSON log lines

@@ -40,7 +40,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 20_000;
 const OVER_BUDGET_RETRY_AFTER_SEC = 5;
 
 /**
- * Why a limit: when Temporal slows down (a burst of 10,000 fundings on one dev server, issue 12), webhooks that
+ * Why a limit: when Temporal slows down (a burst of 10,000 fundings on one dev server), webhooks that
  * all wait on it pile up until every one outlasts the sender's timeout (10 s for the sandbox), so none gets
  * through and each retry wave piles up again. So at most `maxInFlight` wait on Temporal; the others wait in line
  * for a slot, and one still in line after `maxQueueWaitMs` is answered 503 with Retry-After, unread: the sender

@@ -76,7 +76,7 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
               taskQueue,
               input: { providerPaymentId: id },
               event: { eventId: event.id, type: event.type, createdAt: event.createdAt, payment: paymentOf(event) },
-              // issue 14: an entity the webhook starts gets the customer's fairness key (one the payment started
+              // an entity the webhook starts gets the customer's fairness key (one the payment started
               // as its child inherited the payment's); a start of an existing run ignores it
               ...fairnessPriority(customerIdOf(event)),
             });
@@ -93,7 +93,7 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
               taskQueue,
               input: { customerId: id },
               event: { eventId: event.id, type: event.type, createdAt: event.createdAt, customer: customerOf(event) },
-              ...fairnessPriority(id), // issue 14: the customer's own fairness key
+              ...fairnessPriority(id), // the customer's own fairness key
             });
           },
         };

@@ -1,4 +1,4 @@
-// Traces of provider calls (issue 14): a client span per HTTP call, and the W3C `traceparent` header on the
+// Traces of provider calls: a client span per HTTP call, and the W3C `traceparent` header on the
 // request so the service could join the trace. Uses only @opentelemetry/api: without an installed tracer provider
 // (tracing off, the default) the span is a no-op and no header is added.
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';

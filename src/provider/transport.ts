@@ -65,7 +65,7 @@ export function createTransport(opts: TransportOptions): Transport {
     throwHttpErrors: false,
     responseType: 'text',
     followRedirect: false,
-    // issue 14: the trace context of the call's span (a no-op while tracing is off)
+    // the trace context of the call's span (a no-op while tracing is off)
     hooks: { beforeRequest: [injectTraceContext] },
     retry:
       opts.retry.limit > 0

@@ -1,4 +1,4 @@
-// Counts provider errors by type (issue 6, Telemetry) without touching the activities: an activity inbound
+// Counts provider errors by type without touching the activities: an activity inbound
 // interceptor sees every failure an activity throws (activities/errors.ts has already turned provider errors
 // into ApplicationFailures whose `type` is the ProviderError type) and counts it on the activity's metric
 // meter (the worker runtime's meter, tagged with namespace, task queue and activity type by the SDK).

@@ -1,4 +1,4 @@
-// One structured JSON logger for the whole process (issue 6, Telemetry): the worker's Runtime logger, which
+// One structured JSON logger for the whole process: the worker's Runtime logger, which
 // also receives the workflow logger (`log` of @temporalio/workflow, through the SDK's logger sink) and the
 // activity logger (`log` of @temporalio/activity). One line per entry: { time, level, message, ...meta },
 // every field and the message passed through redact() first.

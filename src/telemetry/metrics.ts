@@ -1,4 +1,4 @@
-// xborder's own counters (issue 6, Telemetry): payments by outcome, webhook events by result, provider errors by
+// xborder's own counters: payments by outcome, webhook events by result, provider errors by
 // type. Counted into any MetricMeter: the worker runtime's (exported with the Temporal metrics on the runtime's
 // Prometheus endpoint) or a PrometheusRegistry (ingress, served by startMetricsServer).
 import type { MetricCounter, MetricMeter } from '@temporalio/common';
@@ -9,7 +9,7 @@ export const METRIC_NAMES = {
   providerErrors: 'xborder_provider_errors_total',
 } as const;
 
-/** accepted/duplicate/rejected of issue 6, plus the ingress's ignored (no workflow follows it) and failed (Temporal down). */
+/** accepted/duplicate/rejected, plus the ingress's ignored (no workflow follows it) and failed (Temporal down). */
 export type WebhookEventResult = 'accepted' | 'duplicate' | 'rejected' | 'ignored' | 'failed';
 
 export interface XborderMetrics {

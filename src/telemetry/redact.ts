@@ -1,5 +1,5 @@
 // Redaction of secrets and personal data before anything is logged (ARCHITECTURE: "Secrets ... never ...
-// logs"; issue 6: no names, emails, account numbers in logs). Two nets: fields whose key names personal data
+// logs"; no names, emails, account numbers in logs). Two nets: fields whose key names personal data
 // or a secret are masked whole, and text that looks like an email, a long digit run (account/card number)
 // or an API-key header is masked inside any string (log messages, error texts).
 

@@ -1,4 +1,4 @@
-// CI smoke run of the benchmark (issue 12): `npm run bench -- --quick` completes and prints its table.
+// CI smoke run of the benchmark: `npm run bench -- --quick` completes and prints its table.
 // Never asserts a timing: the machine is shared and loaded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Bad input (issue 15): requests that each break one rule of the contract (src/contract: the POST /payments
+// Bad input: requests that each break one rule of the contract (src/contract: the POST /payments
 // body schema and the dated rules of validate-payment.ts, all in force today), sent through startPayment and
 // startTransfer. Each must be refused with a field-level violation before any provider call that moves money.
 import type { LocalStack } from '../../src/cli/stack';

@@ -1,4 +1,4 @@
-// The `payment-reconcile` Schedule at the end of a chaos scenario (issue 15): the chaos stacks run without the
+// The `payment-reconcile` Schedule at the end of a chaos scenario: the chaos stacks run without the
 // worker's Schedules (schedules: false: one namespace serves every scenario's task queue), so each scenario
 // creates its own copy of the production Schedule (src/client/reconcile-schedule.ts) on its task queue,
 // triggers it once, as its 15-minute interval would, waits for the reconcilePayments run and deletes it.

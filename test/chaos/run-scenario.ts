@@ -26,7 +26,7 @@ export interface ChaosProfile {
 }
 
 export const PROFILES: Record<'full' | 'short', ChaosProfile> = {
-  // issue 15: ≥ 200 payments per scenario
+  // the full profile: ≥ 200 payments per scenario
   full: { name: 'full', payments: 200, spreadMs: 150, timeoutMs: 20 * 60_000 },
   // CI: the same scenarios, a tenth of the traffic
   short: { name: 'short', payments: 20, spreadMs: 300, timeoutMs: 6 * 60_000 },

@@ -1,4 +1,4 @@
-// The chaos scenarios of issue 15. Each runs the same payment mix (workload.ts) on its own stack (sandbox,
+// The chaos scenarios. Each runs the same payment mix (workload.ts) on its own stack (sandbox,
 // ingress, task queue) while its disruption runs, then the checks of verify.ts.
 import got from 'got';
 import type { DataConverter } from '@temporalio/common';

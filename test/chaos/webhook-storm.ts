@@ -1,4 +1,4 @@
-// A webhook storm between the sandbox and the ingress (issue 15): every event arrives three times, in
+// A webhook storm between the sandbox and the ingress: every event arrives three times, in
 // shuffled order, and 20% of events never arrive at all. The first copy is forwarded while the sandbox
 // waits and the ingress's status is its answer (a 5xx while Temporal is unreachable makes the sandbox
 // retry, as the real sender would); the two extra copies follow later at random moments. A dropped event

@@ -1,4 +1,4 @@
-// The chaos suite's traffic (issue 15, part 2): a mix of payments on the demo data of the sandbox, each
+// The chaos suite's traffic: a mix of payments on the demo data of the sandbox, each
 // driven to its end the way a backend would, and PAYINs with their automatic conversion.
 import got from 'got';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';

@@ -1,4 +1,4 @@
-// The production engine, run (issue 15, part 1): Temporal on PostgreSQL as temporal-docker/compose.yaml
+// The production engine, run: Temporal on PostgreSQL as temporal-docker/compose.yaml
 // describes it (test/cluster/temporal-cluster.ts), with the stack of the e2e tests on top (sandbox, ingress,
 // worker: test/e2e/stack-support.ts reuses the server listening on the port). The payment flows, the
 // stuck-payment queries on SQL visibility (`xborder stuck`) and the quote-refresh Schedule.

@@ -1,4 +1,4 @@
-// Temporal as temporal-docker/compose.yaml runs it, without Docker (issue 15): PostgreSQL from its Debian
+// Temporal as temporal-docker/compose.yaml runs it, without Docker: PostgreSQL from its Debian
 // binaries, the schema job and the namespace job with temporal-docker's OWN scripts, and the Temporal server
 // (built from its Go module at the compose's version) with the environment compose gives its container.
 // The server image runs `temporal-server start` with no config file: the server renders its embedded

@@ -1,4 +1,4 @@
-// The codec server (issue 13): /encode and /decode as the Temporal UI and CLI call them, bearer-token auth
+// The codec server: /encode and /decode as the Temporal UI and CLI call them, bearer-token auth
 // (401 without it), CORS for the UI's origin only, 400 on a bad body, 422 on a payload it cannot decrypt.
 import { defaultPayloadConverter } from '@temporalio/common';
 import got, { type Response } from 'got';

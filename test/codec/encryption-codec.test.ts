@@ -1,4 +1,4 @@
-// Unit tests of the AES-256-GCM payload codec and its keys (issue 13).
+// Unit tests of the AES-256-GCM payload codec and its keys (docs/codec.md).
 import { DefaultFailureConverter, defaultPayloadConverter, type Payload } from '@temporalio/common';
 import {
   CodecError,

@@ -1,4 +1,4 @@
-// issue 13: business keys become workflow IDs, which are never encrypted: keys that look like personal data are refused.
+// Business keys become workflow IDs, which are never encrypted: keys that look like personal data are refused.
 import { randomUUID } from 'node:crypto';
 import { personalDataInKey, refusePersonalDataInKey } from '../../src/codec/identifiers';
 import { startPayment, startTransfer } from '../../src/client/payments';

@@ -1,4 +1,4 @@
-// issue 13: no personal data in plaintext in Temporal. Runs the e2e flows (the demo transfer of npm start, a
+// No personal data in plaintext in Temporal. Runs the e2e flows (the demo transfer of npm start, a
 // business customer's onboarding, a payment whose payout fails) on the real stack with the codec, then reads
 // every event of every workflow's RAW history from the server (no codec on this path) and the raw description
 // (memo, search attributes): none of the flows' personal data appears in any payload, failure, memo, search
@@ -75,7 +75,7 @@ function countPayloads(value: unknown, counts: ScanCounts, inSearchAttributes = 
 }
 
 /**
- * The marker `patched()` records (issue 9's versioning) is written by the SDK's core, past the payload codec: its one
+ * The marker `patched()` records is written by the SDK's core, past the payload codec: its one
  * payload is `{"id": <patch id>, "deprecated": bool}` in plaintext. It holds no data of ours, which this checks.
  */
 function isPatchMarker(event: temporal.api.history.v1.IHistoryEvent): boolean {
@@ -92,7 +92,7 @@ function isPatchMarker(event: temporal.api.history.v1.IHistoryEvent): boolean {
 }
 
 /**
- * The marker of a local activity (getRate, issue 12) holds two payloads: `result`, ours, encrypted by the codec
+ * The marker of a local activity (getRate) holds two payloads: `result`, ours, encrypted by the codec
  * like any other (counted below), and `data`, written by the SDK's core past the codec in plaintext: the call's
  * bookkeeping (sequence, attempt, activity type, times), no data of ours, which this checks. Returns the event
  * with `data` left out, for the usual count.

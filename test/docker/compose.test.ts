@@ -247,7 +247,7 @@ describe.each([
     expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
   });
 
-  test('worker and ingress encrypt payloads with the same keys (issue 13): no plaintext by default', () => {
+  test('worker and ingress encrypt payloads with the same keys: no plaintext by default', () => {
     const worker = containerEnv(service(c, 'worker'), env);
     const ingress = containerEnv(service(c, 'ingress'), env);
     expect(worker.XBORDER_CODEC_KEYS).toBe(dotenv.XBORDER_CODEC_KEYS);
@@ -382,11 +382,11 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
   test('build stage: npm ci, copies every folder tsconfig.build.json includes, npm run build, npm prune --omit=dev', () => {
     const build = stageChain(dockerfile.stages, 'build');
     const runs = build.filter((i) => i.op === 'RUN').map((i) => i.args);
-    // issue 11: @temporalio/worker is a dev + optional peer dependency of the package; the image keeps it, at
+    // @temporalio/worker is a dev + optional peer dependency of the package; the image keeps it, at
     // the version of package.json, as a production dependency of its own.
     const worker = packageJson.devDependencies['@temporalio/worker'];
     expect(packageJson.peerDependencies['@temporalio/worker']).toBe(worker);
-    // issue 14: the OTLP trace exporter likewise (tracing in the images; an optional peer of the package)
+    // the OTLP trace exporter likewise (tracing in the images; an optional peer of the package)
     const exporter = packageJson.devDependencies['@opentelemetry/exporter-trace-otlp-http'];
     expect(packageJson.peerDependencies['@opentelemetry/exporter-trace-otlp-http']).toBe(exporter);
     expect(runs).toEqual([
@@ -548,7 +548,7 @@ function exitCode(command: string, args: string[]): Promise<number | null> {
   });
 }
 
-// issue 14: Prometheus alert rules, scrape configuration and the Grafana dashboard, checked by promtool and
+// Prometheus alert rules, scrape configuration and the Grafana dashboard, checked by promtool and
 // against the metrics and label values the code emits (a renamed metric or error type fails here).
 describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
   let promtool: string;
@@ -601,7 +601,7 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
     const emitted = new Set<string>([...Object.values(METRIC_NAMES), ...Object.values(STUCK_METRIC_NAMES), 'temporal_workflow_completed', 'temporal_workflow_failed', 'temporal_activity_execution_failed']);
     const used = new Set(exprs.flatMap(metricNames));
     expect([...used].filter((name) => !emitted.has(name))).toEqual([]);
-    // The three issue-14 views are there: payments by outcome, provider errors by type, webhook outcomes, stuck payments.
+    // In the dashboard and the alerts: payments by outcome, provider errors by type, webhook outcomes, stuck payments.
     for (const name of [METRIC_NAMES.payments, METRIC_NAMES.providerErrors, METRIC_NAMES.webhookEvents, STUCK_METRIC_NAMES.stuck]) {
       expect({ name, inDashboard: dashboardExprs().some((e) => e.includes(name)), inAlerts: alertRules().some((r) => r.expr.includes(name)) }).toEqual({ name, inDashboard: true, inAlerts: true });
     }

@@ -93,7 +93,7 @@ it('refuses bad arguments with usage and exit code 2', async () => {
   expect(unknown.err).toMatch(/unknown command "frobnicate"/);
 });
 
-// Issue 11: --json on every command that prints a result, and exit code 1 where scripts and alerts read it.
+// --json on every command that prints a result, and exit code 1 where scripts and alerts read it.
 it('--json: pay, status, cancel print one JSON document each; status of a cancelled payment exits 1', async () => {
   const key = uniqueKey('cli-json');
   const pay = await xborder(['pay', '--key', key, '--request', requestFile(key), '--json']).done;
@@ -114,7 +114,7 @@ it('--json: pay, status, cancel print one JSON document each; status of a cancel
   expect(again.code).toBe(1);
   expect(JSON.parse(again.out)).toMatchObject({ cancelled: false });
 
-  // issue 9: an accepted cancel shows phase CANCELLING at once; the workflow keeps listening until the provider says
+  // an accepted cancel shows phase CANCELLING at once; the workflow keeps listening until the provider says
   // the payment can no longer be funded (days), so the outcome itself is not awaited here.
   const cancelled = await eventually('the CANCELLING phase', async () => {
     const r = await xborder(['status', key, '--json']).done;

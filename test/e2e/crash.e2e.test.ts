@@ -1,4 +1,4 @@
-// Exactly once under a crash (issue 5): 50 payments run while the worker process is SIGKILLed at random
+// Exactly once under a crash: 50 payments run while the worker process is SIGKILLed at random
 // moments and restarted; every payment reaches its outcome and the sandbox holds exactly one provider
 // payment per workflow (idempotency keys come from workflow IDs: `<workflowId>:create:<n>`).
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -41,7 +41,7 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
   const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<unknown>();
   expect(JSON.stringify(deliveries)).toMatch(/ECONNREFUSED|failed|error/i);
 
-  // Issue 15, the stale-entity gap: the entity (reconciling hourly by itself) is told what the payment's own GET
+  // The stale-entity gap: the entity (reconciling hourly by itself) is told what the payment's own GET
   // found, so it shows the final state too, not AWAITING_FUNDS for an hour.
   const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(started.created.providerPaymentId));
   const snap = await eventually('the entity to show COMPLETED', async () => {

@@ -1,6 +1,6 @@
-// Issue 9 on the real stack (dev server + sandbox + worker + ingress): same key with another request is
-// refused (point 4); a status the contract does not know reaches the entity and `xborder stuck` (point 6); a
-// cancelled transfer leaves its funded payment alone (point 2); the entity continues as new (point 10); a signed
+// Money safety on the real stack (dev server + sandbox + worker + ingress): same key with another request is
+// refused; a status the contract does not know reaches the entity and `xborder stuck`; a cancelled transfer
+// leaves its funded payment alone; the entity continues as new; a signed
 // webhook's final status that the service's GET does not bear out ends nothing and is listed by `xborder stuck`.
 // With XBORDER_RECORD_HISTORIES=1 this file ADDS the replay histories of its scenarios (new files only):
 //   XBORDER_RECORD_HISTORIES=1 npx jest test/e2e/money-safety.e2e.test.ts
@@ -78,7 +78,7 @@ describe('same key, other request', () => {
       startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts),
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
-    // issue 15: a retry of a start whose answer was lost may find its payment closed; it gets the answer
+    // a retry of a start whose answer was lost may find its payment closed; it gets the answer
     const same = await startPayment(stack.client, tooDear, opts);
     expect(same.created).toEqual(first.created);
     expect((await same.result()).outcome).toBe('REJECTED');

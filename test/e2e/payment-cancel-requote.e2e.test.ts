@@ -1,5 +1,5 @@
 // End to end (dev server + sandbox + worker + ingress): requote with an update ID, the cancel update and a
-// Temporal cancel request on `payment` (issue 9, points 1–3). Records the histories of these scenarios for the
+// Temporal cancel request on `payment`. Records the histories of these scenarios for the
 // replay test when XBORDER_RECORD_HISTORIES=1, and never over an existing one (test/support/record-new-histories.ts).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
@@ -13,8 +13,9 @@ jest.setTimeout(120_000);
 
 const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
 /**
- * Scenario name prefix: `pre-issue9-` was used once to record these scenarios with the code before issue 9
- * (workflows/ and activities/ of main checked out), which proves the patched() guards replay old histories.
+ * Scenario name prefix: a `pre-` prefix was used once to record these scenarios with the code from before the
+ * requote and cancel changes (workflows/ and activities/ of main checked out), which proves the patched()
+ * guards replay old histories.
  */
 const PREFIX = process.env.XBORDER_HISTORY_PREFIX ?? '';
 let stack: LocalStack;

@@ -1,4 +1,4 @@
-// Worker Deployment Versioning on the dev server (issue 14; docs/deployment.md, "Safe deploys with Worker
+// Worker Deployment Versioning on the dev server (docs/deployment.md, "Safe deploys with Worker
 // Versioning"). Two versioned workers of one deployment on one task queue, builds A and B (the same code: what
 // differs in a real deploy does not matter to the routing). Payments start while A is current; B is deployed and
 // made current with `xborder deploy set-current`; A's payments (PINNED) finish on A's worker, new payments run on

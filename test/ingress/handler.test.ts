@@ -88,7 +88,7 @@ describe('webhook handler', () => {
     expect(answer.body.message).toMatch(/id/);
   });
 
-  it('takes a validly signed body over the size limit (a 4xx would lose it); 503 over the hard limit (issue 9, point 9)', async () => {
+  it('takes a validly signed body over the size limit (a 4xx would lose it); 503 over the hard limit', async () => {
     const { router, delivered } = recordingRouter();
     const handler = createWebhookHandler({ secrets: [SECRET], router, maxBodyBytes: 100, maxSignedBodyBytes: 1000 });
     const big = signed({ ...paymentEvent('evt_big'), padding: 'x'.repeat(200) });
@@ -157,7 +157,7 @@ describe('ingress adapters', () => {
   });
 });
 
-describe('the Node server under load (issue 12: a 10,000-funding burst)', () => {
+describe('the Node server under load (a 10,000-funding burst)', () => {
   function gatedServer(maxInFlight: number, maxQueueWaitMs: number) {
     const delivered: string[] = [];
     let open!: () => void;

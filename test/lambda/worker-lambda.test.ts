@@ -133,7 +133,7 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
     return v ? [`${v.deploymentName}:${v.buildId}`] : [];
   });
   expect(new Set(versions)).toEqual(new Set([`${deploymentName}:${buildId}`]));
-  // issue 14: the bundle's behaviours reach the Lambda worker: the payment PINNED, its entity AUTO_UPGRADE
+  // the bundle's versioning behaviours reach the Lambda worker: the payment PINNED, its entity AUTO_UPGRADE
   const behavior = async (workflowId: string) =>
     Number((await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior);
   expect(await behavior(started.workflowId)).toBe(1); // VERSIONING_BEHAVIOR_PINNED

@@ -1,4 +1,4 @@
-// Issue 11: the package as a backend team gets it. `npm pack` (prepack builds dist/ with declarations), install
+// The package as a backend team gets it. `npm pack` (prepack builds dist/ with declarations), install
 // the tarball into an empty project with production dependencies only (from the registry; npm's cache makes it
 // fast), compile a TypeScript consumer against the package's types, run it against a running local stack: it
 // starts a payment and gets CREATED, without @temporalio/worker installed or loaded. Also: the `xborder` bin

@@ -1,4 +1,4 @@
-// Issue 10, Wrong 7: the provider client parses the legacy account.deposit event (spec: Events 3) and the
+// The provider client parses the legacy account.deposit event (spec: Events 3) and the
 // account event of an account registered with paymentAccountHolder only (Events 4).
 import { normalizeAccount } from '../../src/contract';
 import { parseWebhookEvent } from '../../src/provider';

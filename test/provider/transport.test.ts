@@ -227,7 +227,7 @@ describe('error taxonomy', () => {
     expect(notJson.retryable).toBe(false);
     expect(notJson.status).toBe(200);
 
-    // An unknown status is passed through (issue 9, point 6: the full status set is not shown); a field of
+    // An unknown status is passed through (the full status set is not shown); a field of
     // the wrong type is still a shape error, named by its path.
     server.handle((_req, res) => sendJson(res, 200, currentPaymentJson({ status: 'TELEPORTED', fee: 'ten' })));
     const wrong = await caught(client().payments.get('p'));

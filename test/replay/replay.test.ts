@@ -1,7 +1,7 @@
 // Replays the histories recorded from the end-to-end runs (test/replay/histories, refreshed with
 // `npm run record-histories`) against the current workflow code: a change that breaks determinism for
 // workflows already running in production fails here.
-// issue 13: the replaying worker has the payload codec (with the committed TEST key, test/support/
+// The replaying worker has the payload codec (with the committed TEST key, test/support/
 // codec-test-keys.json, through replay-keys.ts). The encrypted-* histories were recorded with that test key and
 // replay with the codec as it runs by default (ciphertext only). The plaintext histories recorded before the codec
 // replay with XBORDER_CODEC_PLAINTEXT=admit, the migration switch: workflows running at the switch survive it.

@@ -1,4 +1,4 @@
-// Issue 10 (spec fidelity, round two): each rule on both sides of its date, through the sandbox's HTTP API.
+// Spec fidelity: each rule on both sides of its date, through the sandbox's HTTP API.
 import { PaymentSchema } from '../../src/contract';
 import { account, approvedCustomer, client, individual, type Running, sandbox, unfundedPayment, usdBank, usdVirtual } from './harness';
 
@@ -21,7 +21,7 @@ const holder = (countryCode: string, extra: Record<string, unknown> = {}) => ({ 
 const rules = (res: { body: any }) => (res.body.error?.fields ?? []).map((f: { rule: string }) => f.rule);
 const rateQuery = (q: Record<string, string>) => `/v1/payments/rate?${new URLSearchParams({ sourceAmount: '100', ...q })}`;
 
-describe('Wrong 1: GET /payments/rate maps the deprecated rails as POST /payments does', () => {
+describe('GET /payments/rate maps the deprecated rails as POST /payments does', () => {
   it('WIRE → SWIFT until 2026-07-31, then 400 RAILS_ENUM_ENFORCED', async () => {
     const w = await world('2026-07-30T12:00:00.000Z');
     const q = rateQuery({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'EUR', sourceRail: 'ACH', destinationRail: 'WIRE' });
@@ -54,7 +54,7 @@ describe('Wrong 1: GET /payments/rate maps the deprecated rails as POST /payment
   });
 });
 
-describe('Wrong 2: destination.rail CRYPTO with destination.chain', () => {
+describe('destination.rail CRYPTO with destination.chain', () => {
   it('before 2026-03-04 the chain replaces the rail (201, rail BASE); from the date 400', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
     const wallet = await account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['BASE'], walletAddress: '0x2222222222222222222222222222222222222222', accountHolder: holder('US') });
@@ -69,7 +69,7 @@ describe('Wrong 2: destination.rail CRYPTO with destination.chain', () => {
   });
 });
 
-describe('Wrong 3 and one-sided test: paymentAccountHolder (Account rule 5, Events 4)', () => {
+describe('one-sided test: paymentAccountHolder (Account rule 5, Events 4)', () => {
   it('before 2026-03-04 an account created with paymentAccountHolder only gets it as accountHolder (GET and webhook)', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
     const body: Record<string, unknown> = { ...usdBank(w.customerId), paymentAccountHolder: holder('US') };
@@ -98,7 +98,7 @@ describe('Wrong 3 and one-sided test: paymentAccountHolder (Account rule 5, Even
   });
 });
 
-describe('Wrong 4: SWIFT payment to an individual needs bank.routingNumber at payment time (2026-07-31)', () => {
+describe('SWIFT payment to an individual needs bank.routingNumber at payment time (2026-07-31)', () => {
   it('accepted the day before, refused from the date when the account does not list SWIFT; accepted with routingNumber', async () => {
     const w = await world('2026-07-30T12:00:00.000Z');
     const php = (routingNumber?: string) => ({
@@ -122,7 +122,7 @@ describe('Wrong 4: SWIFT payment to an individual needs bank.routingNumber at pa
   });
 });
 
-describe('Wrong 5: account requirements by date', () => {
+describe('account requirements by date', () => {
   it('EUR and GBP list the holder postal code from 2026-07-31 only', async () => {
     const w = await world('2026-07-30T12:00:00.000Z');
     const names = async (country: string, currency: string) =>
@@ -149,7 +149,7 @@ describe('Wrong 5: account requirements by date', () => {
   });
 });
 
-describe('Wrong 6: default rails by the bank country (spec: Account, rails)', () => {
+describe('default rails by the bank country (spec: Account, rails)', () => {
   it('a USD account at a non-US bank gets no ACH rails; a US bank gets ACH, ACH_SAME_DAY, DOMESTIC_WIRE; a BR bank TED', async () => {
     const w = await world('2026-04-01T10:00:00.000Z');
     const gb = await w.c.post('/v1/accounts', { ...usdBank(w.customerId), bank: { name: 'Barclays', countryCode: 'GB', accountNumber: '31926819', sortCode: '601613' } });
@@ -161,7 +161,7 @@ describe('Wrong 6: default rails by the bank country (spec: Account, rails)', ()
   });
 });
 
-describe('Missing 8: deposits moved into PAYIN payments on 2025-09-30 (DEPOSITS_ENDED)', () => {
+describe('deposits moved into PAYIN payments on 2025-09-30 (DEPOSITS_ENDED)', () => {
   it('a deposit made before 2025-09-08 is not a payment before 2025-09-30 and is a COMPLETED PAYIN (same id) from it, with no webhook', async () => {
     const w = await world('2025-09-07T12:00:00.000Z');
     const virtualId = await account(w.sb, usdVirtual(w.customerId));
@@ -183,7 +183,7 @@ describe('Missing 8: deposits moved into PAYIN payments on 2025-09-30 (DEPOSITS_
   });
 });
 
-describe('Missing 9: customer capabilities (spec: Customer)', () => {
+describe('customer capabilities (spec: Customer)', () => {
   const eurWallet = async (w: Awaited<ReturnType<typeof world>>) =>
     account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['POLYGON'], walletAddress: '0x3333333333333333333333333333333333333333', accountHolder: holder('DE') });
   const eurBank = async (w: Awaited<ReturnType<typeof world>>) =>
@@ -215,7 +215,7 @@ describe('Missing 9: customer capabilities (spec: Customer)', () => {
   });
 });
 
-describe('Missing 10: liquidationInformation (deprecated, removal postponed) still converts', () => {
+describe('liquidationInformation (deprecated, removal postponed) still converts', () => {
   it('a deposit to a virtual account with liquidationInformation naming the liquidation account → PAYIN + conversion; an unknown account → 400', async () => {
     const w = await world('2026-04-01T10:00:00.000Z');
     const wallet = await account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['POLYGON'], walletAddress: '0x4444444444444444444444444444444444444444', accountHolder: holder('US') });

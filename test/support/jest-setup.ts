@@ -10,7 +10,7 @@ try {
   // Already installed in this module registry: keep it.
 }
 
-// issue 13: every worker and client of the tests encrypts payloads, as production does, with a key generated for
+// Every worker and client of the tests encrypts payloads, as production does, with a key generated for
 // this run (global-setup.ts; here when a file runs without it): no process runs with a key published in the
 // repository. Child processes get it through process.env.
 // (XBORDER_CODEC=disabled runs them in plaintext: shows what the PII scan test catches without the codec.)

@@ -1,4 +1,4 @@
-// Records histories of NEW scenarios only, for the replay test (issue 9, point 10: histories are added to, never
+// Records histories of NEW scenarios only, for the replay test (histories are added to, never
 // re-recorded over). Like recordHistories (same switch, XBORDER_RECORD_HISTORIES=1), but a scenario whose file
 // already exists is left as it is: run only the test file that holds the new scenario, e.g.
 //   XBORDER_RECORD_HISTORIES=1 npx jest test/e2e/payment-cancel-requote.e2e.test.ts

@@ -1,4 +1,4 @@
-// The JSON logger and its redaction (issue 6: no secrets, no personal data in logs).
+// The JSON logger and its redaction (no secrets, no personal data in logs).
 import { ApplicationFailure } from '@temporalio/common';
 import { createJsonLogger, logLevelFromEnv } from '../../src/telemetry/logger';
 import { REDACTED, isSensitiveKey, redact, redactText } from '../../src/telemetry/redact';

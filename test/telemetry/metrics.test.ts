@@ -1,4 +1,4 @@
-// Our counters in Prometheus text (issue 6, Telemetry): the in-process registry and its HTTP endpoint (for
+// Our counters in Prometheus text: the in-process registry and its HTTP endpoint (for
 // processes without a worker runtime), the counter names, and the error type the activity interceptor counts.
 import { ApplicationFailure } from '@temporalio/common';
 import { createXborderMetrics, METRIC_NAMES } from '../../src/telemetry/metrics';

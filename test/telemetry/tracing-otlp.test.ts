@@ -1,4 +1,4 @@
-// Tracing (issue 14): with the environment's OTLP endpoint, spans leave by OTLP/HTTP (a local server stands in for
+// Tracing: with the environment's OTLP endpoint, spans leave by OTLP/HTTP (a local server stands in for
 // the collector), under the service name, redacted.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Tracing (issue 14), the pure parts: when it is on, the bundle a traced worker loads, and the redaction of spans.
+// Tracing, the pure parts: when it is on, the bundle a traced worker loads, and the redaction of spans.
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { RedactingSpanProcessor, tracingModeFromEnv } from '../../src/telemetry/tracing';

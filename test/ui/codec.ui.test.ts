@@ -1,4 +1,4 @@
-// issue 13: the Temporal UI of the local stack decodes payloads through the codec server (`xborder dev` points
+// The Temporal UI of the local stack decodes payloads through the codec server (`xborder dev` points
 // the dev server's UI at it with --ui-codec-endpoint), and shows only the encrypted payload without it. Headless
 // Debian Chromium driven by playwright-core, as test/ui/stuck-payments.ui.test.ts. Screenshots in test-artifacts/.
 import { execFile, execFileSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // The workflow-side SHA-256 (workflows/request-fingerprint.ts) must give Node's digest, byte for byte: the client
-// and the payment workflow compare fingerprints (issue 12).
+// and the payment workflow compare fingerprints.
 import { createHash } from 'node:crypto';
 import { canonicalJson, requestFingerprint, sha256Hex } from '../../workflows/request-fingerprint';
 

@@ -1,4 +1,4 @@
-// workers/config.ts: the worker's cache budget (issue 12, docs/performance.md) comes from the environment.
+// workers/config.ts: the worker's cache budget (docs/performance.md) comes from the environment.
 import { workerConfigFromEnv } from '../../workers/config';
 import { generatedApiKey } from '../support/secrets';
 

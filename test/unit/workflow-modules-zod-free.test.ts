@@ -1,4 +1,4 @@
-// Guard (issue 12, docs/performance.md): what every workflow evaluates — the module graph of workflows/index.ts,
+// Guard (docs/performance.md): what every workflow evaluates — the module graph of workflows/index.ts,
 // plus the bundle's workflow interceptors and failure converter — loads no zod and not the contract's index.
 // Each cached workflow evaluates that graph again (its own webpack module cache), so a zod import anywhere in it
 // costs every workflow megabytes. The lint rule catches direct imports (test/foundation/lint.test.ts); this

@@ -1,4 +1,4 @@
-// Issue 9, point 8: nothing closes before the money can no longer move.
+// Nothing closes before the money can no longer move.
 import { getPaymentState } from '../../src/client/payments';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';

@@ -1,4 +1,4 @@
-// payment workflow: fixes of the review of issue 9 (money safety) that need time to pass (env.sleep). A file of
+// payment workflow: fixes from the money-safety review that need time to pass (env.sleep). A file of
 // its own: a refused update can lock time skipping for the rest of the server's life (see
 // payment-money-safety-timers.test.ts), so every refusal here comes after the last sleep of its test, and each
 // test that sleeps runs before any test that is refused.

@@ -1,4 +1,4 @@
-// payment workflow: fixes of the review of issue 9 (money safety) that need no time to pass. A file of its own:
+// payment workflow: fixes from the money-safety review that need no time to pass. A file of its own:
 // one time-skipping server per file (refused updates here can lock time skipping: see
 // payment-money-safety-timers.test.ts).
 import { ApplicationFailure } from '@temporalio/common';

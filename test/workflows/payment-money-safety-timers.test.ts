@@ -1,4 +1,4 @@
-// payment workflow, issue 9 (money safety): the scenarios that need time to pass (env.sleep). In a file of
+// payment workflow, money safety: the scenarios that need time to pass (env.sleep). In a file of
 // their own: on the time-skipping server a refused update (validator) or an update ID sent twice can leave
 // time skipping locked for the rest of the server's life, after which env.sleep hangs
 // (payment-money-safety.test.ts holds those).
@@ -37,7 +37,7 @@ async function expireQuote(): Promise<void> {
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
 }
 
-describe('requote races and a Temporal cancel, with time passing (issue 9, points 1 and 2)', () => {
+describe('requote races and a Temporal cancel, with time passing', () => {
   it('funds on two payments of one request are surfaced: DOUBLE_FUNDED on the state and the outcome', async () => {
     const fake = bed.newFake();
     const handle = await bed.startPayment();

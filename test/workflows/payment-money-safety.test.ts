@@ -1,4 +1,4 @@
-// payment workflow, issue 9 (money safety): requote races, Temporal cancel, cancel that keeps listening,
+// payment workflow, money safety: requote races, Temporal cancel, cancel that keeps listening,
 // "maybe created" creates and unknown provider values. A file of its own: one time-skipping server per file.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';

@@ -85,7 +85,7 @@ it("refuses awaitCreatedForRequest with another request's fingerprint (IDEMPOTEN
   expect(own.outcome).toBe('CREATED');
 });
 
-it('createdAnswer answers what awaitCreated answered, also once the payment has closed (issue 15: a late retry of the start)', async () => {
+it('createdAnswer answers what awaitCreated answered, also once the payment has closed (a late retry of the start)', async () => {
   bed.newFake();
   const handle = await bed.startPayment();
   const answer = await handle.executeUpdate(awaitCreatedForRequestUpdate, {

@@ -70,7 +70,7 @@ describe('payment: the quote/funding table (spec: States and transitions)', () =
         (s) => s.phase === 'QUOTE_EXPIRED' && s.timeline.some((t) => t.kind === 'reconciled'),
       );
       expect(state.providerStatus).toBe('AWAITING_FUNDS');
-      // the payment's one reconciling GET; its entity reads on its own when quiet (issue 15: 1, 5, 15 min)
+      // the payment's one reconciling GET; its entity reads on its own when quiet (after 1, 5, 15 min)
       expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE).map((x) => x.args[0])).toEqual([c.providerPaymentId]);
       const described = await handle.describe();
       expect(described.typedSearchAttributes.get({ name: 'PaymentPhase', type: 'KEYWORD' })).toBe(

@@ -27,7 +27,7 @@ describe('providerPayment entity timers', () => {
     expect(snap.statusHistory.at(-1)).toMatchObject({ status: 'PENDING', cause: 'reconcile' });
   });
 
-  it('re-reads after 1 and 5 quiet minutes, not only after the hourly interval (issue 15, stale entity)', async () => {
+  it('re-reads after 1 and 5 quiet minutes, not only after the hourly interval (stale entity)', async () => {
     bed.newFake();
     const p = await providerCreates();
     await send(p, 'evt_1'); // the default interval: 1 hour

@@ -1,4 +1,4 @@
-// Issue 9, point 6: a status or shape the contract does not know never freezes a payment.
+// A status or shape the contract does not know never freezes a payment.
 import { paymentStateQuery } from '../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';

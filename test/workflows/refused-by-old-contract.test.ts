@@ -1,5 +1,5 @@
 // Unit: refusedByOldContract (workflows/provider-payment/legacy-payloads.ts) answers what the first contract (before unknown values were passed through) answered, so a history
-// recorded then replays the same drop (review of issue 9, finding 10).
+// recorded then replays the same drop.
 import type { Payment } from '../../src/contract';
 import { refusedByOldContract } from '../../workflows/provider-payment/legacy-payloads';
 import { FakeProvider } from './support/fake-provider';

@@ -1,6 +1,7 @@
-// refreshQuotes and rateBoard on the time-skipping server with fake activities (issue 6, Scheduled quote
-// refresh). The Schedule itself runs on the dev server (schedule-dev-server.e2e.test.ts): the time-skipping
-// test server has no Schedule service, which the first test here pins down.
+// refreshQuotes and rateBoard on the time-skipping server with fake activities
+// (docs/quote-refresh-and-telemetry.md). The Schedule itself runs on the dev server
+// (schedule-dev-server.e2e.test.ts): the time-skipping test server has no Schedule service, which the first
+// test here pins down.
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { destinationFromSource, sourceFromDestination } from '../../src/contract';

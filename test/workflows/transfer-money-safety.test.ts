@@ -1,4 +1,4 @@
-// Issue 9, points 2 and 7: a cancel of a parent never reaches money in motion, and transfer steps run once.
+// A cancel of a parent never reaches money in motion, and transfer steps run once.
 import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
 import { TRANSFER_WORKFLOW_TYPE, type TransferResult, transferStateQuery } from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';

@@ -1,4 +1,4 @@
-// P1 (issue 12): N starts at concurrency C (update-with-start returned = `created`), then fund all and wait
+// P1: N starts at concurrency C (update-with-start returned = `created`), then fund all and wait
 // for every outcome; the same for the skeleton, and for the two-workflow skeleton (its create also starts a second
 // workflow, as the payment's starts its entity), on the same server, one after the other in the same run.
 import { randomUUID } from 'node:crypto';

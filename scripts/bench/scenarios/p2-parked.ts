@@ -1,4 +1,4 @@
-// P2 (issue 12): what a parked payment costs the worker, and N parked payments with the worker held to a
+// P2: what a parked payment costs the worker, and N parked payments with the worker held to a
 // memory budget (maxCachedWorkflows): all funded, all COMPLETED, none lost; peak RSS; and how long a signal
 // takes to be handled by a payment still in the cache against one evicted from it (replayed).
 import { randomUUID } from 'node:crypto';

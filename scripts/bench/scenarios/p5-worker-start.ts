@@ -1,4 +1,4 @@
-// P5 (issue 12): worker process start to polling, with the prebuilt bundle (npm run build) against bundling
+// P5: worker process start to polling, with the prebuilt bundle (npm run build) against bundling
 // the workflow code at start; alternated, the median of each.
 import type { BenchContext } from '../context';
 import { median } from '../stats';

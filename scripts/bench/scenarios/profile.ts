@@ -1,4 +1,4 @@
-// --profile (issue 12, part 2): heap snapshots of a worker with 0 and with N parked payments (and the same for
+// --profile: heap snapshots of a worker with 0 and with N parked payments (and the same for
 // the skeleton), and a CPU profile of a burst of payments. Workers run in debug mode (workflows on the main
 // thread) so the snapshot and the profile see the workflow code too. Files under bench-results/profile-<date>/.
 import { mkdirSync } from 'node:fs';

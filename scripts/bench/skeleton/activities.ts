@@ -1,4 +1,4 @@
-// The skeleton's activities: no I/O but Temporal's own, so the skeletons measure Temporal's floor (issue 12).
+// The skeleton's activities: no I/O but Temporal's own, so the skeletons measure Temporal's floor.
 import { WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { SKELETON_ENTITY_WORKFLOW_TYPE, skeletonSubscribeSignal } from './messages';
 

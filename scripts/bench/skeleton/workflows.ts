@@ -1,4 +1,4 @@
-// Workflows of the payment's shape and nothing else (issue 12): two activities, update-with-start that returns
+// Workflows of the payment's shape and nothing else: two activities, update-with-start that returns
 // after the second, then a wait for a signal. Bundled on their own (no zod, no contract), they are the floor
 // the payment is measured against in the same run. Same rules as workflows/: no Node built-ins.
 // - skeleton: one workflow per payment.

@@ -1,4 +1,4 @@
-// Lint fixture: a workflow that loads zod (issue 12, docs/performance.md). eslint must reject the three value
+// Lint fixture: a workflow that loads zod (docs/performance.md). eslint must reject the three value
 // imports and accept the type-only one (test/foundation/lint.test.ts).
 import { z } from 'zod';
 import { PaymentSchema } from '../../../src/contract';

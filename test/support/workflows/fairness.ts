@@ -1,4 +1,4 @@
-// A customer's job for the fairness test (issue 14): the `order` sink notes when its first workflow task ran,
+// A customer's job for the fairness test: the `order` sink notes when its first workflow task ran,
 // then one activity notes when it ran.
 import { proxyActivities, proxySinks, type Sinks } from '@temporalio/workflow';
 

@@ -1,4 +1,4 @@
-// Issue 11: what scripts and alerts rely on, without a Temporal server: --version, exit codes 0/2/3, usage and
+// What scripts and alerts rely on, without a Temporal server: --version, exit codes 0/2/3, usage and
 // errors on stderr, bad requests as a list of fields and rules, numbers checked before connecting, worker and
 // ingress --help, `xborder dev` naming a taken port and its flag. (Exit code 1 and --json: test/e2e/cli.e2e.test.ts.)
 // In-process (src/cli/cli.ts `main`), but for one spawned case: bin/xborder.js, its loader and the exit code it sets.

@@ -1,4 +1,4 @@
-// `xborder deploy` (issue 14, Worker Deployment Versioning): arguments are checked before anything connects —
+// `xborder deploy` (Worker Deployment Versioning): arguments are checked before anything connects —
 // every mistake is a usage error (exit code 2) with the usage; a good command that cannot reach Temporal is exit
 // code 3. The server side (status, set-current, ramp on the dev server): test/e2e/worker-versioning.e2e.test.ts.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Issue 11: Temporal connection settings through @temporalio/envconfig (temporal.toml profiles,
+// Temporal connection settings through @temporalio/envconfig (temporal.toml profiles,
 // TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE, *_DATA TLS variables, gRPC metadata), our env names still working.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// startPayment's retry window (issue 12): errors that leave the outcome open (worker restarting or overloaded:
+// startPayment's retry window: errors that leave the outcome open (worker restarting or overloaded:
 // "Workflow Task in failed state", FAILED_PRECONDITION) are asked again for a time window, not a count, and
 // the end of the window is never reported as a refusal.
 import type { Client } from '@temporalio/client';

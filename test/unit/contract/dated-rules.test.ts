@@ -89,7 +89,7 @@ describe('DATED_RULES table', () => {
     }
   });
 
-  test('every dated change named in the issue has a row on its date', () => {
+  test('every dated change named in the spec has a row on its date', () => {
     const expected: Record<string, string | null> = {
       CRYPTO_RAIL_REMOVED: '2026-03-04', FAILURE_CODES_IN_USE: '2026-03-15', RATE_LIMIT_ENFORCED: '2026-03-15',
       AGE_18_TO_60: '2026-03-30', REASON_OTHER_REFUSED: '2026-03-30', PAYLOAD_STEP_TWO: '2026-03-30',

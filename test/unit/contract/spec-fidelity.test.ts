@@ -1,4 +1,4 @@
-// Issue 10 (spec fidelity, round two): the contract's side, each rule on both sides of its date.
+// Spec fidelity: the contract's side, each rule on both sides of its date.
 import { capabilitiesAllowCorridor, currentRail, getRule, isTeamAliasEmail, validateCustomer } from '../../../src/contract';
 import { businessBody, day, justBefore } from './fixtures';
 

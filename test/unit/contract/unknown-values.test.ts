@@ -1,4 +1,4 @@
-// Issue 9, point 6: values the contract does not know are passed through, never refused.
+// Values the contract does not know are passed through, never refused.
 import { normalizePayment, unknownPaymentValues, isKnownPaymentStatus } from '../../../src/contract';
 import { compareSnapshots, mergePayment } from '../../../workflows/payment-merge';
 import { currentPayment } from './fixtures';

@@ -77,7 +77,7 @@ describe('team-alias emails', () => {
     ['ops+alice@acme.com', true],
     ['OPS+Alice@ACME.com', true],
     ['ops@acme.com', true],
-    // Colleagues and other mailboxes are genuine addresses (issue 10: only addresses built from the team's own).
+    // Colleagues and other mailboxes are genuine addresses (only addresses built from the team's own).
     ['bob@acme.com', false],
     ['bob@eu.acme.com', false],
     ['ops@eu.acme.com', false],
