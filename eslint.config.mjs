@@ -56,7 +56,7 @@ export default tseslint.config(
             // api.ts helpers take a Client parameter (typed only): the client itself never loads in a workflow
             { name: '@temporalio/client', allowTypeImports: true, message: 'Workflows do not import the client; use child workflows or signals.' },
             // docs/performance.md: every cached workflow evaluates the bundle's modules; zod costs ~6 MB each
-            { name: 'zod', allowTypeImports: true, message: 'No zod in workflow code (docs/performance.md): use the plain schemas of src/contract/plain-schema.ts.' },
+            { name: 'zod', allowTypeImports: true, message: 'No zod in workflow code (docs/performance.md): take input already parsed at the edge (client, ingress, activities), typed with the contract\'s types.' },
           ],
           patterns: [
             { group: ['**/src/provider', '**/src/provider/**'], message: 'Workflows never import the provider client: call an activity.' },

@@ -1,5 +1,5 @@
 // Turning activity failures into violations, so a refusal by the service reads like our own refusals.
-// No schema code here: the payment workflow imports it (its bundle path stays free of plain-schema).
+// No schema code here: the payment workflow imports it (workflows parse nothing: docs/performance.md).
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import type { Violation } from '../src/contract';
 

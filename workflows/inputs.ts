@@ -1,10 +1,12 @@
 // zod schemas of the workflow inputs (a workflow input crosses a boundary: it comes from a client).
 // Request bodies are kept loose here on purpose: the contract validators report every violation of them
 // as a REJECTED outcome instead of failing the workflow.
-// Clients parse with these (src/client); workflows import only the types and parse with input-shapes.ts.
+// Clients parse with these (src/client); workflows import only the types.
 // eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the clients' schemas, never evaluated by a workflow
 import { z } from 'zod';
+import type { Customer } from '../src/contract/customer';
 import { PaymentEventsOptionsSchema } from '../src/contract/outbound-events';
+import type { Payment } from '../src/contract/payment';
 
 const durationMs = z.number().int().positive();
 const body = z.looseObject({});
@@ -40,8 +42,11 @@ export type PaymentInput = z.input<typeof PaymentInputSchema>;
 
 export const ProviderPaymentInputSchema = z.object({
   providerPaymentId: z.string().min(1),
-  /** a snapshot already known (the POST response, or the state carried over by continue-as-new) */
-  payment: z.unknown().optional(),
+  /**
+   * a snapshot already known (the POST response, or the state carried over by continue-as-new): parsed by the
+   * edge that read it (the provider client), so typed here and not checked again
+   */
+  payment: z.custom<Payment>().optional(),
   subscribers: z.array(z.string()).optional(),
   seenEventIds: z.array(z.string()).optional(),
   statusHistory: z.array(z.object({ at: z.string(), status: z.string(), cause: z.string() })).optional(),
@@ -54,7 +59,7 @@ export const ProviderPaymentInputSchema = z.object({
   continueAsNewAfterEvents: z.number().int().positive().optional(),
   /** carried over by continue-as-new: pushed final statuses still waiting for their GET (push-confirmation.ts) */
   unconfirmedPushes: z
-    .array(z.object({ eventId: z.string(), payment: z.unknown(), cause: z.enum(['event', 'reconcile']).optional() }))
+    .array(z.object({ eventId: z.string(), payment: z.custom<Payment>(), cause: z.enum(['event', 'reconcile']).optional() }))
     .optional(),
   /**
    * Subscribers that asked for outbound events, and the status each was last told (or announced after it
@@ -91,7 +96,8 @@ export type RegisterAccountInput = z.input<typeof RegisterAccountInputSchema>;
 
 export const ProviderCustomerInputSchema = z.object({
   customerId: z.string().min(1),
-  customer: z.unknown().optional(),
+  /** parsed at the edge (the ingress, CustomerSchema) or carried over by continue-as-new */
+  customer: z.custom<Customer>().optional(),
   subscribers: z.array(z.string()).optional(),
   seenEventIds: z.array(z.string()).optional(),
   lingerAfterFinalMs: z.number().int().nonnegative().optional(),

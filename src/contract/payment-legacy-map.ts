@@ -1,12 +1,9 @@
 import { FIAT_RAILS, FPS_RAIL } from './enums';
 import { cloneJson, isRecord } from './json';
 import type { Payment } from './payment';
-import { PaymentShape } from './payment-shape';
-import { safeParse } from './plain-schema';
 import { ContractParseError, issuesToViolations, type SchemaIssue } from './violations';
 
-// Zod-free: the field moves run wherever a payment is read; the check after them is zod (normalize-payment.ts),
-// except in the providerPayment entity (normalizePaymentInWorkflow below) until its owner moves it to an activity.
+// Zod-free field moves; the check after them is zod (normalize-payment.ts), at the edges that read a payment.
 
 // spec: Payment fields present only until March 30, 2026 (transitional). One row per old field;
 // this table drives both normalizePayment (old → current) and toTransitionalPayment (current → old).
@@ -162,19 +159,6 @@ export function paymentParseError(issues: readonly SchemaIssue[]): ContractParse
   });
   return new ContractParseError('payment', violations);
 }
-
-/**
- * normalizePayment without zod (PaymentShape, PaymentSchema's plain twin), for the providerPayment entity only,
- * until its owner moves the parse into an activity; then it and payment-shape.ts go. Everything else uses
- * normalizePayment of normalize-payment.ts (zod), which src/contract's index exports.
- */
-export function normalizePaymentInWorkflow(raw: unknown): Payment {
-  const result = safeParse(PaymentShape, toCurrentPaymentFields(raw));
-  if (!result.success) throw paymentParseError(result.error.issues);
-  return result.data as Payment;
-}
-/** @deprecated the name the providerPayment entity imports: normalizePaymentInWorkflow */
-export const normalizePayment = normalizePaymentInWorkflow;
 
 /**
  * Current payment → current + old fields: what the service returned before 2026-03-30.

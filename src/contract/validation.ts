@@ -33,7 +33,7 @@ export class Violations {
     return isInForce(rule, this.asOf);
   }
 
-  /** The issues of a zod or plain-schema (plain-schema.ts) `safeParse`, as SCHEMA violations. */
+  /** The issues of a zod `safeParse`, as SCHEMA violations. */
   schema(result: { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } }): void {
     if (!result.success) this.list.push(...issuesToViolations(result.error.issues));
   }

@@ -1,5 +1,5 @@
-// Violations from schema issues, zod-free: used by the zod schemas (errors.ts) and by the plain schemas that
-// run inside workflows (plain-schema.ts; docs/performance.md: no zod in the workflow bundle).
+// Violations from schema issues, zod-free: used by the zod schemas (errors.ts) and by contract modules that
+// workflows load (docs/performance.md: no zod in the workflow bundle).
 /**
  * One broken rule: where, which rule, and what to do. errors.ts's `Violation` (the zod shape of the service's
  * error body) is this shape plus any other field; it is written here too so that this zod-free module does not
@@ -14,7 +14,7 @@ export function pathToString(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
-/** A zod issue or a plain-schema issue: a path and zod's English message. */
+/** A zod issue: a path and zod's English message. */
 export interface SchemaIssue {
   readonly path: readonly PropertyKey[];
   readonly message: string;

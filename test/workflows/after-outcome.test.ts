@@ -6,6 +6,7 @@ import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from '
 import { uniqueWorkflowId } from '../support/temporal';
 import { DAY, useTestBed } from './support/test-bed';
 import { iso } from './support/fake-provider';
+import { CustomerSchema, type Customer } from '../../src/contract';
 import { individualBody } from '../unit/contract/fixtures';
 
 const bed = useTestBed();
@@ -43,13 +44,14 @@ it('a customer entity whose review never ends gets an end; a later webhook start
   const id = uniqueWorkflowId('cus');
   const wid = providerCustomerWorkflowId(id);
   bed.worker.started.add(wid);
-  const customer = {
+  // as the ingress sends it: parsed with the contract (the entity takes it as it comes)
+  const customer = CustomerSchema.parse({
     id,
     status: 'PENDING_REVIEW',
     createdAt: '2026-01-01T00:00:00Z',
     ...individualBody(),
-  };
-  const send = (status: string, eventId: string) =>
+  });
+  const send = (status: Customer['status'], eventId: string) =>
     bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: wid,
       taskQueue: bed.taskQueue,

@@ -104,7 +104,7 @@ describe('onboardCustomer', () => {
     expect(fake.callsOf('createCustomer')[0]!.args[1]).toBe(`customer:${key}:create`);
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
     // no wait for the subscription: the review webhook races the entity start, as with a fast service
-    const approved = { ...created, status: 'APPROVED' };
+    const approved = { ...created!, status: 'APPROVED' as const };
     await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: providerCustomerWorkflowId(created!.id),
       taskQueue: bed.taskQueue,

@@ -7,6 +7,7 @@ import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api'
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, created, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
+import type { Customer } from '../../src/contract';
 import { individualBody } from '../unit/contract/fixtures';
 
 const bed = useTestBed();
@@ -134,13 +135,13 @@ async function startOnboarding(key: string) {
   return { handle, customer: customer! };
 }
 
-async function approve(customer: { id: string }, key: string) {
+async function approve(customer: Customer, key: string) {
   await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
     workflowId: providerCustomerWorkflowId(customer.id),
     taskQueue: bed.taskQueue,
     args: [{ customerId: customer.id }],
     signal: customerEventSignal,
-    signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: { ...customer, status: 'APPROVED' } }],
+    signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: { ...customer, status: 'APPROVED' as const } }],
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
 }

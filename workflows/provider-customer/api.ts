@@ -18,21 +18,19 @@ export const PROVIDER_CUSTOMER_WORKFLOW_TYPE = 'providerCustomer';
 export const providerCustomerWorkflowId = (providerCustomerId: string): string => `provider-customer:${providerCustomerId}`;
 
 /**
- * customer.created / customer.updated as the ingress delivers it. The ingress sends the customer parsed (the
- * contract's CustomerSchema); `unknown` because histories recorded before it did carry the body as it came.
+ * customer.created / customer.updated as the ingress delivers it: the customer parsed at the edge (the contract's
+ * CustomerSchema), or null when the body did not fit it (dropped). The entity does not parse it again.
  */
 export interface ProviderCustomerEvent {
   eventId: string;
   type: string;
   createdAt?: string;
-  customer: unknown;
+  customer: Customer | null;
 }
 /** customer.created / customer.updated webhook, delivered by signalWithStart to `provider-customer:<id>`. */
 export const customerEventSignal = defineSignal<[ProviderCustomerEvent]>('customerEvent');
-/** What the ingress sends: the customer parsed with the contract, or null when the body did not fit it (dropped). */
-export interface ParsedProviderCustomerEvent extends ProviderCustomerEvent {
-  customer: Customer | null;
-}
+/** What the ingress sends (signalWithStartProviderCustomer). */
+export type ParsedProviderCustomerEvent = ProviderCustomerEvent;
 /** Sent by the entity to its subscribers (onboardCustomer) on every accepted change. */
 export const customerChangedSignal = defineSignal<[{ customerId: string; customer: unknown }]>('customerChanged');
 export const customerSnapshotQuery = defineQuery<{

@@ -2,6 +2,8 @@
 // in ../provider-payment/patches.ts; docs/deployment.md, "Replay histories per build").
 // | id                   | stage   | pre-patch histories kept (why it cannot move yet)                                   |
 // | customer-entity-ends | patched | demo, encrypted-demo, synthetic-old-customer-entity-goes-live (runs from before it) |
+// No patch for how a payload is read (build 0.3.0): the entity keeps the customer the ingress parsed, and every
+// customer in the three kept histories was one CustomerSchema accepts unchanged, so no command changed.
 
 export const CUSTOMER_PATCHES = {
   /**

@@ -4,7 +4,6 @@
 import type { Customer } from '../../src/contract';
 import { BoundedIdSet } from '../payment-merge';
 import { isReviewFinal, type ProviderCustomerEvent, type ProviderCustomerInput, type SubscribeRequest } from './api';
-import { readCustomerPayload } from './legacy-payloads';
 
 const RANK: Record<string, number> = { PENDING_REVIEW: 0, APPROVED: 1, REJECTED: 1 };
 
@@ -30,7 +29,7 @@ export class ProviderCustomerState {
     this.customerId = input.customerId;
     this.seen = new BoundedIdSet(input.seenEventIds ?? []);
     this.subscribers = new Set(input.subscribers ?? []);
-    this.customer = readCustomerPayload(input.customer, this.customerId);
+    this.customer = input.customer ?? null; // parsed at the edge, or carried over by continue-as-new
     this.version = this.customer ? 1 : 0;
     this.lastChangeAt = Date.now();
   }
@@ -52,8 +51,8 @@ export class ProviderCustomerState {
     return { customerId: this.customerId, customer: this.customer, subscribers: [...this.subscribers] };
   }
 
-  private accept(raw: unknown): void {
-    const incoming = readCustomerPayload(raw, this.customerId);
+  /** The customer as the ingress parsed it (api.ts); null when its body did not fit the contract. */
+  private accept(incoming: Customer | null): void {
     const { customer } = this;
     if (!incoming || incoming.id !== this.customerId) return;
     if (customer && (RANK[incoming.status] ?? 0) < (RANK[customer.status] ?? 0)) return; // never backwards

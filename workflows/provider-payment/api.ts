@@ -19,25 +19,21 @@ export const providerPaymentWorkflowId = (providerPaymentId: string): string => 
 
 /**
  * A payment webhook event as the ingress delivers it (signalWithStart). The ingress and the activities send the
- * payment parsed (src/contract: a `Payment`); `unknown` because histories recorded before they did carry the
- * webhook's body as it came (workflow.ts reads those through legacy-payloads.ts).
+ * payment parsed at the edge (src/contract's zod schemas: a `Payment`), or null when the body did not fit the
+ * contract (the entity then has only the event: a fresh run reads the payment by GET). The entity does not parse
+ * it again (one schema language: docs/architecture.md).
  */
 export interface ProviderPaymentEvent {
   eventId: string;
   type: string;
   createdAt?: string;
-  payment: unknown;
+  payment: Payment | null;
   /** the workflow that read it (OBSERVED_EVENT_TYPE): an entity under entity-fewer-actions does not echo it back */
   from?: string;
 }
 export const providerPaymentEventSignal = defineSignal<[ProviderPaymentEvent]>('event');
-/**
- * What a starter sends (signalWithStartProviderPayment): the payment parsed at the edge, or null when the body did
- * not fit the contract (the entity then has only the event: a fresh run reads the payment by GET).
- */
-export interface ParsedProviderPaymentEvent extends ProviderPaymentEvent {
-  payment: Payment | null;
-}
+/** What a starter sends (signalWithStartProviderPayment): the event, its payment parsed at the edge. */
+export type ParsedProviderPaymentEvent = ProviderPaymentEvent;
 
 /**
  * `has`: the payment as the subscriber already has it (the POST's answer). An entity run under
@@ -46,8 +42,8 @@ export interface ParsedProviderPaymentEvent extends ProviderPaymentEvent {
  */
 export interface SubscribeRequest {
   workflowId: string;
-  /** a Payment (parsed by the provider client) from every sender; `unknown` for what older histories carry */
-  has?: unknown;
+  /** the Payment as the provider client parsed it */
+  has?: Payment;
   /** the subscriber asked for outbound events: a move after it closed is sent as payment.moved_after_outcome */
   events?: LateEventsFor;
 }

@@ -17,15 +17,16 @@
 // | entity-lean-history            | patched | 7 of the 9 kept histories were recorded before it                      |
 // | entity-no-echo-to-starter      | patched | histories of entities a payment started with a snapshot, before it    |
 // | entity-reads-sooner-when-quiet | patched | histories recorded before it (timer reads every reconcileEveryMs)      |
-// | entity-accepts-unknown-values  | patched | next to move: no kept history has its marker, and with it forced on all|
-// |                                |         | 9 kept histories replay (checked by hand this round); it waits only for|
-// |                                |         | entities started before this patch to end (a live one may have dropped |
-// |                                |         | a payload, legacy-payloads.ts; deprecating would replay it as accepted)|
+// | entity-accepts-unknown-values  | deprecatePatch (build 0.3.0): no kept history reached its patched() call — every   |
+// |                                | payload in the 12 kept histories is a current-shape Payment the first contract     |
+// |                                | accepted (checked by a probe in the read path), so none has its marker or a drop.   |
+// |                                | Payloads are kept as the edge parsed them; state.ts `read` calls deprecatePatch in  |
+// |                                | pre-lean runs. Removed with the pre-lean histories (their builds leaving histories/)|
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
 // | entity-sends-moved-after-outcome | patched | new in build 0.3.0; deprecate once no kept history heard a late move without it |
-// None moves this round. Runs of a build are gone once the build is no longer supported and its entity
-// histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
+// Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
+// supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
 /** patched() ids of changes to the entity's commands (histories recorded before them replay the old way). */
 export const ENTITY_PATCHES = {
@@ -34,8 +35,8 @@ export const ENTITY_PATCHES = {
   /** while nothing is heard the entity re-reads after 1, 5 and 15 quiet minutes (a stale entity) */
   readsSoonerWhenQuiet: 'entity-reads-sooner-when-quiet',
   /**
-   * A payload the first contract refused (legacy-payloads.ts, refusedByOldContract) is kept, not dropped.
-   * Implied by leanHistory.
+   * A payload the first contract refused is kept, not dropped. Deprecated (deprecatePatch in state.ts `read`):
+   * every payload is kept as the edge parsed it. Implied by leanHistory.
    */
   acceptsUnknownValues: 'entity-accepts-unknown-values',
   /**

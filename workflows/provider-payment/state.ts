@@ -1,7 +1,7 @@
 // What one providerPayment entity run holds, and the bodies of its handlers. Every method keeps the order of the
 // commands it makes (patched() markers, memo and search-attribute upserts) as the code it replaced did: the
 // entity is AUTO_UPGRADE and its recorded histories must replay (patches.ts).
-import { log, metricMeter, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { deprecatePatch, log, metricMeter, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { Payment } from '../../src/contract';
 import { unknownPaymentValues } from '../../src/contract/payment-status';
 import { entityMemo, memoFingerprint, type EntityMemo } from '../entity-memo';
@@ -17,7 +17,6 @@ import {
   type SubscribeRequest,
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
-import { readPayload } from './legacy-payloads';
 import { ENTITY_PATCHES } from './patches';
 import {
   claimsFinalStatus,
@@ -114,8 +113,15 @@ export class ProviderPaymentState {
     return this.lean || patched(id);
   }
 
-  read(raw: unknown): Payment | null {
-    return readPayload(raw, this.id, () => this.isPatched(ENTITY_PATCHES.acceptsUnknownValues));
+  /**
+   * A payload as the entity keeps it: every sender parses it at the edge (api.ts), so it is taken as it came; null
+   * when the edge found none. Runs before the lean marker asked ENTITY_PATCHES.acceptsUnknownValues at a payload
+   * the first contract refused: now deprecated (patches.ts), it keeps their histories replaying with the marker or
+   * without it.
+   */
+  read(payment: Payment | null | undefined): Payment | null {
+    if (!this.lean) deprecatePatch(ENTITY_PATCHES.acceptsUnknownValues);
+    return payment ?? null;
   }
 
   /** The `event` signal: a webhook, a reconcile listing, or what the payment workflow read (OBSERVED_EVENT_TYPE). */
@@ -131,8 +137,8 @@ export class ProviderPaymentState {
   }
 
   /** A subscriber that sent its own read is not sent it back, unless the entity holds more than it sent. */
-  private toldBy(subscriber: string, raw: unknown): void {
-    const theirs = this.read(raw);
+  private toldBy(subscriber: string, told: Payment | null): void {
+    const theirs = this.read(told);
     if (!this.subscribers.has(subscriber) || !this.payment || !theirs) return;
     if (!mergePayment(theirs, this.payment).changed) this.forwarded.set(subscriber, this.version);
   }
@@ -157,8 +163,8 @@ export class ProviderPaymentState {
     this.updateMemo();
   }
 
-  accept(raw: unknown, cause: Cause): void {
-    const incoming = this.read(raw);
+  accept(sent: Payment | null | undefined, cause: Cause): void {
+    const incoming = this.read(sent);
     if (!incoming) return;
     if (incoming.id !== this.id) {
       log.warn('payment of another id sent to this entity; dropped', { providerPaymentId: this.id, got: incoming.id });
@@ -186,8 +192,8 @@ export class ProviderPaymentState {
    * whatever the event's type says: the type comes with the push. A push that changes nothing (a duplicate
    * under a new id, a stale copy) costs no read. Non-final statuses are taken as hints, as before.
    */
-  private holdsForConfirmation(eventId: string, raw: unknown, cause: 'event' | 'reconcile'): boolean {
-    const pushed = this.read(raw);
+  private holdsForConfirmation(eventId: string, payment: Payment | null, cause: 'event' | 'reconcile'): boolean {
+    const pushed = this.read(payment);
     if (!pushed || pushed.id !== this.id || !claimsFinalStatus(pushed)) return false;
     if (this.payment && !mergePayment(this.payment, pushed).changed) return false;
     // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
@@ -277,12 +283,12 @@ export class ProviderPaymentState {
   }
 
   /** The GET's answer is the truth: it is what is merged and forwarded; a push it does not bear out is a mismatch. */
-  judge(raw: unknown, judging: UnconfirmedPush[]): boolean {
+  judge(answer: Payment | null, judging: UnconfirmedPush[]): boolean {
     this.judgingNow = [];
-    const read = this.read(raw);
+    const read = this.read(answer);
     if (!read || read.id !== this.id) {
       this.unconfirmed = [...judging, ...this.unconfirmed]; // nothing to judge by: still held
-      this.accept(raw, 'reconcile'); // logs what was dropped, as before
+      this.accept(answer, 'reconcile'); // logs a payment of another id, as before
       return false;
     }
     // a read that bears a push out takes the push's cause (a webhook's `event`); otherwise it is a `reconcile`
@@ -295,7 +301,7 @@ export class ProviderPaymentState {
         this.recordMismatch(held, read.status);
       }
     }
-    this.accept(raw, cause);
+    this.accept(answer, cause);
     if (mismatched) this.reindex(); // the read may have changed nothing, yet the entity is now listed
     return true;
   }
