@@ -117,7 +117,7 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
     return count === 1 ? true : null;
   });
 
-  const result = await stack.client.workflow.execute<() => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+  const result = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
     workflowId: uniqueKey('reconcile'),
     taskQueue: stack.taskQueue,
     args: [{ windowMs: 60 * 60_000 }],
@@ -144,7 +144,7 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
     const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND PaymentStatus = 'COMPLETED'`);
     return count === 1 ? true : null;
   });
-  const again = await stack.client.workflow.execute<() => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+  const again = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
     workflowId: uniqueKey('reconcile'),
     taskQueue: stack.taskQueue,
     args: [{ windowMs: 60 * 60_000 }],
