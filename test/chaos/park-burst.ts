@@ -16,6 +16,7 @@ import { startPayment } from '../../src/client/payments';
 import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { startTestStack } from '../e2e/stack-support';
 import { triggerReconcileSchedule } from './reconcile-schedule';
+import type { ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
 import type { Engine } from './engines';
 import type { ScenarioResult } from './run-scenario';
 import { verifyScenario } from './verify';
@@ -167,21 +168,28 @@ async function drainWithSweeps(
     }
     if (Date.now() - movedAt < STALL_MS) continue;
     sweeps.firstAt ||= Date.now();
-    const result = await triggerReconcileSchedule(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-${++sweeps.runs}`, 600_000).catch((error: unknown) => {
-      log(`${PARK_SCENARIO} [draining] reconcile Schedule failed: ${String(error).slice(0, 300)}`);
-      return undefined;
-    });
-    if (result) {
-      sweeps.healed += result.followedSignalled ?? 0;
-      log(
-        `${PARK_SCENARIO} [draining] no payment closed for ${Math.round((Date.now() - movedAt) / 1000)} s at ${now} closed: reconcile Schedule ran (${result.workflowId}): ` +
-          `${result.listed} payments listed, ${result.entitiesNotFinal ?? '-'} running entities not final, ${result.followedSignalled ?? 0} told a final status`,
-      );
-    }
+    log(`${PARK_SCENARIO} [draining] no payment closed for ${Math.round((Date.now() - movedAt) / 1000)} s at ${now} closed`);
+    const result = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-${++sweeps.runs}`, log);
+    sweeps.healed += result?.followedSignalled ?? 0;
     movedAt = Date.now();
   }
   await outcomes;
   return sweeps;
+}
+
+/** One run of the reconcile Schedule, logged; a failure is logged and returned as undefined. */
+async function sweep(stack: LocalStack, scheduleId: string, log: (line: string) => void): Promise<ReconcileRecentPaymentsResult | undefined> {
+  try {
+    const result = await triggerReconcileSchedule(stack, scheduleId, 600_000);
+    log(
+      `${PARK_SCENARIO} reconcile Schedule ran (${result.workflowId}): ${result.listed} payments listed, ` +
+        `${result.entitiesNotFinal ?? '-'} running entities not final, ${result.followedSignalled ?? 0} told a final status`,
+    );
+    return result;
+  } catch (error) {
+    log(`${PARK_SCENARIO} reconcile Schedule failed: ${String(error).slice(0, 300)}`);
+    return undefined;
+  }
 }
 
 /** Runs `task` on every run, `concurrency` at once; a failure is recorded on the run, never thrown. */
@@ -253,6 +261,11 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     const notParked = runs.filter((r) => r.error).length;
     await report('parked');
     const atParked = memoryOf(w.pid);
+    // Before the burst: every parked payment's entity is running and not final (the sweep's visibility list, on
+    // this engine's visibility store), and none is told anything (no payment is final yet).
+    const sweepStarted = Date.now();
+    const beforeBurst = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-parked`, log);
+    const sweepSeconds = Math.round((Date.now() - sweepStarted) / 1000);
 
     phase = 'funding';
     const fundStarted = Date.now();
@@ -265,6 +278,8 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     phase = 'draining';
     const sweeps = await drainWithSweeps(stack, outcomes, () => closed().then(Number), runId, log);
     const lastEnded = Date.now();
+    // Once more at the end of the drain window, as production's next run would: every entity should be final by now.
+    const atEnd = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-end`, log);
     clearInterval(progress);
     progress = undefined;
     await report('drained');
@@ -285,7 +300,9 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
       `parked in ${seconds(parkedAt - parkStarted)} (${((payments - notParked) / ((parkedAt - parkStarted) / 1000)).toFixed(1)}/s at concurrency ${START_CONCURRENCY}, ${retries} starts asked again)`,
       `funding burst ${seconds(fundedAt - fundStarted)} (concurrency ${FUND_CONCURRENCY}); fund → last outcome (drain) ${seconds(lastEnded - fundStarted)}`,
       `reconcile Schedule after a stall of ${seconds(STALL_MS)}: ${sweeps.runs} runs, ${sweeps.healed} entities told a final status they had missed` +
-        (sweeps.runs > 0 ? ` (first at ${seconds(sweeps.firstAt - fundStarted)} after the first fund call)` : ''),
+        (sweeps.runs > 0 ? ` (first at ${seconds(sweeps.firstAt - fundStarted)} after the first fund call)` : '') +
+        `; before the burst: ${beforeBurst ? `${beforeBurst.entitiesNotFinal ?? '-'} running entities not final, ${beforeBurst.followedSignalled ?? 0} told, in ${sweepSeconds} s` : 'no answer'}` +
+        `; after the drain: ${atEnd ? `${atEnd.entitiesNotFinal ?? '-'} running entities not final, ${atEnd.followedSignalled ?? 0} told` : 'no answer'}`,
       `worker RSS at parked ${atParked ? atParked.rssMb.toFixed(0) : '-'} MB, peak (VmHWM) ${peakMb.toFixed(0)} MB (cache ${cacheBudget} workflows)`,
       `ingress: ${shed} shed (503 OVERLOADED after waiting in line), ${end.health?.overBudget ?? '-'} over the memory budget, peak waiting ${peakWaiting}, ` +
         `${end.health?.counters.accepted ?? '-'} accepted, ${end.health?.counters.duplicate ?? '-'} duplicate, ${end.health?.counters.failed ?? '-'} failed (5xx from Temporal)`,
