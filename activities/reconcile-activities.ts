@@ -120,16 +120,15 @@ export function createReconcileActivities(deps: {
         for await (const p of list.call(deps.provider.payments, { limit: LIST_PAGE_SIZE })) {
           if (++listed > maxListed) break;
           if (listed % LIST_PAGE_SIZE === 0) heartbeat(listed);
-          if (isFollowedOnlyByWebhooks(p)) {
-            const createdAt = Date.parse(String(p.lifecycle?.createdAt ?? ''));
-            if (!(createdAt >= sinceMs)) continue;
+          if (isFollowedOnlyByWebhooks(p) && Date.parse(String(p.lifecycle?.createdAt ?? '')) >= sinceMs) {
             await tell(p);
             signalled.push(p.id);
             heartbeat(listed);
             continue;
           }
-          // A followed payment, whatever its age (a payout may be funded days after it was made): only a final
-          // status its running entity has not indexed is told, once per run (deleted from the set once told).
+          // A payment with a running entity, whatever its age (a payout may be funded days after it was made; a PAYIN
+          // older than the window): only a final status its entity has not indexed is told, once per run (deleted
+          // from the set once told).
           const entity = providerPaymentWorkflowId(p.id);
           if (!FINAL_PAYMENT_STATUSES.includes(p.status) || !notFinal.delete(entity)) continue;
           await tell(p);

@@ -90,6 +90,14 @@ describe('reconcileRecentPayments', () => {
     expect(result).toEqual({ listed: 3, signalled: [], entitiesNotFinal: 1, followedSignalled: 0 });
   });
 
+  it('tells a PAYIN older than the window only through its running entity, when the entity lacks its final status', async () => {
+    const oldPayin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_old', type: 'PAYIN', status: 'COMPLETED', lifecycle: created('2026-11-01T10:00:00Z') });
+    const { activities, calls } = activitiesOver([oldPayin], [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }]);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(result).toEqual({ listed: 1, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_in_old']);
+  });
+
   it('stops after maxListed payments', async () => {
     const many = Array.from({ length: 10 }, (_, i) => payout(`pay_${i}`, 'COMPLETED'));
     const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}`, paymentStatus: 'PENDING' }));
