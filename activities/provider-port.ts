@@ -49,7 +49,7 @@ export interface ProviderPort {
   payments: {
     create(body: CreatePaymentRequest, options: IdempotentCallOptions): Promise<Payment>;
     get(id: string): Promise<Payment>;
-    /** GET /payments, every page (reconciliation of payments nobody here started, activities/reconcile-activities.ts). */
+    /** GET /payments, every page (reconciliation of lost webhooks, activities/reconcile-activities.ts). */
     listAll?(query?: { limit?: number }): AsyncIterable<Payment>;
   };
   rates: {

@@ -16,6 +16,15 @@ export const FundingDeadlineKey = defineSearchAttributeKey('FundingDeadline', Se
  */
 export const PAYMENT_PHASE_AT_START = 'QUOTING';
 
+/**
+ * Statuses after which a payment workflow decides its outcome (spec: States and transitions; CANCELLED is not in the
+ * contract's list, held for a future status of that name). The providerPayment entity always indexes them as
+ * PaymentStatus (under entity-fewer-actions they are the only known statuses it upserts), so a running entity whose
+ * PaymentStatus is none of them has not taken one: the reconcile activity looks for those
+ * (activities/reconcile-activities.ts). The entity holds a pushed one until a GET confirms it (push-confirmation.ts).
+ */
+export const FINAL_PAYMENT_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'];
+
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   PaymentPhaseKey,
   PaymentStatusKey,

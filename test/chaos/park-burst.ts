@@ -3,6 +3,9 @@
 // goes through the ingress and its waiting line (src/ingress/node-server.ts). Checks: 0 lost, 0 duplicated, every
 // payment COMPLETED; figures: worker peak RSS, time to park and to drain, and how many webhooks the ingress shed
 // (answered 503 OVERLOADED after waiting in line: the sandbox retries them as a provider does, so shed is not lost).
+// The sender gives up after its last retry: when the COMPLETED count stalls while payments are still open, the
+// scenario runs the payment-reconcile Schedule, as production's 15-minute interval would, and reports how many
+// entities it told a final status they had missed (activities/reconcile-activities.ts).
 // Not in the short profile: at 10,000 it runs for hours on a shared machine.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +15,8 @@ import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { startTestStack } from '../e2e/stack-support';
+import { triggerReconcileSchedule } from './reconcile-schedule';
+import type { ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
 import type { Engine } from './engines';
 import type { ScenarioResult } from './run-scenario';
 import { verifyScenario } from './verify';
@@ -29,6 +34,12 @@ const RESULT_CONCURRENCY = 100;
 /** The worker's cache budget, as production sets it (temporal-docker/.env.example): 10,000 parked do not fit in memory otherwise. */
 const MAX_CACHED_WORKFLOWS = '1000';
 const PROGRESS_EVERY_MS = 15_000;
+/**
+ * While draining: no payment closed for this long (and some still open) runs the reconcile Schedule once more. The
+ * sandbox's retries come 1, 5 and 15 minutes apart, so a stall this short may end by itself; the Schedule only
+ * comes sooner than production's every 15 minutes, and tells nothing an entity already has.
+ */
+const STALL_MS = 3 * 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,6 +141,57 @@ async function outcome(stack: LocalStack, run: PaymentRun, deadline: number): Pr
   }
 }
 
+/**
+ * Waits for every outcome; each time the closed count has not moved for STALL_MS, runs the reconcile Schedule (a
+ * copy on this task queue, reconcile-schedule.ts) and logs what it told.
+ */
+async function drainWithSweeps(
+  stack: LocalStack,
+  outcomes: Promise<void>,
+  closedCount: () => Promise<number>,
+  runId: string,
+  log: (line: string) => void,
+): Promise<{ runs: number; healed: number; firstAt: number }> {
+  let done = false;
+  void outcomes.finally(() => (done = true));
+  const sweeps = { runs: 0, healed: 0, firstAt: 0 };
+  let last = -1;
+  let movedAt = Date.now();
+  while (!done) {
+    await Promise.race([outcomes, sleep(PROGRESS_EVERY_MS)]);
+    if (done) break;
+    const now = await closedCount();
+    if (Number.isNaN(now) || now !== last) {
+      last = now;
+      movedAt = Date.now();
+      continue;
+    }
+    if (Date.now() - movedAt < STALL_MS) continue;
+    sweeps.firstAt ||= Date.now();
+    log(`${PARK_SCENARIO} [draining] no payment closed for ${Math.round((Date.now() - movedAt) / 1000)} s at ${now} closed`);
+    const result = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-${++sweeps.runs}`, log);
+    sweeps.healed += result?.followedSignalled ?? 0;
+    movedAt = Date.now();
+  }
+  await outcomes;
+  return sweeps;
+}
+
+/** One run of the reconcile Schedule, logged; a failure is logged and returned as undefined. */
+async function sweep(stack: LocalStack, scheduleId: string, log: (line: string) => void): Promise<ReconcileRecentPaymentsResult | undefined> {
+  try {
+    const result = await triggerReconcileSchedule(stack, scheduleId, 600_000);
+    log(
+      `${PARK_SCENARIO} reconcile Schedule ran (${result.workflowId}): ${result.listed} payments listed, ` +
+        `${result.entitiesNotFinal ?? '-'} running entities not final, ${result.followedSignalled ?? 0} told a final status`,
+    );
+    return result;
+  } catch (error) {
+    log(`${PARK_SCENARIO} reconcile Schedule failed: ${String(error).slice(0, 300)}`);
+    return undefined;
+  }
+}
+
 /** Runs `task` on every run, `concurrency` at once; a failure is recorded on the run, never thrown. */
 async function eachRun(runs: PaymentRun[], concurrency: number, task: (run: PaymentRun) => Promise<void>, settled: (run: PaymentRun) => void): Promise<void> {
   let next = 0;
@@ -199,6 +261,11 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     const notParked = runs.filter((r) => r.error).length;
     await report('parked');
     const atParked = memoryOf(w.pid);
+    // Before the burst: every parked payment's entity is running and not final (the sweep's visibility list, on
+    // this engine's visibility store), and none is told anything (no payment is final yet).
+    const sweepStarted = Date.now();
+    const beforeBurst = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-parked`, log);
+    const sweepSeconds = Math.round((Date.now() - sweepStarted) / 1000);
 
     phase = 'funding';
     const fundStarted = Date.now();
@@ -209,8 +276,10 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     await eachRun(runs, FUND_CONCURRENCY, (run) => fund(stack, run, deadline), () => count.funded++);
     const fundedAt = Date.now();
     phase = 'draining';
-    await outcomes;
+    const sweeps = await drainWithSweeps(stack, outcomes, () => closed().then(Number), runId, log);
     const lastEnded = Date.now();
+    // Once more at the end of the drain window, as production's next run would: every entity should be final by now.
+    const atEnd = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-end`, log);
     clearInterval(progress);
     progress = undefined;
     await report('drained');
@@ -230,6 +299,10 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
       `${count.completed}/${payments} COMPLETED; ${notParked} not parked`,
       `parked in ${seconds(parkedAt - parkStarted)} (${((payments - notParked) / ((parkedAt - parkStarted) / 1000)).toFixed(1)}/s at concurrency ${START_CONCURRENCY}, ${retries} starts asked again)`,
       `funding burst ${seconds(fundedAt - fundStarted)} (concurrency ${FUND_CONCURRENCY}); fund → last outcome (drain) ${seconds(lastEnded - fundStarted)}`,
+      `reconcile Schedule after a stall of ${seconds(STALL_MS)}: ${sweeps.runs} runs, ${sweeps.healed} entities told a final status they had missed` +
+        (sweeps.runs > 0 ? ` (first at ${seconds(sweeps.firstAt - fundStarted)} after the first fund call)` : '') +
+        `; before the burst: ${beforeBurst ? `${beforeBurst.entitiesNotFinal ?? '-'} running entities not final, ${beforeBurst.followedSignalled ?? 0} told, in ${sweepSeconds} s` : 'no answer'}` +
+        `; after the drain: ${atEnd ? `${atEnd.entitiesNotFinal ?? '-'} running entities not final, ${atEnd.followedSignalled ?? 0} told` : 'no answer'}`,
       `worker RSS at parked ${atParked ? atParked.rssMb.toFixed(0) : '-'} MB, peak (VmHWM) ${peakMb.toFixed(0)} MB (cache ${cacheBudget} workflows)`,
       `ingress: ${shed} shed (503 OVERLOADED after waiting in line), ${end.health?.overBudget ?? '-'} over the memory budget, peak waiting ${peakWaiting}, ` +
         `${end.health?.counters.accepted ?? '-'} accepted, ${end.health?.counters.duplicate ?? '-'} duplicate, ${end.health?.counters.failed ?? '-'} failed (5xx from Temporal)`,

@@ -153,7 +153,10 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     const entitiesBeforeSchedule = new Map<string, string | undefined>();
     for (const id of payinIds) entitiesBeforeSchedule.set(id, await entityStatus(stack, id));
     const reconciled = await triggerReconcileSchedule(stack, `payment-reconcile-${scenario.name}-${runId}`);
-    log(`   payment-reconcile Schedule: ${reconciled.listed} payments listed, ${reconciled.signalled.length} PAYINs/conversions signalled (${reconciled.workflowId})`);
+    log(
+      `   payment-reconcile Schedule: ${reconciled.listed} payments listed, ${reconciled.signalled.length} PAYINs/conversions signalled, ` +
+        `${reconciled.followedSignalled ?? 0} followed payments' entities told a final status they had missed (${reconciled.workflowId})`,
+    );
     const counts = await verifyScenario(stack, finishedRuns, payinRuns, {
       settleTimeoutMs: Math.min(120_000, Math.max(10_000, deadline - Date.now())),
       entitiesBeforeSchedule,
@@ -180,7 +183,7 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
       notes: [
         ...(own?.notes ? [own.notes] : []),
         `${retries} startPayment calls made again by the backend (no answer the first time)`,
-        `reconcile Schedule: ${reconciled.signalled.length} PAYINs/conversions signalled, ${counts.untrackedBeforeSchedule} had no entity before`,
+        `reconcile Schedule: ${reconciled.signalled.length} PAYINs/conversions signalled, ${counts.untrackedBeforeSchedule} had no entity before, ${reconciled.followedSignalled ?? 0} followed entities told a missed final status`,
         ...(stormCounts ? [`storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`] : []),
       ].join('; '),
       ...counts,

@@ -1,5 +1,6 @@
 // Webhooks may never arrive (ARCHITECTURE: "a webhook is a hint as much as a fact"): with every delivery
-// dropped, the payment still reaches its outcome through the timer-driven GET reconciliation.
+// dropped, the payment still reaches its outcome through the timer-driven GET reconciliation, and the
+// reconcilePayments run (the payment-reconcile Schedule's) tells a payout's entity what it missed.
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
@@ -9,6 +10,7 @@ import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
+import type { ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
 
 jest.setTimeout(120_000);
 
@@ -81,4 +83,72 @@ it('reconciles a PAYIN and its conversion whose webhooks were lost, by the recon
   });
   expect(roles).toEqual(expect.arrayContaining(['PAYIN', 'CONVERSION']));
   for (const id of ids) await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).terminate('test over');
+});
+
+/** The bookkeeping of each local activity the workflow ran (the marker's `data`, plaintext: written past the codec). */
+async function localActivityTypes(workflowId: string): Promise<string[]> {
+  const history = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  const types: string[] = [];
+  for (const event of history.events ?? []) {
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName !== 'core_local_activity') continue;
+    for (const payload of marker.details?.data?.payloads ?? [])
+      types.push(String((JSON.parse(Buffer.from(payload.data ?? []).toString()) as { activity_type?: unknown }).activity_type));
+  }
+  return types;
+}
+
+it('completes a payout whose funding webhooks never arrive once the reconcilePayments run tells its entity, confirmed by GET', async () => {
+  const key = uniqueKey('e2e-sweep');
+  // The payment's own read is 6 h away (default) and its quote's 15 min: nothing of its own reads within this test.
+  const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 43) }, { taskQueue: stack.taskQueue });
+  if (started.created.outcome !== 'CREATED') throw new Error('not created');
+  const providerPaymentId = started.created.providerPaymentId;
+  const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(providerPaymentId));
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await eventually('the sandbox to complete the payout', async () => ((await stack.provider.payments.get(providerPaymentId)).status === 'COMPLETED' ? true : null));
+
+  // Every webhook went to the black hole: neither the entity nor the payment knows (the entity's first quiet read
+  // is a minute after its start; this test is done well before).
+  expect((await entity.query(providerPaymentSnapshotQuery)).payment?.status).not.toBe('COMPLETED');
+  expect((await stack.client.workflow.getHandle(started.workflowId).describe()).status.name).toBe('RUNNING');
+  await eventually('visibility to list the entity', async () => {
+    const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL`);
+    return count === 1 ? true : null;
+  });
+
+  const result = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+    workflowId: uniqueKey('reconcile'),
+    taskQueue: stack.taskQueue,
+    args: [{ windowMs: 60 * 60_000 }],
+  });
+  expect(result.followedSignalled).toBe(1);
+  expect(result.signalled).not.toContain(providerPaymentId); // a payout is not a PAYIN: told by the followed path only
+
+  const outcome = await Promise.race([
+    started.result(),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('payment not COMPLETED within 30 s of the reconcile run')), 30_000)),
+  ]);
+  expect(outcome.outcome).toBe('COMPLETED');
+  const snap = await entity.query(providerPaymentSnapshotQuery);
+  expect(snap.payment?.status).toBe('COMPLETED');
+  expect(snap.unconfirmed).toEqual([]);
+  expect(snap.pushMismatches).toEqual([]);
+  // The listed status was held and confirmed by the entity's own GET (a local activity: push-confirmation.ts), and
+  // no timer read came first.
+  expect(await localActivityTypes(entity.workflowId)).toEqual(['getPayment']);
+  const history = await entity.fetchHistory();
+  expect((history.events ?? []).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getPayment')).toBe(false);
+  // A second run finds the entity final: nothing to tell.
+  await eventually('visibility to show the entity COMPLETED', async () => {
+    const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND PaymentStatus = 'COMPLETED'`);
+    return count === 1 ? true : null;
+  });
+  const again = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+    workflowId: uniqueKey('reconcile'),
+    taskQueue: stack.taskQueue,
+    args: [{ windowMs: 60 * 60_000 }],
+  });
+  expect(again.followedSignalled).toBe(0);
+  await entity.terminate('test over');
 });

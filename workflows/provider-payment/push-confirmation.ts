@@ -6,12 +6,13 @@
 // A push the GET does not bear out is kept as a mismatch, shown and counted, and never becomes an outcome.
 import type { Payment } from '../../src/contract';
 import { stampsOf } from '../payment-merge';
+import { FINAL_PAYMENT_STATUSES } from '../search-attributes';
 
 /**
  * Statuses after which a payment workflow decides its outcome (spec: States and transitions). CANCELLED is not
  * in the contract's list; it is held too, so a future status of that name is never taken on a push alone.
  */
-export const FINAL_PUSH_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'];
+export const FINAL_PUSH_STATUSES: readonly string[] = FINAL_PAYMENT_STATUSES;
 
 /** Counted on the workflow metric meter (emitted outside replay only), by pushed and read status. */
 export const PUSH_MISMATCH_METRIC = 'xborder_provider_push_mismatches_total';

@@ -1,6 +1,7 @@
 // reconcilePayments: run by the Schedule `payment-reconcile` (src/client/reconcile-schedule.ts). Hands every
 // recent PAYIN and automatic conversion to its providerPayment entity, so one whose webhook was lost while
-// Temporal was down is still followed (docs/spec-gaps.md "Ingress"). Its input is parsed where the Schedule is
+// Temporal was down is still followed, and tells a followed payment's running entity a final status it missed (the
+// sender gave up on its webhooks: docs/spec-gaps.md "Ingress"). Its input is parsed where the Schedule is
 // made (zod at the edge). AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
 import { proxyActivities } from '@temporalio/workflow';
 import type { ReconcileActivities, ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';

@@ -1,33 +1,47 @@
 // reconcileRecentPayments (activities/reconcile-activities.ts) signals each PAYIN/conversion's entity through the
 // entity's one front door (workflows/provider-payment/api.ts): the ingress's policies, the payment as the provider
-// client parsed it, one event id per status seen.
-import { createReconcileActivities } from '../../../activities/reconcile-activities';
+// client parsed it, one event id per status seen. A followed payment's running entity is told only a final status
+// its indexed PaymentStatus lacks (visibility), once per run.
+import { createReconcileActivities, entitiesNotFinalQuery } from '../../../activities/reconcile-activities';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal } from '../../../workflows/provider-payment/api';
 import { currentPayment } from '../contract/fixtures';
-import { recordingClient } from '../../support/recording-client';
+import { recordingClient, type ListedWorkflow } from '../../support/recording-client';
+
+const created = (at: string) => ({ ...currentPayment().lifecycle, createdAt: at });
+
+function payout(id: string, status: string, createdAt = '2026-11-21T10:00:00Z'): Payment {
+  return normalizePayment({ ...currentPayment(), id, type: 'PAYOUT', status, source: { ...currentPayment().source, accountId: undefined }, lifecycle: created(createdAt) });
+}
+
+function activitiesOver(listed: Payment[], visible: ListedWorkflow[] = []) {
+  const { client, calls, lists } = recordingClient(visible);
+  const pulled: Payment[] = [];
+  const activities = createReconcileActivities({
+    provider: {
+      payments: {
+        async *listAll() {
+          for (const p of listed) {
+            pulled.push(p);
+            yield p;
+          }
+        },
+      },
+    } as never,
+    client: () => client,
+    taskQueue: () => 'q-reconcile',
+    heartbeat: () => undefined,
+  });
+  return { activities, calls, lists, pulled };
+}
 
 describe('reconcileRecentPayments', () => {
   it('signalWithStarts the entity of a recent PAYIN with the parsed payment, and skips ordered payouts', async () => {
-    const payin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_1', type: 'PAYIN', lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' } });
-    const payout: Payment = normalizePayment({ ...currentPayment(), id: 'pay_out_1', type: 'PAYOUT', source: { ...currentPayment().source, accountId: undefined }, lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' } });
-    const { client, calls } = recordingClient();
-    const activities = createReconcileActivities({
-      provider: {
-        payments: {
-          async *listAll() {
-            yield payin;
-            yield payout;
-          },
-        },
-      } as never,
-      client: () => client,
-      taskQueue: () => 'q-reconcile',
-      heartbeat: () => undefined,
-    });
+    const payin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_1', type: 'PAYIN', lifecycle: created('2026-11-21T10:00:00Z') });
+    const { activities, calls } = activitiesOver([payin, payout('pay_out_1', 'SENT')]);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 2, signalled: ['pay_in_1'] });
+    expect(result).toEqual({ listed: 2, signalled: ['pay_in_1'], entitiesNotFinal: 0, followedSignalled: 0 });
     expect(calls).toHaveLength(1);
     expect(calls[0].type).toBe(PROVIDER_PAYMENT_WORKFLOW_TYPE);
     expect(calls[0].options).toEqual({
@@ -39,5 +53,67 @@ describe('reconcileRecentPayments', () => {
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
+  });
+
+  it('tells a running entity whose indexed status is not final the final status the listing shows, once', async () => {
+    // listed twice (a page boundary the service moved): still one signal in the run
+    const completed = payout('pay_out_done', 'COMPLETED', '2026-11-01T10:00:00Z'); // older than the window: a payout may be funded late
+    const { activities, calls, lists } = activitiesOver([completed, completed], [{ workflowId: 'provider-payment:pay_out_done', paymentStatus: 'AWAITING_FUNDS' }]);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(result).toEqual({ listed: 2, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].options).toEqual(
+      expect.objectContaining({
+        workflowId: 'provider-payment:pay_out_done',
+        signal: providerPaymentEventSignal,
+        signalArgs: [{ eventId: 'reconcile:pay_out_done:COMPLETED', type: 'payment.reconciled', payment: completed }],
+      }),
+    );
+    // one visibility list, of this task queue's running entities without a final PaymentStatus
+    expect(lists).toEqual([{ query: entitiesNotFinalQuery('q-reconcile'), pageSize: 1000 }]);
+    expect(lists[0].query).toContain("ExecutionStatus = 'Running'");
+    expect(lists[0].query).toContain("TaskQueue = 'q-reconcile'");
+    expect(lists[0].query).toMatch(/PaymentStatus NOT IN \('COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'\)/);
+  });
+
+  it('does not signal an entity that already indexed a final status, one not running, or a payment still on its way', async () => {
+    const { activities, calls } = activitiesOver(
+      [payout('pay_a', 'COMPLETED'), payout('pay_b', 'FAILED'), payout('pay_c', 'SENT')],
+      [
+        { workflowId: 'provider-payment:pay_a', paymentStatus: 'COMPLETED' }, // listed although the query excludes it: visibility lag
+        { workflowId: 'provider-payment:pay_c', paymentStatus: 'AWAITING_FUNDS' }, // SENT is not final: the entity's reads cover it
+      ],
+    );
+    // pay_b has no running entity: nothing here follows it (a closed entity's payment has had its outcome)
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(calls).toEqual([]);
+    expect(result).toEqual({ listed: 3, signalled: [], entitiesNotFinal: 1, followedSignalled: 0 });
+  });
+
+  it('tells a PAYIN older than the window only through its running entity, when the entity lacks its final status', async () => {
+    const oldPayin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_old', type: 'PAYIN', status: 'COMPLETED', lifecycle: created('2026-11-01T10:00:00Z') });
+    const { activities, calls } = activitiesOver([oldPayin], [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }]);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(result).toEqual({ listed: 1, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_in_old']);
+  });
+
+  it('stops after maxListed payments', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => payout(`pay_${i}`, 'COMPLETED'));
+    const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}`, paymentStatus: 'PENDING' }));
+    const { activities, calls, pulled } = activitiesOver(many, visible);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxListed: 4 });
+    expect(result).toEqual({ listed: 4, signalled: [], entitiesNotFinal: 10, followedSignalled: 4 });
+    expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_0', 'provider-payment:pay_1', 'provider-payment:pay_2', 'provider-payment:pay_3']);
+    expect(pulled.length).toBeLessThanOrEqual(5); // one past the bound is read to know it is reached
+  });
+
+  it('reads at most maxEntities running entities', async () => {
+    const many = Array.from({ length: 5 }, (_, i) => payout(`pay_${i}`, 'COMPLETED'));
+    const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}` })); // none indexed yet
+    const { activities, calls } = activitiesOver(many, visible);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxEntities: 2 });
+    expect(result).toEqual({ listed: 5, signalled: [], entitiesNotFinal: 2, followedSignalled: 2 });
+    expect(calls).toHaveLength(2);
   });
 });
