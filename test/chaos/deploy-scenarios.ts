@@ -65,6 +65,21 @@ async function untilNoPinnedRunsOn(ctx: ScenarioContext, buildId: string): Promi
   }
 }
 
+/**
+ * Until visibility shows at least one open PINNED run on `buildId`. Launched is not running: on a loaded machine a
+ * launched payment's first workflow task may still be waiting when the deploy comes, and then it runs on the next
+ * build, leaving nothing on A to strand or prove.
+ */
+async function untilPinnedRunsOn(ctx: ScenarioContext, buildId: string, limitMs = 120_000): Promise<void> {
+  const until = Math.min(ctx.deadline, Date.now() + limitMs);
+  while (Date.now() < until) {
+    const runs = await countOpenRuns(ctx.stack.client, ctx.deploymentName, buildId).catch(() => undefined);
+    if ((runs?.pinned ?? 0) > 0) return;
+    await sleep(1_000);
+  }
+  ctx.log(`deploy: no open PINNED run seen on ${buildId} within ${Math.round(limitMs / 1000)} s; deploying anyway`);
+}
+
 async function startB(ctx: ScenarioContext): Promise<void> {
   ctx.log(`deploy: build B's workers start beside A (${ctx.launched()} payments started)`);
   ctx.addWorkers(await startBuild(ctx.stack.client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'B' }, ctx.log));
@@ -133,6 +148,7 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       open(ctx, 0.3);
       await launched(ctx, Math.ceil(ctx.payments * 0.3));
       await startB(ctx);
+      await untilPinnedRunsOn(ctx, 'A');
       await deployB(ctx, true);
       await untilNoPinnedRunsOn(ctx, 'A');
       const t = timeline(ctx);
@@ -156,6 +172,7 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       const t = timeline(ctx);
       open(ctx, 0.5);
       await launched(ctx, Math.ceil(ctx.payments * 0.5));
+      await untilPinnedRunsOn(ctx, 'A');
       await deployB(ctx, false);
       t.pinnedOnAAtStop = (await countOpenRuns(ctx.stack.client, ctx.deploymentName, 'A')).pinned;
       await ctx.workers.stop();
