@@ -117,11 +117,14 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
     return count === 1 ? true : null;
   });
 
-  const result = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
-    workflowId: uniqueKey('reconcile'),
-    taskQueue: stack.taskQueue,
-    args: [{ windowMs: 60 * 60_000 }],
-  });
+  // one run of reconcilePayments, as the Schedule starts it
+  const reconcileOnce = () =>
+    stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+      workflowId: uniqueKey('reconcile'),
+      taskQueue: stack.taskQueue,
+      args: [{ windowMs: 60 * 60_000 }],
+    });
+  const result = await reconcileOnce();
   expect(result.followedSignalled).toBe(1);
   expect(result.signalled).not.toContain(providerPaymentId); // a payout is not a PAYIN: told by the followed path only
 
@@ -144,11 +147,7 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
     const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND PaymentStatus = 'COMPLETED'`);
     return count === 1 ? true : null;
   });
-  const again = await stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
-    workflowId: uniqueKey('reconcile'),
-    taskQueue: stack.taskQueue,
-    args: [{ windowMs: 60 * 60_000 }],
-  });
+  const again = await reconcileOnce();
   expect(again.followedSignalled).toBe(0);
   await entity.terminate('test over');
 });
