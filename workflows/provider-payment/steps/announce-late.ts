@@ -5,6 +5,7 @@
 import { patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
 import type { Payment, XborderEvent } from '../../../src/contract';
+import { isRefundKeepingStatus, isUntoldMove, moveKey } from '../knowledge';
 import { ENTITY_PATCHES } from '../patches';
 import type { ProviderPaymentState } from '../state';
 
@@ -25,7 +26,7 @@ function failureCode(p: Payment): string | null {
 /** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
 export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredAt: string): Omit<XborderEvent, 'sequence'> {
   return {
-    id: `${paymentKey}:moved:${p.id}:${p.status}`,
+    id: `${paymentKey}:moved:${p.id}:${moveKey(p)}`,
     type: 'payment.moved_after_outcome',
     version: 1,
     occurredAt,
@@ -49,15 +50,22 @@ export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredA
 
 /**
  * After changes were forwarded: each subscriber that asked for events and is gone (forwardChanges dropped it: its
- * outcome was returned) is sent the status it was not told. One hand-over per status: `told` moves on.
+ * outcome was returned) is sent the move it was not told (knowledge.ts, moveKey: the status, and a refund that kept
+ * it). One hand-over per move: `told` moves on. What the subscriber read itself and told its backend is no move.
  */
 export async function announceMovesAfterOutcome(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
   if (!p) return;
+  const key = moveKey(p);
   for (const [subscriber, events] of state.eventsFor) {
-    if (state.subscribers.has(subscriber) || events.told === p.status) continue;
+    if (state.subscribers.has(subscriber) || !isUntoldMove(events.told, p)) continue;
+    if (events.readByIt === key && patched(ENTITY_PATCHES.subscriberReadIsTold)) {
+      events.told = key;
+      continue;
+    }
+    if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus)) continue;
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
-    events.told = p.status;
+    events.told = key;
     await handOverLatePaymentEvent(events.paymentKey, events.endpointUrl, movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()));
   }
 }
