@@ -79,3 +79,36 @@ it('a COMPLETED the payment read itself while its entity’s confirming read was
   await bed.env.sleep(10 * MIN);
   expect(eventsOf(key).map((e) => e.type)).toEqual(['payment.created', 'payment.funds_received', 'payment.completed']);
 }, 90_000);
+
+it('a return heard 8 days after COMPLETED, once the entity has ended, is announced once by the fresh run', async () => {
+  const fake = bed.newFake();
+  const { handle, key, id } = await startWithEvents();
+  bed.worker.paymentWorkflowOf.set(id, handle.workflowId); // what visibility answers on a real server
+  await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(id, await bed.env.currentTimeMs()));
+  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+  const completed = await fake.advance(id, 'COMPLETED');
+  await deliverPaymentEvent(bed.env, bed.taskQueue, completed);
+  expect((await closedPaymentOutcome(handle)).outcome).toBe('COMPLETED');
+  await bed.env.sleep(8 * 24 * 60 * MIN); // past the entity's 7-day linger and the delivery workflow's idle close
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id));
+  expect((await entity.describe()).status.name).toBe('COMPLETED');
+
+  const returned = fake.set(id, {
+    status: 'REFUNDED',
+    error: { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK', message: 'returned' },
+    lifecycle: { ...completed.lifecycle, refundedAt: new Date(await bed.env.currentTimeMs()).toISOString() },
+  });
+  await deliverPaymentEvent(bed.env, bed.taskQueue, returned);
+  const moved = await eventually(
+    () => Promise.resolve(eventsOf(key).filter((e) => e.type === 'payment.moved_after_outcome')),
+    (m) => m.length >= 1,
+    20_000,
+  );
+  expect(moved[0]).toMatchObject({ sequence: 4, data: { providerPaymentId: id, providerStatus: 'REFUNDED', code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' } });
+
+  // the sender retries after that run has ended too: the registration says the move was handed over already
+  await bed.env.sleep(8 * 24 * 60 * MIN);
+  await deliverPaymentEvent(bed.env, bed.taskQueue, returned);
+  await bed.env.sleep(10 * MIN);
+  expect(eventsOf(key).map((e) => e.type)).toEqual(['payment.created', 'payment.funds_received', 'payment.completed', 'payment.moved_after_outcome']);
+}, 120_000);

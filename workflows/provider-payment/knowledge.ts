@@ -73,3 +73,13 @@ export function isUntoldMove(told: string | null, p: Payment): boolean {
 export function isRefundKeepingStatus(told: string | null, p: Payment): boolean {
   return told === p.status && moveKey(p) !== p.status;
 }
+
+/**
+ * A payment a fresh entity run reads may have moved after its payment's outcome: it carries a refund (a return, late
+ * funds refunded: spec, States and transitions, row 4) or a legacy late funding that revived an EXPIRED payment
+ * (row 5). Only then does the run look for the closed payment's events registration (it costs one local activity).
+ */
+export function mayHaveMovedAfterOutcome(p: Payment): boolean {
+  if (p.lifecycle?.refundedAt || p.status === 'REFUNDED') return true;
+  return Boolean(p.lifecycle?.expiredAt) && ['SENT', 'COMPLETED'].includes(p.status);
+}

@@ -28,6 +28,7 @@
 // | entity-confirms-every-push     | patched | new: every kept history took non-final pushes as they came          |
 // | entity-announces-refund-keeping-status | patched | new: kept histories recorded before it                       |
 // | entity-subscriber-read-is-told | patched | new: kept histories recorded before it                               |
+// | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -87,4 +88,9 @@ export const ENTITY_PATCHES = {
    * a move after its outcome. Read only when it would skip a hand-over the older code made.
    */
   subscriberReadIsTold: 'entity-subscriber-read-is-told',
+  /**
+   * A fresh run (its predecessor ended after its linger) that reads a payment which may have moved after its outcome
+   * looks up the closed payment's events registration (activities/late-events-activities.ts). Read only then.
+   */
+  findsRegistrationAfterLinger: 'entity-finds-registration-after-linger',
 } as const;
