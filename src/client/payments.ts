@@ -304,9 +304,14 @@ export async function startTransfer(client: Client, input: TransferInput, option
     if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     return handle;
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError)
-      await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
-    throw error;
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The transfer ran and closed (the reuse policy refuses a second run). The same request retried is answered with
+    // that transfer, as startPayment answers with a closed payment: never "already started", which a backend reads
+    // as "not started" and retries under a new key. Another request under the key is refused by assertSameRequest.
+    await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+    const { runId, raw } = await client.workflow.getHandle(workflowId).describe();
+    const firstExecutionRunId = raw.workflowExecutionInfo?.firstRunId || runId;
+    return Object.assign(client.workflow.getHandle(workflowId, undefined, { firstExecutionRunId }), { firstExecutionRunId });
   }
 }
 

@@ -62,6 +62,12 @@ describe('a transfer whose payment already runs or ran', () => {
     expect(result).toMatchObject({ outcome: 'COMPLETED', paymentWorkflowId: started.workflowId });
     expect(result.payment).toMatchObject({ outcome: 'COMPLETED', payment: { id: providerPaymentId } });
 
+    // the same transfer retried after it closed (the backend lost the first answer) answers with that transfer,
+    // as startPayment does: never "already started", which a backend reads as "not started" and retries elsewhere
+    const retried = await startTransfer(bed.env.client, transferInput(transferKey, paymentKey), { taskQueue: bed.taskQueue });
+    expect(retried.workflowId).toBe(transfer.workflowId);
+    expect(await closedResult<TransferResult>(retried)).toMatchObject({ outcome: 'COMPLETED', paymentWorkflowId: started.workflowId });
+
     // the payment has closed: another transfer of the same payment key takes its outcome, never pays again
     const again = await startTransfer(bed.env.client, transferInput(uniqueWorkflowId('attt'), paymentKey), {
       taskQueue: bed.taskQueue,
