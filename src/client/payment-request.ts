@@ -92,6 +92,16 @@ export function checkPaymentInput(input: unknown, asOf: Date): ParsedPaymentInpu
   return parsed;
 }
 
+/** The input's shape only (no dated rule, no key check): what a payment started earlier with it holds, or null. */
+export function parsePaymentInputShape(input: unknown): ParsedPaymentInput | null {
+  try {
+    const shape = PaymentInputSchema.safeParse(asJson(input));
+    return shape.success ? shape.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * JSON round trip: functions, symbols and undefined values are dropped, dates become strings — exactly what the
  * workflow will receive. A value JSON cannot carry (a BigInt, a cycle) is a refusal, not a crash.
