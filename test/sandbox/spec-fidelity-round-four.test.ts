@@ -85,6 +85,22 @@ describe('1. POST /accounts checks the items GET /accounts/requirements lists (a
     expect([noNumbers.status, rules(noNumbers)]).toEqual([400, ['bank.accountNumber:REQUIRED_BY_REQUIREMENTS', 'bank.routingNumber:REQUIRED_BY_REQUIREMENTS']]);
   });
 
+  it.each([BEFORE_JUL_31, AFTER_JUL_31])('at %s: a body without rails is checked for its country default (BR: TED, so no bank.pixCode), and the holder type comes from accountHolder.type — in the sandbox and in registerAccount alike', async (asOf) => {
+    const w = await world(asOf);
+    const items = (await w.c.get('/v1/accounts/requirements?bankCountryCode=BR&currencyCode=BRL')).body;
+    const body = { type: 'EXTERNAL_BANK_ACCOUNT', accountType: 'CHECKING', customerId: w.customerId, currencyCode: 'BRL', bank: { name: 'Itau', countryCode: 'BR', accountNumber: '123456789', bankCode: '341', branchCode: '0001' }, accountHolder: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: { line1: '1 St', countryCode: 'BR' } } };
+    const created = await w.c.post('/v1/accounts', body);
+    expect([created.status, created.body.rails]).toEqual([201, ['TED']]);
+    expect(requirementViolations(body, items)).toEqual([]);
+    if (asOf === BEFORE_JUL_31) {
+      // the individual's names are listed for INDIVIDUAL holders until 2026-07-31: read from accountHolder.type
+      const nameless = { ...body, accountHolder: { type: 'INDIVIDUAL', address: { line1: '1 St', countryCode: 'BR' } } };
+      const refused = await w.c.post('/v1/accounts', nameless);
+      expect(rules(refused)).toEqual(['accountHolder.firstName:REQUIRED_BY_REQUIREMENTS', 'accountHolder.lastName:REQUIRED_BY_REQUIREMENTS']);
+      expect(requirementViolations(nameless, items).map((v) => `${v.path}:${v.rule}`)).toEqual(rules(refused));
+    }
+  });
+
   it('before 2026-07-31 the five items the response lists until then are required too; from the date they are not', async () => {
     const w = await world('2026-07-30T12:00:00.000Z');
     const body: Record<string, any> = usdBank(w.customerId);
