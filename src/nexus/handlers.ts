@@ -153,6 +153,15 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
       }
     }
   },
+  // The caller's workflow was cancelled: a Temporal cancel request to the payment (accepted before funds are in,
+  // refused once they are). The token names the workflow and anyone can write a token, so the owner is checked here
+  // too: a forged token for another caller's payment cancels nothing and learns nothing.
+  async cancelWorkflowRun(_ctx, { workflowId }) {
+    const client = getClient();
+    if (!workflowId.startsWith(paymentWorkflowId(''))) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    if ((await ownerOf(client, workflowId)) !== currentCaller()) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    await client.workflow.getHandle(workflowId).cancel();
+  },
 });
 
 /** NOT_FOUND, a finished payment or a refused update as the typed, non-retryable failures of service.ts. */
