@@ -5,7 +5,7 @@
 // The handlers are in ./handlers.ts (served by the worker).
 import * as nexus from 'nexus-rpc';
 import type { PaymentCreated, PaymentOutcome, PaymentState } from '../../workflows/payment/api';
-import type { StartPaymentInput } from '../client/payment-request';
+import type { StartPaymentInput } from '../../workflows/inputs';
 
 export type { StartPaymentInput };
 
