@@ -11,7 +11,10 @@ export type { StartPaymentInput };
 
 /** The service's name: what the endpoint routes on. */
 export const XBORDER_NEXUS_SERVICE = 'xborder';
-/** The endpoint name `xborder dev` creates and docs/deployment.md uses; a cluster may name it otherwise. */
+/**
+ * The endpoint name `xborder dev` creates. The endpoint is the caller's identity: on a cluster each calling team has
+ * its own (docs/deployment.md, "Nexus endpoint"), and names it here instead.
+ */
 export const XBORDER_NEXUS_ENDPOINT = 'xborder';
 
 /** A payment named by the caller's business key (`paymentKey`), or by its workflow ID `payment:<key>`. */
