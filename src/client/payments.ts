@@ -54,6 +54,8 @@ export interface StartOptions {
    * overloaded, server busy), with backoff; 60 s by default. Past it, StartPaymentUnconfirmedError.
    */
   retryForMs?: number;
+  /** Memo fields set with the start (the Nexus handler records its caller there: src/nexus/caller.ts). */
+  memo?: Record<string, unknown>;
 }
 
 export interface StartedPayment {
@@ -145,6 +147,7 @@ async function startPaymentTraced(
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
       // the first phase anyone sees, set with the start rather than by an upsert
       typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+      ...(options.memo ? { memo: options.memo } : {}),
     });
     try {
       let created: PaymentCreated;
