@@ -149,3 +149,19 @@ describe('rate budget in the transport: one slot per HTTP call, a 429 stops the 
     expect(taken).toEqual(['/v1/payments', '/v1/payments', '/v1/payments']);
   });
 });
+
+describe('rate budget: the log line of a deferred call', () => {
+  it('is a warn line with status null and errorType RateBudgetError (nothing was sent)', async () => {
+    const lines: Array<{ level: string; meta: Record<string, unknown> }> = [];
+    const logger = {
+      info: (_m: string, meta: Record<string, unknown>) => lines.push({ level: 'info', meta }),
+      warn: (_m: string, meta: Record<string, unknown>) => lines.push({ level: 'warn', meta }),
+      error: (_m: string, meta: Record<string, unknown>) => lines.push({ level: 'error', meta }),
+    };
+    const budget = createRateBudget({ callsPerSecond: 1, burst: 1, maxWaitMs: 0 });
+    budget.pause(60_000);
+    const client = createProviderClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_' + 'w'.repeat(20), prevalidate: false, rateBudget: budget, logger });
+    await expect(client.payments.get('pay_1')).rejects.toBeInstanceOf(RateBudgetError);
+    expect(lines).toEqual([{ level: 'warn', meta: expect.objectContaining({ status: null, errorType: 'RateBudgetError', path: '/v1/payments/pay_1' }) }]);
+  });
+});
