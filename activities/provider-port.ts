@@ -51,6 +51,8 @@ export interface ProviderPort {
     get(id: string): Promise<Payment>;
     /** GET /payments, every page (reconciliation of lost webhooks, activities/reconcile-activities.ts). */
     listAll?(query?: { limit?: number }): AsyncIterable<Payment>;
+    /** GET /payments, one page from `cursor`: the reconcile reads page by page and resumes at its last cursor. */
+    list?(query?: { limit?: number; cursor?: string }): Promise<{ data: Payment[]; nextCursor: string | null }>;
   };
   rates: {
     get(query: RateQuery): Promise<Rate>;

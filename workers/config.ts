@@ -18,7 +18,15 @@ const WorkerEnvSchema = z.object({
   XBORDER_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** `1`: plain http:// to a non-loopback provider host is allowed (a private network such as compose's sandbox). */
   XBORDER_PROVIDER_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
-  /** Server-side limit across all workers of the queue: keeps us under the provider's rate limit (spec: Limits). */
+  /**
+   * The provider key's rate budget, HTTP calls per second, across every process that uses the key (spec: Limits: its
+   * numbers are not shown; docs/deployment.md "Provider rate budget"). Each process takes its share:
+   * XBORDER_PROVIDER_CALLS_PER_SECOND / XBORDER_PROVIDER_PROCESSES. Default 8 (the sandbox allows 100 per 10 s).
+   */
+  XBORDER_PROVIDER_CALLS_PER_SECOND: z.coerce.number().positive().default(8),
+  /** How many processes (worker replicas, Lambda concurrency) share the key's budget: the most that may run at once. */
+  XBORDER_PROVIDER_PROCESSES: z.coerce.number().int().positive().default(1),
+  /** Server-side limit on activity tasks across all workers of the queue (tasks, not HTTP calls: see the budget above). */
   XBORDER_ACTIVITIES_PER_SECOND: z.coerce.number().positive().optional(),
   /** Prebuilt workflow bundle (npm run build); bundled at start-up when absent. */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
@@ -46,7 +54,14 @@ export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArr
 export interface WorkerConfig {
   temporal: TemporalConnectionConfig;
   taskQueue: string;
-  provider: { baseUrl: string; apiKey: string; timeoutMs: number; allowPlainHttp: boolean };
+  provider: {
+    baseUrl: string;
+    apiKey: string;
+    timeoutMs: number;
+    allowPlainHttp: boolean;
+    /** this process's share of the key's rate budget (src/provider/rate-budget.ts) */
+    rateBudget: { callsPerSecond: number; burst: number };
+  };
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs: number;
@@ -72,6 +87,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
       apiKey: e.XBORDER_PROVIDER_API_KEY,
       timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS,
       allowPlainHttp: e.XBORDER_PROVIDER_ALLOW_HTTP === '1',
+      rateBudget: processShare(e.XBORDER_PROVIDER_CALLS_PER_SECOND, e.XBORDER_PROVIDER_PROCESSES),
     },
     ...(e.XBORDER_ACTIVITIES_PER_SECOND ? { activitiesPerSecond: e.XBORDER_ACTIVITIES_PER_SECOND } : {}),
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
@@ -86,4 +102,14 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
         }
       : {}),
   };
+}
+
+/**
+ * One process's share of the key's budget: calls per second and a burst of one second's worth (at least one call).
+ * With at most `processes` processes, all of them together start at most `callsPerSecond × W + max(processes, callsPerSecond)`
+ * calls in any W seconds (docs/deployment.md "Provider rate budget").
+ */
+export function processShare(callsPerSecond: number, processes: number): { callsPerSecond: number; burst: number } {
+  const share = callsPerSecond / processes;
+  return { callsPerSecond: share, burst: Math.max(1, Math.floor(share)) };
 }

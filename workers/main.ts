@@ -31,6 +31,8 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     timeoutMs: config.provider.timeoutMs,
     allowPlainHttp: config.provider.allowPlainHttp,
     logger: telemetry.logger.child({ component: 'provider' }),
+    // this process's share of the key's rate budget, per HTTP call (docs/deployment.md "Provider rate budget")
+    rateBudget: config.provider.rateBudget,
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
   // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys")
