@@ -18,7 +18,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId, signalWithStartProviderPayment } from '../workflows/provider-payment/api';
+import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId, RECONCILE_SWEEP_READER, signalWithStartProviderPayment } from '../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
@@ -213,7 +213,8 @@ export function createReconcileActivities(deps: {
           taskQueue: taskQueue(),
           input: { providerPaymentId: p.id },
           // one id per status seen: a second reconcile of an unchanged payment is a duplicate the entity drops
-          event: { eventId: `reconcile:${p.id}:${p.status}`, type: 'payment.reconciled', payment: p },
+          // a list answered to our own call is a read, not a push (workflows/provider-payment/knowledge.ts, sourceOf)
+          event: { eventId: `reconcile:${p.id}:${p.status}`, type: 'payment.reconciled', payment: p, from: RECONCILE_SWEEP_READER },
         });
       const done = () => ({
         listed: Math.min(progress.listed, maxListed),
