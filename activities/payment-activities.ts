@@ -8,11 +8,15 @@ import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
 import { validatePaymentRequest } from '../src/contract/validate-payment-request';
 import type { ProviderPort } from './provider-port';
+import { adoptionMismatches } from '../workflows/payment/resolve-rules';
 import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';
 
 /** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/payment/api.ts. */
 export const CREATE_OUTCOME_UNKNOWN = 'CREATE_OUTCOME_UNKNOWN';
+
+/** How many of a customer's payments findPaymentsLike reads at most (newest first is not shown: all are read). */
+const FIND_LIKE_MAX_READ = 1_000;
 
 /** The attempt number of the running activity (1 outside an activity, e.g. in unit tests). */
 function currentAttempt(): number {
@@ -53,6 +57,21 @@ export function createPaymentActivities(deps: {
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const activities: PaymentActivities = {
     validatePaymentRequest: async (request, asOf) => validatePaymentRequest(request, new Date(asOf)),
+    findPaymentsLike: async (request, createdAfter) => {
+      const list = provider.payments.listByCustomerAll;
+      if (!request.customerId || !list) return null;
+      const since = Date.parse(createdAfter);
+      const found: { id: string; status: string }[] = [];
+      let read = 0;
+      await callProvider(async () => {
+        for await (const p of list.call(provider.payments, request.customerId!, { limit: 100 })) {
+          if (++read > FIND_LIKE_MAX_READ) break;
+          const created = Date.parse(String(p.lifecycle?.createdAt ?? ''));
+          if (Number.isFinite(created) && created >= since && adoptionMismatches(request, p).length === 0) found.push({ id: p.id, status: p.status });
+        }
+      });
+      return found;
+    },
     getRate: (query) =>
       callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))).catch(
         (failure: unknown) => throw_(benignIfRefused(failure)),

@@ -60,7 +60,7 @@ export const createActivities = proxyActivities<
 
 /** Reads used for reconciliation: a failed read is only retried for 10 minutes; the next timer tries again. */
 export const readActivities = proxyActivities<
-  Pick<PaymentActivities, 'getPayment'> &
+  Pick<PaymentActivities, 'getPayment' | 'findPaymentsLike'> &
     Pick<CustomerActivities, 'getCustomer'> &
     Pick<AccountActivities, 'getAccountRequirements'>
 >({
