@@ -38,6 +38,7 @@ import {
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
+import { freedKeyNextRun, KEY_RUN_MEMO } from './freed-key';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
 
@@ -131,6 +132,8 @@ async function startPaymentTraced(
     assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
   /** the fingerprint check is not available (or not conclusive): check by reading the first event instead */
   let checkByHistory = false;
+  /** the key's closed run was refused before anything was created (src/client/freed-key.ts): this run's number */
+  let freedRun: number | null = null;
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -138,7 +141,11 @@ async function startPaymentTraced(
       taskQueue: options.taskQueue,
       args: [parsed],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      // A closed run holds its key (its payment may have moved money), unless it was refused before anything was
+      // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
+      // call is attached to (USE_EXISTING), with the same-request check.
+      workflowIdReusePolicy: freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      ...(freedRun === null ? {} : { memo: { [KEY_RUN_MEMO]: freedRun } }),
       // Shown in the Temporal UI; amounts and currencies only, no personal data.
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
       // fairness between customers on the shared task queue (inherited by activities and children)
@@ -168,6 +175,8 @@ async function startPaymentTraced(
         // call whose answer was lost (the server went away) and finished meanwhile. A start that reached Temporal
         // is never reported as refused: its answer, as a retry of a running payment gets it (money rules).
         try {
+          // refused before anything was created: the key is free, for this request or a corrected one
+          if (freedRun === null && (freedRun = await freedKeyNextRun(client, workflowId)) !== null) continue;
           await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
           const handle = client.workflow.getHandle(workflowId);
           const answer = await handle.query(createdAnswerQuery);
