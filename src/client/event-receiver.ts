@@ -125,13 +125,11 @@ export function createEventReceiver(options: EventReceiverOptions): EventReceive
       return { status: 500, outcome: 'failed', message: `the store failed: ${(error as Error).message}`, event };
     }
     if (decision !== 'accepted') return { status: 204, outcome: decision, event };
-    const transfer = isTransferEvent(event);
+    const info: ReceivedEventInfo = isTransferEvent(event)
+      ? { finality: eventFinality(event.type), key: event.transferKey, kind: 'transfer' }
+      : { finality: eventFinality(event.type), key: event.paymentKey, kind: 'payment' };
     try {
-      await options.onEvent(event, {
-        finality: eventFinality(event.type),
-        key: transfer ? event.transferKey : event.paymentKey,
-        kind: transfer ? 'transfer' : 'payment',
-      });
+      await options.onEvent(event, info);
     } catch (error) {
       await Promise.resolve(options.store.release(record)).catch(() => undefined);
       return { status: 500, outcome: 'failed', message: `the handler failed: ${(error as Error).message}`, event };

@@ -85,15 +85,15 @@ it('a body changed after signing is refused (400) and never handed over', async 
 it('a handler that throws undoes the record: 500, and the redelivery is handed over', async () => {
   failNext = true;
   expect(await deliver(event('order-3', 1, 'payment.created'))).toBe(500);
-  expect(handled.filter((h) => h.event.paymentKey === 'order-3')).toHaveLength(0);
+  expect(handled.filter((h) => h.info.key === 'order-3')).toHaveLength(0);
   expect(await deliver(event('order-3', 1, 'payment.created'))).toBe(204);
-  expect(handled.filter((h) => h.event.paymentKey === 'order-3').map((h) => h.event.sequence)).toEqual([1]);
+  expect(handled.filter((h) => h.info.key === 'order-3').map((h) => h.event.sequence)).toEqual([1]);
 });
 
 it("a freed key's new run is a new stream: its sequence 1 is handed over after the rejected run's", async () => {
   expect(await deliver(event('order-4', 1, 'payment.rejected', 'run-1'))).toBe(204);
   expect(await deliver(event('order-4', 1, 'payment.created', 'run-2'))).toBe(204);
-  expect(handled.filter((h) => h.event.paymentKey === 'order-4').map((h) => h.event.type)).toEqual(['payment.rejected', 'payment.created']);
+  expect(handled.filter((h) => h.info.key === 'order-4').map((h) => h.event.type)).toEqual(['payment.rejected', 'payment.created']);
 });
 
 it('knows every event type: the outcome is final, expired waits for late funds, a move after the outcome comes after final', () => {
