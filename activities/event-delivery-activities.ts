@@ -84,13 +84,16 @@ function expectedFailure(type: string, message: string, details?: unknown[]): Ap
   return failure;
 }
 
-/** `connect ECONNREFUSED 127.0.0.1:4040`, not the whole `TypeError: fetch failed` chain. */
+/** `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:4040`, not the whole `TypeError: fetch failed` chain. */
 export function networkError(err: unknown): string {
-  const cause = (err as { cause?: unknown }).cause;
-  const inner = cause instanceof Error ? cause : err instanceof Error ? err : null;
-  const code = (inner as { code?: unknown } | null)?.code;
-  const text = inner ? inner.message : String(err);
-  return typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
+  // duck-typed: undici's errors may come from another realm (instanceof Error fails there)
+  type Failure = { code?: unknown; message?: unknown; errors?: unknown };
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  const inner = (cause !== null && typeof cause === 'object' ? cause : err) as Failure | null;
+  const first = Array.isArray(inner?.errors) ? (inner.errors[0] as Failure | undefined) : undefined; // AggregateError
+  const code = typeof inner?.code === 'string' ? inner.code : typeof first?.code === 'string' ? first.code : null;
+  const message = [inner?.message, first?.message].find((m): m is string => typeof m === 'string' && m !== '') ?? String(err);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 function attemptNumber(): number | string {

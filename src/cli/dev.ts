@@ -22,6 +22,7 @@ import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 import { DEFAULT_EVENTS_PORT, startDevEventReceiver, type DevEventReceiver } from './dev-events';
 import { devEnvironmentHelp } from './service-help';
+import { writeDevLogLine } from './dev-log-line';
 
 const USAGE = `Usage: xborder dev [options]   (npm start)
   --data-dir DIR       where state persists (default .data)
@@ -127,7 +128,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
   // The worker's own state changes are noise here; warnings and errors still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('WARN', writeDevLogLine) });
   log(`starting the local stack (state in ${dataDir})`);
   // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');

@@ -1,6 +1,7 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import { refusePersonalDataInKey } from '../codec/identifiers';
-import { checkPaymentInput, type StartPaymentInput } from './payment-request';
+import { checkPaymentInput, PaymentRequestInvalidError, type StartPaymentInput } from './payment-request';
+import { eventsNotDeliverable } from './events-deliverable';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -125,6 +126,7 @@ async function startPaymentTraced(
   // (a function, a symbol, undefined) cannot make the two fingerprints differ.
   const parsed = checkPaymentInput(input, new Date());
   const workflowId = paymentWorkflowId(parsed.paymentKey);
+  await refuseUndeliverableEvents(client, options.taskQueue, parsed, workflowId);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
   const requestFingerprintOfInput = requestFingerprint(parsed);
   const deadline = Date.now() + (options.retryForMs ?? START_RETRY_WINDOW_MS);
@@ -214,6 +216,29 @@ async function startPaymentTraced(
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/**
+ * Events no worker can deliver are refused before anything starts (src/client/events-deliverable.ts): the key stays
+ * free. Not when the key's payment already exists: a retry attaches to it, as it always did.
+ */
+async function refuseUndeliverableEvents(
+  client: Client,
+  taskQueue: string,
+  parsed: { events?: { url?: string | undefined } | undefined },
+  workflowId: string,
+): Promise<void> {
+  if (!parsed.events) return;
+  const violation = await eventsNotDeliverable(client, taskQueue, parsed.events);
+  if (!violation) return;
+  const exists = await client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!exists) throw new PaymentRequestInvalidError([violation]);
 }
 
 /**

@@ -38,3 +38,26 @@ it.each([
   expect(warnings[0]!.message).not.toMatch(/\n/);
   expect(JSON.stringify(warnings[0]!.meta ?? {})).not.toMatch(/stack|\\n\s+at /);
 });
+
+it('a refused connection is named by its code, not "fetch failed" (an AggregateError of both addresses too)', async () => {
+  const { networkError } = await import('../../../activities/event-delivery-activities');
+  expect(networkError(new TypeError('fetch failed', { cause: refused }))).toBe('connect ECONNREFUSED 127.0.0.1:4040');
+  const both = Object.assign(new AggregateError([refused], ''), { code: 'ECONNREFUSED' });
+  expect(networkError(new TypeError('fetch failed', { cause: both }))).toBe('connect ECONNREFUSED 127.0.0.1:4040');
+  // a cause from another realm (not instanceof Error here) is read the same way
+  expect(networkError({ message: 'fetch failed', cause: { code: 'ECONNRESET', message: 'socket hang up' } })).toBe('ECONNRESET: socket hang up');
+});
+
+it("the dev stack's log prints such a warning on one line with its workflow; an entry with an error keeps its stack", async () => {
+  const { devLogLine } = await import('../../../src/cli/dev-log-line');
+  const timestampNanos = BigInt(Date.parse('2026-11-20T10:00:00Z')) * 1_000_000n;
+  const line = devLogLine({
+    level: 'WARN',
+    timestampNanos,
+    message: 'outbound event not delivered (attempt 3; retried): EVENT_RECEIVER_UNREACHABLE: no answer: connect ECONNREFUSED 127.0.0.1:4040',
+    meta: { sdkComponent: 'activity', taskToken: 'abc', activityType: 'deliverPaymentEvent', workflowId: 'payment-events:order-1', attempt: 3 },
+  });
+  expect(line).toBe('2026-11-20T10:00:00.000Z [WARN] outbound event not delivered (attempt 3; retried): EVENT_RECEIVER_UNREACHABLE: no answer: connect ECONNREFUSED 127.0.0.1:4040 (payment-events:order-1 deliverPaymentEvent)');
+  const withError = devLogLine({ level: 'WARN', timestampNanos, message: 'Activity failed', meta: { error: new Error('boom') } });
+  expect(withError).toMatch(/boom[\s\S]*\n\s+at /);
+});
