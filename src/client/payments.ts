@@ -97,7 +97,9 @@ export function describeAmounts(request: Record<string, unknown>): string {
  * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
  * The workflow goes on following the payment. A second call with the same paymentKey and the same input
  * attaches to the first (same answer, no second payment); with another input it is refused with
- * IdempotencyKeyReusedError, running or closed. Once that workflow has closed, the same
+ * IdempotencyKeyReusedError (its `fields` name what differs), running or closed — unless the closed payment was
+ * refused before anything was created: then the key is free and a new run starts (src/client/freed-key.ts; README,
+ * "Keys", with the recommended key scheme `order-<n>-attempt-<k>`). Once that workflow has closed, the same
  * input still gets its answer (createdAnswer query: a retry whose first attempt started the payment and lost its
  * answer must never read as a refusal); only a workflow closed before any answer (terminated at once) or a worker
  * without the query leaves WorkflowExecutionAlreadyStartedError.
