@@ -4,6 +4,8 @@ import type { XborderEventType, XborderTransferEventType } from '../contract/out
 
 /**
  * - `final`: the outcome; nothing follows but `payment.moved_after_outcome` (a bank's return or refund after it).
+ *   `payment.rejected` with nothing created frees the key (README, "Keys"): a corrected request under the same key
+ *   is a new run, whose events start again at sequence 1 (a new stream: src/client/event-receiver.ts).
  * - `not-final`: the payment goes on.
  * - `expired`: `payment.expired` — the provider payment can no longer be funded, but the payment waits a while for
  *   funds sent late (spec: States and transitions, rows 4–5): funds then arrive (`payment.funds_received`) and it
