@@ -180,7 +180,7 @@ async function startPaymentTraced(
         // is never reported as refused: its answer, as a retry of a running payment gets it (money rules).
         try {
           // refused before anything was created: the key is free, for this request or a corrected one
-          if (freedRun === null && (freedRun = await freedKeyNextRun(client, workflowId)) !== null) continue;
+          if (freedRun === null && (freedRun = await freedRunOrBound(client, workflowId)) !== null) continue;
           await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
           const handle = client.workflow.getHandle(workflowId);
           const answer = await handle.query(createdAnswerQuery);
@@ -217,6 +217,19 @@ async function startPaymentTraced(
         throw new StartPaymentUnconfirmedError(parsed.paymentKey, workflowId, attempt, error);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+}
+
+/**
+ * freedKeyNextRun, or null (the key stays bound) when the closed run cannot be read for good (a server without
+ * the call, a result that does not decode): never freed on doubt. A transient error is thrown: asked again.
+ */
+async function freedRunOrBound(client: Client, workflowId: string): Promise<number | null> {
+  try {
+    return await freedKeyNextRun(client, workflowId);
+  } catch (error) {
+    if (isTransientStartError(error)) throw error;
+    return null;
   }
 }
 
