@@ -1,8 +1,8 @@
 // `xborder dev` (npm start): the whole local stack on embedded defaults, then one demo transfer end to
 // end (onboard → register → pay → fund through the sandbox → COMPLETED), then serve until Ctrl-C.
 // Everything persists under .data/ (Temporal's SQLite, the sandbox's state, the secrets: webhook secret, payload
-// keys, codec-server token, sandbox API key and control token, each generated once, mode 0600), so a second
-// `npm start` reuses what is there. No secret is printed: the log names the files.
+// keys, codec-server token, sandbox API key and control token, the outbound events' signing secret, each generated
+// once, mode 0600), so a second `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
