@@ -8,6 +8,8 @@ import type { WorkerDeploymentSettings } from './config';
 import { currentTracing, type Tracing } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
 import { xborderNexusHandler } from '../src/nexus/handlers';
+import os from 'node:os';
+import { eventsIdentityTag } from '../src/client/events-deliverable';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -65,6 +67,9 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
       activities: createActivities({ provider: options.provider, ...(events ? { events } : {}) }),
+      // the SDK's default identity, and which event endpoints this worker delivers to (url hashes): startPayment
+      // refuses events no polling worker can deliver (src/client/events-deliverable.ts)
+      identity: `${process.pid}@${os.hostname()} ${eventsIdentityTag(events)}`,
       ...(options.nexus === false ? {} : { nexusServices: [xborderNexusHandler] }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads

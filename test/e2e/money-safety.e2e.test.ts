@@ -65,23 +65,26 @@ describe('same key, other request', () => {
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
-  it('refuses another request for the key of a closed payment; the same request gets the same answer again', async () => {
+  it('refuses another request for the key of a closed payment that moved money; the same request gets its answer again', async () => {
     const key = uniqueKey('e2e-samekey-closed');
     const opts = { taskQueue: stack.taskQueue };
-    // refused after the rate was asked (the service was called): the workflow closes REJECTED and holds the key
-    const tooDear = { paymentKey: key, request: request(key, 100), limits: { maxTotalFee: 0.000001 } };
-    const first = await startPayment(stack.client, tooDear, opts);
-    expect(first.created.outcome).toBe('REJECTED');
-    await first.result();
+    // a provider payment was created and funded: the key is bound for good (a REJECTED payment that created nothing
+    // frees its key instead: test/e2e/freed-keys.e2e.test.ts)
+    const paid = { paymentKey: key, request: request(key, 100) };
+    const first = await startPayment(stack.client, paid, opts);
+    if (first.created.outcome !== 'CREATED') throw new Error('not created');
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${first.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+    expect((await first.result()).outcome).toBe('COMPLETED');
 
     const other = await refusal(
-      startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts),
+      startPayment(stack.client, { paymentKey: key, request: request(key, 120) }, opts),
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
-    // a retry of a start whose answer was lost may find its payment closed; it gets the answer
-    const same = await startPayment(stack.client, tooDear, opts);
-    expect(same.created).toEqual(first.created);
-    expect((await same.result()).outcome).toBe('REJECTED');
+    expect((other as IdempotencyKeyReusedError).fields).toEqual(['request.source.amount']);
+    // a retry of a start whose answer was lost may find its payment closed; it gets the answer, without instructions
+    const same = await startPayment(stack.client, paid, opts);
+    expect(same.created).toMatchObject({ outcome: 'CREATED', providerPaymentId: first.created.providerPaymentId, fundingInstructions: null, endedWith: 'COMPLETED' });
+    expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
   it('a request refused before a start keeps its key free: the corrected request with the same key starts', async () => {
