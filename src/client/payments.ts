@@ -1,4 +1,5 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
+import { amountsMemo } from '../report/memo';
 import { refusePersonalDataInKey } from '../codec/identifiers';
 import { checkPaymentInput, type StartPaymentInput } from './payment-request';
 import {
@@ -145,6 +146,8 @@ async function startPaymentTraced(
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
       // the first phase anyone sees, set with the start rather than by an upsert
       typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+      // the amounts asked for, read back page by page by the reconciliation report (src/report/memo.ts)
+      memo: amountsMemo(parsed.request),
     });
     try {
       let created: PaymentCreated;
