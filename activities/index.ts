@@ -7,6 +7,7 @@ import { createQuoteActivities, type QuoteActivities } from './quote-activities'
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
 import { createContractActivities, type ContractActivities } from './contract-activities';
+import { createReportActivities, type ReportActivities, type ReportsConfig } from './report-activities';
 import {
   createEventDeliveryActivities,
   createEventHandOverActivities,
@@ -24,14 +25,18 @@ export * from './workflow-read-activities';
 export * from './reconcile-activities';
 export * from './contract-activities';
 export * from './event-delivery-activities';
+export * from './report-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
   /** outbound events' endpoints (workers/events-config.ts); absent: none, every event waits as undeliverable */
   events?: EventDeliveryConfig;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities {
+  /** where the daily reconciliation report is written (XBORDER_REPORTS_DIR); absent: the activity refuses */
+  reports?: ReportsConfig | null;
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities & ReportActivities {
   return {
+    ...createReportActivities(deps),
     ...createEventHandOverActivities(),
     ...createEventDeliveryActivities({ config: deps.events ?? { defaultEndpoint: null, endpoints: [] } }),
     ...createWorkflowReadActivities(),
