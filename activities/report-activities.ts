@@ -1,15 +1,15 @@
 // The daily reconciliation report's activity (the `reconciliation-report` Schedule): reads the three records page
 // by page (report-reader.ts) and writes the report's files under the configured folder, one folder per window.
 // Reading 10,000 payments takes seconds (docs/performance.md, "Reconciliation report"); it heartbeats every page.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { reportFiles, reportName } from '../src/report/files';
+import { reportName } from '../src/report/files';
 import type { ReportWindow } from '../src/report/types';
 import type { ReconciliationReportResult } from '../workflows/reconciliation-report/api';
 import type { ProviderPort } from './provider-port';
 import { readReconciliationReport } from './report-reader';
+import { writeReportFolder } from './report-writer';
 
 /** Where reports go (XBORDER_REPORTS_DIR, workers/reports-config.ts): a volume the finance team reads. */
 export interface ReportsConfig {
@@ -52,18 +52,14 @@ export function createReportActivities(deps: {
       if (!listAll) {
         throw ApplicationFailure.create({ type: REPORT_FAILURE_TYPES.SERVICE_LIST_UNAVAILABLE, message: 'the provider port cannot list payments', nonRetryable: true });
       }
-      const report = await readReconciliationReport(
-        { client: client(), listPayments: (query) => listAll.call(deps.provider.payments, query), progress: heartbeat },
-        window,
-        now(),
+      const folder = path.join(deps.reports.dir, reportName({ window }));
+      const report = await writeReportFolder(folder, (onRow) =>
+        readReconciliationReport(
+          { client: client(), listPayments: (query) => listAll.call(deps.provider.payments, query), progress: heartbeat, onRow },
+          window,
+          now(),
+        ),
       );
-      const folder = path.join(deps.reports.dir, reportName(report));
-      // written beside, then moved into place: a reader never sees half a report, and a retry overwrites whole
-      const partial = `${folder}.partial`;
-      await mkdir(partial, { recursive: true });
-      for (const [name, text] of Object.entries(reportFiles(report))) await writeFile(path.join(partial, name), text);
-      await mkdir(folder, { recursive: true });
-      for (const name of Object.keys(reportFiles(report))) await rename(path.join(partial, name), path.join(folder, name));
       return { folder, payments: report.counts.payments, mismatches: report.mismatches.length, inFlight: report.counts.inFlight, allMatch: report.allMatch };
     },
   };

@@ -11,7 +11,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { Payment } from '../src/contract';
 import { createReportBuilder } from '../src/report/compare';
 import { amountsFromMemo } from '../src/report/memo';
-import type { ReconciliationReport, ReportWindow, ServiceRecord, WorkflowRecord } from '../src/report/types';
+import type { ReconciliationReport, ReportRow, ReportWindow, ServiceRecord, WorkflowRecord } from '../src/report/types';
 import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../workflows/payment-events/api';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../workflows/provider-payment/api';
@@ -29,6 +29,8 @@ export interface ReportSources {
   listPayments: (query: { limit: number }) => AsyncIterable<Payment>;
   /** called every page (an activity heartbeats) */
   progress?: (read: number) => void;
+  /** each payment's line as it is decided (report-writer.ts streams payments.csv); absent: kept in `rows` */
+  onRow?: (row: ReportRow) => void;
 }
 
 const quote = (iso: string) => `'${iso.replace(/'/g, "''")}'`;
@@ -77,7 +79,7 @@ export function serviceRecordOf(p: Payment): ServiceRecord {
 }
 
 export async function readReconciliationReport(sources: ReportSources, window: ReportWindow, now: Date): Promise<ReconciliationReport> {
-  const builder = createReportBuilder(window, now);
+  const builder = createReportBuilder(window, now, sources.onRow ? { onRow: sources.onRow } : {});
   const queries = reportQueries(window);
   const progress = sources.progress ?? (() => undefined);
   let read = 0;

@@ -1,11 +1,12 @@
 // `xborder report --from <day> --to <day>`: the reconciliation report (docs/reconciliation-report.md). Reads
 // visibility and the service's list page by page, writes CSV, JSON and one offline HTML page, prints the summary.
 // Exit code 0 when everything matches, 1 otherwise: a job alerts on it.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readReconciliationReport } from '../../activities/report-reader';
 import { createProviderClient } from '../provider';
-import { reportFiles, reportName } from '../report/files';
+import { writeReportFolder } from '../../activities/report-writer';
+import { reportName } from '../report/files';
 import { summaryText } from '../report/text';
 import { reportWindow, ReportWindowError } from '../report/window';
 import type { Environment } from '../support/environment';
@@ -74,14 +75,10 @@ export async function runReport(args: string[], env: Environment): Promise<numbe
   const provider = providerOf(env);
   const ctx = await cliContext(values, env);
   try {
-    const report = await readReconciliationReport(
-      { client: ctx.client, listPayments: (query) => provider.payments.listAll(query) },
-      window,
-      new Date(),
+    const out = path.resolve(values.out ?? path.join('reports', reportName({ window })));
+    const report = await writeReportFolder(out, (onRow) =>
+      readReconciliationReport({ client: ctx.client, listPayments: (query) => provider.payments.listAll(query), onRow }, window, new Date()),
     );
-    const out = path.resolve(values.out ?? path.join('reports', reportName(report)));
-    mkdirSync(out, { recursive: true });
-    for (const [name, text] of Object.entries(reportFiles(report))) writeFileSync(path.join(out, name), text);
     if (values.json) printJson(report);
     else process.stdout.write(`${summaryText(report)}written: ${out}/{payments.csv,totals.csv,report.json,report.html}\n`);
     return report.allMatch ? EXIT.OK : EXIT.NOT_OK;

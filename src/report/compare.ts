@@ -64,7 +64,16 @@ export interface ReportBuilder {
   finish(): ReconciliationReport;
 }
 
-export function createReportBuilder(window: ReportWindow, now: Date): ReportBuilder {
+export interface ReportBuilderOptions {
+  /**
+   * Each payment's line as soon as it is decided (a writer streams payments.csv): the report then keeps no line,
+   * only counts, mismatches, money in flight, totals and days, so its memory does not grow with matched payments.
+   * Absent: every line is kept in `rows`.
+   */
+  onRow?: (row: ReportRow) => void;
+}
+
+export function createReportBuilder(window: ReportWindow, now: Date, options: ReportBuilderOptions = {}): ReportBuilder {
   const fromMs = Date.parse(window.from);
   const toMs = Date.parse(window.to);
   const inWindow = (iso: string | null) => iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
@@ -74,6 +83,8 @@ export function createReportBuilder(window: ReportWindow, now: Date): ReportBuil
   const undelivered = new Set<string>();
   const seenAtService = new Set<string>();
   const rows: ReportRow[] = [];
+  const inFlight: ReconciliationReport['inFlight'] = [];
+  const counts = { payments: 0, matched: 0, mismatched: 0, inFlight: 0, open: 0 };
   const mismatches: Mismatch[] = [];
   const sums = new Map<string, Sums>();
   const days = new Map<string, DayFigures>();
@@ -133,7 +144,16 @@ export function createReportBuilder(window: ReportWindow, now: Date): ReportBuil
       ageMs: state === 'IN_FLIGHT' ? ageMs : null,
       eventsNotDelivered,
     };
-    rows.push(row);
+    if (options.onRow) options.onRow(row);
+    else rows.push(row);
+    counts.payments++;
+    if (state === 'MATCHED') counts.matched++;
+    else if (state === 'MISMATCHED') counts.mismatched++;
+    else if (state === 'IN_FLIGHT') counts.inFlight++;
+    else counts.open++;
+    if (state === 'IN_FLIGHT') {
+      inFlight.push({ paymentKey: row.paymentKey, providerPaymentId: row.providerPaymentId, status: row.serviceStatus ?? row.workflowPhase ?? '', ageMs: row.ageMs ?? 0, source: row.serviceSource ?? row.workflowSource });
+    }
     const amounts = w ? w.amounts : s ? ({ source: null, destination: null } as const) : null;
     addSide('Source', s?.source ?? null, entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null));
     addSide('Destination', s?.destination ?? null, entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null));
@@ -174,13 +194,6 @@ export function createReportBuilder(window: ReportWindow, now: Date): ReportBuil
       // no provider payment (refused before creation, or still quoting): nothing at the service to compare
       for (const w of withoutProviderId) if (inWindow(w.startTime)) emit(w, null, false);
       byProviderId.clear();
-      const counts = { payments: rows.length, matched: 0, mismatched: 0, inFlight: 0, open: 0 };
-      for (const r of rows) {
-        if (r.state === 'MATCHED') counts.matched++;
-        else if (r.state === 'MISMATCHED') counts.mismatched++;
-        else if (r.state === 'IN_FLIGHT') counts.inFlight++;
-        else counts.open++;
-      }
       const totals: CurrencyTotals[] = [...sums.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([currencyCode, s]) => ({
@@ -200,9 +213,7 @@ export function createReportBuilder(window: ReportWindow, now: Date): ReportBuil
         allMatch: mismatches.length === 0,
         counts,
         mismatches,
-        inFlight: rows
-          .filter((r) => r.state === 'IN_FLIGHT')
-          .map((r) => ({ paymentKey: r.paymentKey, providerPaymentId: r.providerPaymentId, status: r.serviceStatus ?? r.workflowPhase ?? '', ageMs: r.ageMs ?? 0, source: r.serviceSource ?? r.workflowSource })),
+        inFlight,
         totals,
         byDay: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)),
         rows,

@@ -31,11 +31,17 @@ function rowFields(r: ReportRow): (string | number | boolean | null)[] {
   ];
 }
 
-/** The payments' lines (a header, then one per payment). */
+/** The header line of payments.csv. */
+export const PAYMENTS_CSV_HEADER = `${ROW_COLUMNS.join(',')}\r\n`;
+
+/** One payment's line of payments.csv (a writer streams them as the comparison decides each payment). */
+export function paymentCsvLine(row: ReportRow): string {
+  return `${rowFields(row).map(csvField).join(',')}\r\n`;
+}
+
+/** The payments' lines of a report that kept them (a header, then one per payment). */
 export function paymentsCsv(report: ReconciliationReport): string {
-  const lines = [ROW_COLUMNS.join(',')];
-  for (const r of report.rows) lines.push(rowFields(r).map(csvField).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return PAYMENTS_CSV_HEADER + report.rows.map(paymentCsvLine).join('');
 }
 
 /** The totals by currency (a header, then one line per currency). */

@@ -3,9 +3,14 @@ import { paymentsCsv, totalsCsv } from './csv';
 import { reportHtml } from './html';
 import type { ReconciliationReport } from './types';
 
+/** Every file of a report that kept its lines. */
 export function reportFiles(report: ReconciliationReport): Record<string, string> {
+  return { 'payments.csv': paymentsCsv(report), ...summaryFiles(report) };
+}
+
+/** The files besides payments.csv (which a writer streams line by line: activities/report-writer.ts). */
+export function summaryFiles(report: ReconciliationReport): Record<string, string> {
   return {
-    'payments.csv': paymentsCsv(report),
     'totals.csv': totalsCsv(report),
     'report.json': `${JSON.stringify(report, null, 2)}\n`,
     'report.html': reportHtml(report),

@@ -125,5 +125,6 @@ export interface ReconciliationReport {
   inFlight: { paymentKey: string | null; providerPaymentId: string | null; status: string; ageMs: number; source: Money | null }[];
   totals: CurrencyTotals[];
   byDay: DayFigures[];
+  /** every payment's line; empty when they were streamed to a writer instead (payments.csv) */
   rows: ReportRow[];
 }
