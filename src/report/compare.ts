@@ -39,7 +39,7 @@ export const ACTIONS: Record<MismatchKind, string> = {
   AMOUNT_DIFFERS:
     'The service holds another amount or currency than the one asked for: stop booking this payment and raise it with the provider, with both amounts.',
   UNKNOWN_TO_WORKFLOWS:
-    'A payment at the service that no workflow follows: check who created it with our key; if legitimate, run the reconcile Schedule (`xborder schedule`) so an entity follows it.',
+    'A payment at the service that no workflow follows: find who created it with our key (another system sharing the key, or a create whose answer was lost: `xborder stuck` lists NEEDS_ATTENTION); book it by hand or let it expire unfunded.',
   MISSING_AT_SERVICE:
     "The workflow follows a provider payment the service's list does not hold: read it by id; if the service has no such payment, raise it with the provider.",
   EVENTS_NOT_DELIVERED:
