@@ -41,7 +41,8 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
   const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events, reports: processConfig.reports });
-  if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
+  // under the Temporal Worker Controller the controller alone moves routing (XBORDER_ROUTING_MANAGED_BY=controller)
+  if (config.deployment && config.makesItselfCurrent) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter, processConfig.reports !== null);
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
