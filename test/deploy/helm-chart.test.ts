@@ -17,7 +17,8 @@ const CHART = path.join(ROOT, 'deploy', 'helm', 'xborder');
 
 /** Found without installing (CI installs them first; a developer runs the scripts once). */
 function installed(): { helm: string; pythonPath: string } | null {
-  const helm = process.env.HELM ?? [path.join(ROOT, '.tools', 'helm', 'helm')].find((p) => spawnSync(p, ['version']).status === 0) ?? (spawnSync('helm', ['version']).status === 0 ? 'helm' : null);
+  const runs = (candidate: string) => spawnSync(candidate, ['version', '--short']).status === 0;
+  const helm = [process.env.HELM, path.join(ROOT, '.tools', 'helm', 'helm'), 'helm'].find((c): c is string => Boolean(c) && runs(c!)) ?? null;
   const probe = (pythonPath: string) => spawnSync('python3', ['-c', 'import kubernetes_validate, jsonschema'], { env: { ...process.env, PYTHONPATH: pythonPath } }).status === 0;
   const local = path.join(ROOT, '.tools', 'kubernetes-validate');
   const pythonPath = probe('') ? '' : probe(local) ? local : null;
@@ -32,7 +33,7 @@ if (!tools) {
 }
 
 function render(...values: string[]): string {
-  return execFileSync(tools!.helm, ['template', 'xb', CHART, '--namespace', 'payments', ...values.flatMap((v) => ['--set', v])], { encoding: 'utf8' });
+  return execFileSync(tools!.helm, ['template', 'xb', CHART, '--namespace', 'payments', '--kube-version', '1.33.0', ...values.flatMap((v) => ['--set', v])], { encoding: 'utf8' });
 }
 
 function validate(rendered: string): { status: number | null; out: string } {
