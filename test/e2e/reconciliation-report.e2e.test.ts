@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import got from 'got';
 import { readReconciliationReport } from '../../activities/report-reader';
+import { RECONCILIATION_REPORT_WORKFLOW_TYPE, type ReconciliationReportResult } from '../../workflows/reconciliation-report/api';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import type { ReconciliationReport } from '../../src/report/types';
@@ -20,10 +21,11 @@ jest.setTimeout(180_000);
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'xborder.js');
 let stack: LocalStack;
 const from = new Date(Date.now() - 60_000).toISOString();
+const reportsDir = mkdtempSync(path.join(os.tmpdir(), 'xborder-reports-e2e-'));
 
 beforeAll(async () => {
   const blackHole = `http://127.0.0.1:${await freePort()}/webhooks`;
-  stack = await startTestStack({ sandboxWebhookUrls: [blackHole], sandbox: { demoData: true } });
+  stack = await startTestStack({ sandboxWebhookUrls: [blackHole], sandbox: { demoData: true }, reports: { dir: reportsDir } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -105,4 +107,23 @@ it('names each seeded mismatch once, and the matching payment not at all', async
   expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   // kept for the report's sample in docs (printed, not asserted)
   console.log(run.out);
+});
+
+it("the daily Schedule's workflow writes the previous UTC day's report through the worker's activity", async () => {
+  // what the `reconciliation-report` Schedule starts (the day before today: what it holds depends on the hour the
+  // test runs, so only the files and their agreement with the result are checked)
+  const result = await stack.client.workflow.execute(RECONCILIATION_REPORT_WORKFLOW_TYPE, {
+    workflowId: uniqueKey('report-run'),
+    taskQueue: stack.taskQueue,
+    args: [{}],
+  });
+  const written = result as ReconciliationReportResult;
+  const folder = path.basename(written.folder);
+  expect(folder).toMatch(/^\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}$/);
+  expect(path.dirname(written.folder)).toBe(reportsDir);
+  for (const name of ['payments.csv', 'totals.csv', 'report.json', 'report.html']) expect(existsSync(path.join(written.folder, name))).toBe(true);
+  const json = JSON.parse(readFileSync(path.join(written.folder, 'report.json'), 'utf8')) as ReconciliationReport;
+  expect(json.window.to.endsWith('T00:00:00.000Z')).toBe(true);
+  expect(Date.parse(json.window.to) - Date.parse(json.window.from)).toBe(86_400_000);
+  expect(written).toEqual({ folder: written.folder, payments: json.counts.payments, mismatches: json.mismatches.length, inFlight: json.counts.inFlight, allMatch: json.allMatch });
 });
