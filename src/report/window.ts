@@ -24,9 +24,3 @@ export function reportWindow(from: string, to: string): ReportWindow {
   if (toMs <= fromMs) throw new ReportWindowError(`--to (${to}) must come after --from (${from})`);
   return { from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() };
 }
-
-/** The day before `now` (UTC): what the daily Schedule reports on. */
-export function previousDay(now: Date): ReportWindow {
-  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-  return { from: new Date(today - DAY_MS).toISOString(), to: new Date(today).toISOString() };
-}
