@@ -71,6 +71,8 @@ it('opens offline and shows the verdict, the totals, the chart by day and each m
   const mismatches = await page.locator('#mismatches').innerText();
   for (const kind of ['MOVED_AFTER_OUTCOME', 'AMOUNT_DIFFERS', 'EVENTS_NOT_DELIVERED', 'UNKNOWN_TO_WORKFLOWS']) expect(mismatches).toContain(kind);
   await expect(page.locator('#in-flight tr').count()).resolves.toBe(1 + 3);
+  await expect(page.locator('#moved-after-outcome').innerText()).resolves.toContain('order-17');
+  await expect(page.locator('#events-not-delivered').innerText()).resolves.toContain('order-60');
   // nothing but the page itself was asked for: it reads offline
   expect(fetched).toEqual([`file://${file}`]);
 
