@@ -177,16 +177,18 @@ export function createReportBuilder(window: ReportWindow, now: Date, options: Re
       undelivered.add(paymentKey);
     },
     addService(record) {
-      if (seenAtService.has(record.id)) return; // a page boundary that moved: listed once
-      seenAtService.add(record.id);
       const workflow = byProviderId.get(record.id) ?? null;
       if (workflow) {
         byProviderId.delete(record.id);
+        seenAtService.add(record.id);
         // the service's createdAt decides the window (a workflow run may start later: continue-as-new)
         if (inWindow(record.createdAt ?? workflow.startTime)) emit(workflow, record, false);
         return;
       }
+      // only the window's ids are remembered: the list runs over the service's whole history
       if (!inWindow(record.createdAt)) return;
+      if (seenAtService.has(record.id)) return; // a page boundary that moved: listed once
+      seenAtService.add(record.id);
       emit(null, record, entityStatus.has(record.id));
     },
     finish() {

@@ -61,8 +61,9 @@ it('names each kind of mismatch once, on the payment that has it', () => {
   b.addService(service('pay_out'));
   b.addService(service('pay_untold'));
   b.addService(service('pay_stranger'));
-  // a page boundary that moved lists a payment twice: still named once
+  // a page boundary that moved lists a payment twice: still named once, joined or not
   b.addService(service('pay_stranger'));
+  b.addService(service('pay_ret', { status: 'REFUNDED' }));
   const r = b.finish();
   const named = r.mismatches.map((m) => `${m.kind}:${m.providerPaymentId}`).sort();
   expect(named).toEqual([
