@@ -3,7 +3,7 @@ import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/co
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { packageVersion } from '../src/support/package-root';
 import { refuseKnownSecret } from '../src/security/known-secrets';
-import { parseEnvironment } from '../src/support/environment';
+import { ConfigurationError, parseEnvironment } from '../src/support/environment';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
@@ -46,6 +46,16 @@ const WorkerEnvSchema = z.object({
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
   /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
   XBORDER_BUILD_ID: z.string().min(1).optional(),
+  /**
+   * Who moves the deployment's Current and Ramping Version. `worker` (default): the first build of a deployment
+   * makes itself current, later ones wait for `xborder deploy`. `controller`: the Temporal Worker Controller does
+   * (Kubernetes, deploy/helm/xborder): the worker never touches routing (a change by another identity would take
+   * ownership away from the controller, its docs/manager-identity.md) and takes the deployment name and build id
+   * the controller injects into its pods, TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID.
+   */
+  XBORDER_ROUTING_MANAGED_BY: z.enum(['worker', 'controller'], { error: 'XBORDER_ROUTING_MANAGED_BY must be worker or controller' }).default('worker'),
+  TEMPORAL_DEPLOYMENT_NAME: z.string().min(1).optional(),
+  TEMPORAL_WORKER_BUILD_ID: z.string().min(1).optional(),
 });
 
 /** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -68,6 +78,8 @@ export interface WorkerConfig {
   maxCachedWorkflows?: number;
   /** Present unless XBORDER_WORKER_VERSIONING=false (a server without the Worker Deployment API). */
   deployment?: WorkerDeploymentSettings;
+  /** false when the Temporal Worker Controller owns routing (XBORDER_ROUTING_MANAGED_BY=controller) */
+  makesItselfCurrent: boolean;
 }
 
 export interface WorkerDeploymentSettings {
@@ -79,7 +91,14 @@ export interface WorkerDeploymentSettings {
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
   refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
+  const controlled = e.XBORDER_ROUTING_MANAGED_BY === 'controller';
+  if (controlled && (!e.TEMPORAL_DEPLOYMENT_NAME || !e.TEMPORAL_WORKER_BUILD_ID)) {
+    throw new ConfigurationError(
+      'XBORDER_ROUTING_MANAGED_BY=controller needs TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID (the Temporal Worker Controller sets both in the pods it makes)',
+    );
+  }
   return {
+    makesItselfCurrent: !controlled,
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,
     provider: {
@@ -96,7 +115,9 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {
-            version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
+            version: controlled
+              ? { deploymentName: e.TEMPORAL_DEPLOYMENT_NAME!, buildId: e.TEMPORAL_WORKER_BUILD_ID! }
+              : { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
             defaultVersioningBehavior: 'AUTO_UPGRADE',
           },
         }

@@ -155,6 +155,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     dataConverter: codec.dataConverter,
     quoteRefresh: quoteRefreshConfigFromEnv(env),
     events: eventReceiver ? { ...eventsFromEnv, defaultEndpoint: eventReceiver.config.defaultEndpoint } : eventsFromEnv,
+    reports: { dir: path.join(dataDir, 'reports') },
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {

@@ -1,4 +1,5 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
+import { amountsMemo } from '../report/memo';
 import { refusePersonalDataInKey } from '../codec/identifiers';
 import { checkPaymentInput, parsePaymentInputShape, PaymentRequestInvalidError, type ParsedPaymentInput, type StartPaymentInput } from './payment-request';
 import { eventsNotDeliverable } from './events-deliverable';
@@ -151,7 +152,9 @@ async function startPaymentTraced(
       // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
       // call is attached to (USE_EXISTING), with the same-request check.
       workflowIdReusePolicy: freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      ...startMemo(options.memo, freedRun),
+      // the amounts asked for (read back page by page by the reconciliation report: src/report/memo.ts), the caller's
+      // memo (the Nexus owner) and a freed key's run number
+      ...startMemo({ ...amountsMemo(parsed.request), ...(options.memo ?? {}) }, freedRun),
       // Shown in the Temporal UI; amounts and currencies only, no personal data.
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
       // fairness between customers on the shared task queue (inherited by activities and children)
