@@ -7,15 +7,20 @@ set -euo pipefail
 HELM_VERSION="v3.19.0"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="$root/.tools/helm"
+# built once per machine (a fresh clone, CI's, finds it there in well under a second)
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/xborder/helm-$HELM_VERSION"
 log() { echo "[ensure-helm] $*" >&2; }
 
 if [ -n "${HELM:-}" ] && [ -x "$HELM" ]; then echo "$HELM"; exit 0; fi
 if command -v helm >/dev/null 2>&1; then command -v helm; exit 0; fi
 if [ -x "$target/helm" ]; then echo "$target/helm"; exit 0; fi
+if [ -x "$cache/helm" ]; then mkdir -p "$target"; cp "$cache/helm" "$target/helm"; echo "$target/helm"; exit 0; fi
 
 command -v go >/dev/null 2>&1 || { log "no helm and no go: install Helm $HELM_VERSION or set HELM"; exit 1; }
 log "go install helm.sh/helm/v3/cmd/helm@$HELM_VERSION (first build: a few minutes)"
 mkdir -p "$target"
-GOBIN="$target" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >&2
+mkdir -p "$cache"
+GOBIN="$cache" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" >&2
+cp "$cache/helm" "$target/helm"
 log "$("$target/helm" version --short 2>&1)"
 echo "$target/helm"

@@ -7,10 +7,16 @@ set -euo pipefail
 VERSION="1.37.0"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="$root/.tools/kubernetes-validate"
+# installed once per machine; .tools/ links to it (a fresh clone, CI's, finds it at once)
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/xborder/kubernetes-validate-$VERSION"
 log() { echo "[ensure-kubernetes-validate] $*" >&2; }
 
 if python3 -c 'import kubernetes_validate, jsonschema' >/dev/null 2>&1; then echo ""; exit 0; fi
 if PYTHONPATH="$target" python3 -c 'import kubernetes_validate, jsonschema' >/dev/null 2>&1; then echo "$target"; exit 0; fi
-log "pip install kubernetes-validate==$VERSION into .tools/kubernetes-validate"
-python3 -m pip install --quiet --disable-pip-version-check --target "$target" "kubernetes-validate==$VERSION" >&2
+mkdir -p "$root/.tools"
+if ! PYTHONPATH="$cache" python3 -c 'import kubernetes_validate, jsonschema' >/dev/null 2>&1; then
+  log "pip install kubernetes-validate==$VERSION into $cache"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$cache" "kubernetes-validate==$VERSION" >&2
+fi
+rm -rf "$target" && ln -s "$cache" "$target"
 echo "$target"
