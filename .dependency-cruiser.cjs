@@ -19,7 +19,8 @@
 // The workflow APIs: IDs, messages, inputs, search attributes, memo, each workflow's own api.ts (workflows/<name>/api.ts:
 // type name, ID, messages, input/output types, typed helpers), and the pure rules of a payment that callers apply too
 // (payment-rules.ts: which payment pulls from an account, what a status means).
-const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules)\\.ts|[^/]+/api\\.ts)$';
+// the pure decision modules are shared too: an activity checks what a workflow decides with the same rule
+const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules|payment-merge)\\.ts|[^/]+/api\\.ts|provider-payment/knowledge\\.ts|payment/resolve-rules\\.ts)$';
 
 // The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
 const NEXUS_SERVICE = '^src/nexus/service\\.ts$';

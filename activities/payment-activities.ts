@@ -11,7 +11,7 @@ import type { ProviderPort } from './provider-port';
 import { adoptionMismatches } from '../workflows/payment/resolve-rules';
 import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';
-import { KEY_RUN_MEMO, runScopedIdempotencyKey } from '../src/client/freed-key';
+import { KEY_RUN_MEMO, runScopedIdempotencyKey } from '../workflows/payment/api';
 import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 
 /** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/payment/api.ts. */

@@ -6,20 +6,9 @@
 // not, any outcome with a provider payment, an alert) or one that did not end by itself (terminated, failed,
 // timed out: it may have stopped mid-create).
 import type { Client } from '@temporalio/client';
-import { PAYMENT_FAILURE_TYPES, type PaymentOutcome } from '../../workflows/payment/api';
+import { KEY_RUN_MEMO, PAYMENT_FAILURE_TYPES, type PaymentOutcome } from '../../workflows/payment/api';
 
-/**
- * Memo of a run started on a freed key: which run of the key it is (2, 3 …). The createPayment activity adds it to
- * the service's idempotency key (`…:create:<n>:run<k>`): the service stores its refusal under the first run's key
- * (docs/spec-gaps.md, idempotency: validation errors are stored too), and a corrected body under the same key
- * would be answered 409. A number, no personal data (house rules: memo is not encrypted).
- */
-export const KEY_RUN_MEMO = 'xborderKeyRun';
-
-/** The createPayment idempotency key of a run: unchanged for a key's first run (every run started before this existed). */
-export function runScopedIdempotencyKey(idempotencyKey: string, keyRun: unknown): string {
-  return typeof keyRun === 'number' && Number.isInteger(keyRun) && keyRun >= 2 ? `${idempotencyKey}:run${keyRun}` : idempotencyKey;
-}
+export { KEY_RUN_MEMO, runScopedIdempotencyKey } from '../../workflows/payment/api';
 
 /**
  * Whether an outcome proves nothing was created at the service: REJECTED, no provider payment, no violation saying

@@ -188,3 +188,18 @@ export function queryPaymentState(client: PaymentClient, paymentKey: string): Pr
 export function cancelPaymentOf(client: PaymentClient, paymentKey: string, reason?: string): Promise<PaymentState> {
   return client.workflow.getHandle(paymentWorkflowId(paymentKey)).executeUpdate(cancelUpdate, { args: [reason === undefined ? {} : { reason }] });
 }
+
+// A key freed by a refusal before anything was created starts another run of `payment:<key>` (src/client/freed-key.ts):
+// its number travels in the memo, and its creates use their own idempotency keys.
+/**
+ * Memo of a run started on a freed key: which run of the key it is (2, 3 …). The createPayment activity adds it to
+ * the service's idempotency key (`…:create:<n>:run<k>`): the service stores its refusal under the first run's key
+ * (docs/spec-gaps.md, idempotency: validation errors are stored too), and a corrected body under the same key
+ * would be answered 409. A number, no personal data (house rules: memo is not encrypted).
+ */
+export const KEY_RUN_MEMO = 'xborderKeyRun';
+
+/** The createPayment idempotency key of a run: unchanged for a key's first run (every run started before this existed). */
+export function runScopedIdempotencyKey(idempotencyKey: string, keyRun: unknown): string {
+  return typeof keyRun === 'number' && Number.isInteger(keyRun) && keyRun >= 2 ? `${idempotencyKey}:run${keyRun}` : idempotencyKey;
+}
