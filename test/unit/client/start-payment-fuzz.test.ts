@@ -70,8 +70,10 @@ const input = fc.oneof(
 );
 
 const RUNS = 3_000;
+/** the calls a refusal may make: reading whether the key's payment exists and what it was started with */
+const READ_ONLY_CALLS = new Set(['getWorkflowExecutionHistory', 'describeWorkflowExecution']);
 
-test(`${RUNS} random inputs: one typed refusal and no call to Temporal, or a valid input that goes on to start`, async () => {
+test(`${RUNS} random inputs: one typed refusal and nothing started in Temporal, or a valid input that goes on to start`, async () => {
   let refused = 0;
   let started = 0;
   await fc.assert(
@@ -97,7 +99,9 @@ test(`${RUNS} random inputs: one typed refusal and no call to Temporal, or a val
         const { violations } = error as PaymentRequestInvalidError;
         expect(violations.length).toBeGreaterThan(0);
         for (const v of violations) expect(v).toEqual({ path: expect.any(String), rule: expect.any(String), message: expect.any(String) });
-        expect(calls).toEqual([]);
+        // Nothing started: a refusal may only look for a payment the key already started (read-only: a retry across a
+        // rule's effective date is answered by that payment, src/client/payments.ts), never start, update or signal.
+        expect(calls.filter((c) => !READ_ONLY_CALLS.has(c))).toEqual([]);
         refused++;
       }
     }),
