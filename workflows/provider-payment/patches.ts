@@ -25,6 +25,7 @@
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
 // | entity-sends-moved-after-outcome | patched | new in build 0.3.0; deprecate once no kept history heard a late move without it |
+// | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -67,4 +68,9 @@ export const ENTITY_PATCHES = {
    * run with no such subscriber has no marker and no new command.
    */
   sendsMovedAfterOutcome: 'entity-sends-moved-after-outcome',
+  /**
+   * A run whose ID is not `provider-payment:<input.providerPaymentId>` fails at once, non-retryable
+   * (workflow-id-check.ts). Asked only when the IDs differ, so a run under its own ID has no marker.
+   */
+  refusesAnotherId: 'entity-refuses-another-id',
 } as const;
