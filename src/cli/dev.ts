@@ -186,7 +186,10 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     log('for the CLI / connectClient() in another shell:');
     for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);
     if (stack.codecServer) {
-      log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.relative(process.cwd(), path.join(dataDir, 'codec-server-token')) || '.'})")`);
+      const tokenFile = rel(path.join(dataDir, 'codec-server-token'));
+      log(`codec server      ${stack.codecServer.url}  (CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${tokenFile})")`);
+      // The token is never printed nor handed to the UI server (whose settings answer anyone): the person pastes it.
+      log(`  decoded payloads in the UI: Settings > Codec Server, "Use my browser setting", endpoint ${stack.codecServer.url}/<token of ${tokenFile}> (docs/codec.md)`);
     }
 
     let demoOk = true;
