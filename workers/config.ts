@@ -63,7 +63,7 @@ export interface WorkerDeploymentSettings {
 
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
-  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
+  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY, 'api-key');
   return {
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,

@@ -32,7 +32,7 @@ export interface CodecServerConfig {
 export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
-  refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens);
+  refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');
   const keys = codecKeysFromEnv(env);
   if (keys.kind !== 'keys') throw new Error('The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).');
   return {

@@ -12,6 +12,7 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { isEncryptedPayload } from './encryption-codec';
 import { CodecError } from './errors';
+import { secretStrengthProblem } from '../security/known-secrets';
 
 export interface CodecServerOptions {
   /** Applied in order on /encode, in reverse on /decode (as DataConverter.payloadCodecs). */
@@ -74,8 +75,8 @@ function tokenMatcher(tokens: string[]): (candidate: string | undefined) => bool
 }
 
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
-  if (options.tokens.length === 0 || options.tokens.some((t) => t.length < 16)) {
-    throw new Error('The codec server needs at least one token of 16+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
+  if (options.tokens.length === 0 || options.tokens.some((t) => secretStrengthProblem('token', t) !== null)) {
+    throw new Error('The codec server needs at least one random token of 24+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
   }
   const isToken = tokenMatcher(options.tokens);
   const origins = new Set(options.allowedOrigins ?? []);

@@ -90,7 +90,7 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
   if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
   // Secrets given to the sandbox are real ones (the ingress and worker hold the same): none published in the repository.
-  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key);
+  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key, 'api-key');
   const urls = flags.get('webhook-url') ?? list(env.SANDBOX_WEBHOOK_URLS);
   for (const url of urls) {
     if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
@@ -104,13 +104,12 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
-    refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret);
+    refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret, 'webhook-secret');
     options.webhookSecret = secret;
   }
   const controlToken = one('control-token', 'SANDBOX_CONTROL_TOKEN');
   if (controlToken) {
-    if (controlToken.length < 16) throw new SandboxArgsError('--control-token must be 16 characters or more');
-    refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken);
+    refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken, 'token');
     options.controlToken = controlToken;
   }
   const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');
