@@ -4,7 +4,8 @@
 // keys, codec-server token, sandbox API key and control token, each generated once, mode 0600), so a second
 // `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { checkPrivateFile, ensurePrivateDir, PrivatePathError, writePrivateFile } from '../support/private-files';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -31,10 +32,14 @@ const USAGE = `Usage: xborder dev [options]   (npm start)
   --no-demo            do not run the demo transfer
   --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)`;
 
-function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+/** A secret of the local stack's data directory: read when it exists (ours, narrowed to 0600), else generated 0600. */
+export function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
+  if (existsSync(file)) {
+    checkPrivateFile(file); // ours, 0600 (an older xborder or a copied .data/ may have left it wider)
+    return readFileSync(file, 'utf8').trim();
+  }
   const secret = make();
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${secret}\n`);
   return secret;
 }
 
@@ -113,7 +118,13 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   for (const [p, what, flag] of wanted) {
     if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
   }
-  mkdirSync(dataDir, { recursive: true });
+  // keys, tokens, the sandbox's state (personal data) and Temporal's database: a directory only this user reads
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (error) {
+    if (error instanceof PrivatePathError) throw new UsageError(error.message);
+    throw error;
+  }
   const started = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
