@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { isEncryptedPayload } from './encryption-codec';
 import { CodecError } from './errors';
 import { secretStrengthProblem } from '../security/known-secrets';
+import { isOwnHost, MISDIRECTED } from '../support/host-check';
 
 export interface CodecServerOptions {
   /** Applied in order on /encode, in reverse on /decode (as DataConverter.payloadCodecs). */
@@ -23,6 +24,8 @@ export interface CodecServerOptions {
   allowedOrigins?: string[];
   host?: string;
   port?: number;
+  /** DNS names the server answers besides IP literals, localhost and single labels (src/support/host-check.ts). */
+  allowedHosts?: string[];
   maxBodyBytes?: number;
   log?: (line: string) => void;
 }
@@ -99,6 +102,11 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
     const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
 
+    // DNS rebinding: a page whose domain resolves here is refused before anything else (src/support/host-check.ts).
+    if (!isOwnHost(req.headers.host, { allowedHosts: options.allowedHosts ?? [] })) {
+      done(MISDIRECTED.status);
+      return send(MISDIRECTED.status, { message: MISDIRECTED.message });
+    }
     if (req.method === 'GET' && segments.length === 1 && route === 'health') return send(200, { ok: true });
     if (!known) {
       done(404);
