@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { checkPrivateFile, ensurePrivateDir, PrivatePathError, writePrivateFile } from '../support/private-files';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { redactingConsoleLogger } from '../telemetry/console-logger';
 import { temporalUiLink } from '../client/stuck';
 import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCodecKeys, staticKeyProvider, parseCodecKeys } from '../codec';
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
@@ -129,7 +130,8 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
   // The worker's own state changes are noise here; warnings and errors still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // redacted: the SDK's activity warnings carry the task token (src/telemetry/console-logger.ts)
+  Runtime.install({ logger: redactingConsoleLogger('WARN') });
   log(`starting the local stack (state in ${dataDir})`);
   // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
