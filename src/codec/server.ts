@@ -27,6 +27,12 @@ export interface CodecServerOptions {
   /** DNS names the server answers besides IP literals, localhost and single labels (src/support/host-check.ts). */
   allowedHosts?: string[];
   maxBodyBytes?: number;
+  /** Open connections at most (Node closes the ones over it at once). Default 64. */
+  maxConnections?: number;
+  /** A request's headers and body must arrive within this (slow-body connections are closed). Default 15 s. */
+  bodyTimeoutMs?: number;
+  /** Body bytes held by every request together; a request over it is answered 503. Default 32 MiB. */
+  maxBufferedBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -40,6 +46,10 @@ export interface CodecServer {
 
 export const DEFAULT_CODEC_SERVER_PORT = 4030;
 const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+// Bounds (SECURITY.md, "Codec server"): an operator's UI sends a few requests at a time, each a page of payloads.
+const DEFAULT_MAX_CONNECTIONS = 64;
+const DEFAULT_BODY_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const ALLOWED_HEADERS = 'authorization, content-type, x-namespace';
 
 const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
@@ -84,9 +94,14 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   const isToken = tokenMatcher(options.tokens);
   const origins = new Set(options.allowedOrigins ?? []);
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBuffered = Math.max(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, maxBytes);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const log = options.log ?? (() => undefined);
+  /** body bytes held now, every request together (the memory budget) */
+  let buffered = 0;
 
-  const server = http.createServer((req, res) => {
+  // Node checks its request timeouts every connectionsCheckingInterval (30 s by default): too coarse here.
+  const server = http.createServer({ connectionsCheckingInterval: 1_000, requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 10_000) }, (req, res) => {
     const origin = req.headers.origin;
     const cors: Record<string, string> =
       origin && origins.has(origin)
@@ -136,17 +151,41 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       return send(401, { message: 'missing or invalid codec server token' }, { 'www-authenticate': 'Bearer' });
     }
 
+    /** Answers and closes the connection: the rest of the body is never read. */
+    const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
+      done(status);
+      send(status, { message }, { connection: 'close', ...extra });
+      res.once('finish', () => req.socket.destroy());
+    };
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > maxBytes) return refuse(413, `body over ${maxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
+    let held = 0;
+    let reading = true;
+    const release = () => {
+      buffered -= held;
+      held = 0;
+    };
+    res.once('close', release);
+    req.on('error', () => undefined); // an aborted upload: 'close' frees its bytes
     req.on('data', (chunk: Buffer) => {
+      if (!reading) return;
       size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
+      if (size > maxBytes) {
+        reading = false;
+        return refuse(413, `body over ${maxBytes} bytes`);
+      }
+      if (buffered + chunk.length > maxBuffered) {
+        reading = false;
+        return refuse(503, 'too many payloads being decoded; retry shortly', { 'retry-after': '1' });
+      }
+      buffered += chunk.length;
+      held += chunk.length;
+      chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > maxBytes) {
-        done(413);
-        return send(413, { message: `body over ${maxBytes} bytes` });
-      }
+      if (!reading) return;
       let body: z.infer<typeof PayloadsBodySchema>;
       try {
         const parsed = PayloadsBodySchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
@@ -170,6 +209,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       );
     });
   });
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);

@@ -77,13 +77,19 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
     } else throw new SandboxArgsError(`Unknown option --${name}\n${SANDBOX_USAGE}`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
-  const one = (name: string, envName: string): string | undefined => flags.get(name)?.at(-1) ?? env[envName];
+  const one = (name: string, envName: string): string | undefined => {
+    const flag = flags.get(name)?.at(-1);
+    // `--port=` or `--as-of=` is a mistake, not "the default": an empty flag value is refused (an empty environment
+    // variable still means unset, as compose files write them)
+    if (flag !== undefined && flag.trim() === '') throw new SandboxArgsError(`--${name} needs a value`);
+    return flag ?? env[envName];
+  };
 
   const options: SandboxOptions = {};
   const port = one('port', 'SANDBOX_PORT');
   if (port !== undefined) {
     options.port = Number(port);
-    if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
+    if (!/^\d{1,5}$/.test(port.trim()) || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
   }
   const host = one('host', 'SANDBOX_HOST');
   if (host) options.host = host;
