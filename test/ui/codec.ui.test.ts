@@ -44,9 +44,11 @@ afterAll(async () => {
  * as the UI keeps it: in the browser's local storage, never in the UI server's settings answer.
  */
 async function useCodecServerInThisBrowser(page: Page): Promise<void> {
+  // runs in the page: the browser's localStorage (this project's TypeScript has no DOM library)
   await page.addInitScript((endpoint) => {
-    localStorage.setItem('endpoint', JSON.stringify(endpoint));
-    localStorage.setItem('overrideRemoteCodecConfiguration', 'true');
+    const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage;
+    storage.setItem('endpoint', JSON.stringify(endpoint));
+    storage.setItem('overrideRemoteCodecConfiguration', 'true');
   }, stack.codecServer!.uiEndpoint(TOKEN));
 }
 
