@@ -3,7 +3,7 @@
 // they are allowed to. Unlike Temporal's sample it authenticates every call: a bearer token from the
 // configuration in the Authorization header (the CLI's --codec-auth, or the UI's forwarded access token when
 // it is one of the tokens), or the same token as the first path segment (`/<token>/decode`) for a UI that
-// cannot send a header (the dev server's UI: --ui-codec-endpoint http://host:port/<token>). CORS answers the
+// cannot send a header (the Temporal UI, whose endpoint a person enters in its Codec Server settings: http://host:port/<token>). CORS answers the
 // configured UI origins only. Nothing is logged but method, route and status: never bodies, never tokens.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
