@@ -90,7 +90,7 @@ export interface WorkerDeploymentSettings {
 
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
-  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
+  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY, 'api-key');
   const controlled = e.XBORDER_ROUTING_MANAGED_BY === 'controller';
   if (controlled && (!e.TEMPORAL_DEPLOYMENT_NAME || !e.TEMPORAL_WORKER_BUILD_ID)) {
     throw new ConfigurationError(

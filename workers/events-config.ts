@@ -37,7 +37,7 @@ function secretsOf(variable: string, raw: string): string[] {
   const parsed = Secrets.safeParse(raw.split(',').map((s) => s.trim()).filter(Boolean));
   // zod's issues name the rule broken; the value is never echoed
   if (!parsed.success) refuse(parsed.error.issues.map((i) => `${variable}: ${i.message}`));
-  refuseKnownSecrets(variable, parsed.data);
+  refuseKnownSecrets(variable, parsed.data, 'webhook-secret');
   return parsed.data;
 }
 
@@ -60,7 +60,7 @@ export function eventsConfigFromEnv(env: NodeJS.ProcessEnv): EventDeliveryConfig
     }
     const list = EndpointsSchema.safeParse(json);
     if (!list.success) refuse(list.error.issues.map((i) => `XBORDER_EVENTS_ENDPOINTS.${i.path.join('.')}: ${i.message}`));
-    list.data.forEach((ep, i) => refuseKnownSecrets(`XBORDER_EVENTS_ENDPOINTS[${i}].secrets`, ep.secrets));
+    list.data.forEach((ep, i) => refuseKnownSecrets(`XBORDER_EVENTS_ENDPOINTS[${i}].secrets`, ep.secrets, 'webhook-secret'));
     endpoints = list.data;
   }
   return { defaultEndpoint, endpoints, timeoutMs: e.XBORDER_EVENTS_TIMEOUT_MS };

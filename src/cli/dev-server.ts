@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
@@ -15,8 +14,6 @@ export interface DevServerOptions {
   /** SQLite file of the dev server: workflows survive a restart of `npm start`. */
   dbFile?: string;
   namespace?: string;
-  /** The UI's remote codec endpoint: the UI decodes payloads through it. */
-  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -53,7 +50,6 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
   const reused = await isListening(host, port);
   if (reused) {
     log(`Temporal dev server already listening on ${address}: reusing it`);
-    if (options.uiCodecEndpoint) log('its UI keeps its own codec endpoint: set it in the UI (Settings > Codec Server), see docs/codec.md');
   } else {
     const { cli } = temporalBinaries();
     if (!cli) throw new Error('No Temporal CLI found: run `npm run ensure-temporal` (see README).');
@@ -75,12 +71,9 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       '--log-level',
       'error',
     ];
-    // The UI's codec endpoint carries the codec server's token (the dev UI cannot send a header): never on the command
-    // line, which every local user can read (`ps`). The CLI reads flag defaults from an environment file
-    // (`--env <name> --env-file <path>`: only the path is on the command line), written for this user only and
-    // deleted once the server is up. (The CLI reads no environment variable for --ui-codec-endpoint.)
-    const uiEnv = options.uiCodecEndpoint ? writeUiCodecEnvFile(options.uiCodecEndpoint) : undefined;
-    if (uiEnv) args.push('--env', UI_ENV_NAME, '--env-file', uiEnv.file);
+    // No codec endpoint for the UI here: the UI's settings (GET /api/v1/settings) answer anyone on the machine, so a
+    // token in them would be served to whoever asks. A person gives the UI the codec server's endpoint in the UI's
+    // own Codec Server settings, kept in that browser only (docs/codec.md, "The Temporal UI").
     log(`starting Temporal dev server on ${address} (db ${dbFile})`);
     child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     // Its errors matter while it runs; the burst of "context canceled" lines at shutdown does not.
@@ -110,8 +103,6 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       stopping = true;
       child.kill('SIGKILL'); // never leave a half-started server behind
       throw error;
-    } finally {
-      uiEnv?.remove();
     }
   }
   if (reused) await registerSearchAttributes(address, namespace, log);
@@ -126,17 +117,6 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
       await stopChild(child, 'SIGTERM', 10_000);
     },
   };
-}
-
-const UI_ENV_NAME = 'xborder-dev-ui';
-
-/** A Temporal CLI environment file (flag defaults) with the UI's codec endpoint, mode 0600 in a new 0700 directory. */
-function writeUiCodecEnvFile(endpoint: string): { file: string; remove: () => void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-temporal-env-'));
-  const file = path.join(dir, 'temporal-env.yaml');
-  // A JSON string is a valid YAML double-quoted scalar: no escaping questions.
-  writeFileSync(file, `env:\n  ${UI_ENV_NAME}:\n    ui-codec-endpoint: ${JSON.stringify(endpoint)}\n`, { mode: 0o600 });
-  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function registerSearchAttributes(address: string, namespace: string, log: (line: string) => void) {

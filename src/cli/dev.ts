@@ -4,10 +4,12 @@
 // keys, codec-server token, sandbox API key and control token, the outbound events' signing secret, each generated
 // once, mode 0600), so a second `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { checkPrivateFile, ensurePrivateDir, PrivatePathError, writePrivateFile } from '../support/private-files';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { Runtime } from '@temporalio/worker';
+import { redactingConsoleLogger } from '../telemetry/console-logger';
 import { temporalUiLink } from '../client/stuck';
 import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCodecKeys, staticKeyProvider, parseCodecKeys } from '../codec';
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
@@ -22,7 +24,7 @@ import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 import { DEFAULT_EVENTS_PORT, startDevEventReceiver, type DevEventReceiver } from './dev-events';
 import { devEnvironmentHelp } from './service-help';
-import { writeDevLogLine } from './dev-log-line';
+import { devLogLine } from './dev-log-line';
 
 const USAGE = `Usage: xborder dev [options]   (npm start)
   --data-dir DIR       where state persists (default .data)
@@ -36,10 +38,14 @@ const USAGE = `Usage: xborder dev [options]   (npm start)
   --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)
 ${devEnvironmentHelp()}`;
 
-function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+/** A secret of the local stack's data directory: read when it exists (ours, narrowed to 0600), else generated 0600. */
+export function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
+  if (existsSync(file)) {
+    checkPrivateFile(file); // ours, 0600 (an older xborder or a copied .data/ may have left it wider)
+    return readFileSync(file, 'utf8').trim();
+  }
   const secret = make();
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writePrivateFile(file, `${secret}\n`);
   return secret;
 }
 
@@ -123,12 +129,20 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   for (const [p, what, flag] of wanted) {
     if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
   }
-  mkdirSync(dataDir, { recursive: true });
+  // keys, tokens, the sandbox's state (personal data) and Temporal's database: a directory only this user reads
+  try {
+    ensurePrivateDir(dataDir);
+  } catch (error) {
+    if (error instanceof PrivatePathError) throw new UsageError(error.message);
+    throw error;
+  }
   const started = Date.now();
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
   // The worker's own state changes are noise here; warnings and errors still show.
-  Runtime.install({ logger: new DefaultLogger('WARN', writeDevLogLine) });
+  // redacted: the SDK's activity warnings carry the task token (src/telemetry/console-logger.ts)
+  // one line per expected warning (dev-log-line.ts)
+  Runtime.install({ logger: redactingConsoleLogger('WARN', undefined, devLogLine) });
   log(`starting the local stack (state in ${dataDir})`);
   // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
@@ -211,7 +225,10 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     log('for the CLI / connectClient() in another shell:');
     for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);
     if (stack.codecServer) {
-      log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.join(dataDir, 'codec-server-token')})")`);
+      const tokenFile = path.join(dataDir, 'codec-server-token');
+      log(`codec server      ${stack.codecServer.url}  (CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${tokenFile})")`);
+      // The token is never printed nor handed to the UI server (whose settings answer anyone): the person pastes it.
+      log(`  decoded payloads in the UI: Settings > Codec Server, "Use my browser setting", endpoint ${stack.codecServer.url}/<token of ${tokenFile}> (docs/codec.md)`);
     }
 
     let demoOk = true;

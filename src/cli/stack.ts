@@ -55,7 +55,10 @@ export interface LocalStackOptions {
   dataConverter: DataConverter;
   /** The quote-refresh Schedule's settings (the caller's XBORDER_QUOTE_*); default the built-in ones. */
   quoteRefresh?: QuoteRefreshConfig;
-  /** Start the codec server (before the dev server, whose UI is pointed at it). */
+  /**
+   * Start the codec server (CORS for the dev server's UI). The UI is not given its endpoint: a person enters it in
+   * the UI's Codec Server settings (docs/codec.md, "The Temporal UI"), so no settings answer holds the token.
+   */
   codecServer?: { port?: number; token: string };
 }
 
@@ -110,7 +113,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dbFile: options.temporalDbFile,
       namespace,
       log,
-      ...(codecServer ? { uiCodecEndpoint: codecServer.uiEndpoint(options.codecServer!.token) } : {}),
     });
     closers.push(() => temporal.stop());
     // the `xborder` Nexus service (src/nexus), served by the worker on this task queue

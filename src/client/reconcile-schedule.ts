@@ -3,6 +3,7 @@
 // updated idempotently, like the quote-refresh Schedule.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
+import { scheduleActionWorkflowId } from '../codec/schedule-binding';
 import { ReconcilePaymentsInputSchema, type ReconcilePaymentsInput } from '../../workflows/inputs';
 
 export const RECONCILE_SCHEDULE_ID = 'payment-reconcile';
@@ -31,7 +32,8 @@ export async function ensureReconcileSchedule(
     action: {
       type: 'startWorkflow' as const,
       workflowType: RECONCILE_PAYMENTS_WORKFLOW_TYPE,
-      workflowId: `${scheduleId}-run`,
+      // runs `schedule:<id>-<time>`: the reserved form under which the runs read the action's arguments (src/codec/schedule-binding.ts)
+      workflowId: scheduleActionWorkflowId(scheduleId),
       taskQueue: options.taskQueue,
       args: [input],
       workflowExecutionTimeout: Math.max(everyMs * 2, 20 * 60_000),

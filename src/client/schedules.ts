@@ -2,6 +2,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
 import { RATE_BOARD_WORKFLOW_ID, RATE_BOARD_WORKFLOW_TYPE, type RateBoardInput } from '../../workflows/rate-board/api';
 import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesInput } from '../../workflows/refresh-quotes/api';
+import { scheduleActionWorkflowId } from '../codec/schedule-binding';
 import { QuoteRefreshConfigSchema, type QuoteRefreshConfigInput, type QuoteRefreshConfig } from './quote-refresh-config';
 
 export * from './quote-refresh-config';
@@ -25,8 +26,9 @@ function scheduleParts(config: QuoteRefreshConfig) {
     action: {
       type: 'startWorkflow' as const,
       workflowType: REFRESH_QUOTES_WORKFLOW_TYPE,
-      // The Schedule appends the fire time to this ID, so each run has its own.
-      workflowId: `${config.scheduleId}-run`,
+      // The Schedule appends the fire time to this ID, so each run has its own. The reserved form lets the runs
+      // read the arguments encoded for the action, and nothing else (src/codec/schedule-binding.ts).
+      workflowId: scheduleActionWorkflowId(config.scheduleId),
       taskQueue: config.taskQueue,
       args: [input],
       workflowExecutionTimeout: Math.max(config.intervalMs * 5, 10 * 60_000),

@@ -12,13 +12,16 @@
 //   namespace and workflow ID are in the additional data too, and in the metadata (`encryption-context`) so a
 //   decoder without a context (the codec server) can still authenticate it. A payload copied into another
 //   workflow's history or signal fails: its context is not the decoder's, and a relabelled one fails the tag.
-//   Payloads written before the binding (no `encryption-context`) still decode until XBORDER_CODEC_UNBOUND=refuse.
+//   The workflow ID must be the decoder's exactly: the one exception is the runs of one Schedule, whose action ID
+//   has the reserved form `schedule:<id>` (schedule-binding.ts). Payloads written before the binding (no
+//   `encryption-context`) still decode until XBORDER_CODEC_UNBOUND=refuse.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
 import { nexusAnswerBinding } from './nexus-result-binding';
+import { sameWorkflow } from './schedule-binding';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const METADATA_ENCODING = 'encoding';
@@ -59,23 +62,9 @@ interface Binding {
   workflowId: string;
 }
 
-/** Temporal's Schedules start each run as `<action workflow id>-<nominal time, RFC 3339 UTC to the second>`. */
-const SCHEDULED_RUN = /^(.*)-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/s;
-
-/**
- * Whether a payload bound to `bound` belongs to the workflow `actual`. The same ID, or runs of one Schedule: the
- * SDK encodes a Schedule action's arguments for the action's workflow ID, which the server suffixes with each
- * run's nominal time, and passes a run's result to the next run (lastCompletionResult).
- */
-function sameWorkflow(bound: string, actual: string): boolean {
-  if (bound === actual) return true;
-  const run = SCHEDULED_RUN.exec(actual)?.[1];
-  if (run === undefined) return false;
-  return run === bound || run === SCHEDULED_RUN.exec(bound)?.[1];
-}
-
 function bindingOf(context: SerializationContext | undefined): Binding | undefined {
-  if (!context?.workflowId) return undefined;
+  // An empty ID is still an ID (never a licence to skip the check); only a context without one is unbound.
+  if (context?.workflowId === undefined) return undefined;
   return { namespace: context.namespace, workflowId: context.workflowId };
 }
 

@@ -3,3 +3,4 @@ export * from './keys';
 export * from './encryption-codec';
 export * from './data-converter';
 export * from './identifiers';
+export * from './schedule-binding';

@@ -110,6 +110,6 @@ export function codecKeysFromEnv(env: Environment): CodecKeysSource {
  * anything: every process reads its keys here, so each refuses them at start, naming the variable and the key id.
  */
 function refusePublishedKeys(keys: CodecKeysJson, variable: string): CodecKeysJson {
-  for (const [id, b64] of Object.entries(keys.keys)) refuseKnownSecret(`${variable} key "${id}"`, Buffer.from(b64, 'base64').toString('base64'));
+  for (const [id, b64] of Object.entries(keys.keys)) refuseKnownSecret(`${variable} key "${id}"`, b64, 'codec-key');
   return keys;
 }

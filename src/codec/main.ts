@@ -11,6 +11,7 @@ export async function runCodecServer(config: CodecServerConfig): Promise<void> {
     codecs: [new EncryptionCodec(staticKeyProvider(config.keys))],
     tokens: config.tokens,
     allowedOrigins: config.allowedOrigins,
+    allowedHosts: config.allowedHosts,
     host: config.host,
     port: config.port,
   });

@@ -14,6 +14,8 @@ const EnvSchema = z.object({
   XBORDER_CODEC_SERVER_TOKENS: z.string().min(1, 'XBORDER_CODEC_SERVER_TOKENS is required: the codec server never runs unauthenticated'),
   /** Comma-separated browser origins allowed by CORS (the Temporal UI's, e.g. http://127.0.0.1:8233). */
   XBORDER_CODEC_SERVER_ORIGINS: z.string().optional(),
+  /** Comma-separated DNS names the server is reached by beyond IP literals, localhost and single labels (DNS rebinding). */
+  XBORDER_CODEC_SERVER_HOSTS: z.string().optional(),
 });
 
 /** Every variable of the codec server's own (the keys' variables besides); the compose test checks them. */
@@ -25,6 +27,7 @@ export interface CodecServerConfig {
   port: number;
   tokens: string[];
   allowedOrigins: string[];
+  allowedHosts: string[];
   keys: CodecKeysJson;
 }
 
@@ -32,7 +35,7 @@ export interface CodecServerConfig {
 export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
-  refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens);
+  refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');
   const keys = codecKeysFromEnv(env);
   if (keys.kind !== 'keys') throw new Error('The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).');
   return {
@@ -40,6 +43,7 @@ export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
     port: e.XBORDER_CODEC_SERVER_PORT,
     tokens,
     allowedOrigins: list(e.XBORDER_CODEC_SERVER_ORIGINS),
+    allowedHosts: list(e.XBORDER_CODEC_SERVER_HOSTS),
     keys: keys.keys,
   };
 }

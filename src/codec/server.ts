@@ -3,7 +3,7 @@
 // they are allowed to. Unlike Temporal's sample it authenticates every call: a bearer token from the
 // configuration in the Authorization header (the CLI's --codec-auth, or the UI's forwarded access token when
 // it is one of the tokens), or the same token as the first path segment (`/<token>/decode`) for a UI that
-// cannot send a header (the dev server's UI: --ui-codec-endpoint http://host:port/<token>). CORS answers the
+// cannot send a header (the Temporal UI, whose endpoint a person enters in its Codec Server settings: http://host:port/<token>). CORS answers the
 // configured UI origins only. Nothing is logged but method, route and status: never bodies, never tokens.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -12,6 +12,8 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import { z } from 'zod';
 import { isEncryptedPayload } from './encryption-codec';
 import { CodecError } from './errors';
+import { secretStrengthProblem } from '../security/known-secrets';
+import { isOwnHost, MISDIRECTED } from '../support/host-check';
 
 export interface CodecServerOptions {
   /** Applied in order on /encode, in reverse on /decode (as DataConverter.payloadCodecs). */
@@ -22,7 +24,15 @@ export interface CodecServerOptions {
   allowedOrigins?: string[];
   host?: string;
   port?: number;
+  /** DNS names the server answers besides IP literals, localhost and single labels (src/support/host-check.ts). */
+  allowedHosts?: string[];
   maxBodyBytes?: number;
+  /** Open connections at most (Node closes the ones over it at once). Default 64. */
+  maxConnections?: number;
+  /** A request's headers and body must arrive within this (slow-body connections are closed). Default 15 s. */
+  bodyTimeoutMs?: number;
+  /** Body bytes held by every request together; a request over it is answered 503. Default 32 MiB. */
+  maxBufferedBytes?: number;
   log?: (line: string) => void;
 }
 
@@ -36,6 +46,10 @@ export interface CodecServer {
 
 export const DEFAULT_CODEC_SERVER_PORT = 4030;
 const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+// Bounds (SECURITY.md, "Codec server"): an operator's UI sends a few requests at a time, each a page of payloads.
+const DEFAULT_MAX_CONNECTIONS = 64;
+const DEFAULT_BODY_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const ALLOWED_HEADERS = 'authorization, content-type, x-namespace';
 
 const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
@@ -74,15 +88,20 @@ function tokenMatcher(tokens: string[]): (candidate: string | undefined) => bool
 }
 
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
-  if (options.tokens.length === 0 || options.tokens.some((t) => t.length < 16)) {
-    throw new Error('The codec server needs at least one token of 16+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
+  if (options.tokens.length === 0 || options.tokens.some((t) => secretStrengthProblem('token', t) !== null)) {
+    throw new Error('The codec server needs at least one random token of 24+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
   }
   const isToken = tokenMatcher(options.tokens);
   const origins = new Set(options.allowedOrigins ?? []);
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxBuffered = Math.max(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, maxBytes);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const log = options.log ?? (() => undefined);
+  /** body bytes held now, every request together (the memory budget) */
+  let buffered = 0;
 
-  const server = http.createServer((req, res) => {
+  // Node checks its request timeouts every connectionsCheckingInterval (30 s by default): too coarse here.
+  const server = http.createServer({ connectionsCheckingInterval: 1_000, requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 10_000) }, (req, res) => {
     const origin = req.headers.origin;
     const cors: Record<string, string> =
       origin && origins.has(origin)
@@ -98,6 +117,11 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
     const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
     const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
 
+    // DNS rebinding: a page whose domain resolves here is refused before anything else (src/support/host-check.ts).
+    if (!isOwnHost(req.headers.host, { allowedHosts: options.allowedHosts ?? [] })) {
+      done(MISDIRECTED.status);
+      return send(MISDIRECTED.status, { message: MISDIRECTED.message });
+    }
     if (req.method === 'GET' && segments.length === 1 && route === 'health') return send(200, { ok: true });
     if (!known) {
       done(404);
@@ -127,17 +151,41 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       return send(401, { message: 'missing or invalid codec server token' }, { 'www-authenticate': 'Bearer' });
     }
 
+    /** Answers and closes the connection: the rest of the body is never read. */
+    const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
+      done(status);
+      send(status, { message }, { connection: 'close', ...extra });
+      res.once('finish', () => req.socket.destroy());
+    };
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    if (declared !== undefined && declared > maxBytes) return refuse(413, `body over ${maxBytes} bytes`);
     const chunks: Buffer[] = [];
     let size = 0;
+    let held = 0;
+    let reading = true;
+    const release = () => {
+      buffered -= held;
+      held = 0;
+    };
+    res.once('close', release);
+    req.on('error', () => undefined); // an aborted upload: 'close' frees its bytes
     req.on('data', (chunk: Buffer) => {
+      if (!reading) return;
       size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
+      if (size > maxBytes) {
+        reading = false;
+        return refuse(413, `body over ${maxBytes} bytes`);
+      }
+      if (buffered + chunk.length > maxBuffered) {
+        reading = false;
+        return refuse(503, 'too many payloads being decoded; retry shortly', { 'retry-after': '1' });
+      }
+      buffered += chunk.length;
+      held += chunk.length;
+      chunks.push(chunk);
     });
     req.on('end', () => {
-      if (size > maxBytes) {
-        done(413);
-        return send(413, { message: `body over ${maxBytes} bytes` });
-      }
+      if (!reading) return;
       let body: z.infer<typeof PayloadsBodySchema>;
       try {
         const parsed = PayloadsBodySchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
@@ -161,6 +209,7 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
       );
     });
   });
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);

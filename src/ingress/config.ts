@@ -64,7 +64,7 @@ export interface IngressConfig {
 export function ingressConfigFromEnv(env: Environment): IngressConfig {
   const e = parseEnvironment(IngressEnvSchema, env, 'ingress');
   const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
-  refuseKnownSecrets('XBORDER_WEBHOOK_SECRETS', secrets);
+  refuseKnownSecrets('XBORDER_WEBHOOK_SECRETS', secrets, 'webhook-secret');
   return {
     temporal: temporalConfigFromEnv(env),
     codec: codecConfigFromEnv(env),

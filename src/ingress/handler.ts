@@ -4,6 +4,7 @@
 // (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress", with a table of
 // what each answer means). A validly signed body over `maxBodyBytes` is taken, not refused: a sender does not
 // retry a 4xx, so a 4xx is only for what is not ours (unsigned, forged) or what a retry cannot fix.
+import { refuseKnownSecret } from '../security/known-secrets';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
@@ -62,6 +63,9 @@ function checkSecrets(secrets: readonly string[]): void {
     if (!key || Buffer.from(key, 'base64').length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(key)) {
       throw new Error(`Webhook secret #${i + 1} is not of the form whsec_<base64> (check XBORDER_WEBHOOK_SECRETS).`);
     }
+    // Every entry holds the same line as the environment's (src/security/known-secrets.ts): a published key in any
+    // spelling, or a key outside Standard Webhooks' 24–64 bytes, never verifies anything.
+    refuseKnownSecret(`Webhook secret #${i + 1}`, secret, 'webhook-secret');
   }
 }
 

@@ -57,10 +57,15 @@ export function resolveApiBase(opts: { baseUrl?: string; environment?: Environme
   return url.toString().replace(/\/+$/, '');
 }
 
-/** 127.0.0.0/8, ::1 and localhost (RFC 6761: always this machine). `URL.hostname` keeps IPv6 in brackets. */
+/**
+ * 127.0.0.0/8, ::1 and `localhost`. `URL.hostname` keeps IPv6 in brackets. Not `*.localhost`: RFC 6761 asks
+ * resolvers to answer loopback for them, but Node asks the system's getaddrinfo, and glibc without
+ * nss-myhostname/systemd-resolved sends `sandbox.localhost` to the DNS server, whose answer can be any address:
+ * the API key would then cross the network in cleartext. `localhost` itself is in /etc/hosts.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '[::1]') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -77,20 +77,26 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
     } else throw new SandboxArgsError(`Unknown option --${name}\n${SANDBOX_USAGE}`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
-  const one = (name: string, envName: string): string | undefined => flags.get(name)?.at(-1) ?? env[envName];
+  const one = (name: string, envName: string): string | undefined => {
+    const flag = flags.get(name)?.at(-1);
+    // `--port=` or `--as-of=` is a mistake, not "the default": an empty flag value is refused (an empty environment
+    // variable still means unset, as compose files write them)
+    if (flag !== undefined && flag.trim() === '') throw new SandboxArgsError(`--${name} needs a value`);
+    return flag ?? env[envName];
+  };
 
   const options: SandboxOptions = {};
   const port = one('port', 'SANDBOX_PORT');
   if (port !== undefined) {
     options.port = Number(port);
-    if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
+    if (!/^\d{1,5}$/.test(port.trim()) || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
   }
   const host = one('host', 'SANDBOX_HOST');
   if (host) options.host = host;
   const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
   if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
   // Secrets given to the sandbox are real ones (the ingress and worker hold the same): none published in the repository.
-  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key);
+  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key, 'api-key');
   const urls = flags.get('webhook-url') ?? list(env.SANDBOX_WEBHOOK_URLS);
   for (const url of urls) {
     if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
@@ -104,13 +110,12 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
-    refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret);
+    refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret, 'webhook-secret');
     options.webhookSecret = secret;
   }
   const controlToken = one('control-token', 'SANDBOX_CONTROL_TOKEN');
   if (controlToken) {
-    if (controlToken.length < 16) throw new SandboxArgsError('--control-token must be 16 characters or more');
-    refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken);
+    refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken, 'token');
     options.controlToken = controlToken;
   }
   const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { isOwnHost, MISDIRECTED } from '../support/host-check';
 import { type AddressInfo } from 'node:net';
 import { isInForce } from '../contract';
 import { type SandboxClock } from './clock';
@@ -67,12 +68,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   let url = '';
   let openapiCache: unknown = null;
   const control = controlRouter(services, () => (openapiCache ??= buildOpenApi(api, url)));
-  const server: Server = createServer(
-    createRequestListener(core, api, control, {
-      enforceAllowlist: (asOf) => isInForce('IP_WHITELIST_ENFORCED', asOf),
-      enforceRateLimit: (asOf) => isInForce('RATE_LIMIT_ENFORCED', asOf),
-    }),
-  );
+  const listener = createRequestListener(core, api, control, {
+    enforceAllowlist: (asOf) => isInForce('IP_WHITELIST_ENFORCED', asOf),
+    enforceRateLimit: (asOf) => isInForce('RATE_LIMIT_ENFORCED', asOf),
+  });
+  // DNS rebinding: a request for a name that is not this server's is refused before any route (src/support/host-check.ts).
+  const server: Server = createServer((req, res) => {
+    if (isOwnHost(req.headers.host)) return listener(req, res);
+    res.writeHead(MISDIRECTED.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ code: 'MISDIRECTED_REQUEST', message: MISDIRECTED.message }));
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

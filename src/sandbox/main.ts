@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSandboxArgs, SANDBOX_USAGE, SandboxArgsError } from './args';
 import { DEFAULT_API_KEY } from './options';
 import { startSandbox, type RunningSandbox } from './index';
+import { writePrivateFile } from '../support/private-files';
 
 /**
  * No process prints a secret (house rule): the secrets the sandbox generated go to a file only its user can read
@@ -15,7 +16,8 @@ export function writeGeneratedSecrets(sandbox: RunningSandbox, given: { webhookS
   if (!given.controlToken) generated.controlToken = sandbox.controlToken;
   if (Object.keys(generated).length === 0) return null;
   const target = file ?? (dataFile ? path.join(path.dirname(dataFile), 'sandbox-secrets.json') : path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-sandbox-')), 'secrets.json'));
-  writeFileSync(target, `${JSON.stringify(generated, null, 2)}\n`, { mode: 0o600 });
+  // 0600 even over an existing file (writeFileSync's mode applies to new files only)
+  writePrivateFile(target, `${JSON.stringify(generated, null, 2)}\n`);
   return target;
 }
 

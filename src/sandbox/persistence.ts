@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writePrivateFile } from '../support/private-files';
 import { type SandboxData } from './state';
 
 /** Reads the data file; null when it does not exist. A corrupt file is an error (never silently dropped). */
@@ -10,12 +10,12 @@ export function loadData(file: string): SandboxData | null {
   return data;
 }
 
-/** Atomic write: a temporary file renamed over the target, so a crash never leaves half a file. */
+/**
+ * Atomic write: a temporary file renamed over the target, so a crash never leaves half a file. Mode 0600 (its
+ * directory 0700 when created here): the state holds the API keys, the webhook secret and the customers' personal data.
+ */
 export function saveData(file: string, data: SandboxData): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(data));
-  renameSync(tmp, file);
+  writePrivateFile(file, JSON.stringify(data));
 }
 
 /** Coalesces saves: at most one write per `delayMs`, and `flush()` writes now. */

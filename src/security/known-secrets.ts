@@ -36,12 +36,79 @@ const PLACEHOLDER = /^(?:change[-_ ]?me|replace[-_ ]?me|changeit|secret|password
 
 export const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
-/** Why `value` must not run as a secret, or null. Never echoes the value. */
-export function knownSecretReason(value: string): string | null {
+/**
+ * The kinds of secret xborder takes, each compared as what its user reads it as and held to a minimum strength:
+ * - `webhook-secret`: Standard Webhooks, `whsec_<base64>` (prefix optional, as the reference libraries read it); the
+ *   HMAC key is the decoded bytes, 24 to 64 of them (Standard Webhooks: "between 24 bytes and 64 bytes"; spec gap
+ *   Events 5, docs/spec-gaps.md). `whsec_<k>=` and `<k>` are the same key as `whsec_<k>`: all refused when it is published.
+ * - `codec-key`: base64 of 32 bytes (AES-256; the schema in src/codec/keys.ts checks the length).
+ * - `token`: a bearer token compared as the string it is (codec server, sandbox control routes): 24+ characters.
+ * - `api-key`: an API key sent as it is (the sandbox's keys, the worker's provider key): 16+ characters.
+ */
+export type SecretKind = 'webhook-secret' | 'codec-key' | 'token' | 'api-key';
+
+const WEBHOOK_KEY_BYTES = { min: 24, max: 64 } as const;
+const MIN_CHARACTERS: Record<'token' | 'api-key', number> = { token: 24, 'api-key': 16 };
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * The key bytes of a webhook secret as the signer and the verifier read them (src/provider/webhook-signature.ts:
+ * `whsec_` optional, then base64), or null when it is not base64. Node's decoder ignores extra `=`, so every
+ * spelling of one key decodes to the same bytes: those are what is compared.
+ */
+export function webhookSecretKey(value: string): Buffer | null {
+  const encoded = value.startsWith('whsec_') ? value.slice('whsec_'.length) : value;
+  if (encoded === '' || !BASE64.test(encoded)) return null;
+  return Buffer.from(encoded, 'base64');
+}
+
+/** The spellings a published secret may have been committed in, for what `value` decodes to (kind given). */
+function canonicalForms(value: string, kind: SecretKind | undefined): string[] {
+  if (kind === 'webhook-secret') {
+    const key = webhookSecretKey(value);
+    return key ? [`whsec_${key.toString('base64')}`, key.toString('base64')] : [];
+  }
+  if (kind === 'codec-key' && BASE64.test(value)) return [Buffer.from(value, 'base64').toString('base64')];
+  return [];
+}
+
+/** The kind a value's prefix announces (`whsec_`, `sk_`, `codec_`), for a caller that does not say. */
+function kindByPrefix(value: string): SecretKind | undefined {
+  if (value.startsWith('whsec_')) return 'webhook-secret';
+  if (value.startsWith('sk_')) return 'api-key';
+  if (value.startsWith('codec_')) return 'token';
+  return undefined;
+}
+
+/** Why `value` is too weak for its kind, or null. Never echoes the value. */
+export function secretStrengthProblem(kind: SecretKind, value: string): string | null {
+  const v = value.trim();
+  if (kind === 'webhook-secret') {
+    const key = webhookSecretKey(v);
+    if (!key) return 'it is not whsec_<base64>';
+    if (key.length < WEBHOOK_KEY_BYTES.min || key.length > WEBHOOK_KEY_BYTES.max) {
+      return `its key is ${key.length} bytes; Standard Webhooks keys are ${WEBHOOK_KEY_BYTES.min} to ${WEBHOOK_KEY_BYTES.max} random bytes`;
+    }
+    return null;
+  }
+  if (kind === 'codec-key') return BASE64.test(v) && Buffer.from(v, 'base64').length === 32 ? null : 'it is not base64 of 32 bytes';
+  const min = MIN_CHARACTERS[kind];
+  if (v.length < min) return `it is ${v.length} characters; a ${kind} needs ${min} or more (random)`;
+  if (new Set(v).size < 8) return 'it has fewer than 8 distinct characters: generate a random value';
+  return null;
+}
+
+/**
+ * Why `value` must not run as a secret, or null. Never echoes the value. With its kind, the value is compared as what
+ * it decodes to (every spelling of a published key is refused) and held to the kind's minimum strength.
+ */
+export function knownSecretReason(value: string, kind: SecretKind | undefined = kindByPrefix(value.trim())): string | null {
   const v = value.trim();
   if (v === '') return 'it is empty';
-  const published = PUBLISHED.get(sha256Hex(v));
-  if (published) return `it is published in the repository (${published})`;
+  for (const form of [v, ...canonicalForms(v, kind)]) {
+    const published = PUBLISHED.get(sha256Hex(form));
+    if (published) return `it is published in the repository (${published})`;
+  }
   if (/[<>]/.test(v) || /\.\.\.|…/.test(v)) return 'it is a placeholder (it has <…> or ...): generate a value';
   if (/change[-_ ]?me|replace[-_ ]?me|generate/i.test(v)) return 'it is a placeholder: generate a value';
   // The part that is supposed to be random: after a known prefix (whsec_, sk_…_, codec_) when there is one.
@@ -50,7 +117,9 @@ export function knownSecretReason(value: string): string | null {
   if (/^(.)\1*$/s.test(body)) return 'it is one character repeated: generate a value';
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(body) && body.length % 4 === 0 ? Buffer.from(body, 'base64') : null;
   if (bytes && bytes.length >= 8 && bytes.every((b) => b === bytes[0])) return 'it is one byte repeated: generate a value';
-  return null;
+  const key = kind === 'webhook-secret' ? webhookSecretKey(v) : null;
+  if (key && key.length >= 8 && key.every((b) => b === key[0])) return 'its key is one byte repeated: generate a value';
+  return kind ? secretStrengthProblem(kind, v) : null;
 }
 
 /** A configuration value that is published or a placeholder. Names the variable, never the value. */
@@ -66,13 +135,13 @@ export class KnownSecretError extends Error {
   }
 }
 
-/** Throws KnownSecretError naming `variable` when `value` (one secret) is published or a placeholder. */
-export function refuseKnownSecret(variable: string, value: string): void {
-  const reason = knownSecretReason(value);
+/** Throws KnownSecretError naming `variable` when `value` (one secret of `kind`) is published, a placeholder or too weak. */
+export function refuseKnownSecret(variable: string, value: string, kind: SecretKind): void {
+  const reason = knownSecretReason(value, kind);
   if (reason) throw new KnownSecretError(variable, reason);
 }
 
 /** The same for each secret of a list (secrets during a rotation): the error names the variable and the position. */
-export function refuseKnownSecrets(variable: string, values: readonly string[]): void {
-  values.forEach((value, i) => refuseKnownSecret(values.length > 1 ? `${variable} (#${i + 1})` : variable, value));
+export function refuseKnownSecrets(variable: string, values: readonly string[], kind: SecretKind): void {
+  values.forEach((value, i) => refuseKnownSecret(values.length > 1 ? `${variable} (#${i + 1})` : variable, value, kind));
 }

@@ -81,14 +81,28 @@ describe('bound to its workflow', () => {
     expect((await codecError(dataConverterFromEnv(env).payloadCodecs![0]!.decode([old!], wf('x')))).type).toBe('UNBOUND');
   });
 
-  it('follows a Schedule: the action is encoded for its workflow ID, each run has the nominal time appended', async () => {
-    const [args] = await codec().encode([payload({ run: 1 })], wf('xborder-reconcile-run'));
-    await expect(codec().decode([args!], wf('xborder-reconcile-run-2026-11-25T13:00:00Z'))).resolves.toHaveLength(1);
+  it('follows a Schedule: the action (reserved ID `schedule:<id>`) is encoded for its workflow ID, each run has the nominal time appended', async () => {
+    const [args] = await codec().encode([payload({ run: 1 })], wf('schedule:payment-reconcile'));
+    await expect(codec().decode([args!], wf('schedule:payment-reconcile-2026-11-25T13:00:00Z'))).resolves.toHaveLength(1);
     // A run's result reaches the next run (lastCompletionResult).
-    const [result] = await codec().encode([payload({ ok: true })], wf('xborder-reconcile-run-2026-11-25T13:00:00Z'));
-    await expect(codec().decode([result!], wf('xborder-reconcile-run-2026-11-25T13:05:00Z'))).resolves.toHaveLength(1);
-    // Not a licence for look-alike IDs.
-    expect((await codecError(codec().decode([args!], wf('xborder-reconcile-run-extra')))).type).toBe('WRONG_WORKFLOW');
-    expect((await codecError(codec().decode([result!], wf('other-run-2026-11-25T13:05:00Z')))).type).toBe('WRONG_WORKFLOW');
+    const [result] = await codec().encode([payload({ ok: true })], wf('schedule:payment-reconcile-2026-11-25T13:00:00Z'));
+    await expect(codec().decode([result!], wf('schedule:payment-reconcile-2026-11-25T13:05:00Z'))).resolves.toHaveLength(1);
+    // Not a licence for look-alike IDs, nor for another Schedule.
+    expect((await codecError(codec().decode([args!], wf('schedule:payment-reconcile-extra')))).type).toBe('WRONG_WORKFLOW');
+    expect((await codecError(codec().decode([result!], wf('schedule:other-2026-11-25T13:05:00Z')))).type).toBe('WRONG_WORKFLOW');
+    expect((await codecError(codec().decode([args!], wf('payment-reconcile-2026-11-25T13:05:00Z')))).type).toBe('WRONG_WORKFLOW');
+  });
+
+  it("never reads a workflow's payload in `<its ID>-<RFC 3339 time>`: a copied payment input does not start a second payment", async () => {
+    // The attack: a pull payment's encrypted start input, copied by a bare gRPC client into a new workflow ID.
+    const [input] = await codec().encode([payload({ paymentKey: 'order-1' })], wf('payment:order-1'));
+    for (const id of ['payment:order-1-2026-01-01T00:00:00Z', 'payment:order-1-run-2026-01-01T00:00:00Z', 'schedule:payment:order-1-2026-01-01T00:00:00Z']) {
+      expect((await codecError(codec().decode([input!], wf(id)))).type).toBe('WRONG_WORKFLOW');
+    }
+    const [transfer] = await codec().encode([payload({ transferKey: 't-1' })], wf('transfer:t-1'));
+    expect((await codecError(codec().decode([transfer!], wf('transfer:t-1-2026-01-01T00:00:00Z')))).type).toBe('WRONG_WORKFLOW');
+    // Even an ID that once served a Schedule without the reserved form: its runs no longer share payloads.
+    const [old] = await codec().encode([payload({ run: 1 })], wf('payment-reconcile-run'));
+    expect((await codecError(codec().decode([old!], wf('payment-reconcile-run-2026-11-25T13:00:00Z')))).type).toBe('WRONG_WORKFLOW');
   });
 });

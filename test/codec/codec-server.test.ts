@@ -103,7 +103,8 @@ it('refuses a bad body (400) and a payload it cannot decrypt (422), without echo
 
 it('never starts without a token', async () => {
   await expect(startCodecServer({ codecs: [codec], tokens: [] })).rejects.toThrow(/never runs unauthenticated/);
-  await expect(startCodecServer({ codecs: [codec], tokens: ['short'] })).rejects.toThrow(/16\+ characters/);
+  await expect(startCodecServer({ codecs: [codec], tokens: ['short'] })).rejects.toThrow(/24\+ characters/);
+  await expect(startCodecServer({ codecs: [codec], tokens: ['x'.repeat(40)] })).rejects.toThrow(/24\+ characters/);
 });
 
 it('shows a plaintext payload as it is and decodes a workflow-bound one without a context (the UI sends none)', async () => {

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -137,16 +137,18 @@ describe('idempotency fingerprint', () => {
 
 describe('parseSandboxArgs', () => {
   it('reads flags (repeatable keys with IP allowlists) and lets flags win over env', () => {
+    // API keys of 16+ random characters (src/security/known-secrets.ts, kind api-key)
+    const [K1, K2] = [`sk_${randomBytes(12).toString('hex')}`, `sk_${randomBytes(12).toString('hex')}`];
     const seed = join(tmpdir(), `seed-${process.pid}-${Date.now()}.json`);
     writeFileSync(seed, JSON.stringify({ customers: [], balances: { acc_1: 5 } }));
     const { options, help } = parseSandboxArgs(
-      ['--port', '0', '--api-key', 'k1', '--api-key=k2@10.0.0.1,10.0.0.2', '--webhook-url', 'http://127.0.0.1:9/h', '--as-of', '2026-03-01T00:00:00Z', '--seed', seed, '--demo-data', '--quiet', '--rate-limit', '5/1'],
+      ['--port', '0', '--api-key', K1, `--api-key=${K2}@10.0.0.1,10.0.0.2`, '--webhook-url', 'http://127.0.0.1:9/h', '--as-of', '2026-03-01T00:00:00Z', '--seed', seed, '--demo-data', '--quiet', '--rate-limit', '5/1'],
       { SANDBOX_PORT: '9999', SANDBOX_HOST: '127.0.0.2' },
     );
     expect(help).toBe(false);
     expect(options.port).toBe(0);
     expect(options.host).toBe('127.0.0.2');
-    expect(options.apiKeys).toEqual([{ key: 'k1' }, { key: 'k2', allowedIps: ['10.0.0.1', '10.0.0.2'] }]);
+    expect(options.apiKeys).toEqual([{ key: K1 }, { key: K2, allowedIps: ['10.0.0.1', '10.0.0.2'] }]);
     expect(options.webhookUrls).toEqual(['http://127.0.0.1:9/h']);
     expect(options.asOf).toEqual(new Date('2026-03-01T00:00:00Z'));
     expect(options.seed).toEqual({ customers: [], balances: { acc_1: 5 } });

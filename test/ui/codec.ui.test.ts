@@ -1,5 +1,6 @@
-// The Temporal UI of the local stack decodes payloads through the codec server (`xborder dev` points
-// the dev server's UI at it with --ui-codec-endpoint), and shows only the encrypted payload without it. Headless
+// The Temporal UI of the local stack decodes payloads through the codec server once a person has entered its
+// endpoint in the UI's Codec Server settings (kept in their browser: the UI server is never given the token, whose
+// settings answer anyone; docs/codec.md, "The Temporal UI"), and shows only the encrypted payload without it. Headless
 // Debian Chromium driven by playwright-core, as test/ui/stuck-payments.ui.test.ts. Screenshots in test-artifacts/.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -10,6 +11,7 @@ import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import { paymentWorkflowId } from '../../workflows/payment/api';
 import { temporalBinaries } from '../support/temporal';
+import { generatedToken } from '../support/secrets';
 import { startTestStack, uniqueKey } from '../e2e/stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { ONBOARD_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/onboard-customer/api';
@@ -18,7 +20,7 @@ jest.setTimeout(180_000);
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
-const TOKEN = `ui-test-token-${Math.random().toString(36).slice(2)}`;
+const TOKEN = generatedToken();
 
 let stack: LocalStack;
 let browser: Browser | undefined;
@@ -36,6 +38,19 @@ afterAll(async () => {
   await browser?.close();
   await stack?.close();
 });
+
+/**
+ * What a person does once in the UI's Settings > Codec Server ("Use my browser setting", the endpoint with the token),
+ * as the UI keeps it: in the browser's local storage, never in the UI server's settings answer.
+ */
+async function useCodecServerInThisBrowser(page: Page): Promise<void> {
+  // runs in the page: the browser's localStorage (this project's TypeScript has no DOM library)
+  await page.addInitScript((endpoint) => {
+    const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage;
+    storage.setItem('endpoint', JSON.stringify(endpoint));
+    storage.setItem('overrideRemoteCodecConfiguration', 'true');
+  }, stack.codecServer!.uiEndpoint(TOKEN));
+}
 
 async function openWorkflow(page: Page, workflowId: string): Promise<void> {
   await page.goto(`${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows/${encodeURIComponent(workflowId)}`, { waitUntil: 'domcontentloaded' });
@@ -56,8 +71,10 @@ it('shows the decoded payment input with the codec server, and only the encrypte
   const workflowId = paymentWorkflowId(key);
   mkdirSync(ARTIFACTS, { recursive: true });
 
-  // With the codec server: the UI's own calls to /decode carry the token in the path and are answered.
+  // With the codec server: what a person does in Settings > Codec Server ("Use my browser setting", the endpoint with
+  // the token), as the UI keeps it (its localStorage). The UI's own calls to /decode carry the token in the path.
   const decoded = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  await useCodecServerInThisBrowser(decoded);
   const decodeCalls: number[] = [];
   decoded.on('response', (response) => {
     const url = new URL(response.url());
@@ -71,6 +88,7 @@ it('shows the decoded payment input with the codec server, and only the encrypte
 
   // Without it (the codec server unreachable from this browser): the input stays encrypted.
   const encrypted = await browser!.newPage({ viewport: { width: 1600, height: 1200 } });
+  await useCodecServerInThisBrowser(encrypted);
   await encrypted.route(`${stack.codecServer!.url}/**`, (route) => route.abort());
   await openWorkflow(encrypted, workflowId);
   await encrypted.getByText(/binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/).first().waitFor({ timeout: 60_000 });

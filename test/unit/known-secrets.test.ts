@@ -1,12 +1,15 @@
 // No secret that appears in the repository ever runs: every process refuses, at start and naming the variable, a
 // value published in the repository (examples, tests, docs) or a placeholder (src/security/known-secrets.ts).
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { codecKeysFromEnv, dataConverterFromEnv } from '../../src/codec';
 import { codecServerConfigFromEnv } from '../../src/codec/server-config';
 import { ingressConfigFromEnv } from '../../src/ingress/config';
 import { createLambdaIngress } from '../../src/ingress/lambda-main';
+import { createWebhookHandler } from '../../src/ingress';
+import { eventsConfigFromEnv } from '../../workers/events-config';
 import { DEFAULT_API_KEY, parseSandboxArgs, SandboxArgsError } from '../../src/sandbox';
 import { KnownSecretError, knownSecretReason } from '../../src/security/known-secrets';
 import { workerConfigFromEnv } from '../../workers/config';
@@ -130,4 +133,53 @@ describe('every process refuses them at start, naming the variable and never ech
     expect(out).not.toContain('listening');
     expect(out).not.toContain(publishedWebhookSecret);
   }, 30_000);
+});
+
+describe('secrets are compared as what they decode to, with a minimum strength per kind', () => {
+  const key = publishedWebhookSecret.slice('whsec_'.length);
+  /** Every spelling of the published webhook key: the HMAC key (decoded bytes) is the same in each. */
+  const respellings = [`${publishedWebhookSecret}=`, `${publishedWebhookSecret}==`, key, `${key}=`, ` ${publishedWebhookSecret}`];
+  const codecEnv = { XBORDER_CODEC_KEYS: JSON.stringify({ current: 'k', keys: { k: generatedCodecKey() } }) };
+  const handler = (secret: string) => createWebhookHandler({ secrets: [secret], router: { route: () => Promise.reject(new Error('no')) } as never });
+
+  it('a respelled published webhook secret is refused by every entry (ingress, outbound events, sandbox, the handler itself)', () => {
+    for (const value of respellings) {
+      expect({ value, reason: knownSecretReason(value, 'webhook-secret') }).toEqual({ value, reason: expect.stringContaining('published') });
+      expect(() => ingressConfigFromEnv({ XBORDER_WEBHOOK_SECRETS: value.trim() })).toThrow(/XBORDER_WEBHOOK_SECRETS must not be used/);
+      expect(() => eventsConfigFromEnv({ XBORDER_EVENTS_URL: 'http://127.0.0.1:9/e', XBORDER_EVENTS_SECRETS: value.trim() })).toThrow(/XBORDER_EVENTS_SECRETS/);
+    }
+    expect(() => parseSandboxArgs(['--webhook-secret', `${publishedWebhookSecret}=`])).toThrow(SandboxArgsError);
+    expect(() => handler(`${publishedWebhookSecret}=`)).toThrow(/Webhook secret #1 must not be used/);
+  });
+
+  it('Standard Webhooks keys are 24 to 64 bytes: `whsec_YQ==` (one byte) and 65 bytes refused at the ingress, the worker and the sandbox', () => {
+    const ofBytes = (n: number) => `whsec_${randomBytes(n).toString('base64')}`;
+    for (const weak of ['whsec_YQ==', ofBytes(16), ofBytes(23), ofBytes(65)]) {
+      expect(knownSecretReason(weak, 'webhook-secret')).toMatch(/bytes/);
+      expect(() => ingressConfigFromEnv({ XBORDER_WEBHOOK_SECRETS: weak })).toThrow(/XBORDER_WEBHOOK_SECRETS must not be used/);
+      expect(() => eventsConfigFromEnv({ XBORDER_EVENTS_URL: 'http://127.0.0.1:9/e', XBORDER_EVENTS_SECRETS: weak })).toThrow(/XBORDER_EVENTS_SECRETS/);
+      expect(() => eventsConfigFromEnv({ XBORDER_EVENTS_ENDPOINTS: JSON.stringify([{ url: 'http://127.0.0.1:9/e', secrets: [weak] }]) })).toThrow(/XBORDER_EVENTS_ENDPOINTS/);
+      expect(() => parseSandboxArgs(['--webhook-secret', weak])).toThrow(SandboxArgsError);
+      expect(() => handler(weak)).toThrow(/Webhook secret #1/);
+    }
+    for (const ok of [ofBytes(24), ofBytes(32), ofBytes(64)]) {
+      expect(knownSecretReason(ok, 'webhook-secret')).toBeNull();
+      expect(ingressConfigFromEnv({ XBORDER_WEBHOOK_SECRETS: ok }).secrets).toEqual([ok]);
+    }
+  });
+
+  it('tokens need 24+ random characters, API keys 16+: the codec server, the sandbox, the worker', () => {
+    for (const weak of ['x'.repeat(30), 'abcdabcdabcdabcdabcdabcd', randomBytes(8).toString('hex')]) {
+      expect(() => codecServerConfigFromEnv({ ...codecEnv, XBORDER_CODEC_SERVER_TOKENS: weak })).toThrow(/XBORDER_CODEC_SERVER_TOKENS must not be used/);
+      expect(() => parseSandboxArgs(['--control-token', weak])).toThrow(SandboxArgsError);
+    }
+    expect(() => parseSandboxArgs(['--api-key', 'sk_short1'])).toThrow(SandboxArgsError);
+    expect(() => workerConfigFromEnv({ XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: 'sk_short1' })).toThrow(/XBORDER_PROVIDER_API_KEY/);
+    expect(codecServerConfigFromEnv({ ...codecEnv, XBORDER_CODEC_SERVER_TOKENS: generatedToken() }).tokens).toHaveLength(1);
+  });
+
+  it('a codec key respelled (extra padding) is the same key: the replay histories’ key is refused in any spelling', () => {
+    const replay = (JSON.parse(readFileSync(REPLAY_KEYS_FILE, 'utf8')) as { keys: Record<string, string> }).keys['xborder-test-1']!;
+    expect(knownSecretReason(`${replay}=`, 'codec-key')).toMatch(/published/);
+  });
 });

@@ -109,7 +109,7 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
         10_000,
       );
       expect(board.generation).toBe(0);
-      expect(board.lastRefreshedBy).toMatch(new RegExp(`^${scheduleId}-run`));
+      expect(board.lastRefreshedBy).toMatch(new RegExp(`^schedule:${scheduleId}-\\d{4}-`));
 
       // Second call: no "already exists", the interval is updated; a paused Schedule stays paused.
       await first.handle.pause('test: operator pause');
@@ -159,7 +159,7 @@ it('xborder schedule: create, create again (update), pause, describe, unpause, t
     );
     expect(await run('describe')).toBe(0);
     expect(lines.pop()).toMatch(
-      new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ ${scheduleId}-run`),
+      new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ schedule:${scheduleId}-\\d{4}-`),
     );
     expect(await run('delete')).toBe(0);
     await expect(client().describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);

@@ -8,7 +8,8 @@ import { startOrSubscribe } from '../follow-entity';
 import type { ProviderCustomerInput } from '../inputs';
 import { customerChangedSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../provider-customer/api';
 import { createIndexer } from '../indexing';
-import { onboardStateQuery, type OnboardCustomerInput, type OnboardCustomerResult } from './api';
+import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
+import { onboardCustomerWorkflowId, onboardStateQuery, type OnboardCustomerInput, type OnboardCustomerResult } from './api';
 import { OnboardProgress } from './state';
 import { createCustomer } from './steps/create';
 import { awaitReview } from './steps/await-review';
@@ -17,6 +18,7 @@ const HOUR = 60 * 60 * 1000;
 
 export async function onboardCustomer(input: OnboardCustomerInput): Promise<OnboardCustomerResult> {
   const workflowId = workflowInfo().workflowId;
+  refuseInputOfAnotherWorkflow(onboardCustomerWorkflowId(input.customerKey), workflowId); // workflow-id-check.ts
   const progress = new OnboardProgress();
   setHandler(onboardStateQuery, () => progress.snapshot());
   setHandler(customerChangedSignal, ({ customer }) => progress.onCustomerChanged(customer));

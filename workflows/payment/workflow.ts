@@ -7,6 +7,7 @@ import {
   awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
   cancelUpdate,
+  paymentWorkflowId,
   createdAnswerQuery,
   paymentStateQuery,
   requoteUpdate,
@@ -16,6 +17,7 @@ import {
 } from './api';
 import { providerPaymentChangedSignal } from '../provider-payment/api';
 import { PaymentWorkflowState } from './state';
+import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
 import { validateRequest } from './steps/validate';
 import { quoteAndCreate } from './steps/create';
 import { awaitOperator, resolveCreate } from './steps/resolve-create';
@@ -23,6 +25,8 @@ import { requote } from './steps/requote';
 import { followToOutcome } from './steps/follow';
 
 export async function payment(input: PaymentInput): Promise<PaymentOutcome> {
+  // a start input copied under another ID (payment:<key>-<anything>) never acts: one key, one run moving money
+  refuseInputOfAnotherWorkflow(paymentWorkflowId(input.paymentKey), workflowInfo().workflowId);
   const state = new PaymentWorkflowState(workflowInfo().workflowId, input);
   registerHandlers(state);
   // A Temporal cancel request is a request like the `cancel` update, never an interruption of a create or a wait

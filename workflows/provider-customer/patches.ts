@@ -12,4 +12,9 @@ export const CUSTOMER_PATCHES = {
    * once it runs live on the new code (patched() is false only while replaying its past).
    */
   entityEnds: 'customer-entity-ends',
+  /**
+   * A run whose ID is not `provider-customer:<input.customerId>` fails at once, non-retryable (workflow-id-check.ts).
+   * Asked only when the IDs differ, so a run under its own ID has no marker and no new command.
+   */
+  refusesAnotherId: 'customer-entity-refuses-another-id',
 } as const;

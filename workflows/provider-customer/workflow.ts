@@ -2,7 +2,8 @@
 // ingress (customer.created / customer.updated, signalWithStart: api.ts) and forwarding review outcomes to the
 // onboarding workflow that subscribed. AUTO_UPGRADE: its commands change only behind the patches of patches.ts.
 import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
-import { customerEventSignal, customerSnapshotQuery, isReviewFinal, subscribeSignal, type ProviderCustomerInput } from './api';
+import { workflowIdMismatch } from '../workflow-id-check';
+import { customerEventSignal, customerSnapshotQuery, isReviewFinal, providerCustomerWorkflowId, subscribeSignal, type ProviderCustomerInput } from './api';
 import { CUSTOMER_PATCHES } from './patches';
 import { ProviderCustomerState, type ProviderCustomerSnapshot } from './state';
 import { forwardCustomer } from './steps/forward';
@@ -11,6 +12,9 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** The input is typed at the edge (api.ts, signalWithStartProviderCustomer; continue-as-new): not parsed again. */
 export async function providerCustomer(input: ProviderCustomerInput): Promise<Omit<ProviderCustomerSnapshot, 'subscribers'>> {
+  // An input copied under another ID never acts (workflow-id-check.ts); patched() only then (no marker otherwise).
+  const mismatch = workflowIdMismatch(providerCustomerWorkflowId(input.customerId), workflowInfo().workflowId);
+  if (mismatch && patched(CUSTOMER_PATCHES.refusesAnotherId)) throw mismatch;
   const lingerMs = input.lingerAfterFinalMs ?? DAY;
   const maxReviewIdleMs = input.maxReviewIdleMs ?? 30 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;

@@ -30,6 +30,7 @@
 // | entity-subscriber-read-is-told | patched | new: kept histories recorded before it                               |
 // | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
 // | entity-takes-final-reads       | patched | new: kept histories held final reads for a GET                       |
+// | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -99,4 +100,9 @@ export const ENTITY_PATCHES = {
    * as it comes, not held for another GET: it is the service's answer to our own call. Read only for such a read.
    */
   takesFinalReads: 'entity-takes-final-reads',
+  /**
+   * A run whose ID is not `provider-payment:<input.providerPaymentId>` fails at once, non-retryable
+   * (workflow-id-check.ts). Asked only when the IDs differ, so a run under its own ID has no marker.
+   */
+  refusesAnotherId: 'entity-refuses-another-id',
 } as const;

@@ -3,9 +3,10 @@
 // automatic conversion — spec: Payment rule 2, Events 2) is never lost. AUTO_UPGRADE: its commands change only
 // behind the patches of patches.ts.
 import '../polyfills';
-import { condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import { workflowIdMismatch } from '../workflow-id-check';
 import { isTerminalStatus } from '../payment-merge';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, subscribeSignal, type ProviderPaymentInput, type ProviderPaymentSnapshot } from './api';
+import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, subscribeSignal, type ProviderPaymentInput, type ProviderPaymentSnapshot } from './api';
 import { Waiter } from '../waiter';
 import { ENTITY_PATCHES } from './patches';
 import { ProviderPaymentState } from './state';
@@ -38,6 +39,10 @@ export const SUBSCRIBED_READ_EVERY_MS = DAY;
  * does not parse it again.
  */
 export async function providerPayment(input: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
+  // An input copied under another ID never acts (workflow-id-check.ts). patched() is asked only then: a run under
+  // its own ID gets no marker and no new command; one recorded before the check replays as it ran.
+  const mismatch = workflowIdMismatch(providerPaymentWorkflowId(input.providerPaymentId), workflowInfo().workflowId);
+  if (mismatch && patched(ENTITY_PATCHES.refusesAnotherId)) throw mismatch;
   const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
   const state = new ProviderPaymentState(input);

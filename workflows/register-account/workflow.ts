@@ -4,11 +4,13 @@
 // PINNED: a change ships as a new build, never a patch.
 import { workflowInfo } from '@temporalio/workflow';
 import { contractActivities } from '../activity-options';
-import type { RegisterAccountInput, RegisterAccountResult } from './api';
+import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
+import { registerAccountWorkflowId, type RegisterAccountInput, type RegisterAccountResult } from './api';
 import { checkRequirements } from './steps/check-requirements';
 import { createAccount } from './steps/create';
 
 export async function registerAccount(input: RegisterAccountInput): Promise<RegisterAccountResult> {
+  refuseInputOfAnotherWorkflow(registerAccountWorkflowId(input.accountKey), workflowInfo().workflowId); // workflow-id-check.ts
   const asOf = new Date(Date.now()).toISOString();
   const violations = [
     ...(await contractActivities.validateAccountBody(input.account, asOf)),

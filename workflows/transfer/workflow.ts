@@ -4,8 +4,9 @@
 // is already parsed by the caller (src/client startTransfer: zod at the edge). With `events`, each change a backend
 // acts on is handed to its delivery workflow (steps/events.ts). PINNED: a change ships as a new build, never a
 // patch; histories of older builds are in test/replay/archive/.
-import { ApplicationFailure, CancellationScope, isCancellation, setHandler, TemporalFailure } from '@temporalio/workflow';
-import { transferStateQuery, type TransferInput, type TransferResult } from './api';
+import { ApplicationFailure, CancellationScope, isCancellation, setHandler, TemporalFailure, workflowInfo } from '@temporalio/workflow';
+import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
+import { transferStateQuery, transferWorkflowId, type TransferInput, type TransferResult } from './api';
 import { TransferProgress } from './state';
 import { transferEventEmitter, type TransferEventEmitter } from './steps/events';
 import { onboardStep } from './steps/onboard';
@@ -13,6 +14,8 @@ import { registerStep } from './steps/register';
 import { payStep } from './steps/pay';
 
 export async function transfer(input: TransferInput): Promise<TransferResult> {
+  // Before anything: an input copied under another ID never acts (workflow-id-check.ts).
+  refuseInputOfAnotherWorkflow(transferWorkflowId(input.transferKey), workflowInfo().workflowId);
   const progress = new TransferProgress();
   const events = transferEventEmitter(input);
   setHandler(transferStateQuery, () => progress.snapshot());

@@ -34,7 +34,7 @@ export function authenticate(req: IncomingMessage, keys: readonly ApiKeyConfig[]
   const header = req.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
   if (!key) throw new ApiError(401, 'UNAUTHORIZED', 'The X-Api-Key header is missing');
-  const config = keys.find((k) => k.key === key);
+  const config = findApiKey(keys, key);
   if (!config) throw new ApiError(401, 'UNAUTHORIZED', 'The X-Api-Key header carries an unknown API key');
   if (enforceAllowlist && config.allowedIps && config.allowedIps.length > 0) {
     const ip = normalizeIp(req.socket.remoteAddress);
@@ -43,6 +43,17 @@ export function authenticate(req: IncomingMessage, keys: readonly ApiKeyConfig[]
     }
   }
   return key;
+}
+
+/**
+ * The configured key equal to `candidate`, compared in constant time: SHA-256 of each side first (lengths stay
+ * hidden), every key compared, no early exit (a `===` or find() would tell by its timing how much of a key matched).
+ */
+export function findApiKey(keys: readonly ApiKeyConfig[], candidate: string): ApiKeyConfig | undefined {
+  const d = digest(candidate);
+  let found: ApiKeyConfig | undefined;
+  for (const k of keys) if (timingSafeEqual(digest(k.key), d) && found === undefined) found = k;
+  return found;
 }
 
 /** The header of the control routes' token (docs/sandbox.md, "Control API"). */

@@ -74,8 +74,9 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
   // signed with the new one (the receiver accepts both during the rotation). Never echoed.
   r.add('PUT', '/sandbox/webhook-secret', ({ body }) => {
     const { secret } = parse(WebhookSecretBodySchema, body);
-    // A secret published in the repository never signs anything (src/security/known-secrets.ts).
-    if (knownSecretReason(secret) !== null) throw validationError([{ path: 'secret', rule: 'KNOWN_SECRET', message: 'a secret published in the repository; generate one (whsec_ and 24 random bytes, base64)' }]);
+    // A secret published in the repository (in any spelling of its key) or outside 24–64 bytes never signs anything
+    // (src/security/known-secrets.ts; Standard Webhooks key sizes).
+    if (knownSecretReason(secret, 'webhook-secret') !== null) throw validationError([{ path: 'secret', rule: 'KNOWN_SECRET', message: 'a published or weak secret; generate one (whsec_ and 24 to 64 random bytes, base64)' }]);
     core.webhookSecret = secret;
     return ok({ status: 'rotated' });
   });

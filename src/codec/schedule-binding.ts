@@ -1,0 +1,39 @@
+// Which payloads a Schedule's runs share (docs/codec.md, "Bound to its workflow"). A payload is bound to exactly
+// one workflow ID; the one exception is a Schedule: Temporal encodes the action's arguments once, for the action's
+// workflow ID, and starts each run as `<that ID>-<nominal time>`, passing a run's result to the next
+// (lastCompletionResult). So the runs of one Schedule share their payloads, and only when the action's ID has
+// the reserved form `schedule:<scheduleId>`, which no other xborder workflow ID takes (each starts with its own
+// type: `payment:`, `transfer:`, ...; every keyed workflow refuses an ID that is not its own,
+// workflows/workflow-id-check.ts). A payment's ciphertext (bound to `payment:<key>`) therefore never decodes in
+// `payment:<key>-2026-01-01T00:00:00Z`: only IDs the client encoded for a Schedule (reserved form) have runs.
+// What a Schedule's action carries must not be secret (its arguments are readable by every run of the Schedule).
+
+/** The reserved prefix of Schedule action workflow IDs. */
+export const SCHEDULE_WORKFLOW_ID_PREFIX = 'schedule:';
+
+/** The action workflow ID of the Schedule `scheduleId`: its runs are `<this>-<nominal time>`. */
+export function scheduleActionWorkflowId(scheduleId: string): string {
+  return `${SCHEDULE_WORKFLOW_ID_PREFIX}${scheduleId}`;
+}
+
+/** Temporal's Schedules append each run's nominal time, RFC 3339 UTC to the second. */
+const SCHEDULED_RUN = /^(schedule:[^\n]+)-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * The Schedule action ID whose runs `workflowId` belongs to: `workflowId` itself when it is a reserved action ID,
+ * the action ID when it is `<reserved action ID>-<RFC 3339 UTC time>`, undefined for every other ID.
+ */
+export function scheduleOf(workflowId: string): string | undefined {
+  if (!workflowId.startsWith(SCHEDULE_WORKFLOW_ID_PREFIX)) return undefined;
+  return SCHEDULED_RUN.exec(workflowId)?.[1] ?? workflowId;
+}
+
+/**
+ * Whether a payload bound to `bound` may be read in workflow `actual`: the same ID, or both of one Schedule (its
+ * action and its runs). Nothing else: no prefix, suffix or pattern admits another ID.
+ */
+export function sameWorkflow(bound: string, actual: string): boolean {
+  if (bound === actual) return true;
+  const schedule = scheduleOf(actual);
+  return schedule !== undefined && scheduleOf(bound) === schedule;
+}
