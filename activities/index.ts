@@ -7,6 +7,7 @@ import { createQuoteActivities, type QuoteActivities } from './quote-activities'
 import { createWorkflowReadActivities, type WorkflowReadActivities } from './workflow-read-activities';
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
 import { createContractActivities, type ContractActivities } from './contract-activities';
+import { createLateEventsActivities, type LateEventsActivities } from './late-events-activities';
 import {
   createEventDeliveryActivities,
   createEventHandOverActivities,
@@ -23,6 +24,7 @@ export * from './quote-activities';
 export * from './workflow-read-activities';
 export * from './reconcile-activities';
 export * from './contract-activities';
+export * from './late-events-activities';
 export * from './event-delivery-activities';
 
 /** Every activity the workflows call, for one worker. */
@@ -30,8 +32,9 @@ export function createActivities(deps: {
   provider: ProviderPort;
   /** outbound events' endpoints (workers/events-config.ts); absent: none, every event waits as undeliverable */
   events?: EventDeliveryConfig;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities {
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities & LateEventsActivities {
   return {
+    ...createLateEventsActivities(),
     ...createEventHandOverActivities(),
     ...createEventDeliveryActivities({ config: deps.events ?? { defaultEndpoint: null, endpoints: [] } }),
     ...createWorkflowReadActivities(),

@@ -66,7 +66,16 @@ export const ProviderPaymentInputSchema = z.object({
    * closed): a move after that is sent as payment.moved_after_outcome. Carried over by continue-as-new.
    */
   eventsFor: z
-    .array(z.object({ subscriber: z.string(), paymentKey: z.string(), endpointUrl: z.string().nullable(), told: z.string().nullable() }))
+    .array(
+      z.object({
+        subscriber: z.string(),
+        paymentKey: z.string(),
+        endpointUrl: z.string().nullable(),
+        told: z.string().nullable(),
+        /** what the subscriber read itself and told its backend (knowledge.ts, moveKey); absent in old runs */
+        readByIt: z.string().optional(),
+      }),
+    )
     .optional(),
   /** carried over by continue-as-new: pushes the GET did not bear out */
   pushMismatches: z

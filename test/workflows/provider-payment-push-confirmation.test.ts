@@ -105,6 +105,11 @@ it('a true COMPLETED webhook is confirmed by one GET and ends the payment COMPLE
     (s) => s.phase === 'IN_PROGRESS',
   );
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(id, 'SENT'));
+  // SENT confirmed before the service moves on (else the SENT push's read already answers COMPLETED)
+  await eventually(
+    () => snapshot(id),
+    (s) => s.payment?.status === 'SENT',
+  );
   const before = await entityHistory(id);
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(id, 'COMPLETED'));
   const outcome = await closedPaymentOutcome(handle);
@@ -115,8 +120,9 @@ it('a true COMPLETED webhook is confirmed by one GET and ends the payment COMPLE
   expect(snap.pushMismatches).toEqual([]);
   expect(snap.unconfirmed).toEqual([]);
   expect(snap.statusHistory.at(-1)).toMatchObject({ status: 'COMPLETED', cause: 'event' });
-  // one confirming read, by the entity, for the one final status; none for the hints before it
-  expect(fake.callsOf('getPayment', PROVIDER_PAYMENT_WORKFLOW_TYPE)).toHaveLength(1);
+  // one confirming read by the entity for each push that changed what it knew: the funding (PENDING), SENT and the
+  // final status — a push is only a trigger to read (knowledge.ts), a status on the way included
+  expect(fake.callsOf('getPayment', PROVIDER_PAYMENT_WORKFLOW_TYPE)).toHaveLength(3);
   // what it cost the entity's history: the patch marker (with its TemporalChangeVersion upsert, once per run)
   // and one local-activity marker; no activity task, no extra workflow task (docs/performance.md)
   const after = await entityHistory(id);

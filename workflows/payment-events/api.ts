@@ -65,6 +65,8 @@ export interface PaymentEventsSnapshot {
   /** since when the oldest pending event has failed a whole retry window; null when deliveries go through */
   undeliveredSince: string | null;
   lastError: string | null;
+  /** ids delivered lately, oldest first (a fresh providerPayment run reads which move was handed over last) */
+  recentIds?: string[];
 }
 
 /**

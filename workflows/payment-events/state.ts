@@ -89,6 +89,7 @@ export class PaymentEventsState {
       lastSequence: this.lastSequence,
       undeliveredSince: this.undeliveredSince,
       lastError: this.lastError,
+      recentIds: [...this.recent],
     };
   }
 }

@@ -69,6 +69,11 @@ export type PaymentCreated =
       fundingDeadline: string | null;
       /** true when source.accountId is set: funds are pulled at once, nothing to send */
       pulledFromAccount: boolean;
+      /**
+       * An accepted cancel, when the answer is given after it (a retried start): the funding instructions are then
+       * null — nothing is to be sent to a cancelled payment. Absent while no cancel was accepted.
+       */
+      cancelled?: { reason: string } | null;
     }
   | { outcome: 'REJECTED'; violations: Violation[] }
   /**

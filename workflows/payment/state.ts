@@ -18,6 +18,7 @@ import {
   type PaymentLimits,
 } from '../payment-rules';
 import { requestFingerprint } from '../request-fingerprint';
+import { resolveContradiction } from './resolve-rules';
 import type { PaymentPhase, TimelineEntry } from '../types';
 import { Waiter } from '../waiter';
 import {
@@ -91,6 +92,8 @@ export class PaymentWorkflowState {
   /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
   attention: { reason: string; idempotencyKey: string; first: boolean } | null = null;
   resolution: ResolveCreateDecision | null = null;
+  /** why the operator's last decision could not be applied (its refusal says so) */
+  resolveFailure: string | null = null;
   /** a `resolveCreate` of a requote's create is reading the named payment */
   resolvingRequote = false;
   lastHeardAt = Date.now();
@@ -370,6 +373,9 @@ export class PaymentWorkflowState {
 
   /** awaitCreated's answer once there is one; null while it waits (also the `createdAnswer` query). */
   createdAnswerNow(): PaymentCreated | null {
+    // a retried start after an accepted cancel is told of the cancel, never handed live instructions
+    if (this.created && this.cancel?.decision === 'ACCEPTED' && this.created.outcome === 'CREATED')
+      return { ...this.created, fundingInstructions: null, cancelled: { reason: this.cancel.reason } };
     if (this.created) return this.created;
     if (this.attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: this.attention.reason };
     const outcome = this.outcome;
@@ -481,5 +487,7 @@ export class PaymentWorkflowState {
       (typeof d?.providerPaymentId === 'string' && d.providerPaymentId.length > 0) ||
       (d?.noPaymentCreated === true && typeof d.reason === 'string');
     if (!ok) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'pass { providerPaymentId } or { noPaymentCreated: true, reason }');
+    const contradiction = resolveContradiction(decision, [...this.toldEarly.values()].map((t) => t.payment));
+    if (contradiction) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, contradiction);
   }
 }

@@ -25,6 +25,10 @@
 // | entity-confirms-final-push     | patched | runs without its marker (all but forged-final-push) took final pushes as they came |
 // | entity-fewer-actions           | patched | new in build 0.3.0: every kept history but entity-fewer-actions-* predates it |
 // | entity-sends-moved-after-outcome | patched | new in build 0.3.0; deprecate once no kept history heard a late move without it |
+// | entity-confirms-every-push     | patched | new: every kept history took non-final pushes as they came          |
+// | entity-announces-refund-keeping-status | patched | new: kept histories recorded before it                       |
+// | entity-subscriber-read-is-told | patched | new: kept histories recorded before it                               |
+// | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -67,4 +71,26 @@ export const ENTITY_PATCHES = {
    * run with no such subscriber has no marker and no new command.
    */
   sendsMovedAfterOutcome: 'entity-sends-moved-after-outcome',
+  /**
+   * Every push that would change what the entity holds waits for a read, not only a final status (knowledge.ts): a
+   * status on the way (PENDING), a lifecycle timestamp (refundedAt on PROCESSING), a figure. Read at each such push
+   * that is held, so a run that hears none has no marker; runs before it took such pushes as they came.
+   */
+  confirmsEveryPush: 'entity-confirms-every-push',
+  /**
+   * A move after the outcome is keyed by status and refund (knowledge.ts, moveKey): late funds refunded on an EXPIRED
+   * payment keep the status EXPIRED and are announced all the same. Read only when such a refund is heard after the
+   * outcome, so a run without one has no marker.
+   */
+  announcesRefundKeepingStatus: 'entity-announces-refund-keeping-status',
+  /**
+   * A subscriber that read the payment itself (its GET, told with `from`) told its backend what it read: that is not
+   * a move after its outcome. Read only when it would skip a hand-over the older code made.
+   */
+  subscriberReadIsTold: 'entity-subscriber-read-is-told',
+  /**
+   * A fresh run (its predecessor ended after its linger) that reads a payment which may have moved after its outcome
+   * looks up the closed payment's events registration (activities/late-events-activities.ts). Read only then.
+   */
+  findsRegistrationAfterLinger: 'entity-finds-registration-after-linger',
 } as const;

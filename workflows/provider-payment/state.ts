@@ -18,6 +18,7 @@ import {
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
+import { bearsOut, moveKey, mustHoldForRead, sourceOf } from './knowledge';
 import {
   claimsFinalStatus,
   confirms,
@@ -73,7 +74,7 @@ export class ProviderPaymentState {
    * Subscribers that asked for outbound events, with the status each was last told: once one has closed, a
    * later move is sent to its delivery workflow as payment.moved_after_outcome (steps/announce-late.ts).
    */
-  readonly eventsFor: Map<string, LateEventsFor & { told: string | null }>;
+  readonly eventsFor: Map<string, LateEventsFor & { told: string | null; readByIt?: string }>;
   /** workflow time before which no confirming read is tried again (after one that failed) */
   confirmNotBefore = 0;
 
@@ -131,9 +132,16 @@ export class ProviderPaymentState {
     this.quietReads = 0;
     // a state the payment workflow read itself (api.ts, tellEntity) is a reconcile, not a webhook
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
-    if (this.holdsForConfirmation(event.eventId, event.payment, cause)) return;
+    if (sourceOf(event) === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
+    if (this.holdsForConfirmation(event, cause)) return;
     this.accept(event.payment, cause);
     if (cause === 'reconcile' && event.from !== undefined && this.fewer) this.toldBy(event.from, event.payment);
+  }
+
+  /** A subscriber that asked for events read the payment itself: what it read is what it tells its backend. */
+  private noteReadBy(subscriber: string, read: Payment): void {
+    const events = this.eventsFor.get(subscriber);
+    if (events && read.id === this.id) events.readByIt = moveKey(read);
   }
 
   /** A subscriber that sent its own read is not sent it back, unless the entity holds more than it sent. */
@@ -147,7 +155,8 @@ export class ProviderPaymentState {
   onSubscribe({ workflowId, has, events }: SubscribeRequest): void {
     this.subscribers.add(workflowId);
     if (events && !this.eventsFor.has(workflowId)) {
-      const told = (has !== undefined ? this.read(has)?.status : undefined) ?? this.payment?.status ?? null;
+      const heard = (has !== undefined ? this.read(has) : undefined) ?? this.payment;
+      const told = heard ? moveKey(heard) : null;
       this.eventsFor.set(workflowId, { ...events, told });
     }
     this.forwarded.delete(workflowId);
@@ -188,19 +197,26 @@ export class ProviderPaymentState {
   }
 
   /**
-   * A pushed final status that would change what the entity holds waits for a GET (push-confirmation.ts),
-   * whatever the event's type says: the type comes with the push. A push that changes nothing (a duplicate
-   * under a new id, a stale copy) costs no read. Non-final statuses are taken as hints, as before.
+   * A push waits for a read (knowledge.ts): a pushed final status that would change what the entity holds, whatever
+   * the event's type says (ENTITY_PATCHES.confirmsFinalPush), and, since ENTITY_PATCHES.confirmsEveryPush, any push
+   * that would change it — a status on the way, a lifecycle timestamp, a figure. A push that changes nothing (a
+   * duplicate under a new id, a stale copy) costs no read. Our own reads (`from`: knowledge.ts, sourceOf) are taken.
    */
-  private holdsForConfirmation(eventId: string, payment: Payment | null, cause: 'event' | 'reconcile'): boolean {
-    const pushed = this.read(payment);
-    if (!pushed || pushed.id !== this.id || !claimsFinalStatus(pushed)) return false;
-    if (this.payment && !mergePayment(this.payment, pushed).changed) return false;
-    // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
-    // after the upgrade; on replay the marker's place in history says which pushes were held.
-    if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
-    this.unconfirmed.push({ eventId, payment: pushed, cause });
-    log.info('pushed final status held for confirmation by GET', { providerPaymentId: this.id, eventId, status: pushed.status });
+  private holdsForConfirmation(event: ProviderPaymentEvent, cause: 'event' | 'reconcile'): boolean {
+    const pushed = this.read(event.payment);
+    if (!pushed || pushed.id !== this.id) return false;
+    if (!mustHoldForRead(this.payment, pushed)) return false;
+    if (claimsFinalStatus(pushed)) {
+      // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
+      // after the upgrade; on replay the marker's place in history says which pushes were held.
+      if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
+    } else {
+      // Reads are not held; a push is — read only here, so a run that hears no such push has no marker.
+      if (sourceOf(event) === 'read') return false;
+      if (!patched(ENTITY_PATCHES.confirmsEveryPush)) return false;
+    }
+    this.unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });
+    log.info('pushed snapshot held for confirmation by GET', { providerPaymentId: this.id, eventId: event.eventId, status: pushed.status });
     return true;
   }
 
@@ -295,7 +311,9 @@ export class ProviderPaymentState {
     let cause: Cause = 'reconcile';
     let mismatched = false;
     for (const held of judging) {
-      if (confirms(read, held.payment)) cause = held.cause ?? 'event';
+      // a held final status is judged as it always was; any other held push by the general rule (knowledge.ts)
+      const borne = claimsFinalStatus(held.payment) ? confirms(read, held.payment) : bearsOut(read, held.payment);
+      if (borne) cause = held.cause ?? 'event';
       else {
         mismatched = true;
         this.recordMismatch(held, read.status);
@@ -318,12 +336,12 @@ export class ProviderPaymentState {
     const mismatch: PushMismatch = { eventId: held.eventId, pushed: held.payment.status, read, at: new Date().toISOString() };
     this.pushMismatches.push(mismatch);
     if (this.pushMismatches.length > MAX_PUSH_MISMATCHES) this.pushMismatches.shift();
-    log.warn('pushed final status not borne out by the service; kept, not forwarded', {
+    log.warn('pushed snapshot not borne out by the service; kept, not forwarded', {
       providerPaymentId: this.id,
       ...mismatch,
     });
     metricMeter
-      .createCounter(PUSH_MISMATCH_METRIC, undefined, 'Pushed final statuses the service did not confirm')
+      .createCounter(PUSH_MISMATCH_METRIC, undefined, 'Pushed snapshots the service did not confirm')
       .add(1, { pushed: mismatch.pushed, read });
   }
 

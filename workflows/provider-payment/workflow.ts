@@ -9,7 +9,7 @@ import { providerPaymentEventSignal, providerPaymentSnapshotQuery, subscribeSign
 import { Waiter } from '../waiter';
 import { ENTITY_PATCHES } from './patches';
 import { ProviderPaymentState } from './state';
-import { announceMovesAfterOutcome } from './steps/announce-late';
+import { announceMovesAfterOutcome, recoverRegistrationAfterLinger } from './steps/announce-late';
 import { forwardChanges, forwardUntilSettled } from './steps/forward';
 import { confirmHeldPushes, reconcile } from './steps/reconcile';
 
@@ -51,8 +51,10 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
   // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
   // payment first, so it never trusts one event alone — unless a subscriber already sent the service's answer
   // (its POST's, in a signal delivered with this first task: lean runs only).
-  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !state.readBySubscriber)
+  if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !state.readBySubscriber) {
     await reconcile(state);
+    await recoverRegistrationAfterLinger(state); // following outlives a run: a return weeks after the outcome
+  }
   if (state.payment) {
     state.noteUnknownValues();
     state.reindex();

@@ -6,6 +6,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createContractActivities } from '../../../activities/contract-activities';
+import { createLateEventsActivities } from '../../../activities/late-events-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import { createEventHandOverActivities, type EventDeliveryActivities } from '../../../activities/event-delivery-activities';
 import { isTransferEvent, type XborderEvent, type XborderOutboundEvent, type XborderTransferEvent } from '../../../src/contract';
@@ -62,6 +63,9 @@ export class SharedWorker {
     else this.deliveredEvents.push(event);
   };
 
+  /** provider payment id → the payment workflow that followed it (findLateEventsRegistration's visibility lookup) */
+  readonly paymentWorkflowOf = new Map<string, string>();
+
   constructor(
     private readonly env: TestWorkflowEnvironment,
     private readonly current: () => AllActivities,
@@ -88,6 +92,8 @@ export class SharedWorker {
         ...createWorkflowReadActivities(),
         ...createEventHandOverActivities(),
         ...createContractActivities(),
+        // the time-skipping server has no advanced visibility: tests name the payment that follows a provider payment
+        ...createLateEventsActivities({ paymentWorkflowOf: async (id) => this.paymentWorkflowOf.get(id) ?? null }),
         deliverPaymentEvent: (url: string | null, event: XborderOutboundEvent) => this.deliverEvent(url, event),
       },
     });

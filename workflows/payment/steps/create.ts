@@ -13,6 +13,7 @@ import type { ProviderPaymentInput } from '../../inputs';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId } from '../../provider-payment/api';
 import { driftViolations, feeViolations, phaseOf, pullsFromAccount } from '../../payment-rules';
 import { PAYMENT_FAILURE_TYPES } from '../api';
+import { adoptionMismatches } from '../resolve-rules';
 import { refusal, type CreateResult, type PaymentWorkflowState } from '../state';
 
 export interface CreateChecks {
@@ -140,6 +141,10 @@ export async function adopt(state: PaymentWorkflowState, id: string, why: string
   } catch (err) {
     throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `could not read provider payment ${id}: ${String(err)}`);
   }
+  // the operator's payment must be this request's: a payment of another customer, amount or account is not adopted
+  const differs = adoptionMismatches(state.request, p);
+  if (differs.length > 0)
+    throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `provider payment ${id} is not this payment's: ${differs.join('; ')}`);
   state.track(p, 'operator');
   state.note('adopted', `${id} (${why})`);
   await follow(state, p);

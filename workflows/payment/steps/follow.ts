@@ -89,16 +89,19 @@ async function waitForOtherPayment(state: PaymentWorkflowState, p: Payment, stil
  * the payment is read by GET, then again every reconcileEveryMs, until the provider says so — or funds come.
  */
 async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promise<PaymentOutcome | null> {
-  state.enterPhase('CANCELLING');
   const now = Date.now();
   const open = [...state.tracked.values()].filter((t) => !isUnfundable(t));
   if (open.length === 0) {
-    // spec: States and transitions, rows 4–5 — a refund or a legacy late funding may still follow EXPIRED
+    // The service's word is in: the payment is cancelled now (phase and payment.cancelled at once, as EXPIRED is),
+    // and only then listens for what may still follow. spec: States and transitions, rows 4–5 — a refund or a
+    // legacy late funding may still follow EXPIRED; funds after all move it on (FUNDED_AFTER_CANCEL).
+    state.enterPhase('CANCELLED');
     const since = (state.unfundableSince ??= now);
     if (now >= since + state.expiredLingerMs) return state.cancelledOutcome(p);
     await state.wake(since + state.expiredLingerMs - now);
     return null;
   }
+  state.enterPhase('CANCELLING');
   state.unfundableSince = null;
   const readAt = (t: Payment): number => {
     const last = state.cancelReads.get(t.id);

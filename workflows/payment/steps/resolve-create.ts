@@ -13,7 +13,7 @@ export async function resolveCreate(state: PaymentWorkflowState, decision: Resol
     state.resolution = decision;
     await condition(() => state.resolution === null);
     if (state.attention)
-      throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `could not follow ${JSON.stringify(decision)}: see the timeline`);
+      throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `could not follow ${JSON.stringify(decision)}: ${state.resolveFailure ?? 'see the timeline'}`);
     return state.snapshot();
   }
   if ('providerPaymentId' in decision) {
@@ -78,6 +78,7 @@ export async function awaitOperator(state: PaymentWorkflowState, reason: string,
       return null;
     } catch (err) {
       state.note('resolve-failed', String(err));
+      state.resolveFailure = err instanceof Error ? err.message : String(err);
       state.resolution = null; // the operator may try again
     }
   }

@@ -2,11 +2,21 @@
 // "States and transitions"). The payment workflow has closed by then, so the entity that hears the move sends it
 // to the payment's delivery workflow as payment.moved_after_outcome (docs/outbound-events.md), numbered there
 // after the payment's last event. Only ids, amounts, currencies, statuses and codes leave (no personal data).
-import { patched, proxyLocalActivities } from '@temporalio/workflow';
+import { log, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
+import type { LateEventsActivities } from '../../../activities/late-events-activities';
 import type { Payment, XborderEvent } from '../../../src/contract';
+import { isRefundKeepingStatus, isUntoldMove, mayHaveMovedAfterOutcome, moveKey } from '../knowledge';
 import { ENTITY_PATCHES } from '../patches';
 import type { ProviderPaymentState } from '../state';
+
+/** Reads of Temporal itself (visibility, a query, a result): short, retried for a while, then given up (below). */
+const { findLateEventsRegistration } = proxyLocalActivities<LateEventsActivities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '10s',
+  scheduleToCloseTimeout: '10m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
 
 /** Only a signal to Temporal (as the payment's hand-over, payment-events/emit.ts): retried until it is taken. */
 const { handOverLatePaymentEvent } = proxyLocalActivities<EventHandOverActivities>({
@@ -25,7 +35,7 @@ function failureCode(p: Payment): string | null {
 /** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
 export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredAt: string): Omit<XborderEvent, 'sequence'> {
   return {
-    id: `${paymentKey}:moved:${p.id}:${p.status}`,
+    id: `${paymentKey}:moved:${p.id}:${moveKey(p)}`,
     type: 'payment.moved_after_outcome',
     version: 1,
     occurredAt,
@@ -49,15 +59,41 @@ export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredA
 
 /**
  * After changes were forwarded: each subscriber that asked for events and is gone (forwardChanges dropped it: its
- * outcome was returned) is sent the status it was not told. One hand-over per status: `told` moves on.
+ * outcome was returned) is sent the move it was not told (knowledge.ts, moveKey: the status, and a refund that kept
+ * it). One hand-over per move: `told` moves on. What the subscriber read itself and told its backend is no move.
  */
 export async function announceMovesAfterOutcome(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
   if (!p) return;
+  const key = moveKey(p);
   for (const [subscriber, events] of state.eventsFor) {
-    if (state.subscribers.has(subscriber) || events.told === p.status) continue;
+    if (state.subscribers.has(subscriber) || !isUntoldMove(events.told, p)) continue;
+    if (events.readByIt === key && patched(ENTITY_PATCHES.subscriberReadIsTold)) {
+      events.told = key;
+      continue;
+    }
+    if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus)) continue;
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
-    events.told = p.status;
+    events.told = key;
     await handOverLatePaymentEvent(events.paymentKey, events.endpointUrl, movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()));
+  }
+}
+
+/**
+ * A fresh run (no snapshot, not continued: its predecessor ended after its linger) that read a payment which may have
+ * moved after its outcome finds the closed payment's events registration, so the move still reaches its backend
+ * (following outlives a run). Nothing found, or Temporal not answering for 10 minutes: nothing to announce, logged.
+ */
+export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
+  const p = state.payment;
+  if (!p || state.eventsFor.size > 0 || state.subscribers.size > 0 || !mayHaveMovedAfterOutcome(p)) return;
+  if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
+  try {
+    const found = await findLateEventsRegistration(state.id);
+    if (!found) return;
+    const { subscriber, ...events } = found;
+    state.eventsFor.set(subscriber, events);
+  } catch (err) {
+    log.warn('events registration of a closed payment not found; a move after its outcome is not announced', { providerPaymentId: state.id, error: String(err) });
   }
 }

@@ -1,6 +1,7 @@
 // The entity tells its subscribers (payment workflows) every accepted change: `providerPaymentChanged`.
 import { allHandlersFinished, condition, getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import { providerPaymentChangedSignal } from '../api';
+import { moveKey } from '../knowledge';
 import type { Cause, ProviderPaymentState } from '../state';
 
 /** Sends the current version to every subscriber that has not had it; a subscriber that is gone is dropped. */
@@ -21,7 +22,7 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
       });
       state.forwarded.set(subscriber, sendingVersion);
       const events = state.eventsFor.get(subscriber);
-      if (events) events.told = sending.status;
+      if (events) events.told = moveKey(sending);
     } catch (err) {
       // the subscriber is gone (completed or cancelled): stop telling it
       log.info('subscriber unreachable; removed', { providerPaymentId: state.id, subscriber, error: String(err) });

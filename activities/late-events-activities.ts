@@ -1,0 +1,77 @@
+// Following a payment outlives a run: a return heard weeks after COMPLETED (spec: States and transitions; failure
+// code FUNDS_RETURNED_BY_RECEIVING_BANK) reaches an entity run that began after the one the payment subscribed to
+// had ended (its linger over). That fresh run learns where the payment's late events go from what survives in
+// Temporal: the payment workflow (found in visibility by its ProviderPaymentId), its delivery workflow
+// `payment-events:<key>` (which exists only when the payment asked for events: its endpoint, and the moves it has
+// already handed over) and the payment's outcome (what its backend was told last).
+import { Context } from '@temporalio/activity';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { PaymentOutcome } from '../workflows/payment/api';
+import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
+import { moveKey } from '../workflows/provider-payment/knowledge';
+import { ProviderPaymentIdKey } from '../workflows/search-attributes';
+
+/** What a fresh entity run needs to announce a move after the outcome (workflows/provider-payment/state.ts eventsFor). */
+export interface LateEventsRegistration {
+  /** the payment workflow's ID (the subscriber that has closed) */
+  subscriber: string;
+  paymentKey: string;
+  endpointUrl: string | null;
+  /** the last move its backend was told (knowledge.ts, moveKey), or null */
+  told: string | null;
+}
+
+export interface LateEventsActivities {
+  /** null when no closed payment of ours follows this provider payment, or it asked for no events. */
+  findLateEventsRegistration(providerPaymentId: string): Promise<LateEventsRegistration | null>;
+}
+
+const PAYMENT_ID_PREFIX = 'payment:';
+
+/** The newest payment workflow whose followed provider payment is `providerPaymentId` (visibility, one page). */
+async function paymentWorkflowOfVisibility(client: Client, providerPaymentId: string): Promise<string | null> {
+  // provider ids are the service's; quotes are escaped so an id can never widen the query
+  const id = providerPaymentId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  const query = `WorkflowType = 'payment' AND ${ProviderPaymentIdKey.name} = '${id}'`;
+  for await (const execution of client.workflow.list({ query, pageSize: 10 })) return execution.workflowId;
+  return null;
+}
+
+/** The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment. */
+export function lastMoveHandedOver(paymentKey: string, providerPaymentId: string, ids: readonly string[]): string | null {
+  const prefix = `${paymentKey}:moved:${providerPaymentId}:`;
+  const moves = ids.filter((i) => i.startsWith(prefix));
+  return moves.length > 0 ? moves[moves.length - 1]!.slice(prefix.length) : null;
+}
+
+export function createLateEventsActivities(
+  deps: {
+    client?: () => Client;
+    /** the payment workflow following a provider payment; defaults to a visibility list (one page) */
+    paymentWorkflowOf?: (providerPaymentId: string) => Promise<string | null>;
+  } = {},
+): LateEventsActivities {
+  const client = deps.client ?? (() => Context.current().client);
+  const paymentWorkflowOf = deps.paymentWorkflowOf ?? ((id: string) => paymentWorkflowOfVisibility(client(), id));
+  return {
+    async findLateEventsRegistration(providerPaymentId) {
+      const subscriber = await paymentWorkflowOf(providerPaymentId);
+      if (!subscriber || !subscriber.startsWith(PAYMENT_ID_PREFIX)) return null;
+      const paymentKey = subscriber.slice(PAYMENT_ID_PREFIX.length);
+      const payment = client().workflow.getHandle(subscriber);
+      // a payment still running subscribes by itself; only a closed one needs the entity to speak for it
+      if ((await payment.describe()).status.name === 'RUNNING') return null;
+      let events;
+      try {
+        events = await client().workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return null; // never asked for events (or past retention)
+        throw err;
+      }
+      const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
+      const handedOver = lastMoveHandedOver(paymentKey, providerPaymentId, [...(events.recentIds ?? []), ...events.pending.map((p) => p.id)]);
+      const reported = outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
+      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told: handedOver ?? reported };
+    },
+  };
+}
