@@ -27,11 +27,17 @@ export class ServiceModel {
     return this.history[this.history.length - 1];
   }
 
+  /** The moves the spec allows from the current record. */
+  legalMoves(): ServiceMove[] {
+    return SERVICE_MOVES.filter((move) => this.apply(move, 0, true));
+  }
+
   /** Applies the move if the spec allows it from the current record; true when the record changed. */
-  apply(move: ServiceMove, nowMs: number): boolean {
+  apply(move: ServiceMove, nowMs: number, dryRun = false): boolean {
     const p = this.record;
     const l = p.lifecycle;
     const next = (status: string, stamps: Partial<Payment['lifecycle']> = {}, error: unknown = p.error): boolean => {
+      if (dryRun) return true;
       this.history.push({ ...p, status, error: error as Payment['error'], lifecycle: { ...l, ...stamps } } as Payment);
       return true;
     };
