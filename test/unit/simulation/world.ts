@@ -112,6 +112,11 @@ export class World {
       dropsAfterOutcome: boolean;
       /** an entity read in flight answers what the service had when it started (else what it has when it lands) */
       staleInFlightReads: boolean;
+      /**
+       * a push (delayed, duplicated or forged) may reach the entity after it ended, while the service's record has not
+       * moved after the outcome (else such a push is lost with the ended run)
+       */
+      stalePushesAfterLinger: boolean;
       /** the entity's rule before entity-confirms-every-push: only a pushed final status waits for a read */
       holdsOnlyFinalPushes?: boolean;
     },
@@ -197,6 +202,7 @@ export class World {
   /** signalWithStart: a fresh run when the entity has ended (a push weeks after the outcome). */
   private signal(event: SimEvent): void {
     if (!this.entity) {
+      if (!this.options.stalePushesAfterLinger && !mayHaveMovedAfterOutcome(this.service.record)) return;
       this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: false, eventsFor: null, terminalSince: null });
       this.onEvent(event);
       // workflow.ts: a fresh run reads first, then looks for the closed payment's registration
@@ -222,6 +228,8 @@ export class World {
       return;
     }
     this.accept(pushed);
+    // state.ts, toldBy: a subscriber that sent its own read is not sent it back (nor is its `told` moved)
+    if (sourceOf(event) === 'read' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed) e.forwardedVersion = e.version;
   }
 
   /** state.ts, accept: the merge; every state the entity comes to hold must be one a read returned. */
