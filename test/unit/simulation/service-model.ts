@@ -1,15 +1,15 @@
 // The payments service as the simulation sees it: one payment's TRUE record over time, moved only by the
-// transitions of the spec's state machine (spec: States and transitions, rows 1, 2 and 4; FAILED and REFUNDED are
-// our gap decisions, docs/spec-gaps.md). Every change is kept, so the invariants can ask "did the service ever
-// have this state?". Row 5 (legacy late funding before 2026-03-30) is not generated: the payment is made in 2026-11.
+// transitions of the spec's state machine (spec: States and transitions, rows 1, 2 and 4; an ON_HOLD the spec does
+// not name, rule 3; FAILED and REFUNDED are our gap decisions, docs/spec-gaps.md). Every change is kept, so the
+// invariants can ask "did the service ever have this state?". Row 5 (legacy late funding before 2026-03-30) is not generated: the payment is made in 2026-11.
 import type { Payment } from '../../../src/contract';
 import { snapshot } from '../workflows/decisions/fixtures';
 
 export const START_MS = Date.parse('2026-11-20T12:00:00.000Z');
 
 /** A move of the service's record. `late*` moves happen after an outcome (row 4, returns), at any delay. */
-export type ServiceMove = 'fund' | 'expire' | 'process' | 'send' | 'complete' | 'fail' | 'lateFundsRefunded' | 'refund' | 'bankReturn';
-export const SERVICE_MOVES: readonly ServiceMove[] = ['fund', 'expire', 'process', 'send', 'complete', 'fail', 'lateFundsRefunded', 'refund', 'bankReturn'];
+export type ServiceMove = 'fund' | 'expire' | 'process' | 'hold' | 'release' | 'send' | 'complete' | 'fail' | 'lateFundsRefunded' | 'refund' | 'bankReturn';
+export const SERVICE_MOVES: readonly ServiceMove[] = ['fund', 'expire', 'process', 'hold', 'release', 'send', 'complete', 'fail', 'lateFundsRefunded', 'refund', 'bankReturn'];
 
 function at(ms: number): string {
   return new Date(ms).toISOString();
@@ -48,6 +48,10 @@ export class ServiceModel {
         return p.status === 'AWAITING_FUNDS' && next('EXPIRED', { expiredAt: at(nowMs) });
       case 'process':
         return p.status === 'PENDING' && next('PROCESSING');
+      case 'hold': // a status the spec does not name (rule 3: the complete set is not shown)
+        return p.status === 'PENDING' && next('ON_HOLD');
+      case 'release':
+        return p.status === 'ON_HOLD' && next('PROCESSING');
       case 'send':
         return p.status === 'PROCESSING' && next('SENT', { sentAt: at(nowMs) });
       case 'complete':

@@ -369,6 +369,8 @@ export class World {
   /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */
   checkSettled(): void {
     const truth = this.service.record;
+    if (this.entity && this.entity.unconfirmed.length > 0)
+      throw new Violation('ENDS OR IS FLAGGED WITHIN THE BOUND', `${this.entity.unconfirmed.length} push(es) still held, never judged by a read`);
     const truthOutcome = outcomeOf(truth);
     if (truthOutcome && !this.decided)
       throw new Violation('ENDS WITHIN THE BOUND', `the service says ${moveKey(truth)} and the payment has not decided`);
