@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Customer } from '../src/contract/customer';
 import { PaymentEventsOptionsSchema } from '../src/contract/outbound-events';
 import type { Payment } from '../src/contract/payment';
+import type { PaymentRequest } from '../src/contract/payment-request-body';
 
 const durationMs = z.number().int().positive();
 const body = z.looseObject({});
@@ -39,6 +40,9 @@ export const PaymentInputSchema = z.object({
   events: PaymentEventsOptionsSchema.optional(),
 });
 export type PaymentInput = z.input<typeof PaymentInputSchema>;
+/** startPayment's input (the client's and the Nexus operation's): PaymentInput with the request typed as the contract's. */
+export type StartPaymentInput = Omit<PaymentInput, 'request'> & { request: PaymentRequest };
+export type { PaymentRequest };
 
 export const ProviderPaymentInputSchema = z.object({
   providerPaymentId: z.string().min(1),

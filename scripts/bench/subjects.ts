@@ -2,7 +2,7 @@
 // one interface: start (returns once `created`), fund, await the outcome, and a no-op signal (P2 probe).
 import got from 'got';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
-import { startPayment } from '../../src/client/payments';
+import { startPayment, type PaymentRequest } from '../../src/client/payments';
 import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
 import { SKELETON_PAIR_WORKFLOW_TYPE, SKELETON_WORKFLOW_TYPE, skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal } from './skeleton/messages';
 
@@ -28,7 +28,7 @@ export interface Subject {
   noopSignal(started: Started): Promise<void>;
 }
 
-export function paymentRequest(reference: string) {
+export function paymentRequest(reference: string): PaymentRequest {
   return {
     customerId: 'cus_demo_individual',
     source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },

@@ -11,35 +11,12 @@ import {
 } from '../contract';
 import { isKnownCurrencyCode, isStablecoinCode, ISO_4217_CODES } from '../contract/currency-codes';
 import { personalDataInKey } from '../codec/identifiers';
-import { PaymentInputSchema, type PaymentInput } from '../../workflows/inputs';
+import { PaymentInputSchema } from '../../workflows/inputs';
 import { pullsFromAccount } from '../../workflows/payment-rules';
 
-/**
- * The POST /payments body as a caller writes it (spec: Endpoints, POST /payments body): closed, so a misspelt
- * field is a compile error, not a refusal at run time. Rails and reasons are strings: which values are accepted
- * depends on the date (src/contract/validate-payment.ts), and they are checked when the request is sent.
- */
-// a type, not an interface: it stays assignable where a loose JSON object is taken (TransferInput's request)
-export type PaymentRequest = {
-  source: {
-    currencyCode: string;
-    amount: number;
-    /** a rail value; a blockchain name (POLYGON, …) for crypto funding */
-    rail: string;
-    fromAddress?: string;
-    /** when set, funds are pulled at once (spec: Payment, rule 1) */
-    accountId?: string;
-  };
-  destination: { currencyCode: string; rail: string; accountId: string };
-  customerId?: string;
-  comment?: string;
-  reference?: string;
-  paymentReason: string;
-  returnAddress?: string;
-};
-
-/** startPayment's input: PaymentInput with the request typed as the contract's create-payment request. */
-export type StartPaymentInput = Omit<PaymentInput, 'request'> & { request: PaymentRequest };
+// The typed request (the closed lists as unions) is defined with the contract, so the Nexus service definition,
+// which may import only the contract and the workflow APIs, takes the very same type.
+export type { PaymentRequest, StartPaymentInput } from '../../workflows/inputs';
 
 /**
  * Refused before anything started: no workflow, no call to the service, nothing saved under the key. `violations`
@@ -90,6 +67,16 @@ export function checkPaymentInput(input: unknown, asOf: Date): ParsedPaymentInpu
     });
   if (violations.length > 0) throw new PaymentRequestInvalidError(violations);
   return parsed;
+}
+
+/** The input's shape only (no dated rule, no key check): what a payment started earlier with it holds, or null. */
+export function parsePaymentInputShape(input: unknown): ParsedPaymentInput | null {
+  try {
+    const shape = PaymentInputSchema.safeParse(asJson(input));
+    return shape.success ? shape.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import { refusePersonalDataInKey } from '../codec/identifiers';
-import { checkPaymentInput, type StartPaymentInput } from './payment-request';
+import { checkPaymentInput, parsePaymentInputShape, PaymentRequestInvalidError, type ParsedPaymentInput, type StartPaymentInput } from './payment-request';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -54,6 +54,8 @@ export interface StartOptions {
    * overloaded, server busy), with backoff; 60 s by default. Past it, StartPaymentUnconfirmedError.
    */
   retryForMs?: number;
+  /** Memo fields set with the start (the Nexus handler records its caller there: src/nexus/caller.ts). */
+  memo?: Record<string, unknown>;
 }
 
 export interface StartedPayment {
@@ -122,7 +124,7 @@ async function startPaymentTraced(
   // Refused here (PaymentRequestInvalidError): nothing started, nothing sent, the key stays free. `parsed` is the
   // input as JSON carries it — the very value the workflow receives and fingerprints, so a property JSON drops
   // (a function, a symbol, undefined) cannot make the two fingerprints differ.
-  const parsed = checkPaymentInput(input, new Date());
+  const parsed = await checkedOrStartedEarlier(client, input);
   const workflowId = paymentWorkflowId(parsed.paymentKey);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
   const requestFingerprintOfInput = requestFingerprint(parsed);
@@ -145,6 +147,7 @@ async function startPaymentTraced(
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
       // the first phase anyone sees, set with the start rather than by an upsert
       typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+      ...(options.memo ? { memo: options.memo } : {}),
     });
     try {
       let created: PaymentCreated;
@@ -204,6 +207,29 @@ async function startPaymentTraced(
         throw new StartPaymentUnconfirmedError(parsed.paymentKey, workflowId, attempt, error);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+}
+
+/**
+ * The input as today's rules accept it; or, when they refuse it, the same input of a payment this key already
+ * started (a retry): that payment was valid at its own date and may be moving money, so its answer is given —
+ * never "refused, nothing was sent" because a dated rule came into force between the first attempt and the retry
+ * (spec: Changes over time). Another request under the key is refused as such (IdempotencyKeyReusedError).
+ */
+async function checkedOrStartedEarlier(client: Client, input: StartPaymentInput): Promise<ParsedPaymentInput> {
+  try {
+    return checkPaymentInput(input, new Date());
+  } catch (refused) {
+    const shape = refused instanceof PaymentRequestInvalidError ? parsePaymentInputShape(input) : null;
+    if (!shape) throw refused;
+    const existed = await assertSameRequest(client, PaymentInputSchema, shape.paymentKey, paymentWorkflowId(shape.paymentKey), shape).catch(
+      (err: unknown) => {
+        if (err instanceof IdempotencyKeyReusedError) throw err;
+        return false; // cannot tell now: today's refusal stands (nothing is started by this call)
+      },
+    );
+    if (!existed) throw refused;
+    return shape;
   }
 }
 
@@ -304,9 +330,14 @@ export async function startTransfer(client: Client, input: TransferInput, option
     if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     return handle;
   } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError)
-      await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
-    throw error;
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    // The transfer ran and closed (the reuse policy refuses a second run). The same request retried is answered with
+    // that transfer, as startPayment answers with a closed payment: never "already started", which a backend reads
+    // as "not started" and retries under a new key. Another request under the key is refused by assertSameRequest.
+    await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+    const { runId, raw } = await client.workflow.getHandle(workflowId).describe();
+    const firstExecutionRunId = raw.workflowExecutionInfo?.firstRunId || runId;
+    return Object.assign(client.workflow.getHandle(workflowId, undefined, { firstExecutionRunId }), { firstExecutionRunId });
   }
 }
 

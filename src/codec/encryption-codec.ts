@@ -18,6 +18,7 @@ import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/co
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
+import { nexusAnswerBinding } from './nexus-result-binding';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
 export const METADATA_ENCODING = 'encoding';
@@ -111,7 +112,8 @@ export class EncryptionCodec implements PayloadCodec {
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
     const key = await this.keys.currentKey();
-    const binding = bindingOf(context);
+    // no context inside a Nexus request: the answer of an operation, bound to the caller's workflow (nexus-result-binding.ts)
+    const binding = bindingOf(context) ?? (context ? undefined : nexusAnswerBinding());
     return payloads.map((payload) => {
       const plain = temporal.api.common.v1.Payload.encode(payload).finish();
       const iv = randomBytes(IV_BYTES);

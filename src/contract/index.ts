@@ -28,6 +28,8 @@ export { UNDATED_RULES } from './validation';
 export * from './team-email';
 export * from './capabilities';
 export * from './legacy-rails';
+export * from './account-rails';
+export * from './requirement-check';
 export * from './deposit';
 export * from './validate-customer';
 export * from './validate-account';

@@ -1,37 +1,48 @@
 // The `xborder` Nexus service's handlers (definition: ./service.ts), served by the worker (workers/worker.ts,
-// `nexusServices`). Each operation keeps the rules of the client's function of the same name (src/client/payments.ts):
-// one validation (checkPaymentInput: zod at the edge, defined once), one payment per business key, the same key with
-// another request refused, a start that may have reached Temporal never reported refused (house rules: money).
+// `nexusServices`). Each operation IS the client's function of the same name (src/client/payments.ts), called with
+// the worker's client: one validation, one start path (update-with-start), one same-key rule (the request
+// fingerprint), a start that may have reached Temporal never reported refused (house rules: money). What Nexus adds:
+// the caller's identity recorded at start and checked on every operation (./caller.ts), and answers bound to the
+// caller's workflow (src/codec/nexus-result-binding.ts).
 import * as nexus from 'nexus-rpc';
-import { TemporalOperationHandler, TemporalOperationResult, getClient } from '@temporalio/nexus';
+import { TemporalOperationHandler, TemporalOperationResult, getClient, operationInfo } from '@temporalio/nexus';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   cancelPayment,
-  describeAmounts,
   getPaymentState,
   PaymentAlreadyFinishedError,
   PAYMENT_WORKFLOW_TYPE,
+  startPayment,
+  StartPaymentUnconfirmedError,
+  toPaymentWorkflowId,
 } from '../client/payments';
 import { checkPaymentInput, PaymentRequestInvalidError, type ParsedPaymentInput } from '../client/payment-request';
-import { assertSameRequest, IdempotencyKeyReusedError } from '../client/same-request';
-import { fairnessPriority, paymentCustomerKey } from '../client/fairness';
-import { PaymentInputSchema } from '../../workflows/inputs';
-import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentInput, type PaymentOutcome } from '../../workflows/payment/api';
-import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
-import { XBORDER_NEXUS_FAILURE_TYPES, xborderNexusService, type PaymentRef } from './service';
+import { IdempotencyKeyReusedError, startInputOf } from '../client/same-request';
+import { bindNexusAnswerTo } from '../codec/nexus-result-binding';
+import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentOutcome } from '../../workflows/payment/api';
+import { assertOwnedBy, currentCaller, NEXUS_OWNER_MEMO, ownerOf, paymentNotFound } from './caller';
+import { callerWorkflowOf } from './caller-workflow';
+import {
+  XBORDER_NEXUS_FAILURE_TYPES,
+  xborderNexusService,
+  type PaymentRef,
+  type StartedPaymentAnswer,
+  type StartPaymentInput,
+} from './service';
 
-/**
- * The input checked as the client's startPayment checks it, or a non-retryable BAD_REQUEST whose cause is an
- * ApplicationFailure of type PAYMENT_REQUEST_INVALID with the violations as details: nothing started, the key
- * stays free, and retrying the same input cannot help.
- */
-export function checkNexusPaymentInput(input: unknown, asOf: Date): ParsedPaymentInput {
-  try {
-    return checkPaymentInput(input, asOf);
-  } catch (error) {
-    if (!(error instanceof PaymentRequestInvalidError)) throw error;
-    throw new nexus.HandlerError('BAD_REQUEST', error.message, {
+/** A refusal of the operation itself (not of the request's transport): an OperationError, never retried. */
+function operationFailed(type: string, message: string, details?: unknown): nexus.OperationError {
+  return new nexus.OperationError('failed', message, {
+    cause: ApplicationFailure.create({ message, type, nonRetryable: true, ...(details ? { details: [details] } : {}) }),
+  });
+}
+
+/** The client's refusals as the typed, non-retryable failures of service.ts. */
+function asStartFailure(error: unknown): unknown {
+  if (error instanceof PaymentRequestInvalidError) {
+    // nothing started, the key stays free, and retrying the same input cannot help
+    return new nexus.HandlerError('BAD_REQUEST', error.message, {
       cause: ApplicationFailure.create({
         message: error.message,
         type: XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_REQUEST_INVALID,
@@ -41,61 +52,115 @@ export function checkNexusPaymentInput(input: unknown, asOf: Date): ParsedPaymen
       retryableOverride: false,
     });
   }
+  if (error instanceof IdempotencyKeyReusedError)
+    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, error.message, { paymentKey: error.key, workflowId: error.workflowId });
+  // the start may have happened: asked again by the caller's server (a retryable handler error), same key, same answer
+  if (error instanceof StartPaymentUnconfirmedError)
+    return new nexus.HandlerError('UNAVAILABLE', error.message, { retryableOverride: true });
+  return error;
 }
 
-/** A refusal of the operation itself (not of the request's transport): an OperationError, never retried. */
-function operationFailed(type: string, message: string, details?: unknown): nexus.OperationError {
-  return new nexus.OperationError('failed', message, {
-    cause: ApplicationFailure.create({ message, type, nonRetryable: true, ...(details ? { details: [details] } : {}) }),
-  });
-}
-
-async function sameRequestOrFail(client: Client, parsed: ParsedPaymentInput, workflowId: string): Promise<boolean> {
+/**
+ * The input checked as the client's startPayment checks it (the very function), or a non-retryable BAD_REQUEST
+ * whose cause is an ApplicationFailure of type PAYMENT_REQUEST_INVALID with the violations as details.
+ */
+export function checkNexusPaymentInput(input: unknown, asOf: Date): ParsedPaymentInput {
   try {
-    return await assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
+    return checkPaymentInput(input, asOf);
   } catch (error) {
-    if (!(error instanceof IdempotencyKeyReusedError)) throw error; // a read that failed: the SDK retries the task
-    throw operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, error.message, { paymentKey: error.key, workflowId });
+    throw asStartFailure(error);
   }
 }
 
-const startPayment = new TemporalOperationHandler<PaymentInput, PaymentOutcome>({
-  async start(_ctx, temporal, input) {
-    const parsed = checkNexusPaymentInput(input, new Date());
-    const workflowId = paymentWorkflowId(parsed.paymentKey);
-    // Same key, other request → refused before anything starts (as startTransfer: the first event's input; the
-    // fingerprint update of startPayment needs update-with-start, which a workflow-run operation does not use).
-    const existed = await sameRequestOrFail(temporal.client, parsed, workflowId);
+/** Another caller's key: refused as taken, with nothing of that payment (it exists: the key space is shared). */
+function keyTaken(paymentKey: string): nexus.OperationError {
+  return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, `the key ${paymentKey} is taken; use another key`, { paymentKey });
+}
+
+/**
+ * Binds this request's answer (and failures) to the caller's workflow when it is in another namespace: never to a
+ * workflow of xborder's own namespace, or the handler would encrypt, for whoever writes the link, a payload that
+ * xborder's own workers accept as a payment's (src/codec/nexus-result-binding.ts).
+ */
+function bindAnswerToCaller(ctx: nexus.StartOperationContext): void {
+  const caller = callerWorkflowOf(ctx.inboundLinks);
+  if (caller && caller.namespace !== operationInfo().namespace) bindNexusAnswerTo(caller);
+}
+
+/** Longest a start keeps asking inside one request: the request's own deadline, less a margin to answer. */
+function retryWindowMs(ctx: nexus.OperationContext): number {
+  const left = ctx.requestDeadline ? ctx.requestDeadline.getTime() - Date.now() - 1_000 : 10_000;
+  return Math.max(1_000, Math.min(left, 60_000));
+}
+
+const startPaymentOperation: nexus.OperationHandler<StartPaymentInput, StartedPaymentAnswer> = {
+  async start(ctx, input) {
+    bindAnswerToCaller(ctx);
+    const caller = currentCaller();
+    // refused before anything is read or sent (startPayment checks it again: the same function, a pure one)
+    const { paymentKey } = checkNexusPaymentInput(input, new Date());
+    const workflowId = paymentWorkflowId(paymentKey);
+    const client = getClient();
+    // another caller's payment is never reached: the update-with-start would attach to it and hand its answer over
+    const before = await ownerOf(client, workflowId);
+    if (before !== undefined && before !== caller) throw keyTaken(paymentKey);
+    let started;
     try {
-      // USE_EXISTING: a second start with the same key attaches its callback to the running payment (the SDK
-      // sets onConflictOptions), so both callers get the one outcome. REJECT_DUPLICATE: a closed payment is
-      // never run again (it would pay twice), as the client's startPayment.
+      started = await startPayment(client, input, {
+        taskQueue: operationInfo().taskQueue,
+        retryForMs: retryWindowMs(ctx),
+        memo: { [NEXUS_OWNER_MEMO]: caller },
+      });
+    } catch (error) {
+      throw asStartFailure(error);
+    }
+    // another start (the client, another caller) may have taken the key between the read and the start
+    if (before === undefined && (await ownerOf(client, started.workflowId)) !== caller) throw keyTaken(paymentKey);
+    return nexus.HandlerStartOperationResult.sync({ workflowId: started.workflowId, created: started.created });
+  },
+  async cancel() {
+    throw new nexus.HandlerError('NOT_IMPLEMENTED', 'startPayment answers at once; cancel a payment with cancelPayment');
+  },
+};
+
+const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, PaymentOutcome>({
+  async start(ctx, temporal, input) {
+    bindAnswerToCaller(ctx);
+    const ref = refOf(input);
+    const workflowId = toPaymentWorkflowId(ref.paymentKey);
+    await assertOwnedBy(temporal.client, currentCaller(), ref.paymentKey, workflowId);
+    // The callback is attached by a start that finds the payment running (USE_EXISTING: the SDK sets
+    // onConflictOptions, nothing starts). Its arguments are the payment's own stored input, so even a start that
+    // found nothing could only be that same payment; REJECT_DUPLICATE: a closed payment is never run again.
+    const stored = await startInputOf(temporal.client, workflowId);
+    if (!stored) throw paymentNotFound(ref.paymentKey);
+    try {
       const result = await temporal.startWorkflow(PAYMENT_WORKFLOW_TYPE, {
         workflowId,
-        args: [parsed],
+        args: [stored.input],
         workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        staticSummary: `Payment ${parsed.paymentKey} (Nexus): ${describeAmounts(parsed.request)}`,
-        ...fairnessPriority(paymentCustomerKey(parsed.request)),
-        typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
       });
-      // another request may have taken the key between the check and the start: refused, as the client does
-      if (!existed) await sameRequestOrFail(temporal.client, parsed, workflowId);
       return result as TemporalOperationResult<PaymentOutcome>;
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      // The key's payment has closed: a retry whose first attempt started it (and lost its answer) is told its
-      // outcome, never "refused" (money rules); another request was refused above (checked again here).
-      await sameRequestOrFail(temporal.client, parsed, workflowId);
-      let outcome: PaymentOutcome;
+      // it has ended: its outcome at once
       try {
-        outcome = (await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome;
+        return TemporalOperationResult.sync((await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome);
       } catch (closedWithout) {
         // terminated or failed before any outcome: nothing to wait for, nothing to retry
         throw operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED, `${workflowId} closed without an outcome (${String(closedWithout)})`, { outcome: null });
       }
-      return TemporalOperationResult.sync(outcome);
     }
+  },
+  // The caller's workflow was cancelled: a Temporal cancel request to the payment (accepted before funds are in,
+  // refused once they are). The token names the workflow and anyone can write a token, so the owner is checked here
+  // too: a forged token for another caller's payment cancels nothing and learns nothing.
+  async cancelWorkflowRun(_ctx, { workflowId }) {
+    const client = getClient();
+    if (!workflowId.startsWith(paymentWorkflowId(''))) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    if ((await ownerOf(client, workflowId)) !== currentCaller()) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    await client.workflow.getHandle(workflowId).cancel();
   },
 });
 
@@ -103,8 +168,7 @@ const startPayment = new TemporalOperationHandler<PaymentInput, PaymentOutcome>(
 function asOperationFailure(error: unknown, ref: PaymentRef): unknown {
   if (error instanceof PaymentAlreadyFinishedError)
     return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED, error.message, { outcome: error.outcome });
-  if (error instanceof WorkflowNotFoundError || (error as { code?: unknown })?.code === 5)
-    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_NOT_FOUND, `no payment has the key ${ref.paymentKey}`);
+  if (error instanceof WorkflowNotFoundError || (error as { code?: unknown })?.code === 5) return paymentNotFound(ref.paymentKey);
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { type?: unknown; message?: unknown } | undefined;
     if (cause?.type === PAYMENT_FAILURE_TYPES.CANCEL_REFUSED)
@@ -121,20 +185,27 @@ function refOf(input: unknown): PaymentRef {
 }
 
 export const xborderNexusHandler = nexus.serviceHandler(xborderNexusService, {
-  startPayment,
-  async getPaymentState(_ctx, input) {
+  startPayment: startPaymentOperation,
+  paymentOutcome: paymentOutcomeOperation,
+  async getPaymentState(ctx, input) {
+    bindAnswerToCaller(ctx);
     const ref = refOf(input);
+    const client = getClient();
+    await assertOwnedBy(client, currentCaller(), ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
     try {
-      return await getPaymentState(getClient(), ref.paymentKey);
+      return await getPaymentState(client, ref.paymentKey);
     } catch (error) {
       throw asOperationFailure(error, ref);
     }
   },
-  async cancelPayment(_ctx, input) {
+  async cancelPayment(ctx, input) {
+    bindAnswerToCaller(ctx);
     const ref = refOf(input);
     const reason = typeof input.reason === 'string' ? input.reason : undefined;
+    const client = getClient();
+    await assertOwnedBy(client, currentCaller(), ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
     try {
-      return await cancelPayment(getClient(), ref.paymentKey, reason);
+      return await cancelPayment(client, ref.paymentKey, reason);
     } catch (error) {
       throw asOperationFailure(error, ref);
     }

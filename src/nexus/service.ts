@@ -4,11 +4,17 @@
 // so it loads nothing but nexus-rpc and types: no zod, no client, no Node built-ins (it runs in a workflow bundle).
 // The handlers are in ./handlers.ts (served by the worker).
 import * as nexus from 'nexus-rpc';
-import type { PaymentInput, PaymentOutcome, PaymentState } from '../../workflows/payment/api';
+import type { PaymentCreated, PaymentOutcome, PaymentState } from '../../workflows/payment/api';
+import type { StartPaymentInput } from '../../workflows/inputs';
+
+export type { StartPaymentInput };
 
 /** The service's name: what the endpoint routes on. */
 export const XBORDER_NEXUS_SERVICE = 'xborder';
-/** The endpoint name `xborder dev` creates and docs/deployment.md uses; a cluster may name it otherwise. */
+/**
+ * The endpoint name `xborder dev` creates. The endpoint is the caller's identity: on a cluster each calling team has
+ * its own (docs/deployment.md, "Nexus endpoint"), and names it here instead.
+ */
 export const XBORDER_NEXUS_ENDPOINT = 'xborder';
 
 /** A payment named by the caller's business key (`paymentKey`), or by its workflow ID `payment:<key>`. */
@@ -16,15 +22,32 @@ export interface PaymentRef {
   paymentKey: string;
 }
 
+/** What the startPayment operation answers: what the client's startPayment answers, less its `result()`. */
+export interface StartedPaymentAnswer {
+  workflowId: string;
+  /** the provider payment, its quote and funding instructions (or the service's refusal): PaymentCreated */
+  created: PaymentCreated;
+}
+
+/**
+ * Every operation acts only on payments the caller started: the caller is the Nexus endpoint its request came
+ * through (one endpoint per calling team, SECURITY.md "Nexus"); another caller's payment is answered as a key never
+ * used (PAYMENT_NOT_FOUND), and its key cannot be started again (IDEMPOTENCY_KEY_REUSED, nothing more).
+ */
 export const xborderNexusService = nexus.service(XBORDER_NEXUS_SERVICE, {
   /**
-   * Asynchronous: starts (or attaches to) the payment workflow `payment:<paymentKey>`; the caller's workflow
-   * receives the payment's outcome by Nexus callback when it ends (minutes to days). The same rules as the
-   * client's startPayment: the same key with the same request attaches to the one payment (no second one); the
-   * same key with another request fails with type IDEMPOTENCY_KEY_REUSED; an input refused before anything
-   * started fails with PAYMENT_REQUEST_INVALID (the key stays free). Funding instructions: getPaymentState.
+   * Synchronous: the client's startPayment itself (src/client/payments.ts: one validation, update-with-start,
+   * the request fingerprint as the same-key rule), answered as soon as the provider payment exists: its id, quote
+   * and funding instructions. The same key with the same request attaches to the one payment and gets the same
+   * answer; with another request it fails with type IDEMPOTENCY_KEY_REUSED; an input refused before anything
+   * started fails with PAYMENT_REQUEST_INVALID (the key stays free). The outcome: paymentOutcome.
    */
-  startPayment: nexus.operation<PaymentInput, PaymentOutcome>(),
+  startPayment: nexus.operation<StartPaymentInput, StartedPaymentAnswer>(),
+  /**
+   * Asynchronous: the payment's outcome, delivered to the caller's workflow by Nexus callback when the payment
+   * ends (minutes to days); at once when it has already ended.
+   */
+  paymentOutcome: nexus.operation<PaymentRef, PaymentOutcome>(),
   /** Synchronous: the payment's state (the client's getPaymentState, `afterOutcome` included). */
   getPaymentState: nexus.operation<PaymentRef, PaymentState>(),
   /**
@@ -43,7 +66,7 @@ export const XBORDER_NEXUS_FAILURE_TYPES = {
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** startPayment: refused before anything started; details[0] holds the violations {path, rule, message} */
   PAYMENT_REQUEST_INVALID: 'PAYMENT_REQUEST_INVALID',
-  /** getPaymentState, cancelPayment: no payment has this key */
+  /** paymentOutcome, getPaymentState, cancelPayment: no payment of this caller has this key (another caller's included) */
   PAYMENT_NOT_FOUND: 'PAYMENT_NOT_FOUND',
   /** cancelPayment: the payment has already ended (details[0].outcome says how) */
   PAYMENT_ALREADY_FINISHED: 'PAYMENT_ALREADY_FINISHED',

@@ -56,6 +56,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const accounts = new AccountService(core);
   const payments = new PaymentEngine(core, rates);
   const deposits = new DepositService(core, payments, rates);
+  // spec: Payment rule 2 — a payment completing into a virtual account with automatic conversion is converted.
+  payments.onArrived = (p, atMs) => void deposits.convertArrival(p, atMs);
   const services: Services = { core, customers, accounts, payments, deposits, rates };
   if (resolved.demoData) loadDemoData(customers, accounts, core.data);
   if (resolved.seed) loadSeed(resolved.seed, customers, accounts, core.data);

@@ -4,6 +4,7 @@ import {
   AccountSchema,
   CorridorSchema,
   CreateAccountRequestSchema,
+  FAULTY_ANNUAL_REVENUE_USD,
   CreateCustomerRequestSchema,
   CreatePaymentRequestSchema,
   CustomerSchema,
@@ -124,6 +125,26 @@ function jsonSchema(schema: z.ZodType): unknown {
   return z.toJSONSchema(schema, { target: 'openapi-3.0', unrepresentable: 'any', io: 'input' });
 }
 
+/**
+ * spec: Customer, estimatedAnnualRevenueUSD — the faulty values are replaced, and refused at every date
+ * (docs/spec-gaps.md, Contract). The zod enum keeps them so that a request carrying one is answered with its
+ * replacement named; the document must not offer them, so they are dropped from its enums.
+ */
+function withoutFaultyRevenueValues(schema: unknown): unknown {
+  const faulty = Object.keys(FAULTY_ANNUAL_REVENUE_USD);
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      const property = (record.properties as Record<string, { enum?: unknown[] }> | undefined)?.estimatedAnnualRevenueUSD;
+      if (Array.isArray(property?.enum)) property.enum = property.enum.filter((v) => !faulty.includes(String(v)));
+      Object.values(record).forEach(walk);
+    }
+  };
+  walk(schema);
+  return schema;
+}
+
 /** OpenAPI 3.0 document of the sandbox's /v1 API, generated from the zod schemas of src/contract. */
 const operationId = (key: string): string => key.replace(/[^A-Za-z0-9]+/g, '_');
 
@@ -165,7 +186,7 @@ export function buildOpenApi(api: Router, serverUrl: string): Record<string, unk
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema)])),
+      schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, withoutFaultyRevenueValues(jsonSchema(schema))])),
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
     },
     security: [{ apiKey: [] }],

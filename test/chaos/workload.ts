@@ -3,7 +3,7 @@
 import got from 'got';
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { LocalStack } from '../../src/cli/stack';
-import { startPayment } from '../../src/client/payments';
+import { startPayment, type PaymentRequest } from '../../src/client/payments';
 import type { Random } from './random';
 
 export type PaymentKind = 'PUSHED' | 'PULL' | 'EXPIRY_REFUND' | 'PAYOUT_FAILED';
@@ -44,9 +44,9 @@ export interface PayinRun {
 }
 
 /** Reference prefix of one run: the checks find the run's payments in the sandbox by it. */
-export function paymentRequest(kind: PaymentKind, key: string, amount: number) {
-  const destination = { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' };
-  const base = { customerId: 'cus_demo_individual', destination, paymentReason: 'PERSONAL_TRANSFERS' };
+export function paymentRequest(kind: PaymentKind, key: string, amount: number): PaymentRequest {
+  const destination = { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' } as const;
+  const base = { customerId: 'cus_demo_individual', destination, paymentReason: 'PERSONAL_TRANSFERS' } as const;
   switch (kind) {
     case 'PULL': // funds pulled at once from a virtual account: no funding step, no quote expiry
       return { ...base, source: { currencyCode: 'USDC', amount, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' }, reference: key };
@@ -55,7 +55,7 @@ export function paymentRequest(kind: PaymentKind, key: string, amount: number) {
   }
 }
 
-const pushedSource = (amount: number) => ({ currencyCode: 'USDC', amount, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' });
+const pushedSource = (amount: number) => ({ currencyCode: 'USDC', amount, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' }) as const;
 
 export function pickKind(random: Random): PaymentKind {
   const r = random.next();

@@ -113,7 +113,7 @@ it('expiry, late funding, refund after expiry and payout failure end as on the d
 it('refuses a payment that breaks the contract before anything is created', async () => {
   const key = uniqueKey('cl-reject');
   // refused by startPayment itself: no workflow, nothing sent
-  const refused = await startPayment(stack.client, { paymentKey: key, request: { ...request(key), paymentReason: 'OTHER' } }, { taskQueue: stack.taskQueue }).catch((error: unknown) => error);
+  const refused = await startPayment(stack.client, { paymentKey: key, request: { ...request(key), paymentReason: 'OTHER' as never /* refused: what a JavaScript caller could send */ } }, { taskQueue: stack.taskQueue }).catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });

@@ -41,7 +41,7 @@ it('spots a phone number without +, a CPF and an IBAN, and still lets UUIDs, dat
 
 it('startPayment and startTransfer refuse such keys before anything reaches Temporal', async () => {
   const client = {} as Client; // never used: the refusal comes first
-  const request = { customerId: 'cus_1', source: { currencyCode: 'USDC', amount: 1, rail: 'POLYGON' }, destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_1' }, paymentReason: 'GIFTS' };
+  const request = { customerId: 'cus_1', source: { currencyCode: 'USDC', amount: 1, rail: 'POLYGON' }, destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_1' }, paymentReason: 'GIFTS' } as const;
   await expect(startPayment(client, { paymentKey: 'ana.silva@example.org', request }, { taskQueue: 'q' })).rejects.toThrow(/email/);
   await expect(
     startTransfer(client, { transferKey: 't-1', customer: { customerKey: '+5511999999999', body: {} }, account: { accountId: 'acc_1' }, payment: { request } }, { taskQueue: 'q' }),

@@ -102,7 +102,7 @@ describe('same key, other request', () => {
     const opts = { taskQueue: stack.taskQueue };
     const pull = {
       ...request(key, 20),
-      source: { currencyCode: 'USDC', amount: 20, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' },
+      source: { currencyCode: 'USDC', amount: 20, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' } as const,
     };
     const input = { paymentKey: key, request: pull, options: { reconcileEveryMs: 3_000 } };
     const first = await startPayment(stack.client, input, opts);

@@ -90,7 +90,7 @@ test('a Temporal caller imports the Nexus service definition from xborder/nexus 
   expect(JSON.parse(stdout)).toEqual({
     service: 'xborder',
     endpoint: 'xborder',
-    operations: ['cancelPayment', 'getPaymentState', 'startPayment'],
+    operations: ['cancelPayment', 'getPaymentState', 'paymentOutcome', 'startPayment'],
     failureType: 'CANCEL_REFUSED',
     ref: 'consumer',
     workerLoaded: false,

@@ -16,10 +16,12 @@ async function world(asOf: string) {
   return { sb, c, customerId };
 }
 
-const holder = (countryCode: string) => ({ type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: { line1: '1 St', countryCode, postalCode: '12345' } });
+// Every item GET /accounts/requirements lists is required: the US holder's state, accountType until 2026-07-31.
+const holder = (countryCode: string) => ({ type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: { line1: '1 St', countryCode, postalCode: '12345', ...(countryCode === 'US' ? { stateRegionOrProvince: 'NY' } : {}) } });
 const rules = (res: { body: any }) => (res.body.error?.fields ?? []).map((f: { path: string; rule: string }) => `${f.path} ${f.rule}`);
 const external = (customerId: string, currencyCode: string, countryCode: string, bank: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'EXTERNAL_BANK_ACCOUNT',
+  accountType: 'CHECKING',
   customerId,
   currencyCode,
   bank: { name: 'Bank', countryCode, ...bank },
@@ -59,7 +61,7 @@ describe('automatic conversion takes the liquidation account own rails, never a 
 
   it('conversions to non-US external accounts: GBP at a GB bank on LOCAL, EUR at a DE bank on LOCAL, BRL at a BR bank on its default TED', async () => {
     const w = await world(DATES[1]!);
-    const gbp = await account(w.sb, external(w.customerId, 'GBP', 'GB', { accountNumber: '31926819', sortCode: '601613' }));
+    const gbp = await account(w.sb, external(w.customerId, 'GBP', 'GB', { accountNumber: '31926819', sortCode: '601613' }, { rails: ['LOCAL'] }));
     const eur = await account(w.sb, external(w.customerId, 'EUR', 'DE', { iban: 'DE89370400440532013000', bicSwift: 'DEUTDEFF' }));
     const brl = await account(w.sb, external(w.customerId, 'BRL', 'BR', { accountNumber: '123456789', bankCode: '341', branchCode: '0001' }));
     const cases: Array<[string, string, string]> = [

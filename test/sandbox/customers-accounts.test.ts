@@ -15,11 +15,13 @@ afterAll(async () => {
 const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00.000Z`) - 60_000).toISOString();
 const business = (overrides: Record<string, unknown> = {}) => ({ ...structuredClone(DEMO_CUSTOMERS[1]!.body), email: `biz.${uid('e')}@example.com`, ...overrides });
 const holder = (countryCode: string, extra: Record<string, unknown> = {}) => ({ type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: { line1: '1 St', countryCode, ...extra } });
+// Every item GET /accounts/requirements lists is required (accountType until 2026-07-31, the US holder's state).
 const bank = (currencyCode: string, countryCode: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'EXTERNAL_BANK_ACCOUNT',
+  accountType: 'CHECKING',
   currencyCode,
   bank: { name: 'Bank', countryCode, ...fields },
-  accountHolder: holder(countryCode, { postalCode: '12345' }),
+  accountHolder: holder(countryCode, { postalCode: '12345', ...(countryCode === 'US' ? { stateRegionOrProvince: 'NY' } : {}) }),
   ...extra,
 });
 
@@ -39,7 +41,7 @@ const DATED_BODY_RULES: Array<[string, string, '/v1/customers' | '/v1/accounts',
   ['STATE_OR_PROVINCE_REMOVED', '2026-03-04', '/v1/accounts', () => ({ ...bank('USD', 'US', { accountNumber: '123456789', routingNumber: '021000021' }), accountHolder: holder('US', { stateOrProvince: 'NY' }) })],
   ['CRYPTO_RAIL_REMOVED', '2026-03-04', '/v1/accounts', () => ({ type: 'EXTERNAL_DIGITAL_ASSET_WALLET', currencyCode: 'USDC', rails: ['CRYPTO'], walletAddress: '0x3', accountHolder: holder('US') })],
   ['RAILS_ENUM_ENFORCED', '2026-07-31', '/v1/accounts', () => bank('GBP', 'GB', { accountNumber: '31926819', sortCode: '601613' }, { rails: ['FPS'] })],
-  ['EUR_GBP_POSTAL_CODE', '2026-07-31', '/v1/accounts', () => ({ ...bank('EUR', 'DE', { iban: 'DE89370400440532013000' }), accountHolder: holder('DE') })],
+  ['EUR_GBP_POSTAL_CODE', '2026-07-31', '/v1/accounts', () => ({ ...bank('EUR', 'DE', { iban: 'DE89370400440532013000', bicSwift: 'DEUTDEFF' }), accountHolder: holder('DE') })],
   ['JPY_BRANCH_CODE', '2026-07-31', '/v1/accounts', () => bank('JPY', 'JP', { accountNumber: '1234567', bankCode: '0001001' })],
   ['CAD_BANK_CODE_AND_TRANSIT', '2026-07-31', '/v1/accounts', () => bank('CAD', 'CA', { accountNumber: '1234567', transitNumber: '00012004' })],
   ['HK_SWIFT_CODE', '2026-07-31', '/v1/accounts', () => bank('HKD', 'HK', { accountNumber: '123456789', name: 'HSBC' })],
@@ -112,7 +114,7 @@ describe('accounts', () => {
     const us = await c.post('/v1/accounts', { ...bank('USD', 'US', { accountNumber: '123456789', routingNumber: '021000021' }), customerId: customer });
     expect(us.status).toBe(201);
     expect(AccountSchema.parse(us.body).rails).toEqual(['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE']); // spec: Account, rails default
-    const br = await c.post('/v1/accounts', bank('BRL', 'BR', { pixCode: 'x@y.br' }));
+    const br = await c.post('/v1/accounts', bank('BRL', 'BR', { pixCode: 'x@y.br', accountNumber: '123456789', bankCode: '341', branchCode: '0001' }));
     expect(br.body.rails).toEqual(['TED']);
     const virtual = await c.post('/v1/accounts', { type: 'VIRTUAL_BANK_ACCOUNT', customerId: customer, currencyCode: 'USD' });
     expect(virtual.body.bank.accountNumber).toMatch(/^8\d{9}$/);
@@ -138,7 +140,7 @@ describe('accounts', () => {
   it('before 2026-03-04 GET responses also carry paymentAccountHolder (spec: Account rule 5)', async () => {
     const sb = await start({ asOf: '2026-03-03T00:00:00.000Z' });
     const c = client(sb);
-    const id = (await c.post('/v1/accounts', bank('USD', 'US', { accountNumber: '123456789' }))).body.id;
+    const id = (await c.post('/v1/accounts', bank('USD', 'US', { accountNumber: '123456789', routingNumber: '021000021' }))).body.id;
     expect((await c.get(`/v1/accounts/${id}`)).body.paymentAccountHolder.firstName).toBe('Ana');
   });
 });

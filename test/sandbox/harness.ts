@@ -85,6 +85,7 @@ export const usdBank = (customerId: string, accountNumber = '123456789012') => (
   type: 'EXTERNAL_BANK_ACCOUNT',
   customerId,
   currencyCode: 'USD',
+  accountType: 'CHECKING',
   bank: { name: 'Chase', countryCode: 'US', accountNumber, routingNumber: '021000021' },
   accountHolder: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: ADDRESS },
 });

@@ -202,7 +202,7 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     ['333333333', {}, 'RFI_NOT_ANSWERED_IN_TIME'],
     ['444444444', {}, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_ADDRESS'],
     ['123456789012', { firstName: 'Invalid', lastName: 'Name' }, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME'],
-    ['123456789012', { address: { line1: 'PO Box 12', countryCode: 'US' } }, 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX'],
+    ['123456789012', { address: { line1: 'PO Box 12', stateRegionOrProvince: 'NY', countryCode: 'US' } }, 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX'],
   ])('magic destination %s %j → FAILED %s', async (accountNumber, holder, code) => {
     const w = await world(asOf);
     const body = usdBank(w.customerId, accountNumber);

@@ -72,16 +72,16 @@ describe('destination.rail CRYPTO with destination.chain', () => {
 describe('one-sided test: paymentAccountHolder (Account rule 5, Events 4)', () => {
   it('before 2026-03-04 an account created with paymentAccountHolder only gets it as accountHolder (GET and webhook)', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
-    const body: Record<string, unknown> = { ...usdBank(w.customerId), paymentAccountHolder: holder('US') };
+    const body: Record<string, unknown> = { ...usdBank(w.customerId), paymentAccountHolder: holder('US', { stateRegionOrProvince: 'NY' }) };
     delete body.accountHolder;
     const created = await w.c.post('/v1/accounts', body);
     expect(created.status).toBe(201);
-    expect(created.body.accountHolder).toEqual(holder('US'));
+    expect(created.body.accountHolder).toEqual(holder('US', { stateRegionOrProvince: 'NY' }));
     const got = await w.c.get(`/v1/accounts/${created.body.id}`);
-    expect(got.body.accountHolder).toEqual(holder('US'));
-    expect(got.body.paymentAccountHolder).toEqual(holder('US')); // the old copy, until 2026-03-04
+    expect(got.body.accountHolder).toEqual(holder('US', { stateRegionOrProvince: 'NY' }));
+    expect(got.body.paymentAccountHolder).toEqual(holder('US', { stateRegionOrProvince: 'NY' })); // the old copy, until 2026-03-04
     const event = w.sb.state.recentEvents.find((e) => e.type === 'account.created' && e.data.id === created.body.id)!;
-    expect(event.data.accountHolder).toEqual(holder('US'));
+    expect(event.data.accountHolder).toEqual(holder('US', { stateRegionOrProvince: 'NY' }));
     expect(event.data).not.toHaveProperty('paymentAccountHolder');
   });
 
@@ -103,6 +103,7 @@ describe('SWIFT payment to an individual needs bank.routingNumber at payment tim
     const w = await world('2026-07-30T12:00:00.000Z');
     const php = (routingNumber?: string) => ({
       type: 'EXTERNAL_BANK_ACCOUNT',
+      accountType: 'CHECKING',
       customerId: w.customerId,
       currencyCode: 'PHP',
       bank: { name: 'BPI', countryCode: 'PH', accountNumber: '001234567890', bicSwift: 'BOPIPHMM', ...(routingNumber ? { routingNumber } : {}) },
@@ -156,7 +157,7 @@ describe('default rails by the bank country (spec: Account, rails)', () => {
     expect(gb.status).toBe(201);
     expect(gb.body.rails).toBeUndefined();
     expect((await w.c.get(`/v1/accounts/${w.bankId}`)).body.rails).toEqual(['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE']);
-    const br = await w.c.post('/v1/accounts', { type: 'EXTERNAL_BANK_ACCOUNT', customerId: w.customerId, currencyCode: 'BRL', bank: { name: 'Itau', countryCode: 'BR', accountNumber: '123456789', bankCode: '341', branchCode: '0001' }, accountHolder: holder('BR') });
+    const br = await w.c.post('/v1/accounts', { type: 'EXTERNAL_BANK_ACCOUNT', accountType: 'CHECKING', customerId: w.customerId, currencyCode: 'BRL', bank: { name: 'Itau', countryCode: 'BR', accountNumber: '123456789', bankCode: '341', branchCode: '0001' }, accountHolder: holder('BR') });
     expect(br.body.rails).toEqual(['TED']);
   });
 });
@@ -187,7 +188,7 @@ describe('customer capabilities (spec: Customer)', () => {
   const eurWallet = async (w: Awaited<ReturnType<typeof world>>) =>
     account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['POLYGON'], walletAddress: '0x3333333333333333333333333333333333333333', accountHolder: holder('DE') });
   const eurBank = async (w: Awaited<ReturnType<typeof world>>) =>
-    account(w.sb, { type: 'EXTERNAL_BANK_ACCOUNT', customerId: w.customerId, currencyCode: 'EUR', bank: { name: 'DB', countryCode: 'DE', iban: 'DE89370400440532013000', bicSwift: 'DEUTDEFF' }, accountHolder: holder('DE') });
+    account(w.sb, { type: 'EXTERNAL_BANK_ACCOUNT', accountType: 'CHECKING', customerId: w.customerId, currencyCode: 'EUR', bank: { name: 'DB', countryCode: 'DE', iban: 'DE89370400440532013000', bicSwift: 'DEUTDEFF' }, accountHolder: holder('DE') });
   const toUsd = (w: Awaited<ReturnType<typeof world>>) => unfundedPayment(w.bankId);
   const toEur = (id: string) => unfundedPayment(id, { destination: { currencyCode: 'EUR', rail: 'LOCAL', accountId: id } });
   const eurOnramp = (id: string) => ({ source: { currencyCode: 'EUR', amount: 100, rail: 'LOCAL' }, destination: { currencyCode: 'USDC', rail: 'POLYGON', accountId: id }, paymentReason: 'GIFTS' });

@@ -21,6 +21,12 @@ import { useTestBed } from './support/test-bed';
  * - +1 on every path with a payment: the payment (workflows/payment/) checks the request's contract rules in a
  *   local activity (validatePaymentRequest: the request shapes stay out of the workflow bundle, and the payment,
  *   PINNED, has no patched()); its patch marker and TemporalChangeVersion upsert (not billed) are gone.
+ * - +2 or +3 on every path whose entity hears statuses on the way by push (payout 23 → 26, with events 36 → 39, pull
+ *   20 → 22, requote 47 → 50, failed 21 → 23): every push that would change what the entity holds waits for the
+ *   entity's GET, not only a final one (workflows/provider-payment/knowledge.ts; patch entity-confirms-every-push,
+ *   one more marker and TemporalChangeVersion upsert per run, not billed): a signed PENDING or a refundedAt the
+ *   service does not bear out must not reach a backend or decide. One GET judges every push held before it
+ *   started, so a burst for one payment costs one read; a push that changes nothing costs none.
  * Lowered (build 0.3.0; old budget → new; docs/performance.md "Actions per payment", before/after):
  * payout 34 → 23, with events 47 → 36, pull 28 → 20, requote 196 → 47, cancelled 192 → 53, expired 191 → 53,
  * failed 28 → 21; PAYIN 5 and refunded 23 unchanged. The payment keeps one timer across its waits (workflows/waiter.ts)
@@ -33,19 +39,19 @@ import { useTestBed } from './support/test-bed';
  * entities of a path summed: a requote has two); `total` is payment + entity.
  */
 const BUDGET: Record<PathName, { total: number; payment: string; entity: string; events?: string }> = {
-  'payout completed': { total: 23, payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 1, timer 2, upsert 1; not billed: marker 3, changeVersion 3' },
+  'payout completed': { total: 26, payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
   // outbound events (docs/outbound-events.md): 'payout completed' + the payment's three hand-overs and the
   // delivery workflow ('events' below)
   // +13 on 'payout completed': payment +3 localActivity (one hand-over per event); the delivery workflow 10 (start 1,
   // signal 3, activity 3, timer 3: after each delivery it waits for the next event, at most a day)
-  'payout completed, with events': { total: 36, payment: 'start 1, signal 4, update 1, activity 1, localActivity 5, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 1, timer 2, upsert 1; not billed: marker 3, changeVersion 3', events: 'start 1, signal 3, activity 3, timer 3' },
-  'pull payment completed': { total: 20, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2', entity: 'start 1, signal 4, localActivity 1, timer 2, upsert 1; not billed: marker 3, changeVersion 3' },
+  'payout completed, with events': { total: 39, payment: 'start 1, signal 4, update 1, activity 1, localActivity 5, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4', events: 'start 1, signal 3, activity 3, timer 3' },
+  'pull payment completed': { total: 22, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
   PAYIN: { total: 5, payment: '', entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3' },
-  'requote then completed': { total: 47, payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5', entity: 'start 2, signal 6, activity 6, localActivity 1, timer 9, upsert 2; not billed: marker 5, changeVersion 5' },
+  'requote then completed': { total: 50, payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5', entity: 'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6' },
   'cancelled before funds': { total: 53, payment: 'start 1, signal 1, update 2, activity 13, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, localActivity 1, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
   expired: { total: 53, payment: 'start 1, signal 1, update 1, activity 14, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, localActivity 1, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
   'refunded after late funds': { total: 23, payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3', entity: 'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3' },
-  failed: { total: 21, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 4, localActivity 1, timer 2, upsert 1; not billed: marker 3, changeVersion 3' },
+  failed: { total: 23, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
 };
 
 /** The floor the budget is read against (scripts/bench/skeleton, driven as the bench's P1 drives it). */

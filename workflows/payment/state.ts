@@ -98,6 +98,8 @@ export class PaymentWorkflowState {
   resolvingRequote = false;
   lastHeardAt = Date.now();
   expiredSince: number | null = null;
+  /** the provider payment whose EXPIRED `expiredSince` dates */
+  expiredOf: string | null = null;
   /** when the followed payment ended while another funded one still moved */
   stillMovingSince: number | null = null;
   /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */

@@ -1,4 +1,4 @@
-import { isInForce } from '../../contract';
+import { isInForce, reachRails } from '../../contract';
 import { type StoredAccount } from '../state';
 import { bankCountry, isWallet } from './account-kind';
 import { findCorridors, resolveLocalRail } from './corridors';
@@ -7,10 +7,14 @@ import { findCorridors, resolveLocalRail } from './corridors';
 // creation); Rail values — LOCAL is the country's default rail. The currency of an account never picks a
 // rail: a USD account at a British bank is not on ACH.
 
-/** The account's own rails, each LOCAL resolved by the bank's country ([] when it lists none). */
+/**
+ * The rails the account is reached on ([] when it lists none): its stored rails as the contract's `reachRails`
+ * reads them — LOCAL resolved by the bank's country, and a deprecated rail stored while it was accepted keeps
+ * its meaning (WIRE is SWIFT, CRYPTO every blockchain), so such an account stays payable.
+ */
 export function accountRails(account: Record<string, unknown>): string[] {
   const rails = Array.isArray(account.rails) ? (account.rails as unknown[]).filter((r): r is string => typeof r === 'string') : [];
-  return rails.map((r) => resolveLocalRail(r === 'DOMESTIC WIRE' ? 'DOMESTIC_WIRE' : r, bankCountry(account)));
+  return reachRails(rails, bankCountry(account));
 }
 
 /**
@@ -27,17 +31,19 @@ export function receivingRail(account: StoredAccount): string {
 
 /**
  * Rail of the automatic conversion from virtual account `from` to its liquidation account `to` (spec: Account,
- * liquidationAccountId; Payment rule 2): the first of `to`'s own rails that a corridor serves for the
- * currency pair, else — when `to` lists no rails — the LOCAL default of its bank's country if a corridor
- * serves it. null: the liquidation account has no usable rail (refused when the virtual account is created).
- * A wallet without rails has no usable rail: no chain can be picked for it.
+ * liquidationAccountId; Payment rule 2): the first of `to`'s own rails that a corridor serves from `from`'s
+ * receiving rail and currency (spec: Corridor — the fee is specific to the source and destination rail pair,
+ * so the pair must exist), else — when `to` lists no rails — the LOCAL default of its bank's country if a
+ * corridor serves it. null: the liquidation account has no usable rail (refused when the virtual account is
+ * created). A wallet without rails has no usable rail: no chain can be picked for it.
  */
 export function liquidationRail(from: Record<string, unknown>, to: Record<string, unknown>): string | null {
   const own = accountRails(to);
   const candidates = own.length > 0 ? own : isWallet(to as { type: string }) ? [] : [resolveLocalRail('LOCAL', bankCountry(to))];
   const sourceCurrencyCode = String(from.currencyCode);
+  const sourceRail = receivingRail(from as StoredAccount);
   const destinationCurrencyCode = typeof to.currencyCode === 'string' ? to.currencyCode : sourceCurrencyCode;
-  return candidates.find((destinationRail) => findCorridors({ sourceCurrencyCode, destinationCurrencyCode, destinationRail }).length > 0) ?? null;
+  return candidates.find((destinationRail) => findCorridors({ sourceCurrencyCode, sourceRail, destinationCurrencyCode, destinationRail }).length > 0) ?? null;
 }
 
 /**

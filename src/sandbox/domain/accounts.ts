@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CreateAccountRequestSchema, DEFAULT_ACCOUNT_RAILS, validateAccount } from '../../contract';
+import { CreateAccountRequestSchema, DEFAULT_ACCOUNT_RAILS, requirementViolations, validateAccount } from '../../contract';
 import { type SandboxCore } from '../core';
 import { type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
 
 import { bankCountry, isVirtual, isWallet } from './account-kind';
 import { accountRails, liquidationRail } from './account-rails';
+import { accountRequirements } from './requirements';
 
 export { accountCountry, bankCountry, isVirtual, isWallet } from './account-kind';
 
@@ -65,6 +66,21 @@ function liquidationInformationViolation(raw: Record<string, unknown>): FieldVio
   return null;
 }
 
+/**
+ * spec: Account requirement item; What the service does 4 — the requirements the service publishes are the
+ * fields an account needs for its rails: an external bank account is checked against the items GET
+ * /v1/accounts/requirements lists for its bank's country and currency at this instant, with the contract's
+ * `requirementViolations` (the registerAccount workflow runs the same function). A pair without requirements
+ * (404 there) is not checked here: no corridor reaches it, so a payment to it is refused (payments.ts).
+ * Legacy names still accepted (paymentAccountHolder, stateOrProvince) stand for their replacements.
+ */
+function requirementsViolations(raw: Record<string, unknown>, asOf: Date): FieldViolation[] {
+  if (raw.type !== 'EXTERNAL_BANK_ACCOUNT' || typeof raw.currencyCode !== 'string') return [];
+  const country = bankCountry(raw.accountHolder === undefined ? { ...raw, accountHolder: raw.paymentAccountHolder } : raw);
+  const items = country ? accountRequirements(country.toUpperCase(), raw.currencyCode.toUpperCase(), asOf) : null;
+  return items ? requirementViolations(raw, items) : [];
+}
+
 export class AccountService {
   constructor(private readonly core: SandboxCore) {}
 
@@ -91,6 +107,7 @@ export class AccountService {
     if (isVirtual(req) && req.currencyCode === undefined) {
       extra.push({ path: 'currencyCode', rule: 'CURRENCY_REQUIRED', message: 'a virtual account holds one currency: add currencyCode' });
     }
+    extra.push(...requirementsViolations(raw, new Date(nowMs)));
     const infoViolation = liquidationInformationViolation(raw);
     if (infoViolation) extra.push(infoViolation);
     const liquidationId = liquidationAccountIdOf(raw);
@@ -98,13 +115,13 @@ export class AccountService {
     const liquidationPath = req.liquidationAccountId !== undefined ? 'liquidationAccountId' : 'liquidationInformation';
     if (liquidationId !== null && !liquidation) {
       extra.push({ path: liquidationPath, rule: 'ACCOUNT_NOT_FOUND', message: `liquidation account ${liquidationId} does not exist: create it first` });
-    } else if (liquidation && req.currencyCode !== undefined && liquidationRail(raw, liquidation) === null) {
+    } else if (liquidation && req.currencyCode !== undefined && liquidationRail({ ...raw, rails: defaultRails(raw) }, liquidation) === null) {
       // spec: Payment rule 2 — the deposit is converted to the liquidation account, so it must be reachable.
       const own = accountRails(liquidation);
       extra.push({
         path: liquidationPath,
         rule: 'LIQUIDATION_ACCOUNT_NO_RAIL',
-        message: `liquidation account ${liquidation.id} (${String(liquidation.currencyCode ?? req.currencyCode)}) has no rail a corridor serves from ${req.currencyCode}: ${own.length > 0 ? `its rails ${own.join(', ')} are not served` : 'it lists no rails and its country has no LOCAL default that is served'}; register it with a served rail (see GET /v1/payments/corridors)`,
+        message: `liquidation account ${liquidation.id} (${String(liquidation.currencyCode ?? req.currencyCode)}) has no rail a corridor serves from ${req.currencyCode} on this account's receiving rail: ${own.length > 0 ? `its rails ${own.join(', ')} are not served` : 'it lists no rails and its country has no LOCAL default that is served'}; register it with a served rail (see GET /v1/payments/corridors)`,
       });
     }
     if (extra.length > 0) throw validationError(extra);

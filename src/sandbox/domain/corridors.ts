@@ -1,5 +1,8 @@
 import { type Corridor } from '../../contract';
 
+// LOCAL's country default lives in the contract, where the workflows read it too.
+export { LOCAL_DEFAULT_RAIL, resolveLocalRail } from '../../contract';
+
 /**
  * Reference corridors of the sandbox (spec: Corridor). Gap: which corridors exist and their fees are not
  * shown; ours are deterministic. One corridor per (source currencies, source rail) × (destination currency,
@@ -108,16 +111,12 @@ export function findCorridors(q: CorridorQuery): Corridor[] {
   );
 }
 
-/** spec: Rail values — LOCAL is mapped to the country-specific default rail (US → ACH, BR → TED, IN → IMPS). */
-export const LOCAL_DEFAULT_RAIL: Record<string, string> = { US: 'ACH', BR: 'TED', IN: 'IMPS' };
-
-export function resolveLocalRail(rail: string, countryCode: string | undefined): string {
-  if (rail !== 'LOCAL' || !countryCode) return rail;
-  return LOCAL_DEFAULT_RAIL[countryCode] ?? rail;
-}
-
-/** Legacy corridor list (spec: Corridor, legacy; GET /configurations/corridors before 2025-09-30). */
-export function legacyCorridors(): Array<Record<string, unknown>> {
+/**
+ * Legacy corridor list (spec: Corridor, legacy; GET /configurations/corridors before 2025-09-30). The legacy
+ * fee is `fixedFeeInUSD`: our fixed fees are in source-currency units, so each is converted to USD with
+ * `toUsd` (the sandbox's own mid-market rate at the instant of the call).
+ */
+export function legacyCorridors(toUsd: (amount: number, currency: string) => number): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const s of SOURCES) {
     for (const currencyCode of s.currencyCodes) {
@@ -125,7 +124,7 @@ export function legacyCorridors(): Array<Record<string, unknown>> {
       for (const d of DESTINATIONS) {
         const fee = (rail: string) => {
           const f = corridorFees(chain ?? s.rails[0]!, rail);
-          return { fixedFeeInUSD: f.fixed, variableFeeInSourceCurrency: f.variable };
+          return { fixedFeeInUSD: toUsd(f.fixed, currencyCode), variableFeeInSourceCurrency: f.variable };
         };
         const destChain = d.rails.find(isChain) ?? null;
         const fees: Record<string, unknown> = {};

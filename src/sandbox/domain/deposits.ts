@@ -65,6 +65,22 @@ export class DepositService {
   }
 
   /**
+   * spec: Payment rule 2 — funds that arrive at a virtual account with automatic conversion are converted by a
+   * second payment, however they arrive: a PAYIN or INTERNAL payment made with POST /payments is converted when
+   * it completes (its funds are then on the account), as a deposit of the control API is at once. A conversion
+   * arriving at a virtual account that has a liquidation account itself is not converted again (a chain of
+   * links, or a loop of two accounts, would otherwise move the funds without end).
+   */
+  convertArrival(p: Payment, atMs: number): Payment | null {
+    if (p.paymentReason === AUTO_LIQUIDATION || (p.type !== 'PAYIN' && p.type !== 'INTERNAL')) return null;
+    const account = this.core.data.accounts[p.destination.accountId];
+    if (!account || !isVirtual(account)) return null;
+    const liquidationId = liquidationAccountIdOf(account);
+    const liquidation = liquidationId ? this.core.data.accounts[liquidationId] : undefined;
+    return liquidation ? this.createConversion(account, liquidation, p.destination.amount, atMs) : null;
+  }
+
+  /**
    * DEPOSITS_ENDED (2025-09-30): a deposit record made before 2025-09-08 becomes a COMPLETED PAYIN payment
    * with the deposit's id and times (gap: how the move looked is not shown; no webhook is sent for it, the
    * record is not new — docs/spec-gaps.md, Sandbox).
@@ -114,13 +130,16 @@ export class DepositService {
    * when the virtual account is created, so only a link stored by an older sandbox (`--data-file`) gets
    * here; the funds then stay on the virtual account, as without a liquidation account.
    */
-  private createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment | null {
+  createConversion(from: StoredAccount, to: StoredAccount, amount: number, nowMs: number): Payment | null {
     const sourceCurrency = from.currencyCode as string;
     const destinationCurrency = (to.currencyCode as string | undefined) ?? sourceCurrency;
     const sourceRail = receivingRail(from);
     const destinationRail = liquidationRail(from, to);
     if (destinationRail === null) return null;
-    const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
+    // spec: Corridor — fees.fixed is specific to the source and destination rail pair: the conversion pays the
+    // fee of the corridor of its own pair (the virtual account's receiving rail → the liquidation rail), as the
+    // same pull made with POST /payments does.
+    const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, sourceRail, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
     const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
     const compute = (serviceFee: { fixed: number; variable: number }) =>
       destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   addBusinessDays,
   capabilitiesAllowCorridor,
+  CURRENCY_HOME_COUNTRY,
   currentRail,
   CreatePaymentRequestSchema,
   destinationFromSource,
@@ -39,6 +40,9 @@ const invalidState = (p: Payment, action: string): ApiError =>
  * Every change is a scheduler job on the sandbox clock, applied at the job's due instant.
  */
 export class PaymentEngine {
+  /** Called when a payment completes into a virtual account (its funds are there): automatic conversion (index.ts). */
+  onArrived: ((p: Payment, atMs: number) => void) | null = null;
+
   constructor(
     private readonly core: SandboxCore,
     private readonly rates: RateBook,
@@ -77,7 +81,7 @@ export class PaymentEngine {
     // either side); spec: Rail values — WIRE is deprecated for SWIFT.
     const rawSource = raw.source as Record<string, unknown>;
     const rawDestination = raw.destination as Record<string, unknown>;
-    const sourceRail = currentRail(req.source.rail, rawSource.chain, asOf);
+    let sourceRail = currentRail(req.source.rail, rawSource.chain, asOf);
     let destinationRail = currentRail(req.destination.rail, rawDestination.chain, asOf);
 
     const destination = this.data.accounts[req.destination.accountId];
@@ -146,15 +150,10 @@ export class PaymentEngine {
         });
       }
     }
-    const corridor = findCorridors({
-      sourceCurrencyCode: req.source.currencyCode,
-      sourceRail,
-      destinationCurrencyCode: req.destination.currencyCode,
-      destinationRail,
-    })[0];
-    if (!corridor) {
-      extra.push({ path: 'destination.rail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${req.source.currencyCode}/${sourceRail} → ${req.destination.currencyCode}/${destinationRail}: see GET /v1/payments/corridors` });
-    }
+    // spec: Rail values — LOCAL is mapped to the country's default rail, on the funding side too (source.rail is
+    // "a rail value"): the pulled account's bank country, else the home country of the currency sent.
+    sourceRail = resolveLocalRail(sourceRail, source ? bankCountry(source) : CURRENCY_HOME_COUNTRY[req.source.currencyCode]);
+    const corridor = this.corridorOf(req.source.currencyCode, sourceRail, req.destination.currencyCode, destinationRail, destination, extra);
     const developerFee = readDeveloperFee(raw.developerFee, extra);
     if (extra.length > 0 || !corridor || !destination || !customerId) throw validationError(extra);
 
@@ -235,6 +234,38 @@ export class PaymentEngine {
   }
 
   /**
+   * The corridor of a payment (spec: Corridor — source and destination currencies and rails, and the
+   * destination's countryCode): the side no corridor serves is named (source.rail when none leaves from the
+   * source currency and rail, else destination.rail); an external bank account is reached only through a
+   * corridor listing its bank's country, so a EUR account in Belgium, which no corridor lists, is refused on
+   * destination.accountId. Virtual accounts are at the service's own bank, and wallets have no country.
+   */
+  private corridorOf(sourceCurrencyCode: string, sourceRail: string, destinationCurrencyCode: string, destinationRail: string, destination: StoredAccount | undefined, extra: FieldViolation[]) {
+    const pair = { sourceCurrencyCode, sourceRail, destinationCurrencyCode, destinationRail };
+    const served = findCorridors(pair);
+    if (served.length === 0) {
+      const fromSource = findCorridors({ sourceCurrencyCode, sourceRail }).length > 0;
+      extra.push({
+        path: fromSource ? 'destination.rail' : 'source.rail',
+        rule: 'CORRIDOR_UNSUPPORTED',
+        message: `no corridor ${sourceCurrencyCode}/${sourceRail} → ${destinationCurrencyCode}/${destinationRail}${fromSource ? '' : `: none leaves from ${sourceCurrencyCode} on ${sourceRail}`}: see GET /v1/payments/corridors`,
+      });
+      return undefined;
+    }
+    const country = destination?.type === 'EXTERNAL_BANK_ACCOUNT' && !isBlockchainRail(destinationRail) ? bankCountry(destination) : undefined;
+    if (country === undefined) return served[0];
+    const corridor = served.find((c) => c.destination.countryCode === country);
+    if (!corridor) {
+      extra.push({
+        path: 'destination.accountId',
+        rule: 'CORRIDOR_UNSUPPORTED',
+        message: `no corridor reaches ${destinationCurrencyCode} accounts in ${country} on ${destinationRail} (corridors: ${[...new Set(served.map((c) => c.destination.countryCode))].join(', ')}): see GET /v1/payments/corridors`,
+      });
+    }
+    return corridor;
+  }
+
+  /**
    * Funding notice (control API; spec: States and transitions rows 2, 4 and 5). `sentAt` is when the
    * sender sent the funds; the notice itself arrives now.
    */
@@ -254,23 +285,22 @@ export class PaymentEngine {
       meta.fundedAmount = input.amount ?? p.fundingInstructions.amount;
       if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? randomTransactionHash();
     };
-    if (p.lifecycle.refundedAt !== null && (p.status === 'AWAITING_FUNDS' || p.status === 'EXPIRED')) {
-      // Late funds were already refunded (row 4, or its AWAITING_FUNDS twin below). A second transfer to the
-      // same instructions is money too: it is refunded the same way (refundedAt moves to this refund, one
-      // payment.updated), never refused — a 409 would leave the sender's funds nowhere (docs/spec-gaps.md).
-      record();
-      this.update(p, nowMs, () => {
-        p.lifecycle.refundedAt = new Date(nowMs).toISOString();
-        this.setError(p, 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED', nowMs);
-      });
-      return p;
-    }
+    // Each notice is judged by its own sentAt: a transfer refunded before (sent late) does not decide the fate of
+    // the next one. A late one is refunded again (refundedAt moves to this refund, one payment.updated, never a
+    // 409 that would leave the sender's funds nowhere); one sent before quote.expiresAt moves the payment on
+    // (row 2; row 5 before 2026-03-30), and the payment then continues as a normal payment: the earlier refund's
+    // refundedAt and failure code are cleared, as they concerned another transfer (docs/spec-gaps.md, Sandbox).
+    const moveOn = () => {
+      p.lifecycle.refundedAt = null;
+      p.error = null;
+      p.statusReasons = null;
+    };
     if (p.status === 'AWAITING_FUNDS') {
       record();
       if (sentBeforeExpiry) {
         // spec: States and transitions, row 2 — honoured even when the notice is late.
         meta.fundsHeld = true;
-        this.transition(p, 'PENDING', nowMs);
+        this.transition(p, 'PENDING', nowMs, moveOn);
         this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toProcessing);
       } else {
         // Gap (docs/spec-gaps.md, Sandbox): funds sent after quote expiry while still AWAITING_FUNDS are
@@ -288,7 +318,10 @@ export class PaymentEngine {
       if (!isInForce('AWAITING_FUNDS_EXPIRES_AFTER_3_BUSINESS_DAYS', new Date(nowMs)) && sentBeforeExpiry) {
         // spec: States and transitions, row 5 (before 2026-03-30) — SENT, then COMPLETED.
         meta.fundsHeld = true;
-        this.transition(p, 'SENT', nowMs, () => this.markSent(p, nowMs));
+        this.transition(p, 'SENT', nowMs, () => {
+          moveOn();
+          this.markSent(p, nowMs);
+        });
         this.scheduleStep(p, nowMs + this.core.options.stepDelaysMs.toCompleted);
       } else {
         // spec: States and transitions, row 4 — stays EXPIRED, funds refunded with the failure code.
@@ -355,6 +388,8 @@ export class PaymentEngine {
           this.data.balances[destination.id] = roundMinor((this.data.balances[destination.id] ?? 0) + p.destination.amount, p.destination.currencyCode);
         }
       });
+      const arrived = this.data.accounts[p.destination.accountId];
+      if (arrived && isVirtual(arrived)) this.onArrived?.(p, atMs);
       if (meta.scriptedFailure === 'FUNDS_RETURNED_BY_RECEIVING_BANK') this.core.scheduler.schedule(RETURN, atMs + delays.toCompleted, { paymentId: id });
     }
   }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { BLOCKCHAIN_RAILS, currentRail, destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
+import { BLOCKCHAIN_RAILS, CURRENCY_HOME_COUNTRY, currentRail, roundMinor, destinationFromSource, FeeCalculationError, isInForce, isRail, type Rate, RAILS, sourceFromDestination, zodIssuesToViolations } from '../../contract';
 import { type SandboxCore } from '../core';
 import { ApiError, endpointRemoved, type FieldViolation, validationError } from '../http/api-error';
 import { type Router } from '../http/router';
-import { findCorridors, LOCAL_DEFAULT_RAIL, legacyCorridors } from '../domain/corridors';
+import { findCorridors, legacyCorridors, resolveLocalRail } from '../domain/corridors';
 import { type RateBook } from '../domain/rates';
 import { accountRequirements, legacyRequirements } from '../domain/requirements';
 
@@ -33,8 +33,6 @@ export const CorridorFilterSchema = z
     destination: z.object({ currencyCode: z.string().optional(), rail: z.string().optional(), countryCode: z.string().optional() }).optional(),
   })
   .optional();
-
-const CURRENCY_COUNTRY: Record<string, string> = { USD: 'US', BRL: 'BR', INR: 'IN' };
 
 function readRateQuery(query: URLSearchParams): RateQuery {
   const q = Object.fromEntries(query);
@@ -68,8 +66,10 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
     // spec: Rail values — WIRE → SWIFT, CRYPTO → its chain, as POST /payments maps them.
     rails[side] = currentRail(q[side], chain, asOf);
   }
-  const sourceRail = rails.sourceRail;
-  const destinationRail = rails.destinationRail === 'LOCAL' ? (LOCAL_DEFAULT_RAIL[CURRENCY_COUNTRY[q.destinationCurrencyCode] ?? ''] ?? 'LOCAL') : rails.destinationRail;
+  // spec: Rail values — LOCAL is the country's default rail, on either side; the query names no account, so the
+  // country is the currency's home (USD → ACH, BRL → TED, INR → IMPS), as POST /payments does for funds sent in.
+  const sourceRail = resolveLocalRail(rails.sourceRail, CURRENCY_HOME_COUNTRY[q.sourceCurrencyCode]);
+  const destinationRail = resolveLocalRail(rails.destinationRail, CURRENCY_HOME_COUNTRY[q.destinationCurrencyCode]);
   // spec: Rate, legacy shape — CRYPTO is priced as one bucket whatever the chain, and GET /payments/rate shows
   // no chain parameter: before 2026-03-04 CRYPTO without sourceChain/destinationChain (our optional extras) is
   // priced on the first chain a corridor serves for the pair (the sandbox's chains all cost the same).
@@ -77,7 +77,11 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
   const corridor = railsToTry(sourceRail)
     .flatMap((s) => railsToTry(destinationRail).map((d) => findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail: s, destinationCurrencyCode: q.destinationCurrencyCode, destinationRail: d })[0]))
     .find((c) => c !== undefined);
-  if (!corridor && fields.length === 0) fields.push({ path: 'destinationRail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${q.sourceCurrencyCode}/${q.sourceRail} → ${q.destinationCurrencyCode}/${q.destinationRail}: see GET /v1/payments/corridors` });
+  if (!corridor && fields.length === 0) {
+    // The side no corridor serves is named: sourceRail when none leaves from the source currency on it.
+    const fromSource = railsToTry(sourceRail).some((s) => findCorridors({ sourceCurrencyCode: q.sourceCurrencyCode, sourceRail: s }).length > 0);
+    fields.push({ path: fromSource ? 'destinationRail' : 'sourceRail', rule: 'CORRIDOR_UNSUPPORTED', message: `no corridor ${q.sourceCurrencyCode}/${q.sourceRail} → ${q.destinationCurrencyCode}/${q.destinationRail}: see GET /v1/payments/corridors` });
+  }
   if (fields.length > 0 || !corridor) throw validationError(fields);
   const midMarketRate = rates.midMarketRate(q.sourceCurrencyCode, q.destinationCurrencyCode, core.clock.nowMs());
   const common = {
@@ -112,8 +116,11 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
   const requireAdded = (path: string) => {
     if (!isInForce('NEW_ENDPOINTS_ADDED', core.now())) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${path} before 2025-08-25`);
   };
+  // The payload is an optional filter object: left out is no filter, but the JSON value null (or any
+  // non-object) is not a payload the call can read (400, as every other POST with a body that is not an object).
   const corridorFilter = (body: unknown) => {
-    const parsed = CorridorFilterSchema.safeParse(body ?? undefined);
+    if (body === null) throw validationError([{ path: '', rule: 'NOT_AN_OBJECT', message: 'the payload must be a filter object, or left out' }]);
+    const parsed = CorridorFilterSchema.safeParse(body);
     if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
     const f = parsed.data ?? {};
     return { data: findCorridors({ sourceCurrencyCode: f.source?.currencyCode, sourceRail: f.source?.rail, destinationCurrencyCode: f.destination?.currencyCode, destinationRail: f.destination?.rail, destinationCountryCode: f.destination?.countryCode }) };
@@ -141,7 +148,9 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
   // spec: Endpoints — legacy, ends 2025-09-30.
   api.get('/v1/configurations/corridors', () => {
     if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now())) throw endpointRemoved('GET /v1/payments/corridors', '2025-09-30');
-    return { status: 200, body: { data: legacyCorridors() } };
+    const atMs = core.clock.nowMs();
+    const toUsd = (amount: number, currency: string) => roundMinor(amount * rates.midMarketRate(currency, 'USD', atMs), 'USD');
+    return { status: 200, body: { data: legacyCorridors(toUsd) } };
   });
 
   api.get('/v1/payments/rate', ({ query, path }) => {

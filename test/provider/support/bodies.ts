@@ -22,6 +22,8 @@ export function usBankAccount(customerId: string, overrides: Partial<CreateAccou
     currencyCode: 'USD',
     isThirdParty: false,
     rails: ['ACH'],
+    // listed by GET /accounts/requirements until 2026-07-31, so required until then (tests run the sandbox on both sides)
+    accountType: 'CHECKING',
     bank: { name: 'Test Bank', countryCode: 'US', accountNumber: '12345678', routingNumber: '021000021' },
     accountHolder: {
       type: 'INDIVIDUAL',

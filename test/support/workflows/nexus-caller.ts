@@ -1,13 +1,20 @@
 // A backend's workflow in ANOTHER namespace calling the `xborder` Nexus service, as a backend that is a Temporal
 // application writes it: the service definition is imported from src/nexus/service.ts, and failures are read by
-// their xborder type. Each returns what it got (value or failure type) so the test asserts on plain data.
+// their xborder type. Each returns what it got (value or failure type) so the test asserts on plain data. The
+// endpoint is the caller's identity (one per calling team: SECURITY.md, "Nexus"); default the stack's `xborder`.
 import { createNexusServiceClient } from '@temporalio/workflow';
-import { XBORDER_NEXUS_ENDPOINT, xborderFailureType, xborderNexusService } from '../../../src/nexus/service';
-import type { PaymentInput, PaymentOutcome, PaymentState } from '../../../workflows/payment/api';
+import {
+  XBORDER_NEXUS_ENDPOINT,
+  xborderFailureType,
+  xborderNexusService,
+  type StartedPaymentAnswer,
+  type StartPaymentInput,
+} from '../../../src/nexus/service';
+import type { PaymentOutcome, PaymentState } from '../../../workflows/payment/api';
 
 export type Called<T> = { value: T } | { failure: string | null; message: string };
 
-const xborder = () => createNexusServiceClient({ service: xborderNexusService, endpoint: XBORDER_NEXUS_ENDPOINT });
+const xborder = (endpoint = XBORDER_NEXUS_ENDPOINT) => createNexusServiceClient({ service: xborderNexusService, endpoint });
 
 async function called<T>(call: () => Promise<T>): Promise<Called<T>> {
   try {
@@ -17,17 +24,34 @@ async function called<T>(call: () => Promise<T>): Promise<Called<T>> {
   }
 }
 
-/** Starts a payment through Nexus and waits for its outcome (delivered by callback). */
-export async function nexusPaymentCaller(input: PaymentInput): Promise<Called<PaymentOutcome>> {
-  return called(() => xborder().executeOperation('startPayment', input, { scheduleToCloseTimeout: '1 hour' }));
+/** Starts a payment through Nexus: the answer at once (funding instructions), then its outcome by callback. */
+export async function nexusPaymentCaller(
+  input: StartPaymentInput,
+  endpoint?: string,
+): Promise<Called<{ started: StartedPaymentAnswer; outcome: PaymentOutcome }>> {
+  return called(async () => {
+    const started = await xborder(endpoint).executeOperation('startPayment', input, { scheduleToCloseTimeout: '5 minutes' });
+    const outcome = await xborder(endpoint).executeOperation('paymentOutcome', { paymentKey: input.paymentKey }, { scheduleToCloseTimeout: '1 hour' });
+    return { started, outcome };
+  });
 }
 
-export async function nexusStateCaller(paymentKey: string): Promise<Called<PaymentState>> {
-  return called(() => xborder().executeOperation('getPaymentState', { paymentKey }, { scheduleToCloseTimeout: '1 minute' }));
+/** The startPayment operation alone: what it answers. */
+export async function nexusStartCaller(input: StartPaymentInput, endpoint?: string): Promise<Called<StartedPaymentAnswer>> {
+  return called(() => xborder(endpoint).executeOperation('startPayment', input, { scheduleToCloseTimeout: '5 minutes' }));
 }
 
-export async function nexusCancelCaller(paymentKey: string, reason: string): Promise<Called<PaymentState>> {
+/** The paymentOutcome operation alone: the outcome by callback. */
+export async function nexusOutcomeCaller(paymentKey: string, endpoint?: string): Promise<Called<PaymentOutcome>> {
+  return called(() => xborder(endpoint).executeOperation('paymentOutcome', { paymentKey }, { scheduleToCloseTimeout: '1 hour' }));
+}
+
+export async function nexusStateCaller(paymentKey: string, endpoint?: string): Promise<Called<PaymentState>> {
+  return called(() => xborder(endpoint).executeOperation('getPaymentState', { paymentKey }, { scheduleToCloseTimeout: '1 minute' }));
+}
+
+export async function nexusCancelCaller(paymentKey: string, reason: string, endpoint?: string): Promise<Called<PaymentState>> {
   return called(() =>
-    xborder().executeOperation('cancelPayment', { paymentKey, reason }, { scheduleToCloseTimeout: '1 minute' }),
+    xborder(endpoint).executeOperation('cancelPayment', { paymentKey, reason }, { scheduleToCloseTimeout: '1 minute' }),
   );
 }

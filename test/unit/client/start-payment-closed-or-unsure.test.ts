@@ -12,7 +12,7 @@ const request = {
   destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
   reference: 'closed-or-unsure',
   paymentReason: 'PERSONAL_TRANSFERS',
-};
+} as const;
 const input = { paymentKey: 'order-1', request };
 
 const grpcError = (code: number, message: string) => Object.assign(new Error(message), { code, details: message, metadata: {} });

@@ -10,7 +10,7 @@ const request = {
   destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
   reference: 'retry-window',
   paymentReason: 'PERSONAL_TRANSFERS',
-};
+} as const;
 
 /** The server's answer while the workflow task is failing (a gRPC ServiceError's shape). */
 function failedPrecondition(): Error {

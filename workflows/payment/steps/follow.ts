@@ -131,6 +131,8 @@ async function awaitFundsOrEnd(state: PaymentWorkflowState, p: Payment, ended: P
   const now = Date.now();
   let wakeAt = state.lastHeardAt + state.reconcileEveryMs;
   if (ended?.outcome === 'EXPIRED') {
+    // the linger is this payment's: one a requote replaced expiring meanwhile must not shorten it
+    if (state.expiredOf !== p.id) [state.expiredOf, state.expiredSince] = [p.id, now];
     const since = (state.expiredSince ??= now);
     if (now >= since + state.expiredLingerMs) return ended;
     wakeAt = since + state.expiredLingerMs;

@@ -7,12 +7,17 @@ import { workflowReadActivities } from '../../activity-options';
 import { STEP_NOT_COMPLETED } from '../api';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** how often a step is read for its first day, and after: a payment may wait weeks (an operator, a late refund) */
+const FIRST_DAY_MAX_WAIT_MS = 30 * MINUTE;
+const LATER_MAX_WAIT_MS = 6 * HOUR;
 
 /**
  * Attach to a step that already runs or ran under the same workflow ID: poll its outcome until it closes (a child
  * cannot attach: SDK 1.24 children have no workflowIdConflictPolicy).
  */
 export async function stepOutcome<R>(workflowId: string): Promise<R> {
+  const since = Date.now();
   let wait = 5_000;
   for (;;) {
     const o = await workflowReadActivities.readWorkflowOutcome(workflowId);
@@ -24,7 +29,9 @@ export async function stepOutcome<R>(workflowId: string): Promise<R> {
         message: `${workflowId} already ran and ended ${o.status === 'NOT_COMPLETED' ? o.closeStatus : 'out of sight'}; it is not run again (it may have created its record): pass the record's id, or use a new key`,
       });
     await sleep(wait);
-    wait = Math.min(wait * 2, 30 * MINUTE);
+    // every read is a few history events: past a day, one read every 6 hours keeps a transfer attached to a payment
+    // that runs for months far below the history limit (about 8 events a read: 6,400 reads at 30 minutes = 133 days)
+    wait = Math.min(wait * 2, Date.now() - since < 24 * HOUR ? FIRST_DAY_MAX_WAIT_MS : LATER_MAX_WAIT_MS);
   }
 }
 
