@@ -333,7 +333,10 @@ export class World {
   /** A caller's cancel: refused once funds are in (payment-rules.ts, isFunded) — only on what a read showed. */
   cancel(): void {
     if (this.decided || !this.paymentKnows) return;
-    if (isFunded(this.paymentKnows)) this.cancelRefused++;
+    if (!isFunded(this.paymentKnows)) return;
+    if (!this.wasRead(this.paymentKnows))
+      throw new Violation('NOTHING FROM A PUSH ALONE', `a cancel was refused ("funds are in") on ${moveKey(this.paymentKnows)}, a state no read returned`);
+    this.cancelRefused++;
   }
 
   private backendHears(kind: 'outcome' | 'moved', p: Payment): void {
