@@ -2,7 +2,7 @@
 // delivery workflow (signalWithStart), and the delivery workflow POSTs it to the backend, signed the Standard
 // Webhooks way with the same code the ingress verifies with (src/provider/webhook-signature.ts).
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, ApplicationFailureCategory } from '@temporalio/common';
 import { WorkflowIdConflictPolicy, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
 import type { XborderEvent, XborderOutboundEvent, XborderTransferEvent } from '../src/contract';
 import { signWebhook } from '../src/provider/webhook-signature';
@@ -73,6 +73,45 @@ export function signedHeaders(endpoint: EventEndpoint, id: string, body: string,
   };
 }
 
+/**
+ * A receiver that is down or answers 5xx is expected (it deploys, it restarts): one log line per attempt, no stack.
+ * BENIGN keeps the SDK from logging the failure itself as a warning with its stack (it logs it at DEBUG) and from
+ * counting it as an activity error; Temporal retries it all the same (steps/deliver.ts).
+ */
+function expectedFailure(type: string, message: string, details?: unknown[]): ApplicationFailure {
+  const failure = ApplicationFailure.create({ type, message, category: ApplicationFailureCategory.BENIGN, ...(details ? { details } : {}) });
+  logOneLine(`outbound event not delivered (attempt ${attemptNumber()}; retried): ${type}: ${message}`);
+  return failure;
+}
+
+/** `ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:4040`, not the whole `TypeError: fetch failed` chain. */
+export function networkError(err: unknown): string {
+  // duck-typed: undici's errors may come from another realm (instanceof Error fails there)
+  type Failure = { code?: unknown; message?: unknown; errors?: unknown };
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  const inner = (cause !== null && typeof cause === 'object' ? cause : err) as Failure | null;
+  const first = Array.isArray(inner?.errors) ? (inner.errors[0] as Failure | undefined) : undefined; // AggregateError
+  const code = typeof inner?.code === 'string' ? inner.code : typeof first?.code === 'string' ? first.code : null;
+  const message = [inner?.message, first?.message].find((m): m is string => typeof m === 'string' && m !== '') ?? String(err);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+function attemptNumber(): number | string {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return '?'; // called outside an activity (a unit test)
+  }
+}
+
+function logOneLine(line: string): void {
+  try {
+    Context.current().log.warn(line); // the activity's logger: the workflow ID and activity id come as attributes
+  } catch {
+    console.warn(line); // outside an activity
+  }
+}
+
 export function createEventDeliveryActivities(deps: {
   config: EventDeliveryConfig;
   fetch?: typeof fetch;
@@ -107,17 +146,11 @@ export function createEventDeliveryActivities(deps: {
         await response.body?.cancel(); // the receiver's body is never read nor logged
       } catch (err) {
         const name = (err as { name?: unknown }).name;
-        throw ApplicationFailure.create({
-          type: EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_UNREACHABLE,
-          message: name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${String((err as Error).cause ?? (err as Error).message)}`,
-        });
+        throw expectedFailure(EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_UNREACHABLE,
+          name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${networkError(err)}`);
       }
       if (status < 200 || status > 299) {
-        throw ApplicationFailure.create({
-          type: EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_REFUSED,
-          message: `the receiver answered ${status}`,
-          details: [{ status }],
-        });
+        throw expectedFailure(EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_REFUSED, `the receiver answered ${status}`, [{ status }]);
       }
     },
   };

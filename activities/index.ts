@@ -8,6 +8,7 @@ import { createWorkflowReadActivities, type WorkflowReadActivities } from './wor
 import { createReconcileActivities, type ReconcileActivities } from './reconcile-activities';
 import { createContractActivities, type ContractActivities } from './contract-activities';
 import { createLateEventsActivities, type LateEventsActivities } from './late-events-activities';
+import { createReportActivities, type ReportActivities, type ReportsConfig } from './report-activities';
 import {
   createEventDeliveryActivities,
   createEventHandOverActivities,
@@ -26,15 +27,19 @@ export * from './reconcile-activities';
 export * from './contract-activities';
 export * from './late-events-activities';
 export * from './event-delivery-activities';
+export * from './report-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
   provider: ProviderPort;
   /** outbound events' endpoints (workers/events-config.ts); absent: none, every event waits as undeliverable */
   events?: EventDeliveryConfig;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities & LateEventsActivities {
+  /** where the daily reconciliation report is written (XBORDER_REPORTS_DIR); absent: the activity refuses */
+  reports?: ReportsConfig | null;
+}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities & LateEventsActivities & ReportActivities {
   return {
     ...createLateEventsActivities(),
+    ...createReportActivities(deps),
     ...createEventHandOverActivities(),
     ...createEventDeliveryActivities({ config: deps.events ?? { defaultEndpoint: null, endpoints: [] } }),
     ...createWorkflowReadActivities(),

@@ -8,11 +8,17 @@ import { entityMemo } from '../workflows/entity-memo';
 import { unknownPaymentValues } from '../src/contract/payment-status';
 import { validatePaymentRequest } from '../src/contract/validate-payment-request';
 import type { ProviderPort } from './provider-port';
+import { adoptionMismatches } from '../workflows/payment/resolve-rules';
 import type { FollowEntity, PaymentActivities } from './types';
 import { callProvider, toApplicationFailure } from './errors';
+import { KEY_RUN_MEMO, runScopedIdempotencyKey } from '../src/client/freed-key';
+import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 
 /** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/payment/api.ts. */
 export const CREATE_OUTCOME_UNKNOWN = 'CREATE_OUTCOME_UNKNOWN';
+
+/** How many of a customer's payments findPaymentsLike reads at most (newest first is not shown: all are read). */
+const FIND_LIKE_MAX_READ = 1_000;
 
 /** The attempt number of the running activity (1 outside an activity, e.g. in unit tests). */
 function currentAttempt(): number {
@@ -21,6 +27,24 @@ function currentAttempt(): number {
   } catch {
     return 1;
   }
+}
+
+/**
+ * The run of its key the calling payment workflow is (its memo, set by startPayment on a freed key: 2, 3 …);
+ * undefined for a key's first run and outside a payment. Fixed at the run's start, so every attempt of one create
+ * sends the same idempotency key.
+ */
+async function currentKeyRun(): Promise<unknown> {
+  let info;
+  try {
+    info = Context.current().info;
+  } catch {
+    return undefined; // outside an activity (unit tests)
+  }
+  if (info.workflowType !== PAYMENT_WORKFLOW_TYPE || !info.workflowExecution) return undefined;
+  const { workflowId, runId } = info.workflowExecution;
+  const description = await Context.current().client.workflow.getHandle(workflowId, runId).describe();
+  return description.memo?.[KEY_RUN_MEMO];
 }
 
 /**
@@ -43,24 +67,44 @@ export function createPaymentActivities(deps: {
   provider: Pick<ProviderPort, 'payments' | 'rates'>;
   /** injectable for tests; the activity's attempt number by default */
   attempt?: () => number;
+  /** injectable for tests; the calling payment run's number on its key by default (src/client/freed-key.ts) */
+  keyRun?: () => Promise<unknown>;
   /** the worker's client and task queue by default (activity context) */
   client?: () => Pick<Client, 'workflow'>;
   taskQueue?: () => string;
 }): PaymentActivities {
   const { provider } = deps;
   const attemptOf = deps.attempt ?? currentAttempt;
+  const keyRunOf = deps.keyRun ?? currentKeyRun;
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const activities: PaymentActivities = {
     validatePaymentRequest: async (request, asOf) => validatePaymentRequest(request, new Date(asOf)),
+    findPaymentsLike: async (request, createdAfter) => {
+      const list = provider.payments.listByCustomerAll;
+      if (!request.customerId || !list) return null;
+      const since = Date.parse(createdAfter);
+      const found: { id: string; status: string }[] = [];
+      let read = 0;
+      await callProvider(async () => {
+        for await (const p of list.call(provider.payments, request.customerId!, { limit: 100 })) {
+          if (++read > FIND_LIKE_MAX_READ) break;
+          const created = Date.parse(String(p.lifecycle?.createdAt ?? ''));
+          if (Number.isFinite(created) && created >= since && adoptionMismatches(request, p).length === 0) found.push({ id: p.id, status: p.status });
+        }
+      });
+      return found;
+    },
     getRate: (query) =>
       callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))).catch(
         (failure: unknown) => throw_(benignIfRefused(failure)),
       ),
     createPaymentAndFollow: (request, idempotencyKey, follow) =>
       createThenFollow(activities.createPayment, client, taskQueue)(request, idempotencyKey, follow),
-    async createPayment(request, idempotencyKey) {
+    async createPayment(request, workflowKey) {
       const attempt = attemptOf();
+      // a freed key's later run must not meet the refusal the service stored under the first run's key
+      const idempotencyKey = runScopedIdempotencyKey(workflowKey, await keyRunOf());
       try {
         // A retry repeats a create that may have been committed: it must reach the service (which answers the
         // stored first response for the key), never be refused by local pre-validation on today's date

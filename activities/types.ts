@@ -29,6 +29,13 @@ export interface PaymentActivities {
   /** GET /payments/:id, normalised to the current shape. */
   getPayment(id: string): Promise<Payment>;
   /**
+   * The service's payments of this request's customer that fit the request (workflows/payment/resolve-rules.ts,
+   * adoptionMismatches) and were created at or after `createdAfter` (ISO): what an operator's "no payment was created"
+   * is checked against. GET /payments/customer/:customerId, at most 1,000 read; null when the request names no
+   * customer or the client has no such list (nothing to search by).
+   */
+  findPaymentsLike(request: CreatePaymentRequest, createdAfter: string): Promise<{ id: string; status: string }[] | null>;
+  /**
    * POST /payments as `createPayment`, then the caller follows the new payment's entity with one signalWithStart
    * (a start-or-subscribe that cannot fail, and no child start). The entity is never a child: it
    * outlives the caller and no cancel of the caller reaches it. A failed signalWithStart is returned

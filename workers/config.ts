@@ -3,7 +3,7 @@ import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/co
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { packageVersion } from '../src/support/package-root';
 import { refuseKnownSecret } from '../src/security/known-secrets';
-import { parseEnvironment } from '../src/support/environment';
+import { ConfigurationError, parseEnvironment } from '../src/support/environment';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
@@ -18,7 +18,15 @@ const WorkerEnvSchema = z.object({
   XBORDER_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** `1`: plain http:// to a non-loopback provider host is allowed (a private network such as compose's sandbox). */
   XBORDER_PROVIDER_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
-  /** Server-side limit across all workers of the queue: keeps us under the provider's rate limit (spec: Limits). */
+  /**
+   * The provider key's rate budget, HTTP calls per second, across every process that uses the key (spec: Limits: its
+   * numbers are not shown; docs/deployment.md "Provider rate budget"). Each process takes its share:
+   * XBORDER_PROVIDER_CALLS_PER_SECOND / XBORDER_PROVIDER_PROCESSES. Default 8 (the sandbox allows 100 per 10 s).
+   */
+  XBORDER_PROVIDER_CALLS_PER_SECOND: z.coerce.number().positive().default(8),
+  /** How many processes (worker replicas, Lambda concurrency) share the key's budget: the most that may run at once. */
+  XBORDER_PROVIDER_PROCESSES: z.coerce.number().int().positive().default(1),
+  /** Server-side limit on activity tasks across all workers of the queue (tasks, not HTTP calls: see the budget above). */
   XBORDER_ACTIVITIES_PER_SECOND: z.coerce.number().positive().optional(),
   /** Prebuilt workflow bundle (npm run build); bundled at start-up when absent. */
   XBORDER_WORKFLOW_BUNDLE: z.string().min(1).optional(),
@@ -38,6 +46,16 @@ const WorkerEnvSchema = z.object({
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
   /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
   XBORDER_BUILD_ID: z.string().min(1).optional(),
+  /**
+   * Who moves the deployment's Current and Ramping Version. `worker` (default): the first build of a deployment
+   * makes itself current, later ones wait for `xborder deploy`. `controller`: the Temporal Worker Controller does
+   * (Kubernetes, deploy/helm/xborder): the worker never touches routing (a change by another identity would take
+   * ownership away from the controller, its docs/manager-identity.md) and takes the deployment name and build id
+   * the controller injects into its pods, TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID.
+   */
+  XBORDER_ROUTING_MANAGED_BY: z.enum(['worker', 'controller'], { error: 'XBORDER_ROUTING_MANAGED_BY must be worker or controller' }).default('worker'),
+  TEMPORAL_DEPLOYMENT_NAME: z.string().min(1).optional(),
+  TEMPORAL_WORKER_BUILD_ID: z.string().min(1).optional(),
 });
 
 /** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
@@ -46,13 +64,22 @@ export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArr
 export interface WorkerConfig {
   temporal: TemporalConnectionConfig;
   taskQueue: string;
-  provider: { baseUrl: string; apiKey: string; timeoutMs: number; allowPlainHttp: boolean };
+  provider: {
+    baseUrl: string;
+    apiKey: string;
+    timeoutMs: number;
+    allowPlainHttp: boolean;
+    /** this process's share of the key's rate budget (src/provider/rate-budget.ts) */
+    rateBudget: { callsPerSecond: number; burst: number };
+  };
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs: number;
   maxCachedWorkflows?: number;
   /** Present unless XBORDER_WORKER_VERSIONING=false (a server without the Worker Deployment API). */
   deployment?: WorkerDeploymentSettings;
+  /** false when the Temporal Worker Controller owns routing (XBORDER_ROUTING_MANAGED_BY=controller) */
+  makesItselfCurrent: boolean;
 }
 
 export interface WorkerDeploymentSettings {
@@ -64,7 +91,14 @@ export interface WorkerDeploymentSettings {
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
   refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
+  const controlled = e.XBORDER_ROUTING_MANAGED_BY === 'controller';
+  if (controlled && (!e.TEMPORAL_DEPLOYMENT_NAME || !e.TEMPORAL_WORKER_BUILD_ID)) {
+    throw new ConfigurationError(
+      'XBORDER_ROUTING_MANAGED_BY=controller needs TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID (the Temporal Worker Controller sets both in the pods it makes)',
+    );
+  }
   return {
+    makesItselfCurrent: !controlled,
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,
     provider: {
@@ -72,6 +106,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
       apiKey: e.XBORDER_PROVIDER_API_KEY,
       timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS,
       allowPlainHttp: e.XBORDER_PROVIDER_ALLOW_HTTP === '1',
+      rateBudget: processShare(e.XBORDER_PROVIDER_CALLS_PER_SECOND, e.XBORDER_PROVIDER_PROCESSES),
     },
     ...(e.XBORDER_ACTIVITIES_PER_SECOND ? { activitiesPerSecond: e.XBORDER_ACTIVITIES_PER_SECOND } : {}),
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
@@ -80,10 +115,22 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {
-            version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
+            version: controlled
+              ? { deploymentName: e.TEMPORAL_DEPLOYMENT_NAME!, buildId: e.TEMPORAL_WORKER_BUILD_ID! }
+              : { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
             defaultVersioningBehavior: 'AUTO_UPGRADE',
           },
         }
       : {}),
   };
+}
+
+/**
+ * One process's share of the key's budget: calls per second and a burst of one second's worth (at least one call).
+ * With at most `processes` processes, all of them together start at most `callsPerSecond × W + max(processes, callsPerSecond)`
+ * calls in any W seconds (docs/deployment.md "Provider rate budget").
+ */
+export function processShare(callsPerSecond: number, processes: number): { callsPerSecond: number; burst: number } {
+  const share = callsPerSecond / processes;
+  return { callsPerSecond: share, burst: Math.max(1, Math.floor(share)) };
 }

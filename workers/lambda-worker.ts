@@ -84,6 +84,8 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
       timeoutMs: worker.provider.timeoutMs,
       allowPlainHttp: worker.provider.allowPlainHttp,
       logger: logger.child({ component: 'provider' }),
+      // this instance's share of the key's rate budget: XBORDER_PROVIDER_PROCESSES is the function's reserved concurrency
+      rateBudget: worker.provider.rateBudget,
     });
   // traces by OTLP/HTTP when the environment turns them on, flushed after every invocation
   const tracing = installTracingFromEnv('xborder-lambda-worker', env);

@@ -10,6 +10,7 @@ import { connectClient } from '../src/client/connect';
 import { ensureSchedules, type QuoteRefreshConfig } from '../src/client/schedules';
 import { startStuckGauge } from './stuck-gauge';
 import { ensureReconcileSchedule } from '../src/client/reconcile-schedule';
+import { ensureReportSchedule } from '../src/client/report-schedule';
 import { installTracingFor } from '../src/telemetry/tracing';
 import { dataConverterOf } from '../src/codec/data-converter';
 import { describeFirstCurrent, makeCurrentIfNone } from '../src/client/worker-deployments';
@@ -31,6 +32,8 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     timeoutMs: config.provider.timeoutMs,
     allowPlainHttp: config.provider.allowPlainHttp,
     logger: telemetry.logger.child({ component: 'provider' }),
+    // this process's share of the key's rate budget, per HTTP call (docs/deployment.md "Provider rate budget")
+    rateBudget: config.provider.rateBudget,
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
   // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys")
@@ -39,10 +42,11 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
       ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId}`
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
-  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events });
-  if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
+  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events, reports: processConfig.reports });
+  // under the Temporal Worker Controller the controller alone moves routing (XBORDER_ROUTING_MANAGED_BY=controller)
+  if (config.deployment && config.makesItselfCurrent) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
-  if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
+  if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter, processConfig.reports !== null);
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
   const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName }, config.temporal, dataConverter, telemetry);
   const stop = (signal: string) => {
@@ -82,7 +86,7 @@ async function takeCurrentIfNone(
 }
 
 /** A failure here is logged, not fatal: the worker is useful without the Schedule, and the next start retries. */
-async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: TemporalConnectionConfig, dataConverter: DataConverter): Promise<void> {
+async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: TemporalConnectionConfig, dataConverter: DataConverter, reports: boolean): Promise<void> {
   const { taskQueue } = quoteRefresh;
   try {
     const client = await connectClient(temporal, dataConverter);
@@ -92,6 +96,11 @@ async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: Te
       // PAYINs whose webhooks were lost are handed to their entities every 15 minutes
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
       console.log(`worker: Schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
+      // the daily reconciliation report, where this worker writes one (XBORDER_REPORTS_DIR)
+      if (reports) {
+        const report = await ensureReportSchedule(client, { taskQueue });
+        console.log(`worker: Schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'}`);
+      }
     } finally {
       await client.connection.close();
     }

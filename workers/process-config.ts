@@ -10,6 +10,8 @@ import { telemetryConfigFromEnv, type TelemetryConfig } from '../src/telemetry/r
 import { tracingConfigFromEnv, type TracingConfig } from '../src/telemetry/tracing';
 import { workerConfigFromEnv, type WorkerConfig } from './config';
 import { eventsConfigFromEnv } from './events-config';
+import { reportsConfigFromEnv } from './reports-config';
+import type { ReportsConfig } from '../activities/report-activities';
 import type { EventDeliveryConfig } from '../activities/event-delivery-activities';
 
 const WorkerProcessEnvSchema = z.object({
@@ -34,6 +36,8 @@ export interface WorkerProcessConfig {
   quoteRefresh: QuoteRefreshConfig | null;
   /** Outbound events' endpoints and signing secrets (docs/outbound-events.md). */
   events: EventDeliveryConfig;
+  /** Where the daily reconciliation report goes (XBORDER_REPORTS_DIR); null: no report, no report Schedule. */
+  reports: ReportsConfig | null;
 }
 
 /** Reads and checks every variable now: a wrong one stops the start, naming it, before anything connects. */
@@ -48,5 +52,6 @@ export function workerProcessConfigFromEnv(env: Environment): WorkerProcessConfi
     stuckGauge: stuckGaugeConfigFromEnv(env),
     quoteRefresh: own.XBORDER_ENSURE_SCHEDULES === 'false' ? null : { ...quoteRefreshConfigFromEnv(env), taskQueue: worker.taskQueue },
     events: eventsConfigFromEnv(env),
+    reports: reportsConfigFromEnv(env),
   };
 }

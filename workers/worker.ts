@@ -1,6 +1,6 @@
 import type { DataConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities, type EventDeliveryConfig, type ProviderPort } from '../activities';
+import { createActivities, type EventDeliveryConfig, type ProviderPort, type ReportsConfig } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
@@ -8,6 +8,8 @@ import type { WorkerDeploymentSettings } from './config';
 import { currentTracing, type Tracing } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
 import { xborderNexusHandler } from '../src/nexus/handlers';
+import os from 'node:os';
+import { eventsIdentityTag } from '../src/client/events-deliverable';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -15,6 +17,8 @@ export interface XborderWorkerOptions {
   provider: ProviderPort;
   /** outbound events' endpoints and secrets (docs/outbound-events.md); default from the environment */
   events?: EventDeliveryConfig;
+  /** where the daily reconciliation report is written (docs/reconciliation-report.md); absent: none */
+  reports?: ReportsConfig | null;
   activitiesPerSecond?: number;
   workflowBundlePath?: string;
   shutdownGraceMs?: number;
@@ -64,7 +68,10 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
       workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
-      activities: createActivities({ provider: options.provider, ...(events ? { events } : {}) }),
+      activities: createActivities({ provider: options.provider, ...(events ? { events } : {}), reports: options.reports ?? null }),
+      // the SDK's default identity, and which event endpoints this worker delivers to (url hashes): startPayment
+      // refuses events no polling worker can deliver (src/client/events-deliverable.ts)
+      identity: `${process.pid}@${os.hostname()} ${eventsIdentityTag(events)}`,
       ...(options.nexus === false ? {} : { nexusServices: [xborderNexusHandler] }),
       dataConverter,
       // The codec runs in this process, before Core checks sizes: the error limit sees the encrypted payloads

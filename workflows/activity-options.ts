@@ -7,21 +7,29 @@ import type { ContractActivities } from '../activities/contract-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
 
-/** A rate is useless after a few minutes: give up after 5 (the workflow then fails its quoting step). */
+/**
+ * How long a payment keeps asking for its rate while the service cannot answer (429s, 5xx, a refused key: none of
+ * them the caller's fault) before its quoting step fails: as long as a create is retried (below). A rate is used the
+ * moment it arrives, so a late one is as good as an early one. A refusal of the request itself (4xx) ends at once.
+ * Only the retry budget changed here, never a command: replay compares an activity's type and id, not its options
+ * (docs/provider-client.md "Retries and replay").
+ */
+export const RATE_RETRY_BUDGET = '12h';
+
 export const rateActivities = proxyActivities<Pick<PaymentActivities, 'getRate'>>({
   startToCloseTimeout: '30s',
-  scheduleToCloseTimeout: '5m',
+  scheduleToCloseTimeout: RATE_RETRY_BUDGET,
   retry: backoff,
 });
 
 /**
  * The same read as a local activity: GET /payments/rate is a short, idempotent read, so it runs in
  * the workflow task that asks for it (no activity task, no extra workflow task, a marker instead of three
- * events). Same 5-minute budget; retries past 10 s wait on a workflow timer instead of holding the task.
+ * events). Same budget; retries past 10 s wait on a workflow timer instead of holding the task.
  */
 export const localRateActivities = proxyLocalActivities<Pick<PaymentActivities, 'getRate'>>({
   startToCloseTimeout: '30s',
-  scheduleToCloseTimeout: '5m',
+  scheduleToCloseTimeout: RATE_RETRY_BUDGET,
   localRetryThreshold: '10s',
   retry: backoff,
 });
@@ -52,7 +60,7 @@ export const createActivities = proxyActivities<
 
 /** Reads used for reconciliation: a failed read is only retried for 10 minutes; the next timer tries again. */
 export const readActivities = proxyActivities<
-  Pick<PaymentActivities, 'getPayment'> &
+  Pick<PaymentActivities, 'getPayment' | 'findPaymentsLike'> &
     Pick<CustomerActivities, 'getCustomer'> &
     Pick<AccountActivities, 'getAccountRequirements'>
 >({

@@ -11,4 +11,5 @@ export { refreshQuotes } from './refresh-quotes/workflow';
 export { rateBoard } from './rate-board/workflow';
 export { reconcilePayments } from './reconcile-payments/workflow';
 export { paymentEvents } from './payment-events/workflow';
+export { reconciliationReport } from './reconciliation-report/workflow';
 import './versioning'; // each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

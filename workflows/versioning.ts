@@ -38,6 +38,8 @@ import { TRANSFER_WORKFLOW_TYPE } from './transfer/api';
 import { transfer } from './transfer/workflow';
 import { paymentEvents } from './payment-events/workflow';
 import { PAYMENT_EVENTS_WORKFLOW_TYPE } from './payment-events/api';
+import { RECONCILIATION_REPORT_WORKFLOW_TYPE } from './reconciliation-report/api';
+import { reconciliationReport } from './reconciliation-report/workflow';
 
 /**
  * Workflow type → behaviour: every workflow workflows/index.ts registers (test/unit/worker-versioning.test.ts fails
@@ -56,6 +58,8 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   [RECONCILE_PAYMENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   // lives as long as a payment's events keep coming; moves no money (docs/outbound-events.md)
   [PAYMENT_EVENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  // a daily scheduled run that writes files and moves no money: must not keep a drained build alive
+  [RECONCILIATION_REPORT_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 /**
@@ -77,3 +81,4 @@ setWorkflowOptions(onVersionedWorker(behaviors[RATE_BOARD_WORKFLOW_TYPE]), rateB
 setWorkflowOptions(onVersionedWorker(behaviors[REFRESH_QUOTES_WORKFLOW_TYPE]), refreshQuotes);
 setWorkflowOptions(onVersionedWorker(behaviors[RECONCILE_PAYMENTS_WORKFLOW_TYPE]), reconcilePayments);
 setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_EVENTS_WORKFLOW_TYPE]), paymentEvents);
+setWorkflowOptions(onVersionedWorker(behaviors[RECONCILIATION_REPORT_WORKFLOW_TYPE]), reconciliationReport);

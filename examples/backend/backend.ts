@@ -2,20 +2,21 @@
 // (docs/outbound-events.md). Node's http only. What it shows:
 //   POST /payments            {paymentKey, request} → starts the payment (xborder/client) with `events: {}` and
 //                             answers what the customer must pay, where, and until when
-//   POST /xborder-events      the endpoint xborder delivers to: verify (signature, timestamp, schema), then
-//                             process each event ONCE (a redelivery or a replay is acknowledged, not applied again)
+//   POST /xborder-events      the endpoint xborder delivers to: the receiver of xborder/client (createEventReceiver)
+//                             verifies (signature, timestamp, schema), dedupes through the store, then hands each
+//                             event over ONCE (a redelivery or a replay is acknowledged, not applied again)
 //   GET  /payments/:key       the backend's own view, built from the events alone
-// A real service keeps `seen` and its view in its database, written in one transaction with the effect.
+// A real service's store and view live in its database (InMemoryEventStore stands in for it here).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import {
+  createEventReceiver,
+  InMemoryEventStore,
   isTransferEvent,
   startPayment,
-  verifyXborderEvent,
   type PaymentRequest,
   type XborderEvent,
-  type XborderOutboundEvent,
 } from '../../src/client';
 
 export interface BackendOptions {
@@ -55,17 +56,11 @@ const MAX_BODY = 64 * 1024;
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED', 'REJECTED', 'CANCELLED']);
 
 export async function startBackend(options: BackendOptions): Promise<Backend> {
-  const seen = new Set<string>();
   let failuresLeft = options.failFirstDeliveries ?? 0;
   const backend: Omit<Backend, 'url' | 'eventsUrl' | 'close'> = { views: new Map(), processed: [], duplicates: 0, refused: 0 };
 
-  /** The idempotent handler: one effect per event id; an older event never undoes a newer one. */
+  /** Called once per event id, in order per payment (the receiver's store saw to it). */
   function apply(event: XborderEvent): void {
-    if (seen.has(event.id)) {
-      backend.duplicates++;
-      return;
-    }
-    seen.add(event.id);
     backend.processed.push(event);
     const view = backend.views.get(event.paymentKey) ?? { phase: 'NEW', lastSequence: 0, toPay: null, outcome: null, code: null };
     if (event.sequence > view.lastSequence) {
@@ -83,22 +78,24 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     backend.views.set(event.paymentKey, view);
   }
 
+  const receiver = createEventReceiver({
+    secrets: options.secrets,
+    store: new InMemoryEventStore(),
+    onEvent: (event) => {
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        throw new Error('not ready'); // answered 500, the store's record undone: xborder retries, in order
+      }
+      // this backend starts payments only; a transfer's events (transfer.*) would be handled the same way
+      if (!isTransferEvent(event)) apply(event);
+    },
+  });
+
   async function onEvent(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await readBody(req);
-    let event: XborderOutboundEvent;
-    try {
-      event = verifyXborderEvent(options.secrets, req.headers, body);
-    } catch {
-      backend.refused++;
-      return send(res, 400, { error: 'event refused' }); // never processed; xborder retries a real one
-    }
-    if (failuresLeft > 0) {
-      failuresLeft--;
-      return send(res, 503, { error: 'not ready' }); // xborder retries, in order
-    }
-    // this backend starts payments only; a transfer's events (transfer.*) would be handled the same way, by id
-    if (!isTransferEvent(event)) apply(event);
-    send(res, 204);
+    const answer = await receiver.handle(req.headers, await readBody(req));
+    if (answer.outcome === 'refused') backend.refused++; // never processed; xborder retries a real one
+    if (answer.outcome === 'duplicate') backend.duplicates++;
+    send(res, answer.status);
   }
 
   async function onStart(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -2,7 +2,7 @@
 // entry). One module per subcommand (loaded on demand, so `xborder status` does not pay for the worker's bundler,
 // and a client-only install never loads @temporalio/worker). Tests call it in-process: a spawned CLI costs a
 // TypeScript loader start per case (test/unit/cli/cli-contract.test.ts keeps one spawned case for the entry).
-// Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / failed, 2 usage, 3 cannot connect.
+// Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / report mismatch / failed, 2 usage, 3 cannot connect.
 import { commands, type Command } from './commands';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
 import { packageVersion } from '../support/package-root';
@@ -18,7 +18,7 @@ function usage(): string {
     ...lines,
     '',
     'Run `xborder <command> --help` for its options; `xborder --version` for the version.',
-    'Exit codes: 0 ok, 1 the payment did not complete / stuck payments found / the command failed, 2 usage, 3 cannot connect to Temporal.',
+    'Exit codes: 0 ok, 1 the payment did not complete / stuck payments found / a report mismatch / the command failed, 2 usage, 3 cannot connect to Temporal.',
   ].join('\n');
 }
 

@@ -7,7 +7,8 @@ export async function runCodecServer(args: string[], env: Environment): Promise<
   XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE   the payload keys (the worker's)
   XBORDER_CODEC_SERVER_TOKENS                     comma-separated bearer tokens, 16+ characters (required)
   XBORDER_CODEC_SERVER_ORIGINS                    comma-separated UI origins allowed by CORS
-  XBORDER_CODEC_SERVER_HOST / _PORT               default 127.0.0.1:4030`);
+  XBORDER_CODEC_SERVER_HOST / _PORT               default 127.0.0.1:4030
+${(await import('./service-help')).codecServerEnvironmentHelp()}`);
     return 0;
   }
   const { codecServerConfigFromEnv } = await import('../codec/server-config');

@@ -109,6 +109,11 @@ export const commands: Command[] = [
     run: async (args, env) => (await import('./stuck')).runStuck(args, env),
   },
   {
+    name: 'report',
+    summary: 'the reconciliation report: service, workflows and events compared, as CSV, JSON and HTML (exit code 1 on any mismatch)',
+    run: async (args, env) => (await import('./report')).runReport(args, env),
+  },
+  {
     name: 'schedule',
     summary: 'the quote-refresh Schedule: create (or update) | describe | pause | unpause | trigger | delete',
     run: async (args, env) => (await import('./schedule')).runSchedule(args, env),

@@ -18,6 +18,8 @@ export interface DemoOptions {
   uiLink: (workflowId: string) => string;
   /** Give up after this long (default 2 minutes). */
   timeoutMs?: number;
+  /** start the transfer (and its payment) with `events: {}`: their outbound events go to the worker's default endpoint */
+  events?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,6 +76,7 @@ export async function runDemoTransfer(stack: LocalStack, options: DemoOptions): 
         accountHolderType: 'INDIVIDUAL',
       },
       payment: { paymentKey, request: demoPaymentRequest() },
+      ...(options.events ? { events: {} } : {}),
     },
     { taskQueue: stack.taskQueue },
   );

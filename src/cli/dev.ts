@@ -1,8 +1,8 @@
 // `xborder dev` (npm start): the whole local stack on embedded defaults, then one demo transfer end to
 // end (onboard → register → pay → fund through the sandbox → COMPLETED), then serve until Ctrl-C.
 // Everything persists under .data/ (Temporal's SQLite, the sandbox's state, the secrets: webhook secret, payload
-// keys, codec-server token, sandbox API key and control token, each generated once, mode 0600), so a second
-// `npm start` reuses what is there. No secret is printed: the log names the files.
+// keys, codec-server token, sandbox API key and control token, the outbound events' signing secret, each generated
+// once, mode 0600), so a second `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,6 +20,9 @@ import type { Environment } from '../support/environment';
 import { XBORDER_NEXUS_ENDPOINT, XBORDER_NEXUS_SERVICE } from '../nexus/service';
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
+import { DEFAULT_EVENTS_PORT, startDevEventReceiver, type DevEventReceiver } from './dev-events';
+import { devEnvironmentHelp } from './service-help';
+import { writeDevLogLine } from './dev-log-line';
 
 const USAGE = `Usage: xborder dev [options]   (npm start)
   --data-dir DIR       where state persists (default .data)
@@ -28,8 +31,10 @@ const USAGE = `Usage: xborder dev [options]   (npm start)
   --sandbox-port N     sandbox port (default 4010)
   --ingress-port N     webhook ingress port (default 4020)
   --codec-port N       codec server port for the UI and CLI (default 4030)
+  --events-port N      the stack's receiver of outbound events (default 4040; not started when XBORDER_EVENTS_URL is set)
   --no-demo            do not run the demo transfer
-  --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)`;
+  --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)
+${devEnvironmentHelp()}`;
 
 function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -73,6 +78,7 @@ function parseDevArgs(args: string[]) {
         'sandbox-port': { type: 'string' },
         'ingress-port': { type: 'string' },
         'codec-port': { type: 'string' },
+        'events-port': { type: 'string' },
         'no-demo': { type: 'boolean' },
         once: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -100,6 +106,9 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const sandboxPort = port('sandbox-port', 4010);
   const ingressPort = port('ingress-port', 4020);
   const codecPort = port('codec-port', DEFAULT_CODEC_SERVER_PORT);
+  const eventsPort = port('events-port', DEFAULT_EVENTS_PORT);
+  // outbound events: the developer's endpoint (XBORDER_EVENTS_*), else the stack's own receiver (src/cli/dev-events.ts)
+  const eventsFromEnv = eventsConfigFromEnv(env);
   // A taken port is named with the flag that changes it, before anything starts (not an EADDRINUSE stack trace).
   // A Temporal server already on --temporal-port is reused (then its UI port is its own business).
   const wanted: Array<[number, string, string]> = [
@@ -110,6 +119,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const dataDir = path.resolve(values['data-dir'] ?? '.data');
   // the codec server runs whenever payloads are encrypted (always, unless XBORDER_CODEC=disabled)
   if (codecKeysFromEnv(env).kind !== 'disabled') wanted.push([codecPort, 'codec server', '--codec-port']);
+  if (!eventsFromEnv.defaultEndpoint) wanted.push([eventsPort, 'event receiver', '--events-port']);
   for (const [p, what, flag] of wanted) {
     if (await portTaken('127.0.0.1', p)) throw new UsageError(portTakenMessage(p, what, flag));
   }
@@ -118,7 +128,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
   // The worker's own state changes are noise here; warnings and errors still show.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('WARN', writeDevLogLine) });
   log(`starting the local stack (state in ${dataDir})`);
   // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
@@ -128,6 +138,11 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const sandboxApiKeyFile = path.join(dataDir, 'sandbox-api-key');
   const sandboxControlTokenFile = path.join(dataDir, 'sandbox-control-token');
   log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
+  const eventsSecretFile = path.join(dataDir, 'events-secret');
+  let eventReceiver: DevEventReceiver | null = null;
+  if (!eventsFromEnv.defaultEndpoint) {
+    eventReceiver = await startDevEventReceiver({ port: eventsPort, secret: loadOrCreateSecret(eventsSecretFile), log });
+  }
   const stack = await startLocalStack({
     temporalPort,
     temporalUiPort: uiPort,
@@ -139,13 +154,17 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
     dataConverter: codec.dataConverter,
     quoteRefresh: quoteRefreshConfigFromEnv(env),
-    events: eventsConfigFromEnv(env),
+    events: eventReceiver ? { ...eventsFromEnv, defaultEndpoint: eventReceiver.config.defaultEndpoint } : eventsFromEnv,
+    reports: { dir: path.join(dataDir, 'reports') },
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
     log: (line) => {
       // Accepted and ignored (account.created) webhooks are routine; refusals and failures are shown.
       if (!line.startsWith('webhook accepted') && !line.startsWith('webhook ignored')) log(line);
     },
+  }).catch(async (error: unknown) => {
+    await eventReceiver?.close();
+    throw error;
   });
   let stopping = false;
   const stop = async () => {
@@ -153,6 +172,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     stopping = true;
     log('stopping: worker, sandbox, ingress, Temporal dev server');
     await stack.close();
+    await eventReceiver?.close();
     await tracing?.shutdown();
     log('stopped');
   };
@@ -168,10 +188,15 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
 
   try {
     log(`Temporal UI       ${stack.temporal.uiUrl}`);
-    const rel = (file: string) => path.relative(process.cwd(), file) || file;
-    log(`sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${rel(sandboxApiKeyFile)}); OpenAPI at /openapi.json)`);
-    log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${rel(sandboxControlTokenFile)}))`);
+    // absolute: the `$(cat …)` lines work pasted into any shell, in any directory
+    log(`sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${sandboxApiKeyFile}); OpenAPI at /openapi.json)`);
+    log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${sandboxControlTokenFile}))`);
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
+    log(
+      eventReceiver
+        ? `outbound events   ${eventReceiver.url}  (payments started with events: {} deliver here; each event is logged below; signing secret in ${path.resolve(eventsSecretFile)}; your own endpoint: XBORDER_EVENTS_URL, XBORDER_EVENTS_SECRETS)`
+        : `outbound events   ${eventsFromEnv.defaultEndpoint!.url}  (XBORDER_EVENTS_URL: payments started with events: {} deliver there)`,
+    );
     const d = stack.deployment;
     // every worker is versioned: which build this is, and whether it is the one new workflows go to
     log(
@@ -186,7 +211,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     log('for the CLI / connectClient() in another shell:');
     for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);
     if (stack.codecServer) {
-      log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.relative(process.cwd(), path.join(dataDir, 'codec-server-token')) || '.'})")`);
+      log(`codec server      ${stack.codecServer.url}  (the UI decodes through it; CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${path.join(dataDir, 'codec-server-token')})")`);
     }
 
     let demoOk = true;
@@ -194,6 +219,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
       const { outcome } = await runDemoTransfer(stack, {
         log,
         uiLink: (workflowId) => temporalUiLink(stack.temporal.uiUrl, stack.namespace, workflowId),
+        events: true, // to the stack's receiver (logged) or XBORDER_EVENTS_URL
       });
       demoOk = outcome === 'COMPLETED';
       log(`demo transfer ${outcome} after ${((Date.now() - started) / 1000).toFixed(1)} s since start`);

@@ -1,31 +1,49 @@
-// `xborder events redeliver|state [--transfer] <key>`: an operator's handle on a payment's (or, with --transfer, a
-// transfer's) outbound events (docs/outbound-events.md, "When a backend is not told"). Shows ids, types and sequence
-// numbers only.
+// `xborder events redeliver|state [--transfer] <key>` and `xborder events redeliver --all`: an operator's handle on a
+// payment's (or, with --transfer, a transfer's) outbound events (docs/outbound-events.md, "When a backend is not
+// told"). Shows ids, types, sequence numbers and the receiver's last answer only.
 import {
   getPaymentEventsState,
   getTransferEventsState,
+  paymentEventsWorkflowId,
   redeliverPaymentEvents,
   redeliverTransferEvents,
+  transferEventsWorkflowId,
   type PaymentEventsSnapshot,
 } from '../../workflows/payment-events/api';
+import {
+  describeEventDelivery,
+  redeliverAllEvents,
+  retryPendingDeliveryNow,
+  type EventDeliveryAttempt,
+} from '../client/event-delivery-status';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
 const USAGE = `Usage: xborder events redeliver [--transfer] <paymentKey|transferKey> [--json]
+       xborder events redeliver --all [--json]
        xborder events state [--transfer] <paymentKey|transferKey> [--json]
-  redeliver  try the payment's undelivered events now, in order (after fixing the receiver or the endpoint)
-  state      what waits to be delivered, and since when delivery fails
+  redeliver  try the payment's undelivered events now, in order (after fixing the receiver or the endpoint);
+             --all: every delivery workflow that holds an event
+  state      what waits to be delivered; the current attempt (its number, the receiver's last answer, the next
+             retry); since when a whole retry window failed
   --transfer the key is a transfer's: its own transfer.* events (its payment's are under its payment key)
 ${CONNECTION_USAGE}
-Exit codes: 0 nothing waits undelivered, 1 events still undelivered or no delivery workflow, 2 usage, 3 cannot connect.`;
+Exit codes: state: 0 nothing waits, 1 events wait undelivered or no delivery workflow; redeliver: 0 asked, 1 no
+delivery workflow; 2 usage, 3 cannot connect.`;
 
 export async function runEvents(args: string[], env: Environment): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     {
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, transfer: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...CONNECTION_OPTIONS },
+      options: {
+        json: { type: 'boolean' },
+        transfer: { type: 'boolean' },
+        all: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        ...CONNECTION_OPTIONS,
+      },
     },
     USAGE,
   );
@@ -34,32 +52,58 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
     return EXIT.OK;
   }
   const [sub, paymentKey, ...rest] = positionals;
+  if (values.all) {
+    if (sub !== 'redeliver' || paymentKey !== undefined || values.transfer)
+      throw new UsageError('--all goes with `redeliver` alone (no key, no --transfer)', USAGE);
+    const ctx = await cliContext(values, env);
+    try {
+      const asked = await redeliverAllEvents(ctx.client);
+      if (values.json) printJson({ redeliveryAsked: asked });
+      else console.log(`redelivery asked of ${asked.length} delivery workflow(s): \`xborder events state <key>\` shows progress`);
+      return EXIT.OK;
+    } finally {
+      await ctx.close();
+    }
+  }
   if ((sub !== 'redeliver' && sub !== 'state') || !paymentKey || rest.length > 0) {
     throw new UsageError(sub === undefined ? 'give a subcommand' : `expected "redeliver|state <paymentKey>", got "${positionals.join(' ')}"`, USAGE);
   }
   const transfer = values.transfer === true;
   const key = paymentKey.replace(transfer ? /^transfer:/ : /^payment:/, '');
+  const workflowId = transfer ? transferEventsWorkflowId(key) : paymentEventsWorkflowId(key);
   const ctx = await cliContext(values, env);
   try {
     let state: PaymentEventsSnapshot;
+    let attempt: EventDeliveryAttempt | null;
     try {
       if (transfer) state = sub === 'redeliver' ? await redeliverTransferEvents(ctx.client, key) : await getTransferEventsState(ctx.client, key);
       else state = sub === 'redeliver' ? await redeliverPaymentEvents(ctx.client, key) : await getPaymentEventsState(ctx.client, key);
+      // the POST waiting in Temporal's backoff runs now too, not at its next retry (up to 15 min away)
+      if (sub === 'redeliver' && state.pending.length > 0) await retryPendingDeliveryNow(ctx.client, workflowId);
+      attempt = state.pending.length > 0 ? await describeEventDelivery(ctx.client, workflowId) : null;
     } catch (err) {
       if ((err as { name?: string }).name !== 'WorkflowNotFoundError') throw err;
       if (values.json) printJson({ [transfer ? 'transferKey' : 'paymentKey']: key, found: false });
       else console.error(`no running delivery workflow for ${key}: every event handed over was delivered, or none was`);
       return EXIT.NOT_OK;
     }
-    if (values.json) printJson(state);
-    else {
-      console.log(`${state.paymentKey}: ${state.delivered} delivered in this run, ${state.pending.length} waiting`);
-      if (state.undeliveredSince) console.log(`  undelivered since ${state.undeliveredSince}: ${state.lastError ?? ''}`);
-      for (const p of state.pending) console.log(`  #${p.sequence} ${p.type} ${p.id}`);
-      if (sub === 'redeliver' && state.pending.length > 0) console.log('  redelivery asked: `xborder events state` shows progress');
-    }
-    return state.undeliveredSince === null ? EXIT.OK : EXIT.NOT_OK;
+    if (values.json) printJson({ ...state, attempt });
+    else printState(state, attempt, sub === 'redeliver');
+    // redeliver worked once it was asked (the delivery itself is asynchronous); state says whether events wait
+    if (sub === 'redeliver') return EXIT.OK;
+    return state.pending.length === 0 ? EXIT.OK : EXIT.NOT_OK;
   } finally {
     await ctx.close();
   }
+}
+
+function printState(state: PaymentEventsSnapshot, attempt: EventDeliveryAttempt | null, redeliver: boolean): void {
+  console.log(`${state.paymentKey}: ${state.delivered} delivered in this run, ${state.pending.length} waiting`);
+  for (const p of state.pending) console.log(`  #${p.sequence} ${p.type} ${p.id}`);
+  if (attempt) {
+    const when = attempt.state === 'RUNNING' ? 'running now' : attempt.nextAttemptAt ? `next at ${attempt.nextAttemptAt}` : 'next not scheduled';
+    console.log(`  attempt ${attempt.attempt} (${when})${attempt.lastError ? `; last: ${attempt.lastError}${attempt.lastAttemptAt ? ` at ${attempt.lastAttemptAt}` : ''}` : ''}`);
+  }
+  if (state.undeliveredSince) console.log(`  a whole retry window failed; undelivered since ${state.undeliveredSince}: ${state.lastError ?? ''}`);
+  if (redeliver && state.pending.length > 0) console.log('  redelivery asked: `xborder events state` shows progress');
 }

@@ -9,6 +9,7 @@ import { connectClient } from '../client/connect';
 import { QuoteRefreshConfigSchema, type QuoteRefreshConfig } from '../client/quote-refresh-config';
 import { ensureSchedules } from '../client/schedules';
 import { ensureReconcileSchedule } from '../client/reconcile-schedule';
+import { ensureReportSchedule } from '../client/report-schedule';
 import { describeFirstCurrent, makeCurrentIfNone, type FirstCurrentOutcome } from '../client/worker-deployments';
 import { packageVersion } from '../support/package-root';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
@@ -38,6 +39,8 @@ export interface LocalStackOptions {
   apiKey?: string;
   /** outbound events' endpoints of the worker (docs/outbound-events.md); default from the environment */
   events?: EventDeliveryConfig;
+  /** Where the worker writes the daily reconciliation report; with schedules on, its Schedule is created. Default none. */
+  reports?: { dir: string };
   /** Start the worker (tests that kill and restart workers start their own). Default true. */
   worker?: boolean;
   /**
@@ -146,6 +149,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         dataConverter,
         deployment: { version, defaultVersioningBehavior: 'AUTO_UPGRADE' },
         ...(options.events ? { events: options.events } : {}),
+        ...(options.reports ? { reports: options.reports } : {}),
       });
       // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
       worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
@@ -161,6 +165,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
       log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
+      if (options.reports) {
+        const report = await ensureReportSchedule(client, { taskQueue });
+        log(`schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'} (reports in ${options.reports.dir})`);
+      }
     }
     log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
     return { temporal, client, sandbox, provider, ingress, webhooks, worker, deployment, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };

@@ -42,7 +42,7 @@ export type ParsedPaymentInput = z.output<typeof PaymentInputSchema>;
  * The input parsed and made plain JSON, or PaymentRequestInvalidError. Checks the shape, the key (no personal data:
  * keys become workflow IDs, never encrypted), the contract's rules at `asOf`, currency codes and rail/currency
  * pairs. Refusals by the service itself (an unsupported corridor it publishes, a fee above the limit) still come
- * back as a REJECTED answer, and bind the key: the service was called.
+ * back as a REJECTED answer; one that created nothing frees the key (src/client/freed-key.ts).
  */
 export function checkPaymentInput(input: unknown, asOf: Date): ParsedPaymentInput {
   const shape = PaymentInputSchema.safeParse(asJson(input));

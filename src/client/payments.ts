@@ -1,6 +1,8 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
+import { amountsMemo } from '../report/memo';
 import { refusePersonalDataInKey } from '../codec/identifiers';
 import { checkPaymentInput, parsePaymentInputShape, PaymentRequestInvalidError, type ParsedPaymentInput, type StartPaymentInput } from './payment-request';
+import { eventsNotDeliverable } from './events-deliverable';
 import {
   isGrpcServiceError,
   WithStartWorkflowOperation,
@@ -38,6 +40,7 @@ import {
 import { requestFingerprint } from '../../workflows/request-fingerprint';
 import { PAYMENT_PHASE_AT_START, PaymentPhaseKey } from '../../workflows/search-attributes';
 import { assertSameRequest } from './same-request';
+import { freedKeyNextRun, KEY_RUN_MEMO } from './freed-key';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
 
@@ -97,7 +100,9 @@ export function describeAmounts(request: Record<string, unknown>): string {
  * user: provider payment id, quote and funding instructions (update-with-start, the early-return pattern).
  * The workflow goes on following the payment. A second call with the same paymentKey and the same input
  * attaches to the first (same answer, no second payment); with another input it is refused with
- * IdempotencyKeyReusedError, running or closed. Once that workflow has closed, the same
+ * IdempotencyKeyReusedError (its `fields` name what differs), running or closed — unless the closed payment was
+ * refused before anything was created: then the key is free and a new run starts (src/client/freed-key.ts; README,
+ * "Keys", with the recommended key scheme `order-<n>-attempt-<k>`). Once that workflow has closed, the same
  * input still gets its answer (createdAnswer query: a retry whose first attempt started the payment and lost its
  * answer must never read as a refusal); only a workflow closed before any answer (terminated at once) or a worker
  * without the query leaves WorkflowExecutionAlreadyStartedError.
@@ -126,6 +131,7 @@ async function startPaymentTraced(
   // (a function, a symbol, undefined) cannot make the two fingerprints differ.
   const parsed = await checkedOrStartedEarlier(client, input);
   const workflowId = paymentWorkflowId(parsed.paymentKey);
+  await refuseUndeliverableEvents(client, options.taskQueue, parsed, workflowId);
   noteOnClientSpan({ temporalWorkflowId: workflowId });
   const requestFingerprintOfInput = requestFingerprint(parsed);
   const deadline = Date.now() + (options.retryForMs ?? START_RETRY_WINDOW_MS);
@@ -133,6 +139,8 @@ async function startPaymentTraced(
     assertSameRequest(client, PaymentInputSchema, parsed.paymentKey, workflowId, parsed);
   /** the fingerprint check is not available (or not conclusive): check by reading the first event instead */
   let checkByHistory = false;
+  /** the key's closed run was refused before anything was created (src/client/freed-key.ts): this run's number */
+  let freedRun: number | null = null;
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
     const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
@@ -140,14 +148,19 @@ async function startPaymentTraced(
       taskQueue: options.taskQueue,
       args: [parsed],
       workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      // A closed run holds its key (its payment may have moved money), unless it was refused before anything was
+      // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
+      // call is attached to (USE_EXISTING), with the same-request check.
+      workflowIdReusePolicy: freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      // the amounts asked for (read back page by page by the reconciliation report: src/report/memo.ts), the caller's
+      // memo (the Nexus owner) and a freed key's run number
+      ...startMemo({ ...amountsMemo(parsed.request), ...(options.memo ?? {}) }, freedRun),
       // Shown in the Temporal UI; amounts and currencies only, no personal data.
       staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
       // fairness between customers on the shared task queue (inherited by activities and children)
       ...fairnessPriority(paymentCustomerKey(parsed.request)),
       // the first phase anyone sees, set with the start rather than by an upsert
       typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
-      ...(options.memo ? { memo: options.memo } : {}),
     });
     try {
       let created: PaymentCreated;
@@ -171,6 +184,8 @@ async function startPaymentTraced(
         // call whose answer was lost (the server went away) and finished meanwhile. A start that reached Temporal
         // is never reported as refused: its answer, as a retry of a running payment gets it (money rules).
         try {
+          // refused before anything was created: the key is free, for this request or a corrected one
+          if (freedRun === null && (freedRun = await freedRunOrBound(client, workflowId)) !== null) continue;
           await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
           const handle = client.workflow.getHandle(workflowId);
           const answer = await handle.query(createdAnswerQuery);
@@ -231,6 +246,48 @@ async function checkedOrStartedEarlier(client: Client, input: StartPaymentInput)
     if (!existed) throw refused;
     return shape;
   }
+}
+
+/**
+ * freedKeyNextRun, or null (the key stays bound) when the closed run cannot be read for good (a server without
+ * the call, a result that does not decode): never freed on doubt. A transient error is thrown: asked again.
+ */
+async function freedRunOrBound(client: Client, workflowId: string): Promise<number | null> {
+  try {
+    return await freedKeyNextRun(client, workflowId);
+  } catch (error) {
+    if (isTransientStartError(error)) throw error;
+    return null;
+  }
+}
+
+/** The memo a start gives: the caller's (Nexus owner, report amounts) and a freed key's run number, together. */
+function startMemo(memo: Record<string, unknown> | undefined, freedRun: number | null): { memo?: Record<string, unknown> } {
+  const all = { ...(memo ?? {}), ...(freedRun === null ? {} : { [KEY_RUN_MEMO]: freedRun }) };
+  return Object.keys(all).length > 0 ? { memo: all } : {};
+}
+
+/**
+ * Events no worker can deliver are refused before anything starts (src/client/events-deliverable.ts): the key stays
+ * free. Not when the key's payment already exists: a retry attaches to it, as it always did.
+ */
+async function refuseUndeliverableEvents(
+  client: Client,
+  taskQueue: string,
+  parsed: { events?: { url?: string | undefined } | undefined },
+  workflowId: string,
+): Promise<void> {
+  if (!parsed.events) return;
+  const violation = await eventsNotDeliverable(client, taskQueue, parsed.events);
+  if (!violation) return;
+  const exists = await client.workflow
+    .getHandle(workflowId)
+    .describe()
+    .then(
+      () => true,
+      () => false,
+    );
+  if (!exists) throw new PaymentRequestInvalidError([violation]);
 }
 
 /**

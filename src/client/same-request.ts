@@ -14,12 +14,30 @@ export class IdempotencyKeyReusedError extends Error {
   constructor(
     readonly key: string,
     readonly workflowId: string,
+    /**
+     * The fields whose values differ between this request and the one the key's workflow was started with
+     * (`request.destination.accountId`, `limits.maxTotalFee`): names only, never the values. Empty when the stored
+     * input could not be read as today's schema.
+     */
+    readonly fields: string[] = [],
   ) {
     super(
-      `key ${key} is already used by ${workflowId} with another request; the same request attaches, another needs a new key`,
+      `key ${key} is already used by ${workflowId} with another request${
+        fields.length > 0 ? ` (different: ${fields.join(', ')})` : ''
+      }; the same request attaches, another needs a new key`,
     );
     this.name = 'IdempotencyKeyReusedError';
   }
+}
+
+/** The paths where two JSON values differ, as `a.b.c` (an array that differs is named as a whole). */
+export function differingFields(ours: unknown, theirs: unknown, prefix = ''): string[] {
+  const plain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (plain(ours) && plain(theirs)) {
+    const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
+    return keys.flatMap((k) => differingFields(ours[k], theirs[k], prefix ? `${prefix}.${k}` : k));
+  }
+  return canonicalJson(ours) === canonicalJson(theirs) ? [] : [prefix || '(input)'];
 }
 
 /** JSON with object keys sorted at every level (shared with the workflow-side fingerprint). */
@@ -62,7 +80,8 @@ export async function assertSameRequest<S extends z.ZodType>(
   const found = await startInputOf(client, workflowId);
   if (!found) return false;
   const theirs = schema.safeParse(found.input);
-  if (!theirs.success || canonicalJson(theirs.data) !== canonicalJson(ours))
-    throw new IdempotencyKeyReusedError(key, workflowId);
+  if (!theirs.success) throw new IdempotencyKeyReusedError(key, workflowId);
+  if (canonicalJson(theirs.data) !== canonicalJson(ours))
+    throw new IdempotencyKeyReusedError(key, workflowId, differingFields(ours, theirs.data));
   return true;
 }

@@ -15,6 +15,7 @@ export type StuckKind =
   | 'QUOTE_EXPIRED_UNFUNDED'
   | 'PAST_FUNDING_DEADLINE'
   | 'IN_PROGRESS_TOO_LONG'
+  | 'QUOTING_TOO_LONG'
   | 'MOVED_AFTER_OUTCOME'
   | 'EVENTS_UNDELIVERED'
   | 'WAITING_FOR_ITS_BUILD';
@@ -23,6 +24,8 @@ export interface StuckQueryOptions {
   now?: Date;
   /** A payment IN_PROGRESS (PENDING, PROCESSING, SENT) whose workflow started longer ago than this is stuck. Default 24 h. */
   inProgressLimitMs?: number;
+  /** A payment still QUOTING (no rate, or its create not answered) whose workflow started longer ago than this is stuck. Default 15 min. */
+  quotingLimitMs?: number;
   /**
    * The Worker Deployment whose old builds are checked for PINNED payments whose next workflow task waits (their
    * build's workers stopped too early). Absent: that kind is not looked for (unversioned workers).
@@ -36,6 +39,7 @@ export interface StuckQueryOptions {
 export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind, string> {
   const now = options.now ?? new Date();
   const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
+  const quotingSince = new Date(now.getTime() - (options.quotingLimitMs ?? 15 * 60_000)).toISOString();
   const running = `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
   // Most serious first: a payment that fits several kinds is listed under the first (findStuckPayments).
   const known = PAYMENT_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -55,6 +59,10 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
     // Funds are in but not delivered, and the payment was started longer ago than the limit. (StartTime, not the
     // funding time: no search attribute holds the latter; a payment funded late is flagged early. docs/spec-gaps.md)
     IN_PROGRESS_TOO_LONG: `${running} AND PaymentPhase = 'IN_PROGRESS' AND StartTime < '${inProgressSince}'`,
+    // Still asking for its rate, or its POST /payments still unanswered, long after its start: the activities retry a
+    // refused API key (401/403, minutes apart), a 429 or an outage instead of rejecting the payment
+    // (activities/errors.ts), so a configuration fault shows here, not as REJECTED payments.
+    QUOTING_TOO_LONG: `${running} AND PaymentPhase = 'QUOTING' AND StartTime < '${quotingSince}'`,
     // The quote ended with no funds seen; the provider status is still AWAITING_FUNDS (spec: States, row 3).
     QUOTE_EXPIRED_UNFUNDED: `${running} AND PaymentPhase = 'QUOTE_EXPIRED'`,
     // Money moved after the payment's outcome: a return by the receiving bank after COMPLETED, a refund after EXPIRED

@@ -1,15 +1,15 @@
 // Workflow IDs, search attributes, memo-free summaries are NOT encrypted (the server indexes and shows them):
 // a business key that becomes part of a workflow ID must not carry personal data (docs/codec.md; house rule: no
-// personal data in workflow IDs). This catches the obvious mistakes (an email, a phone number with or without `+`,
-// a CPF, an IBAN used as a key); it cannot catch a name. Opaque ids (UUIDs, dates and timestamps, order numbers
-// shorter than a phone number) pass: they are removed before the digit rules look.
+// personal data in workflow IDs). This refuses what is unmistakably personal — an email, a phone number written
+// for people (with `+`, brackets or separators), a CPF written with its dots or dash, an IBAN (its checksum holds) —
+// and nothing else: a bare run of digits is an order number as often as a phone number (`4000000123`, Shopify's
+// 13-digit ids), and refusing it refused ordinary keys. So the rule for callers stays (docs/codec.md, "Keys"):
+// a key is your own opaque id, never a customer's phone, tax id or account number.
 const EMAIL = /[^\s@:]+@[^\s@:]+\.[A-Za-z]{2,}/;
 const PHONE_INTERNATIONAL = /\+\d[\d\s().-]{7,}\d/;
 /** A phone written for people: (11) 99999-9999, 11 99999-9999, 555-123-4567, 555.123.4567, 011 5555 1234. */
 const PHONE_FORMATTED = /(?<![\dA-Za-z])(?:\(\d{2,3}\)\s?|\d{2,3}[\s.-])\d{3,5}[\s.-]?\d{4}(?![\dA-Za-z])/;
-/** 10 to 15 digits in a row: a phone number without `+` (E.164 numbers have at most 15). */
-const DIGIT_RUN = /(?<!\d)\d{10,15}(?!\d)/g;
-/** CPF (Brazilian tax id): 11 digits, written 123.456.789-09 or bare. */
+/** CPF (Brazilian tax id) written with a separator: 123.456.789-09, 123456789-09 (bare 11 digits: an order number too). */
 const CPF = /(?<!\d)(\d{3})(\.?)(\d{3})\.?(\d{3})(-?)(\d{2})(?!\d)/g;
 /** IBAN: country, two check digits, up to 30 capitals or digits, maybe in groups of four (as banks print them). */
 const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
@@ -25,7 +25,6 @@ export function personalDataInKey(value: string): string | null {
   const opaque = value.replace(UUID, '~').replace(DATE, '~');
   if (containsCpf(opaque)) return 'a CPF (Brazilian tax id)';
   if (PHONE_FORMATTED.test(opaque)) return 'a phone number';
-  for (const [run] of opaque.matchAll(DIGIT_RUN)) if (!isEpochTime(run)) return 'a phone number';
   return null;
 }
 
@@ -37,17 +36,12 @@ export function refusePersonalDataInKey(name: string, value: string): void {
   }
 }
 
-/** Seconds (10 digits) or milliseconds (13) since the epoch between 2001 and 2039: a clock's id, not a phone. */
-function isEpochTime(run: string): boolean {
-  const n = Number(run);
-  return (run.length === 10 && n >= 1e9 && n < 2.2e9) || (run.length === 13 && n >= 1e12 && n < 2.2e12);
-}
-
-/** A formatted CPF always counts; a bare 11-digit one when its two check digits are right (else the phone rule sees it). */
+/** A fully formatted CPF always counts; one with a single separator when its two check digits are right. */
 function containsCpf(value: string): boolean {
   for (const m of value.matchAll(CPF)) {
     const formatted = m[2] === '.' && m[5] === '-';
-    if (formatted || cpfCheckDigitsValid(`${m[1]}${m[3]}${m[4]}${m[6]}`)) return true;
+    const separated = m[2] === '.' || m[5] === '-';
+    if (formatted || (separated && cpfCheckDigitsValid(`${m[1]}${m[3]}${m[4]}${m[6]}`))) return true;
   }
   return false;
 }

@@ -16,6 +16,7 @@ import { type CorridorsApi, createCorridorsApi } from './resources/corridors';
 import { type CustomersApi, createCustomersApi } from './resources/customers';
 import { type PaymentsApi, createPaymentsApi } from './resources/payments';
 import { type RatesApi, createRatesApi } from './resources/rates';
+import { type RateBudget, type RateBudgetOptions, sharedRateBudget } from './rate-budget';
 import { createTransport } from './transport';
 
 export interface ProviderClient {
@@ -49,6 +50,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     readErrorBody,
     requestIdHeader: options.requestIdHeader ?? DEFAULT_REQUEST_ID_HEADER,
     now: () => new Date(),
+    ...(options.rateBudget ? { budget: budgetOf(options.rateBudget, apiBase, options.apiKey) } : {}),
   });
   const ctx: ClientContext = {
     transport,
@@ -64,4 +66,8 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     corridors: createCorridorsApi(ctx),
     rates: createRatesApi(ctx),
   };
+}
+
+function budgetOf(given: RateBudget | RateBudgetOptions, apiBase: string, apiKey: string): RateBudget {
+  return 'take' in given ? given : sharedRateBudget(apiBase, apiKey, given);
 }

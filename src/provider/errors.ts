@@ -87,10 +87,14 @@ export class ValidationError extends ProviderError {
   readonly retryable = false;
 }
 
-/** 401 / 403: key missing, unknown or not allowed from this address. Not retryable. */
+/**
+ * 401 / 403: key missing, unknown or not allowed from this address (spec: Authentication 1 and 5). A configuration
+ * fault of ours (a rotated key, a node outside the key's IP allowlist), never the caller's: retryable, but only
+ * after minutes, once an operator has fixed the key or the allowlist (activities/errors.ts backs off and caps).
+ */
 export class AuthError extends ProviderError {
   readonly type = 'AuthError';
-  readonly retryable = false;
+  readonly retryable = true;
 }
 
 /** 404 (and 410 for removed endpoints). Not retryable. */
@@ -108,6 +112,15 @@ export class IdempotencyConflictError extends ProviderError {
 /** 429: retry after `retryAfterMs` (spec: Limits, rate limit enforced from 2026-03-15). */
 export class RateLimitedError extends ProviderError {
   readonly type = 'RateLimitedError';
+  readonly retryable = true;
+}
+
+/**
+ * Our own rate budget (src/provider/rate-budget.ts) has no call to spare within the wait the caller allows: nothing
+ * was sent. Retryable after `retryAfterMs`, the wait the budget foresaw.
+ */
+export class RateBudgetError extends ProviderError {
+  readonly type = 'RateBudgetError';
   readonly retryable = true;
 }
 
@@ -181,6 +194,7 @@ export const PROVIDER_ERROR_TYPES = [
   'NotFoundError',
   'IdempotencyConflictError',
   'RateLimitedError',
+  'RateBudgetError',
   'ServerError',
   'RequestRefusedError',
   'NetworkError',

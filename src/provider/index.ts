@@ -16,6 +16,7 @@ export {
   NotFoundError,
   IdempotencyConflictError,
   RateLimitedError,
+  RateBudgetError,
   ServerError,
   RequestRefusedError,
   NetworkError,
@@ -29,6 +30,7 @@ export {
   isProviderError,
 } from './errors';
 export { parseRetryAfter } from './retry-after';
+export { type RateBudget, type RateBudgetOptions, createRateBudget, sharedRateBudget } from './rate-budget';
 export { verifyWebhook, signWebhook, type WebhookHeaders, type VerifyWebhookOptions, type VerifiedWebhook } from './webhook-signature';
 export { parseWebhookEvent, type ParsedWebhookEvent } from './webhook-event';
 export {

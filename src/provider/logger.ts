@@ -8,7 +8,7 @@ export interface ProviderLogger {
   error(message: string, meta: Record<string, unknown>): void;
 }
 
-/** One line per request (after all retries, if retry is on). */
+/** One line per request (after all retries, if retry is on), and one per call our rate budget deferred (status null). */
 export interface RequestLogFields {
   method: string;
   /** Path relative to the host, without the query string, e.g. /v1/payments/pay_1. */
@@ -33,6 +33,7 @@ export function logRequest(logger: ProviderLogger, fields: RequestLogFields): vo
   const message = `provider ${fields.method} ${fields.path} -> ${fields.status ?? fields.errorType ?? 'no answer'}`;
   const meta: Record<string, unknown> = { ...fields };
   if (fields.errorType === null && fields.status !== null && fields.status < 400) logger.info(message, meta);
-  else if (fields.status !== null && fields.status < 500) logger.warn(message, meta);
+  // deferred by our own rate budget: nothing was sent, nothing failed at the service
+  else if ((fields.status !== null && fields.status < 500) || fields.errorType === 'RateBudgetError') logger.warn(message, meta);
   else logger.error(message, meta);
 }

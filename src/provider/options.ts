@@ -2,6 +2,7 @@
 import { type EnvironmentName } from './environments';
 import { type ProviderLogger } from './logger';
 import { type PagingParams } from './pagination';
+import { type RateBudget, type RateBudgetOptions } from './rate-budget';
 import { type RetryOptions } from './transport';
 
 export interface ProviderClientOptions {
@@ -32,6 +33,11 @@ export interface ProviderClientOptions {
   paging?: Partial<PagingParams>;
   /** Response header that carries the service's request id. Default `x-request-id`. */
   requestIdHeader?: string;
+  /**
+   * The key's rate budget (docs/provider-client.md "Rate budget"): a budget, or its options (then the process's one
+   * budget for this key and address is used, shared by every client made with the same key). Default: none.
+   */
+  rateBudget?: RateBudget | RateBudgetOptions;
 }
 
 /** Per-call options of every creating call: the idempotency key is required (spec: Authentication 3). */

@@ -6,6 +6,7 @@ import { errorFromResponse, type ServiceErrorInfo } from './error-mapping';
 import { NetworkError, type ProviderError, ResponseShapeError, TimeoutError } from './errors';
 import { logRequest, type ProviderLogger } from './logger';
 import { toResponseShapeError } from './response-shape';
+import { type RateBudget, jitteredRetryAfter } from './rate-budget';
 import { parseRetryAfter } from './retry-after';
 import { injectTraceContext, noteOnProviderSpan, withProviderSpan } from './tracing';
 
@@ -32,6 +33,8 @@ export interface TransportOptions {
   /** Header carrying the service's request id. */
   requestIdHeader: string;
   now: () => Date;
+  /** The key's rate budget (src/provider/rate-budget.ts): one slot per HTTP call, repeats by got included. */
+  budget?: RateBudget;
 }
 
 export interface RequestSpec<T> {
@@ -66,7 +69,11 @@ export function createTransport(opts: TransportOptions): Transport {
     responseType: 'text',
     followRedirect: false,
     // the trace context of the call's span (a no-op while tracing is off)
-    hooks: { beforeRequest: [injectTraceContext] },
+    hooks: {
+      beforeRequest: [injectTraceContext],
+      // got's own repeat of a call (retry.limit > 0) is an HTTP call too: it takes its slot of the budget
+      beforeRetry: opts.budget ? [async () => opts.budget?.take()] : [],
+    },
     retry:
       opts.retry.limit > 0
         ? {
@@ -75,6 +82,9 @@ export function createTransport(opts: TransportOptions): Transport {
             methods: ['GET', 'POST'],
             statusCodes: RETRY_STATUS_CODES,
             maxRetryAfter: opts.retry.maxRetryAfterMs ?? 60_000,
+            // a Retry-After is honoured with jitter, never exactly (every worker that heard it would return at once)
+            calculateDelay: ({ computedValue, retryAfter }) =>
+              computedValue > 0 && retryAfter !== undefined ? jitteredRetryAfter(computedValue) : computedValue,
           }
         : { limit: 0 },
   });
@@ -113,6 +123,16 @@ export function createTransport(opts: TransportOptions): Transport {
     if (spec.idempotencyKey !== undefined) headers['x-idempotency-key'] = spec.idempotencyKey;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
 
+    // one slot of the key's budget per call; none spare soon enough: nothing is sent (RateBudgetError, retryable)
+    if (opts.budget) {
+      try {
+        await opts.budget.take({ method: spec.method, path: fullPath });
+      } catch (error) {
+        finish((error as ProviderError).type ?? 'RateBudgetError');
+        throw error;
+      }
+    }
+
     let response: Response<string>;
     try {
       response = await http(spec.path.replace(/^\/+/, ''), {
@@ -138,13 +158,17 @@ export function createTransport(opts: TransportOptions): Transport {
     if (status < 200 || status >= 300) {
       const info = json.ok ? opts.readErrorBody(json.value) : undefined;
       requestId = info?.requestId ?? requestId;
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], opts.now());
+      // spec: Limits. A 429 stops every call of this process sharing the key, not only this one's next attempt
+      // (no Retry-After: one second, the shortest wait the header can say).
+      if (status === 429) opts.budget?.pause(retryAfterMs ?? 1000);
       const error = errorFromResponse(
         {
           method: spec.method,
           path: fullPath,
           status,
           isCreatingCall,
-          retryAfterMs: parseRetryAfter(response.headers['retry-after'], opts.now()),
+          retryAfterMs,
           headerRequestId: requestId,
           retryCount,
         },

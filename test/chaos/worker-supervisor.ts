@@ -79,6 +79,9 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(ROOT, 'workers', 'main.ts')], {
       cwd: ROOT,
       env: {
+        // the chaos stack's sandbox has no rate limit (test/e2e/stack-support.ts): the key's budget must not be what a
+        // scenario measures (workers/config.ts defaults to 8 calls per second); a scenario or the shell may set its own
+        XBORDER_PROVIDER_CALLS_PER_SECOND: '10000',
         ...environmentWith(target.env?.()),
         TEMPORAL_ADDRESS: target.temporalAddress,
         TEMPORAL_NAMESPACE: target.namespace,

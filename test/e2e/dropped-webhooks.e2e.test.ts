@@ -98,7 +98,7 @@ async function localActivityTypes(workflowId: string): Promise<string[]> {
   return types;
 }
 
-it('completes a payout whose funding webhooks never arrive once the reconcilePayments run tells its entity, confirmed by GET', async () => {
+it('completes a payout whose funding webhooks never arrive once the reconcilePayments run tells its entity, the listing being the service’s answer', async () => {
   const key = uniqueKey('e2e-sweep');
   // The payment's own read is 6 h away (default) and its quote's 15 min: nothing of its own reads within this test.
   const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 43) }, { taskQueue: stack.taskQueue });
@@ -137,9 +137,9 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
   expect(snap.payment?.status).toBe('COMPLETED');
   expect(snap.unconfirmed).toEqual([]);
   expect(snap.pushMismatches).toEqual([]);
-  // The listed status was held and confirmed by the entity's own GET (a local activity: push-confirmation.ts), and
-  // no timer read came first.
-  expect(await localActivityTypes(entity.workflowId)).toEqual(['getPayment']);
+  // The listing is a read answered to our own call, not a push (workflows/provider-payment/knowledge.ts): taken as
+  // it came, with no second read by the entity, and no timer read came first.
+  expect(await localActivityTypes(entity.workflowId)).toEqual([]);
   const history = await entity.fetchHistory();
   expect((history.events ?? []).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getPayment')).toBe(false);
   // A second run finds the entity final: nothing to tell.

@@ -8,7 +8,7 @@ import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import { type TransferResult } from '../../workflows/transfer/api';
-import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../workflows/payment/api';
+import { awaitCreatedUpdate, cancelUpdate, type PaymentOutcome, paymentStateQuery } from '../../workflows/payment/api';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';
@@ -65,23 +65,26 @@ describe('same key, other request', () => {
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
-  it('refuses another request for the key of a closed payment; the same request gets the same answer again', async () => {
+  it('refuses another request for the key of a closed payment that moved money; the same request gets its answer again', async () => {
     const key = uniqueKey('e2e-samekey-closed');
     const opts = { taskQueue: stack.taskQueue };
-    // refused after the rate was asked (the service was called): the workflow closes REJECTED and holds the key
-    const tooDear = { paymentKey: key, request: request(key, 100), limits: { maxTotalFee: 0.000001 } };
-    const first = await startPayment(stack.client, tooDear, opts);
-    expect(first.created.outcome).toBe('REJECTED');
-    await first.result();
+    // a provider payment was created and funded: the key is bound for good (a REJECTED payment that created nothing
+    // frees its key instead: test/e2e/freed-keys.e2e.test.ts)
+    const paid = { paymentKey: key, request: request(key, 100) };
+    const first = await startPayment(stack.client, paid, opts);
+    if (first.created.outcome !== 'CREATED') throw new Error('not created');
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${first.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+    expect((await first.result()).outcome).toBe('COMPLETED');
 
     const other = await refusal(
-      startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts),
+      startPayment(stack.client, { paymentKey: key, request: request(key, 120) }, opts),
     );
     expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
-    // a retry of a start whose answer was lost may find its payment closed; it gets the answer
-    const same = await startPayment(stack.client, tooDear, opts);
-    expect(same.created).toEqual(first.created);
-    expect((await same.result()).outcome).toBe('REJECTED');
+    expect((other as IdempotencyKeyReusedError).fields).toEqual(['request.source.amount']);
+    // a retry of a start whose answer was lost may find its payment closed; it gets the answer, without instructions
+    const same = await startPayment(stack.client, paid, opts);
+    expect(same.created).toMatchObject({ outcome: 'CREATED', providerPaymentId: first.created.providerPaymentId, fundingInstructions: null, endedWith: 'COMPLETED' });
+    expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
   it('a request refused before a start keeps its key free: the corrected request with the same key starts', async () => {
@@ -258,6 +261,55 @@ describe('an outcome is never decided on a push alone', () => {
     });
     expect(listed).toMatchObject({ kind: 'WEBHOOK_NOT_CONFIRMED', providerStatus: 'AWAITING_FUNDS', providerPaymentId: id });
     await recordNewHistories(stack.client, stack.temporal.address, 'forged-final-push', [entity.workflowId]);
+    await payment.terminate('test over');
+    await entity.terminate('test over');
+  });
+});
+
+/** Posts a webhook signed with the stack's secret (what anyone holding it can do), as the service would. */
+async function postSigned(data: unknown): Promise<{ eventId: string; statusCode: number }> {
+  const event = { id: uniqueKey('evt_pushed'), type: 'payment.updated', createdAt: new Date().toISOString(), data };
+  const raw = JSON.stringify(event);
+  const at = Math.floor(Date.now() / 1000);
+  const response = await got.post(stack.ingress.webhookUrl, {
+    headers: { 'content-type': 'application/json', 'webhook-id': event.id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw) },
+    body: raw,
+    throwHttpErrors: false,
+  });
+  return { eventId: event.id, statusCode: response.statusCode };
+}
+
+describe('a push is only a trigger to read, whatever it says', () => {
+  it('a signed PENDING and a signed refundedAt the service does not bear out move nothing: no funds in, a cancel is still accepted', async () => {
+    const key = uniqueKey('e2e-pushed');
+    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    if (started.created.outcome !== 'CREATED') throw new Error('not created');
+    const id = started.created.providerPaymentId;
+    const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
+    await eventually('the payment to follow its entity', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery).catch(() => null);
+      return s?.payment && s.subscribers.includes(started.workflowId) ? true : null;
+    });
+    const current = await stack.provider.payments.get(id);
+    const pending = await postSigned({ ...current, status: 'PENDING' });
+    const refunded = await postSigned({ ...current, lifecycle: { ...current.lifecycle, refundedAt: new Date().toISOString() } });
+    expect([pending.statusCode, refunded.statusCode]).toEqual([200, 200]); // the door lets them in: the signatures are right
+    const snap = await eventually('the entity to judge both pushes', async () => {
+      const s = await entity.query(providerPaymentSnapshotQuery);
+      return (s.pushMismatches?.length ?? 0) >= 2 && (s.unconfirmed?.length ?? 0) === 0 ? s : null;
+    });
+    expect(snap.pushMismatches?.map((m) => [m.eventId, m.pushed, m.read]).sort()).toEqual(
+      [
+        [pending.eventId, 'PENDING', 'AWAITING_FUNDS'],
+        [refunded.eventId, 'AWAITING_FUNDS', 'AWAITING_FUNDS'],
+      ].sort(),
+    );
+    expect(snap.payment).toMatchObject({ status: 'AWAITING_FUNDS', lifecycle: { refundedAt: null } });
+    const payment = stack.client.workflow.getHandle(started.workflowId);
+    expect(await payment.query(paymentStateQuery)).toMatchObject({ outcome: null, phase: 'AWAITING_FUNDS', providerStatus: 'AWAITING_FUNDS' });
+    const cancelled = await payment.executeUpdate(cancelUpdate, { args: [{ reason: 'order cancelled' }] });
+    expect(cancelled.cancel?.decision).toBe('ACCEPTED');
+    await recordNewHistories(stack.client, stack.temporal.address, 'forged-pending-push', [entity.workflowId]);
     await payment.terminate('test over');
     await entity.terminate('test over');
   });

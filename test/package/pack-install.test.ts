@@ -20,6 +20,7 @@ let dir: string;
 let app: string;
 let tarball: string;
 let stack: LocalStack | undefined;
+let sizes: { tarball: number; unpacked: number; clientOnly: number };
 
 function duBytes(p: string): number {
   const s = lstatSync(p);
@@ -37,9 +38,10 @@ beforeAll(async () => {
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
   await run('npm', ['install', tarball, '--omit=dev', '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 64 * 1024 * 1024 });
+  sizes = { tarball: statSync(tarball).size, unpacked: info!.unpackedSize, clientOnly: duBytes(path.join(app, 'node_modules')) };
   console.log(
-    `xborder package: tarball ${mb(statSync(tarball).size)} (unpacked ${mb(info!.unpackedSize)}); ` +
-      `client-only install (production dependencies) ${mb(duBytes(path.join(app, 'node_modules')))}`,
+    `xborder package: tarball ${mb(sizes.tarball)} (unpacked ${mb(sizes.unpacked)}); ` +
+      `client-only install (production dependencies) ${mb(sizes.clientOnly)}`,
   );
 });
 
@@ -62,6 +64,27 @@ test('the tarball holds the compiled code with declarations, not the sources or 
     expect(files).toContain(f);
   }
   expect(files.filter((f) => f.startsWith('package/src/') || f.startsWith('package/test/') || f.endsWith('.map'))).toEqual([]);
+});
+
+test("the README's package figures are the ones measured here (within 10 %)", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const packed = /`xborder-<version>\.tgz` \(([\d.]+) MB; ([\d.]+) MB unpacked\)/.exec(readme);
+  const client = /A client-only install is ([\d.]+) MB/.exec(readme);
+  expect(packed).not.toBeNull();
+  expect(client).not.toBeNull();
+  const within = (quoted: string, bytes: number) => [Number(quoted), Math.abs(Number(quoted) * 1e6 - bytes) <= 0.1 * bytes];
+  expect(within(packed![1]!, sizes.tarball)).toEqual([Number(packed![1]), true]);
+  expect(within(packed![2]!, sizes.unpacked)).toEqual([Number(packed![2]), true]);
+  expect(within(client![1]!, sizes.clientOnly)).toEqual([Number(client![1]), true]);
+});
+
+test('the receiver of outbound events runs from the install: mounted on Node http, once per event, a tampered body refused', async () => {
+  writeFileSync(path.join(app, 'receiver.ts'), readFileSync(path.join(__dirname, 'consumer', 'receiver.ts')));
+  const tscArgs = ['--strict', '--skipLibCheck', '--target', 'es2022', '--typeRoots', path.join(ROOT, 'node_modules', '@types'), '--types', 'node'];
+  await run(process.execPath, [TSC, ...tscArgs, '--module', 'node16', '--moduleResolution', 'node16', '--outDir', 'out-receiver', 'receiver.ts'], { cwd: app });
+  await run(process.execPath, [TSC, ...tscArgs, '--module', 'commonjs', '--moduleResolution', 'node10', '--noEmit', 'receiver.ts'], { cwd: app });
+  const { stdout } = await run(process.execPath, [path.join(app, 'out-receiver', 'receiver.js')], { cwd: app });
+  expect(JSON.parse(stdout)).toEqual({ statuses: [204, 204, 400], handled: [{ type: 'payment.completed', sequence: 3, final: true }] });
 });
 
 test('a client-only install has no @temporalio/worker (optional peer) and no tsx', () => {

@@ -221,7 +221,8 @@ describe('error kinds from the sandbox', () => {
     expect(forbidden).toBeInstanceOf(AuthError);
     expect(forbidden.status).toBe(403);
     expect(forbidden.message).toMatch(/IP allowlist/);
-    expect(forbidden.retryable).toBe(false);
+    // a configuration fault of ours: retryable, minutes apart (activities/errors.ts), once the allowlist is fixed
+    expect(forbidden.retryable).toBe(true);
   });
 
   it('NotFoundError (404)', async () => {

@@ -124,8 +124,9 @@ describe('error taxonomy', () => {
     [400, ValidationError, false, 'VALIDATION_ERROR'],
     [422, ValidationError, false, 'VALIDATION_ERROR'],
     [413, ValidationError, false, 'PAYLOAD_TOO_LARGE'],
-    [401, AuthError, false, 'UNAUTHORIZED'],
-    [403, AuthError, false, 'FORBIDDEN'],
+    // a refused key is a configuration fault of ours: retryable (minutes apart, activities/errors.ts)
+    [401, AuthError, true, 'UNAUTHORIZED'],
+    [403, AuthError, true, 'FORBIDDEN'],
     [404, NotFoundError, false, 'NOT_FOUND'],
     [410, NotFoundError, false, 'ENDPOINT_REMOVED'],
     [409, IdempotencyConflictError, false, 'IDEMPOTENCY_CONFLICT'],

@@ -27,6 +27,9 @@ import { useTestBed } from './support/test-bed';
  *   one more marker and TemporalChangeVersion upsert per run, not billed): a signed PENDING or a refundedAt the
  *   service does not bear out must not reach a backend or decide. One GET judges every push held before it
  *   started, so a burst for one payment costs one read; a push that changes nothing costs none.
+ * - −2 on "cancelled before funds" and "expired" (53 → 51): the EXPIRED the payment read itself and told its entity
+ *   is a read (knowledge.ts, sourceOf; patch entity-takes-final-reads), taken as it comes: no second GET by the
+ *   entity (−1 localActivity) and no echo of it back to the payment (−1 signal).
  * Lowered (build 0.3.0; old budget → new; docs/performance.md "Actions per payment", before/after):
  * payout 34 → 23, with events 47 → 36, pull 28 → 20, requote 196 → 47, cancelled 192 → 53, expired 191 → 53,
  * failed 28 → 21; PAYIN 5 and refunded 23 unchanged. The payment keeps one timer across its waits (workflows/waiter.ts)
@@ -48,8 +51,8 @@ const BUDGET: Record<PathName, { total: number; payment: string; entity: string;
   'pull payment completed': { total: 22, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
   PAYIN: { total: 5, payment: '', entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3' },
   'requote then completed': { total: 50, payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5', entity: 'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6' },
-  'cancelled before funds': { total: 53, payment: 'start 1, signal 1, update 2, activity 13, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, localActivity 1, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
-  expired: { total: 53, payment: 'start 1, signal 1, update 1, activity 14, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, localActivity 1, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
+  'cancelled before funds': { total: 51, payment: 'start 1, update 2, activity 13, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
+  expired: { total: 51, payment: 'start 1, update 1, activity 14, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
   'refunded after late funds': { total: 23, payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3', entity: 'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3' },
   failed: { total: 23, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
 };

@@ -72,3 +72,23 @@ it('a start retried after an accepted cancel is told of the cancel and gets no l
   const again = await handle.executeUpdate(awaitCreatedUpdate);
   expect(again).toMatchObject({ outcome: 'CREATED', providerPaymentId: first.providerPaymentId, fundingInstructions: null, cancelled: { reason: 'order cancelled' } });
 });
+
+it('"no payment created" is checked against the service: a payment of this request made since the start refuses it', async () => {
+  const fake = bed.newFake();
+  // the first attempt reached the service, but nothing followed it: only the service knows
+  wrapActivities(fake, (inner) => ({
+    createPaymentAndFollow: async (request, idempotencyKey) => {
+      await inner.createPayment(request, idempotencyKey);
+      throw ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'attempt 2 timed out', nonRetryable: true });
+    },
+  }));
+  const handle = await bed.startPayment();
+  expect((await handle.executeUpdate(awaitCreatedUpdate)).outcome).toBe('NEEDS_ATTENTION');
+  const [made] = [...fake.payments.values()];
+  bed.worker.started.add(providerPaymentWorkflowId(made!.id));
+  const why = await refusalMessage(handle.executeUpdate(resolveCreateUpdate, { args: [{ noPaymentCreated: true, reason: 'not in the dashboard' }] }));
+  expect(why).toContain(`${made!.id} (AWAITING_FUNDS)`);
+  expect((await handle.query(paymentStateQuery)).phase).toBe('NEEDS_ATTENTION');
+  await handle.executeUpdate(resolveCreateUpdate, { args: [{ providerPaymentId: made!.id }] });
+  expect((await handle.query(paymentStateQuery)).phase).toBe('AWAITING_FUNDS');
+});

@@ -119,6 +119,9 @@ export async function signalWithStartProviderPayment(
 // travels as an `event` the entity folds in like any webhook: by timestamps and status rank, never backwards
 // (payment-merge.ts), and an event id per observed state, so the same state told twice is dropped.
 
+/** `from` of the reconcile sweep's listing (activities/reconcile-activities.ts): a read, not a push (knowledge.ts). */
+export const RECONCILE_SWEEP_READER = 'reconcile-sweep';
+
 /** The event type of a state the payment workflow read itself (the entity records its cause as `reconcile`). */
 export const OBSERVED_EVENT_TYPE = 'payment.observed';
 

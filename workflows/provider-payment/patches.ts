@@ -29,6 +29,7 @@
 // | entity-announces-refund-keeping-status | patched | new: kept histories recorded before it                       |
 // | entity-subscriber-read-is-told | patched | new: kept histories recorded before it                               |
 // | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
+// | entity-takes-final-reads       | patched | new: kept histories held final reads for a GET                       |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -93,4 +94,9 @@ export const ENTITY_PATCHES = {
    * looks up the closed payment's events registration (activities/late-events-activities.ts). Read only then.
    */
   findsRegistrationAfterLinger: 'entity-finds-registration-after-linger',
+  /**
+   * A final status that comes from our own read (`from`: the payment's GET, the reconcile sweep's listing) is taken
+   * as it comes, not held for another GET: it is the service's answer to our own call. Read only for such a read.
+   */
+  takesFinalReads: 'entity-takes-final-reads',
 } as const;

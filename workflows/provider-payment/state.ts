@@ -207,6 +207,9 @@ export class ProviderPaymentState {
     if (!pushed || pushed.id !== this.id) return false;
     if (!mustHoldForRead(this.payment, pushed)) return false;
     if (claimsFinalStatus(pushed)) {
+      // A final status from our own read (the payment's GET, the sweep's listing) is the service's answer already.
+      // Read only for such a read, before the older patch, so runs recorded before it replay as they were.
+      if (sourceOf(event) === 'read' && patched(ENTITY_PATCHES.takesFinalReads)) return false;
       // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
       // after the upgrade; on replay the marker's place in history says which pushes were held.
       if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;

@@ -9,10 +9,14 @@ import type { ReconcilePaymentsInput } from './api';
 
 const HOUR = 60 * 60 * 1000;
 
+// One attempt reads pages for at most 5 minutes and heartbeats its place after each (activities/reconcile-activities.ts):
+// a retry goes on from the last recorded page, so the whole run may take several attempts, inside the Schedule's
+// 30-minute execution timeout (src/client/reconcile-schedule.ts). Only options changed here, never a command
+// (replay compares an activity's type and id, not its timeouts: docs/provider-client.md "Retries and replay").
 const { reconcileRecentPayments } = proxyActivities<ReconcileActivities>({
   startToCloseTimeout: '5m',
   heartbeatTimeout: '1m',
-  scheduleToCloseTimeout: '15m',
+  scheduleToCloseTimeout: '25m',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 

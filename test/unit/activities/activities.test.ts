@@ -66,7 +66,7 @@ describe('activities', () => {
     expect(f).toMatchObject({ type: 'VALIDATION_ERROR', nonRetryable: true });
   });
 
-  it('a 429 retries after its Retry-After', async () => {
+  it('a 429 retries after its Retry-After plus jitter, never exactly', async () => {
     const a = createActivities({
       provider: port({
         get: async () =>
@@ -75,7 +75,9 @@ describe('activities', () => {
     });
     const f = await failureOf(a.getPayment('pay_1'));
     expect(f).toMatchObject({ type: 'RATE_LIMITED', nonRetryable: false });
-    expect(f.nextRetryDelay).toBe(7000);
+    // 10–30 % more, at least 250 ms more: every worker that heard the same 429 must not come back at once
+    expect(f.nextRetryDelay).toBeGreaterThanOrEqual(7700);
+    expect(f.nextRetryDelay).toBeLessThanOrEqual(9100);
   });
 
   it('an outcome-unknown create is retryable even when flagged otherwise', async () => {

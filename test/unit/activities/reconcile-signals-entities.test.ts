@@ -49,7 +49,7 @@ describe('reconcileRecentPayments', () => {
       taskQueue: 'q-reconcile',
       args: [{ providerPaymentId: 'pay_in_1' }],
       signal: providerPaymentEventSignal,
-      signalArgs: [{ eventId: `reconcile:pay_in_1:${payin.status}`, type: 'payment.reconciled', payment: payin }],
+      signalArgs: [{ eventId: `reconcile:pay_in_1:${payin.status}`, type: 'payment.reconciled', payment: payin, from: 'reconcile-sweep' }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
@@ -66,7 +66,7 @@ describe('reconcileRecentPayments', () => {
       expect.objectContaining({
         workflowId: 'provider-payment:pay_out_done',
         signal: providerPaymentEventSignal,
-        signalArgs: [{ eventId: 'reconcile:pay_out_done:COMPLETED', type: 'payment.reconciled', payment: completed }],
+        signalArgs: [{ eventId: 'reconcile:pay_out_done:COMPLETED', type: 'payment.reconciled', payment: completed, from: 'reconcile-sweep' }],
       }),
     );
     // one visibility list, of this task queue's running entities without a final PaymentStatus

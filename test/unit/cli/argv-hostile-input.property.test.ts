@@ -6,7 +6,7 @@ import { main } from '../../../src/cli/cli';
 
 const STACK_LINE = /\n\s+at .+(?:\(|\s)\S+:\d+:\d+\)?/;
 
-const COMMANDS = ['dev', 'sandbox', 'worker', 'ingress', 'codec-server', 'pay', 'status', 'cancel', 'stuck', 'schedule', 'deploy'];
+const COMMANDS = ['dev', 'sandbox', 'worker', 'ingress', 'codec-server', 'pay', 'status', 'cancel', 'stuck', 'report', 'schedule', 'deploy'];
 const word = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.constantFrom('--', '-', '-x', '--key', '--request', '--watch', '--json', '--address', '--namespace', '=', '--port=abc', 'create', 'ramp', '101', '-1', 'NaN', '__proto__', '\u0000', '--temporal-port', '99999'),

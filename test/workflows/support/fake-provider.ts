@@ -5,6 +5,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { addBusinessDays, type Account, type Customer, type Payment, type Rate } from '../../../src/contract';
 import type { AllActivities, RateQuery } from '../../../activities/types';
+import { adoptionMismatches } from '../../../workflows/payment/resolve-rules';
 import { validatePaymentRequest } from '../../../src/contract/validate-payment-request';
 import { createThenFollow } from '../../../activities/payment-activities';
 import type { Client } from '@temporalio/client';
@@ -154,6 +155,14 @@ export class FakeProvider {
         this.payments.set(id, p);
         this.byKey.set(idempotencyKey, id);
         return p;
+      },
+      findPaymentsLike: async (request, createdAfter) => {
+        this.record({ name: 'findPaymentsLike', args: [request, createdAfter] });
+        if (!request.customerId) return null;
+        const since = Date.parse(createdAfter);
+        return [...this.payments.values()]
+          .filter((p) => Date.parse(p.lifecycle.createdAt ?? '') >= since && adoptionMismatches(request, p).length === 0)
+          .map((p) => ({ id: p.id, status: p.status }));
       },
       getPayment: async (id) => {
         this.record({ name: 'getPayment', args: [id] });

@@ -1,6 +1,7 @@
 // The `resolveCreate` update: an operator's decision on a create whose outcome is unknown (phase
 // NEEDS_ATTENTION; spec: Authentication 3; docs/spec-gaps.md, "Maybe created").
-import { condition } from '@temporalio/workflow';
+import { condition, workflowInfo } from '@temporalio/workflow';
+import { readActivities } from '../../activity-options';
 import type { Violation } from '../../../src/contract';
 import { PAYMENT_FAILURE_TYPES, type PaymentOutcome, type PaymentState, type ResolveCreateDecision } from '../api';
 import { refusal, type PaymentWorkflowState } from '../state';
@@ -8,6 +9,7 @@ import { adopt } from './create';
 
 export async function resolveCreate(state: PaymentWorkflowState, decision: ResolveCreateDecision): Promise<PaymentState> {
   const pending = state.attention!;
+  if ('noPaymentCreated' in decision) await refuseIfTheServiceHasOne(state);
   if (pending.first) {
     // the main body acts on it (it is waiting in NEEDS_ATTENTION: awaitOperator below)
     state.resolution = decision;
@@ -82,4 +84,28 @@ export async function awaitOperator(state: PaymentWorkflowState, reason: string,
       state.resolution = null; // the operator may try again
     }
   }
+}
+
+/**
+ * "No payment was created" is checked against the service: this customer's payments that fit the request and were
+ * made since the payment started (GET /payments/customer/:customerId). One found refuses the decision with the
+ * evidence; a service that cannot be read refuses it too (the payment keeps waiting: never closed on a guess).
+ */
+async function refuseIfTheServiceHasOne(state: PaymentWorkflowState): Promise<void> {
+  // a minute before the start: the first attempt's clock and the service's may differ a little
+  const since = new Date(workflowInfo().startTime.getTime() - 60_000).toISOString();
+  let found;
+  try {
+    found = await readActivities.findPaymentsLike(state.request, since);
+  } catch (err) {
+    throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `the service could not be searched for this payment just now (${String(err)}): try again`);
+  }
+  const known = new Set(state.tracked.keys());
+  const others = (found ?? []).filter((p) => !known.has(p.id));
+  if (others.length > 0)
+    throw refusal(
+      PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+      `the service has ${others.map((p) => `${p.id} (${p.status})`).join(', ')} for this customer, fitting this request and made since the payment started: resolve with { providerPaymentId } if it is this payment's`,
+    );
+  if (found === null) state.note('resolve-unchecked', 'the request names no customer: the service was not searched');
 }

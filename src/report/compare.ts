@@ -1,0 +1,242 @@
+// The comparison of the reconciliation report: pure, fed record by record (docs/reconciliation-report.md).
+// Workflow records and the delivery flags come first (visibility, page by page); then the service's list streams
+// through `addService`, each payment joined at once with its workflow; `finish` names what is left. Only compact
+// records are held (no page, no payload): memory grows by about one small object per payment in the window.
+import { exactOf, formatExact, ZERO, type Exact } from './decimal';
+import type {
+  CurrencyTotals,
+  DayFigures,
+  EntityRecord,
+  Mismatch,
+  MismatchKind,
+  Money,
+  ReconciliationReport,
+  ReportRow,
+  ReportWindow,
+  ServiceRecord,
+  WorkflowRecord,
+} from './types';
+
+/** spec: States and transitions — the statuses after which a payment no longer moves (unless money is returned). */
+const FINAL_SERVICE = new Set(['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED']);
+/** Funded and not final: money in flight (spec: States and transitions, rows 2–3). */
+const FUNDED_SERVICE = new Set(['PENDING', 'PROCESSING', 'SENT']);
+/** A workflow outcome and the service status that bears it out (a cancelled payment ends EXPIRED at the service). */
+const SAME_OUTCOME: Record<string, readonly string[]> = {
+  COMPLETED: ['COMPLETED'],
+  FAILED: ['FAILED'],
+  EXPIRED: ['EXPIRED'],
+  REFUNDED: ['REFUNDED'],
+  CANCELLED: ['CANCELLED', 'EXPIRED'],
+};
+
+/** What to do about each kind: one sentence a finance or operations person acts on. */
+export const ACTIONS: Record<MismatchKind, string> = {
+  MOVED_AFTER_OUTCOME:
+    'Money moved after the outcome (a return or refund after COMPLETED/EXPIRED): the backend was told the first outcome; book the return, tell the customer, check the refund reached the source (`xborder status <key>`).',
+  OUTCOME_DIFFERS:
+    "The workflow's outcome and the service's status differ: read the payment at the service (`xborder status <key>`) and correct the books to the service's word.",
+  AMOUNT_DIFFERS:
+    'The service holds another amount or currency than the one asked for: stop booking this payment and raise it with the provider, with both amounts.',
+  UNKNOWN_TO_WORKFLOWS:
+    'A payment at the service that no workflow follows: find who created it with our key (another system sharing the key, or a create whose answer was lost: `xborder stuck` lists NEEDS_ATTENTION); book it by hand or let it expire unfunded.',
+  MISSING_AT_SERVICE:
+    "The workflow follows a provider payment the service's list does not hold: read it by id; if the service has no such payment, raise it with the provider.",
+  EVENTS_NOT_DELIVERED:
+    'The backend was not told: fix the receiver or the endpoint, then `xborder events redeliver <paymentKey>`.',
+};
+
+interface Sums {
+  serviceSource: Exact;
+  workflowSource: Exact;
+  serviceDestination: Exact;
+  workflowDestination: Exact;
+  serviceFees: Exact;
+  notCompared: number;
+}
+
+export interface ReportBuilder {
+  addWorkflow(record: WorkflowRecord): void;
+  addEntity(record: EntityRecord): void;
+  /** a payment whose delivery workflow is flagged EVENTS_UNDELIVERED */
+  addUndelivered(paymentKey: string): void;
+  addService(record: ServiceRecord): void;
+  finish(): ReconciliationReport;
+}
+
+export interface ReportBuilderOptions {
+  /**
+   * Each payment's line as soon as it is decided (a writer streams payments.csv): the report then keeps no line,
+   * only counts, mismatches, money in flight, totals and days, so its memory does not grow with matched payments.
+   * Absent: every line is kept in `rows`.
+   */
+  onRow?: (row: ReportRow) => void;
+}
+
+export function createReportBuilder(window: ReportWindow, now: Date, options: ReportBuilderOptions = {}): ReportBuilder {
+  const fromMs = Date.parse(window.from);
+  const toMs = Date.parse(window.to);
+  const inWindow = (iso: string | null) => iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
+  const byProviderId = new Map<string, WorkflowRecord>();
+  const withoutProviderId: WorkflowRecord[] = [];
+  const entityStatus = new Map<string, string | null>();
+  const undelivered = new Set<string>();
+  const seenAtService = new Set<string>();
+  const rows: ReportRow[] = [];
+  const inFlight: ReconciliationReport['inFlight'] = [];
+  const counts = { payments: 0, matched: 0, mismatched: 0, inFlight: 0, open: 0 };
+  const mismatches: Mismatch[] = [];
+  const sums = new Map<string, Sums>();
+  const days = new Map<string, DayFigures>();
+
+  const sumsOf = (currency: string): Sums => {
+    let s = sums.get(currency);
+    if (!s) {
+      s = { serviceSource: ZERO, workflowSource: ZERO, serviceDestination: ZERO, workflowDestination: ZERO, serviceFees: ZERO, notCompared: 0 };
+      sums.set(currency, s);
+    }
+    return s;
+  };
+
+  /** Adds one side's amounts. `workflow` undefined: the workflow record holds none, the side is not compared. */
+  const addSide = (side: 'Source' | 'Destination', service: Money | null, workflow: Money | null | undefined) => {
+    if (workflow === undefined) {
+      if (service) sumsOf(service.currencyCode).notCompared++;
+      return;
+    }
+    if (service) sumsOf(service.currencyCode)[`service${side}`] += exactOf(service.amount);
+    if (workflow) sumsOf(workflow.currencyCode)[`workflow${side}`] += exactOf(workflow.amount);
+  };
+
+  const emit = (w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean) => {
+    const kinds: MismatchKind[] = [];
+    const outcome = w && !w.running ? w.phase : null;
+    if (w && s) {
+      if (outcome && (outcome === 'COMPLETED' || outcome === 'EXPIRED') && (s.status === 'REFUNDED' || s.status === 'FAILED')) kinds.push('MOVED_AFTER_OUTCOME');
+      else if (outcome && SAME_OUTCOME[outcome] && !SAME_OUTCOME[outcome]!.includes(s.status)) kinds.push('OUTCOME_DIFFERS');
+      if (w.amounts && (differs(w.amounts.source, s.source) || differs(w.amounts.destination, s.destination))) kinds.push('AMOUNT_DIFFERS');
+    }
+    if (!w && s && !entityOnly) kinds.push('UNKNOWN_TO_WORKFLOWS');
+    if (w && !s && w.providerPaymentId) kinds.push('MISSING_AT_SERVICE');
+    const eventsNotDelivered = Boolean(w && undelivered.has(w.paymentKey));
+    if (eventsNotDelivered) kinds.push('EVENTS_NOT_DELIVERED');
+
+    const createdAt = s?.createdAt ?? w?.startTime ?? null;
+    const final = s ? FINAL_SERVICE.has(s.status) : Boolean(outcome);
+    const funded = (s && FUNDED_SERVICE.has(s.status)) || (w?.running && w.phase === 'IN_PROGRESS');
+    const ageMs = createdAt ? Math.max(0, now.getTime() - Date.parse(createdAt)) : null;
+    const state = kinds.length > 0 ? 'MISMATCHED' : final ? 'MATCHED' : funded ? 'IN_FLIGHT' : w && !w.running ? 'MATCHED' : 'OPEN';
+    const row: ReportRow = {
+      day: (createdAt ?? window.from).slice(0, 10),
+      paymentKey: w?.paymentKey ?? null,
+      providerPaymentId: s?.id ?? w?.providerPaymentId ?? null,
+      state,
+      kinds,
+      workflowPhase: w?.phase ?? null,
+      workflowRunning: w ? w.running : null,
+      serviceStatus: s?.status ?? null,
+      serviceType: s?.type ?? null,
+      serviceSource: s?.source ?? null,
+      serviceDestination: s?.destination ?? null,
+      serviceFee: s?.fee ?? null,
+      workflowSource: w?.amounts?.source ?? null,
+      workflowDestination: w?.amounts?.destination ?? null,
+      ageMs: state === 'IN_FLIGHT' ? ageMs : null,
+      eventsNotDelivered,
+    };
+    if (options.onRow) options.onRow(row);
+    else rows.push(row);
+    counts.payments++;
+    if (state === 'MATCHED') counts.matched++;
+    else if (state === 'MISMATCHED') counts.mismatched++;
+    else if (state === 'IN_FLIGHT') counts.inFlight++;
+    else counts.open++;
+    if (state === 'IN_FLIGHT') {
+      inFlight.push({ paymentKey: row.paymentKey, providerPaymentId: row.providerPaymentId, status: row.serviceStatus ?? row.workflowPhase ?? '', ageMs: row.ageMs ?? 0, source: row.serviceSource ?? row.workflowSource });
+    }
+    const amounts = w ? w.amounts : s ? ({ source: null, destination: null } as const) : null;
+    addSide('Source', s?.source ?? null, entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null));
+    addSide('Destination', s?.destination ?? null, entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null));
+    if (s) sumsOf(s.source.currencyCode).serviceFees += exactOf(s.fee);
+    const day = days.get(row.day) ?? { day: row.day, payments: 0, mismatched: 0 };
+    day.payments++;
+    if (kinds.length > 0) day.mismatched++;
+    days.set(row.day, day);
+    for (const kind of kinds) mismatches.push({ kind, paymentKey: row.paymentKey, providerPaymentId: row.providerPaymentId, service: describeService(s), workflow: describeWorkflow(w, eventsNotDelivered), action: ACTIONS[kind] });
+  };
+
+  return {
+    addWorkflow(record) {
+      if (record.providerPaymentId) byProviderId.set(record.providerPaymentId, record);
+      else withoutProviderId.push(record);
+    },
+    addEntity(record) {
+      entityStatus.set(record.providerPaymentId, record.status);
+    },
+    addUndelivered(paymentKey) {
+      undelivered.add(paymentKey);
+    },
+    addService(record) {
+      const workflow = byProviderId.get(record.id) ?? null;
+      if (workflow) {
+        byProviderId.delete(record.id);
+        seenAtService.add(record.id);
+        // the service's createdAt decides the window (a workflow run may start later: continue-as-new)
+        if (inWindow(record.createdAt ?? workflow.startTime)) emit(workflow, record, false);
+        return;
+      }
+      // only the window's ids are remembered: the list runs over the service's whole history
+      if (!inWindow(record.createdAt)) return;
+      if (seenAtService.has(record.id)) return; // a page boundary that moved: listed once
+      seenAtService.add(record.id);
+      emit(null, record, entityStatus.has(record.id));
+    },
+    finish() {
+      for (const w of byProviderId.values()) if (inWindow(w.startTime)) emit(w, null, false);
+      // no provider payment (refused before creation, or still quoting): nothing at the service to compare
+      for (const w of withoutProviderId) if (inWindow(w.startTime)) emit(w, null, false);
+      byProviderId.clear();
+      const totals: CurrencyTotals[] = [...sums.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([currencyCode, s]) => ({
+          currencyCode,
+          serviceSource: formatExact(s.serviceSource),
+          workflowSource: formatExact(s.workflowSource),
+          sourceDifference: formatExact(s.serviceSource - s.workflowSource),
+          serviceDestination: formatExact(s.serviceDestination),
+          workflowDestination: formatExact(s.workflowDestination),
+          destinationDifference: formatExact(s.serviceDestination - s.workflowDestination),
+          serviceFees: formatExact(s.serviceFees),
+          notCompared: s.notCompared,
+        }));
+      return {
+        window,
+        generatedAt: now.toISOString(),
+        allMatch: mismatches.length === 0,
+        counts,
+        mismatches,
+        inFlight,
+        totals,
+        byDay: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)),
+        rows,
+      };
+    },
+  };
+}
+
+/** A side the workflow asked for differs from the service's (an amount not asked for is not compared). */
+function differs(asked: Money | null, service: Money): boolean {
+  if (!asked) return false;
+  return asked.currencyCode !== service.currencyCode || exactOf(asked.amount) !== exactOf(service.amount);
+}
+
+function describeService(s: ServiceRecord | null): string {
+  if (!s) return 'not in the service list';
+  return `${s.status}: ${s.source.amount} ${s.source.currencyCode} → ${s.destination.amount} ${s.destination.currencyCode}, fee ${s.fee}`;
+}
+
+function describeWorkflow(w: WorkflowRecord | null, eventsNotDelivered: boolean): string {
+  if (!w) return 'no workflow';
+  const asked = w.amounts?.source ? `${w.amounts.source.amount} ${w.amounts.source.currencyCode}` : w.amounts?.destination ? `→ ${w.amounts.destination.amount} ${w.amounts.destination.currencyCode}` : 'amount not recorded';
+  return `${w.running ? 'running' : 'closed'} ${w.phase ?? '?'}, asked ${asked}${eventsNotDelivered ? ', events not delivered' : ''}`;
+}
