@@ -16,6 +16,7 @@ import { BoundedIdSet, isTerminalStatus, mergePayment } from '../../../workflows
 import { isFunded, outcomeOf } from '../../../workflows/payment-rules';
 import { bearsOut, isUntoldMove, mayHaveMovedAfterOutcome, moveKey, mustHoldForRead, sourceOf } from '../../../workflows/provider-payment/knowledge';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
+import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, START_MS, type ServiceMove } from './service-model';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -220,10 +221,12 @@ export class World {
   private onEvent(event: SimEvent): void {
     const e = this.entity!;
     if (!e.seen.add(event.eventId)) return;
-    if (sourceOf(event) === 'read' && e.eventsFor) e.eventsFor.readByIt = moveKey(event.payment);
+    if (event.from === 'payment' && e.eventsFor) e.eventsFor.readByIt = moveKey(event.payment);
     const pushed = event.payment;
-    const holdsPush = sourceOf(event) === 'push' && !this.options.holdsOnlyFinalPushes;
-    if (mustHoldForRead(e.payment, pushed) && (claimsFinalStatus(pushed) || holdsPush)) {
+    // every patch on: a push that would change anything waits for a read; our own reads (even final: entity-takes-
+    // final-reads) are taken. The old rule: only a final status waited, pushed or read.
+    const held = this.options.holdsOnlyFinalPushes ? claimsFinalStatus(pushed) : sourceOf(event) === 'push';
+    if (mustHoldForRead(e.payment, pushed) && held) {
       e.unconfirmed.push(event);
       return;
     }
@@ -265,6 +268,17 @@ export class World {
     }
     this.accept(inFlight.answer);
     this.forwardAndAnnounce();
+  }
+
+  /**
+   * The reconcile sweep (activities/reconcile-activities.ts): its listing, a read, tells a running entity whose
+   * status is not final the final status the service has (one event id per status).
+   */
+  sweep(): void {
+    const e = this.entity;
+    if (!e || !e.payment || FINAL_PAYMENT_STATUSES.includes(e.payment.status) || !FINAL_PAYMENT_STATUSES.includes(this.service.record.status)) return;
+    const listed = this.readService();
+    this.signal({ eventId: `reconcile:${listed.id}:${listed.status}`, payment: listed, from: 'reconcile-sweep' });
   }
 
   readNow(): void {
