@@ -13,8 +13,10 @@
 // 2. OUTCOME MATCHES THE SERVICE: the decided state is one the service had, and the backend last hears the service's
 //    final record;
 // 3. TOLD EXACTLY ONCE, IN ORDER: no move is told twice, none before one it followed;
-// 4. ENDS WITHIN THE BOUND: once the service's record has an outcome, the payment has decided after at most one more
-//    read (the entity's daily read while it follows a payment, or the payment's own 6-hourly read);
+// 4. ENDS OR IS FLAGGED WITHIN THE BOUND: no push is left held without a read, and once the service's record has an
+//    outcome, the payment has decided after at most one more read (the entity's: at once for a held push, daily
+//    while it follows a payment not final; or the payment's own 6-hourly read); a push a read does not bear out is
+//    counted as a mismatch (flagged);
 // and a cancel is refused only on funds a read showed.
 // A failure prints its seed and the shrunk commands; replay it with XBORDER_SIM_SEED=<seed> XBORDER_SIM_PATH=<path>.
 // Longer profile: XBORDER_SIM_RUNS=100000 npx jest test/unit/simulation.
