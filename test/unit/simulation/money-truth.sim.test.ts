@@ -130,6 +130,30 @@ describe('simulation: money truth by construction (pure decisions of the entity 
   });
 });
 
+describe('a signed PROCESSING carrying refundedAt, the service saying PROCESSING', () => {
+  function history(options: ConstructorParameters<typeof World>[0]): World {
+    const world = new World(options);
+    world.serviceMoves(0, MINUTE); // funded: PENDING (row 2)
+    world.serviceMoves(0, MINUTE); // PROCESSING
+    world.readNow();
+    world.forge({ ...snapshot('PROCESSING', { refundedAt: new Date(START_MS + DAY).toISOString() }) });
+    world.settle();
+    world.checkSettled();
+    return world;
+  }
+  it('was taken with no read under the rule that held only final statuses (and then decided REFUNDED)', () => {
+    expect(() => history({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false, holdsOnlyFinalPushes: true })).toThrow(
+      /NOTHING FROM A PUSH ALONE/,
+    );
+  });
+  it('is held for the read, which does not bear it out: flagged, nothing decided', () => {
+    const world = history({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false });
+    expect(world.decided).toBeNull();
+    expect(world.entity?.mismatches).toBe(1);
+    expect(world.entity?.payment?.status).toBe('PROCESSING');
+  });
+});
+
 describe('counterexamples the simulation found on main (open: each fails today)', () => {
   // Found with staleInFlightReads: seed -794783835, path "57:5:11:16:15:18:18:24:26:21:19:17:15:14:15:15:15:15:17"
   // (XBORDER_SIM_RUNS=30000). An earlier variant (a stale EXPIRED told after the refund the payment read) is fixed on
