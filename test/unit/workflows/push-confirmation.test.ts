@@ -1,7 +1,14 @@
 // When the service's own answer (GET) bears out a pushed final status, and when it is a mismatch
 // (workflows/provider-payment/push-confirmation.ts).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Payment } from '../../../src/contract';
-import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
+import {
+  claimsFinalStatus,
+  CONFIRM_RETRY_MS,
+  confirms,
+  PUSH_MISMATCH_METRIC,
+} from '../../../workflows/provider-payment/push-confirmation';
 import { currentPayment } from '../contract/fixtures';
 
 const T0 = '2026-11-02T10:00:00.000Z';
@@ -47,5 +54,16 @@ describe('confirms(read, pushed)', () => {
   });
   it('a final read that lacks a timestamp the push had is a mismatch', () => {
     expect(confirms(payment('REFUNDED', { refundedAt: T2 }), completed)).toBe(false);
+  });
+});
+
+describe('what operators are told', () => {
+  const docs = (file: string) => readFileSync(path.resolve(__dirname, '../../..', file), 'utf8');
+  it('the mismatch metric is the one docs/architecture.md tells operators to watch', () => {
+    expect(docs('docs/architecture.md').match(/`(xborder_provider_push_\w+_total)`/)?.[1]).toBe(PUSH_MISMATCH_METRIC);
+  });
+  it('a confirming read that failed for good is tried again as often as docs/spec-gaps.md says', () => {
+    const minutes = Number(docs('docs/spec-gaps.md').match(/a new attempt every (\d+) minutes/)?.[1]);
+    expect(CONFIRM_RETRY_MS).toBe(minutes * 60_000);
   });
 });

@@ -1,0 +1,402 @@
+// One payment, its providerPayment entity, the network between the service and us, and the backend, driven by
+// the simulation (money-truth.sim.test.ts). The entity and the payment are modelled by composing the PURE
+// decisions the workflows use, in the order their code calls them:
+// - entity (workflows/provider-payment/state.ts, steps/forward.ts, steps/announce-late.ts, workflow.ts): every
+//   push is held for a read unless it changes nothing (knowledge.ts: sourceOf, mustHoldForRead); a read judges what
+//   it holds (push-confirmation.ts: claimsFinalStatus, confirms; knowledge.ts: bearsOut) and is merged
+//   (payment-merge.ts: mergePayment); what changed is forwarded to the subscriber, and once it is gone, a move after
+//   the outcome is announced once (knowledge.ts: moveKey, isUntoldMove); a fresh run after the linger finds the
+//   payment's registration (knowledge.ts: mayHaveMovedAfterOutcome);
+// - payment (workflows/payment/steps/follow.ts): decides its outcome on what it holds (payment-rules.ts: outcomeOf),
+//   refuses a cancel once funds are in (isFunded);
+// - a worker crash / continue-as-new re-creates the entity from what it carries over (state.ts, carriedOver).
+// Every invariant violation throws an Error naming the invariant.
+import type { Payment } from '../../../src/contract';
+import { BoundedIdSet, isTerminalStatus, mergePayment } from '../../../workflows/payment-merge';
+import { isFunded, outcomeOf } from '../../../workflows/payment-rules';
+import { bearsOut, isUntoldMove, mayHaveMovedAfterOutcome, moveKey, mustHoldForRead, sourceOf } from '../../../workflows/provider-payment/knowledge';
+import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
+import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
+import { ServiceModel, START_MS, type ServiceMove } from './service-model';
+
+const DAY = 24 * 60 * 60 * 1000;
+/** workflow.ts: lingerAfterTerminalMs default */
+export const ENTITY_LINGER_MS = 7 * DAY;
+
+export interface SimEvent {
+  eventId: string;
+  payment: Payment;
+  /** set only by a worker's own read (the payment's tellEntity); never by the ingress */
+  from?: string;
+}
+
+/** What a run of the entity carries over continue-as-new (state.ts, carriedOver), as JSON. */
+interface EntityCarry {
+  payment: Payment | null;
+  seenEventIds: string[];
+  unconfirmed: SimEvent[];
+  mismatches: number;
+  subscribed: boolean;
+  eventsFor: { told: string | null; readByIt?: string } | null;
+  terminalSince: number | null;
+}
+
+/** JSON with sorted keys: two states are the same when their contents are. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export class Violation extends Error {
+  constructor(invariant: string, detail: string) {
+    super(`${invariant}: ${detail}`);
+  }
+}
+
+class Entity {
+  payment: Payment | null;
+  readonly seen: BoundedIdSet;
+  unconfirmed: SimEvent[];
+  mismatches: number;
+  subscribed: boolean;
+  eventsFor: { told: string | null; readByIt?: string } | null;
+  terminalSince: number | null;
+  version = 0;
+  forwardedVersion = -1;
+
+  constructor(carry: EntityCarry) {
+    this.payment = carry.payment;
+    this.seen = new BoundedIdSet(carry.seenEventIds);
+    this.unconfirmed = carry.unconfirmed;
+    this.mismatches = carry.mismatches;
+    this.subscribed = carry.subscribed;
+    this.eventsFor = carry.eventsFor;
+    this.terminalSince = carry.terminalSince;
+    if (carry.payment) this.forwardedVersion = this.version; // a carried-over run already told its subscribers
+  }
+
+  carry(): EntityCarry {
+    const { payment, unconfirmed, mismatches, subscribed, eventsFor, terminalSince } = this;
+    return JSON.parse(JSON.stringify({ payment, seenEventIds: this.seen.toArray(), unconfirmed, mismatches, subscribed, eventsFor, terminalSince })) as EntityCarry;
+  }
+}
+
+export class World {
+  readonly service = new ServiceModel();
+  now = START_MS;
+  entity: Entity | null;
+  /** pushes in flight (webhooks): any may be delivered, again, in any order, or dropped */
+  inFlight: SimEvent[] = [];
+  /** pushes the delivery model must still deliver at least once (after-outcome moves, unless drops are allowed) */
+  private readonly mustDeliver = new Set<string>();
+  private readInFlight: { answer: Payment; judging: SimEvent[] } | null = null;
+  private nextEventId = 0;
+  /** every answer a read of ours returned: the only states anything may decide on */
+  private readonly reads = new Set<string>();
+  // the payment workflow
+  paymentKnows: Payment | null;
+  decided: { outcome: string; on: Payment } | null = null;
+  cancelRefused = 0;
+  // the backend: what it was told, in order (payment events, then payment.moved_after_outcome)
+  readonly told: { kind: 'outcome' | 'moved'; key: string; on: Payment }[] = [];
+  /** the payment's registration after it closed (activities/late-events-activities.ts): the last move its backend heard */
+  private registration: { told: string } | null = null;
+  readonly log: string[] = [];
+
+  constructor(
+    readonly options: {
+      /** a push of a move after the outcome may be lost (else delivered at least once, at any delay) */
+      dropsAfterOutcome: boolean;
+      /** an entity read in flight answers what the service had when it started (else what it has when it lands) */
+      staleInFlightReads: boolean;
+      /**
+       * a push (delayed, duplicated or forged) may reach the entity after it ended, while the service's record has not
+       * moved after the outcome (else such a push is lost with the ended run)
+       */
+      stalePushesAfterLinger: boolean;
+      /** the entity's rule before entity-confirms-every-push: only a pushed final status waits for a read */
+      holdsOnlyFinalPushes?: boolean;
+    },
+  ) {
+    // POST /payments answered (a read); the payment subscribes with it (lean runs: taken like a read) and asks for events
+    const created = this.readService();
+    this.paymentKnows = created;
+    this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: true, eventsFor: { told: moveKey(created) }, terminalSince: null });
+    this.accept(created);
+    this.entity.forwardedVersion = this.entity.version; // the subscriber sent it: no echo
+  }
+
+  // ---- the service and the network
+
+  /** The service makes the `choice`-th move the spec allows now (none once nothing more can happen). */
+  serviceMoves(choice: number, afterMs: number): void {
+    const moves = this.service.legalMoves();
+    if (moves.length === 0) return;
+    const move: ServiceMove = moves[choice % moves.length];
+    this.now += afterMs;
+    const after = isTerminalStatus(this.service.record);
+    this.service.apply(move, this.now);
+    const push = this.newEvent(this.service.record);
+    this.inFlight.push(push);
+    // a terminal entity reads no more (workflow.ts: it lingers on pushes): a move after a final status comes only by push
+    if (!this.options.dropsAfterOutcome && after) this.mustDeliver.add(push.eventId);
+    this.log.push(`service ${move} → ${moveKey(this.service.record)}`);
+  }
+
+  deliver(index: number, again: 'once' | 'sameId' | 'newId'): void {
+    if (this.inFlight.length === 0) return;
+    const i = index % this.inFlight.length;
+    const push = this.inFlight[i];
+    if (again === 'once') this.inFlight.splice(i, 1);
+    this.mustDeliver.delete(push.eventId);
+    const event = again === 'newId' ? { ...push, eventId: this.newEvent(push.payment).eventId } : push;
+    this.log.push(`deliver ${push.eventId} (${moveKey(push.payment)}, ${again})`);
+    this.signal(event);
+  }
+
+  drop(index: number): void {
+    if (this.inFlight.length === 0) return;
+    const i = index % this.inFlight.length;
+    if (this.mustDeliver.has(this.inFlight[i].eventId)) return; // the delivery model promises these at least once
+    this.log.push(`drop ${this.inFlight[i].eventId}`);
+    this.inFlight.splice(i, 1);
+  }
+
+  /** A signed push with any content: whoever holds the webhook secret can send one. */
+  forge(payment: Payment): void {
+    const event = this.newEvent({ ...payment, id: this.service.id });
+    this.log.push(`forge ${JSON.stringify({ status: payment.status, lifecycle: payment.lifecycle, error: payment.error, amount: payment.source?.amount })}`);
+    this.signal(event);
+  }
+
+  passTime(ms: number): void {
+    this.now += ms;
+    const e = this.entity;
+    // workflow.ts: a terminal entity lingers, then ends (a held push is judged first; no read in flight then)
+    if (e && e.payment && isTerminalStatus(e.payment) && e.terminalSince !== null && this.now >= e.terminalSince + ENTITY_LINGER_MS && !this.readInFlight && e.unconfirmed.length === 0) {
+      this.forwardAndAnnounce();
+      this.entity = null;
+      this.log.push('entity ends after its linger');
+    }
+  }
+
+  // ---- the entity
+
+  private newEvent(payment: Payment): SimEvent {
+    return { eventId: `evt-${this.nextEventId++}`, payment: clone(payment) };
+  }
+
+  private readService(): Payment {
+    const answer = clone(this.service.record);
+    this.reads.add(canonical(answer));
+    return answer;
+  }
+
+  private wasRead(p: Payment): boolean {
+    return this.reads.has(canonical(p));
+  }
+
+  /** signalWithStart: a fresh run when the entity has ended (a push weeks after the outcome). */
+  private signal(event: SimEvent): void {
+    if (!this.entity) {
+      if (!this.options.stalePushesAfterLinger && !mayHaveMovedAfterOutcome(this.service.record)) return;
+      this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: false, eventsFor: null, terminalSince: null });
+      this.onEvent(event);
+      // workflow.ts: a fresh run reads first, then looks for the closed payment's registration
+      this.readNow();
+      const p = this.entity.payment;
+      if (p && !this.entity.eventsFor && mayHaveMovedAfterOutcome(p) && this.registration) this.entity.eventsFor = { told: this.registration.told };
+      this.forwardAndAnnounce();
+      return;
+    }
+    this.onEvent(event);
+    this.forwardAndAnnounce();
+  }
+
+  /** state.ts, onEvent and holdsForConfirmation (every patch on). */
+  private onEvent(event: SimEvent): void {
+    const e = this.entity!;
+    if (!e.seen.add(event.eventId)) return;
+    if (event.from === 'payment' && e.eventsFor) e.eventsFor.readByIt = moveKey(event.payment);
+    const pushed = event.payment;
+    // every patch on: a push that would change anything waits for a read; our own reads (even final: entity-takes-
+    // final-reads) are taken. The old rule: only a final status waited, pushed or read.
+    const held = this.options.holdsOnlyFinalPushes ? claimsFinalStatus(pushed) : sourceOf(event) === 'push';
+    if (mustHoldForRead(e.payment, pushed) && held) {
+      e.unconfirmed.push(event);
+      return;
+    }
+    this.accept(pushed);
+    // state.ts, toldBy: a subscriber that sent its own read is not sent it back (nor is its `told` moved)
+    if (sourceOf(event) === 'read' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed) e.forwardedVersion = e.version;
+  }
+
+  /** state.ts, accept: the merge; every state the entity comes to hold must be one a read returned. */
+  private accept(incoming: Payment): void {
+    const e = this.entity!;
+    const merged = mergePayment(e.payment, incoming);
+    if (!merged.changed) return;
+    if (!this.wasRead(merged.payment))
+      throw new Violation('NOTHING FROM A PUSH ALONE', `the entity came to hold ${moveKey(merged.payment)} that no read returned: ${JSON.stringify(merged.payment.lifecycle)}`);
+    e.payment = merged.payment;
+    e.version++;
+    e.terminalSince = isTerminalStatus(merged.payment) ? this.now : null;
+  }
+
+  /** The confirming or periodic GET starts: it judges the pushes held now (state.ts, takeHeld). */
+  startRead(): void {
+    const e = this.entity;
+    if (!e || this.readInFlight) return;
+    this.readInFlight = { answer: this.options.staleInFlightReads ? this.readService() : (null as unknown as Payment), judging: e.unconfirmed };
+    e.unconfirmed = [];
+  }
+
+  /** The GET answers (state.ts, judge): the read is the truth; a held push it does not bear out is a mismatch. */
+  landRead(): void {
+    const e = this.entity;
+    const inFlight = this.readInFlight;
+    if (!e || !inFlight) return;
+    this.readInFlight = null;
+    if (!this.options.staleInFlightReads) inFlight.answer = this.readService();
+    for (const held of inFlight.judging) {
+      const borne = claimsFinalStatus(held.payment) ? confirms(inFlight.answer, held.payment) : bearsOut(inFlight.answer, held.payment);
+      if (!borne) e.mismatches++;
+    }
+    this.accept(inFlight.answer);
+    this.forwardAndAnnounce();
+  }
+
+  /**
+   * The reconcile sweep (activities/reconcile-activities.ts): its listing, a read, tells a running entity whose
+   * status is not final the final status the service has (one event id per status).
+   */
+  sweep(): void {
+    const e = this.entity;
+    if (!e || !e.payment || FINAL_PAYMENT_STATUSES.includes(e.payment.status) || !FINAL_PAYMENT_STATUSES.includes(this.service.record.status)) return;
+    const listed = this.readService();
+    this.signal({ eventId: `reconcile:${listed.id}:${listed.status}`, payment: listed, from: 'reconcile-sweep' });
+  }
+
+  readNow(): void {
+    this.startRead();
+    this.landRead();
+  }
+
+  /** Continue-as-new, or a new worker taking over: only what was carried over survives. */
+  crash(): void {
+    if (!this.entity || this.readInFlight) return;
+    this.forwardAndAnnounce(); // forwardUntilSettled before continueAsNew
+    this.entity = new Entity(this.entity.carry());
+    this.log.push('entity continues as new');
+  }
+
+  /** steps/forward.ts and steps/announce-late.ts. */
+  private forwardAndAnnounce(): void {
+    const e = this.entity;
+    if (!e || !e.payment) return;
+    if (e.subscribed && e.forwardedVersion !== e.version) {
+      if (this.decided) e.subscribed = false; // the payment has closed: the signal fails, the subscriber is dropped
+      else {
+        this.paymentHears(e.payment);
+        e.forwardedVersion = e.version;
+        if (e.eventsFor) e.eventsFor.told = moveKey(e.payment);
+      }
+    }
+    if (e.subscribed || !e.eventsFor) return;
+    const key = moveKey(e.payment);
+    if (!isUntoldMove(e.eventsFor.told, e.payment)) return;
+    e.eventsFor.told = key;
+    if (e.eventsFor.readByIt === key) return; // what the payment read itself it told its backend
+    this.backendHears('moved', e.payment);
+  }
+
+  // ---- the payment workflow and its callers
+
+  private paymentHears(p: Payment): void {
+    if (this.decided) return;
+    const merged = mergePayment(this.paymentKnows, p);
+    if (merged.changed) this.paymentKnows = merged.payment;
+    this.decide();
+  }
+
+  /**
+   * The payment's own GET (its reads at deadlines), told to its entity (payment/steps/reconcile.ts, tellEntity: a
+   * signal it awaits, so it is in the entity's history before the payment can close), then decided on.
+   */
+  paymentReads(): void {
+    if (this.decided) return;
+    const read = this.readService();
+    if (this.entity) this.signal({ ...this.newEvent(read), from: 'payment' });
+    this.paymentHears(read);
+  }
+
+  private decide(): void {
+    const p = this.paymentKnows;
+    const outcome = p ? outcomeOf(p) : null;
+    if (!p || !outcome) return;
+    if (!this.wasRead(p))
+      throw new Violation('NOTHING FROM A PUSH ALONE', `the payment decided ${outcome.outcome} on a state no read returned`);
+    this.decided = { outcome: outcome.outcome, on: p };
+    this.backendHears('outcome', p);
+  }
+
+  /** A caller's cancel: refused once funds are in (payment-rules.ts, isFunded) — only on what a read showed. */
+  cancel(): void {
+    if (this.decided || !this.paymentKnows) return;
+    if (!isFunded(this.paymentKnows)) return;
+    if (!this.wasRead(this.paymentKnows))
+      throw new Violation('NOTHING FROM A PUSH ALONE', `a cancel was refused ("funds are in") on ${moveKey(this.paymentKnows)}, a state no read returned`);
+    this.cancelRefused++;
+  }
+
+  private backendHears(kind: 'outcome' | 'moved', p: Payment): void {
+    const key = moveKey(p);
+    this.log.push(`backend hears ${kind} ${key}`);
+    const truthKeys = this.service.history.map(moveKey);
+    if (!this.wasRead(p))
+      throw new Violation('NOTHING FROM A PUSH ALONE', `the backend was told ${kind} ${key} on a state no read returned`);
+    if (this.told.some((t) => t.key === key))
+      throw new Violation('TOLD EXACTLY ONCE', `the backend was told ${key} twice: ${this.told.map((t) => `${t.kind} ${t.key}`).join(', ')} then ${kind} ${key}`);
+    const last = this.told[this.told.length - 1];
+    if (last && truthKeys.indexOf(key) < truthKeys.indexOf(last.key))
+      throw new Violation('TOLD IN ORDER', `the backend was told ${key} after ${last.key}; the service went ${truthKeys.join(' → ')}`);
+    this.told.push({ kind, key, on: p });
+    // activities/late-events-activities.ts: a fresh run finds the last move handed over, else the outcome
+    this.registration = { told: key };
+  }
+
+  // ---- the end of a history
+
+  /**
+   * The bound of invariant 5, as the model runs it: pushes the delivery model promised are delivered, and one more
+   * read happens — the entity's (at most a day away while it follows a payment
+   * not final: workflow.ts, SUBSCRIBED_READ_EVERY_MS; at once for a held push) or the payment's own (every 6 h).
+   */
+  settle(): void {
+    this.landRead();
+    for (const push of [...this.inFlight]) if (this.mustDeliver.has(push.eventId)) this.deliver(this.inFlight.indexOf(push), 'once');
+    if (!this.decided) this.paymentReads();
+    if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
+  }
+
+  /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */
+  checkSettled(): void {
+    const truth = this.service.record;
+    if (this.entity && this.entity.unconfirmed.length > 0)
+      throw new Violation('ENDS OR IS FLAGGED WITHIN THE BOUND', `${this.entity.unconfirmed.length} push(es) still held, never judged by a read`);
+    const truthOutcome = outcomeOf(truth);
+    if (truthOutcome && !this.decided)
+      throw new Violation('ENDS WITHIN THE BOUND', `the service says ${moveKey(truth)} and the payment has not decided`);
+    if (!this.decided) return;
+    const truthKeys = this.service.history.map(moveKey);
+    if (!truthKeys.includes(moveKey(this.decided.on)))
+      throw new Violation('OUTCOME MATCHES THE SERVICE', `decided on ${moveKey(this.decided.on)}; the service went ${truthKeys.join(' → ')}`);
+    const last = this.told[this.told.length - 1];
+    if (!last || last.key !== moveKey(truth))
+      throw new Violation('EVERY MOVE AFTER THE OUTCOME TOLD', `the backend last heard ${last?.key}; the service says ${moveKey(truth)} (went ${truthKeys.join(' → ')})`);
+  }
+}
