@@ -81,6 +81,8 @@ export const ProviderPaymentInputSchema = z.object({
       }),
     )
     .optional(),
+  /** carried over by continue-as-new: the run looked for a closed payment's events registration (announce-late.ts) */
+  registrationLookedUp: z.boolean().optional(),
   /** carried over by continue-as-new: pushes the GET did not bear out */
   pushMismatches: z
     .array(z.object({ eventId: z.string(), pushed: z.string(), read: z.string(), at: z.string() }))

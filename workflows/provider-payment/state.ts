@@ -77,9 +77,19 @@ export class ProviderPaymentState {
   readonly eventsFor: Map<string, LateEventsFor & { told: string | null; readByIt?: string }>;
   /** workflow time before which no confirming read is tried again (after one that failed) */
   confirmNotBefore = 0;
+  /** a run started by an event after its predecessor ended (no snapshot, not continued): it knows no subscriber */
+  readonly freshRun: boolean;
+  /** the fresh run looked for the closed payment's events registration (steps/announce-late.ts); carried over */
+  registrationLookedUp: boolean;
 
   constructor(readonly input: ProviderPaymentInput) {
     this.id = input.providerPaymentId;
+    // Started by an event after its predecessor ended, or carried over from such a run: it knows no subscriber and
+    // no events registration (a run a subscriber started always knows one).
+    this.freshRun =
+      (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) ||
+      (Boolean(workflowInfo().continuedFromExecutionRunId) && (input.subscribers ?? []).length === 0 && (input.eventsFor ?? []).length === 0);
+    this.registrationLookedUp = input.registrationLookedUp ?? false;
     this.lean = patched(ENTITY_PATCHES.leanHistory);
     this.fewer = this.lean && patched(ENTITY_PATCHES.fewerActions);
     this.index = createIndexer(() => (this.lean ? indexAtStart() : null));
@@ -368,6 +378,7 @@ export class ProviderPaymentState {
       continueAsNewAfterEvents: input.continueAsNewAfterEvents,
       ...(unconfirmed.length > 0 ? { unconfirmedPushes: unconfirmed } : {}),
       ...(pushMismatches.length > 0 ? { pushMismatches } : {}),
+      ...(this.registrationLookedUp ? { registrationLookedUp: true } : {}),
       ...(this.eventsFor.size > 0
         ? { eventsFor: [...this.eventsFor].map(([subscriber, e]) => ({ subscriber, ...e })) }
         : {}),

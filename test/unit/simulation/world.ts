@@ -39,6 +39,8 @@ interface EntityCarry {
   subscribed: boolean;
   eventsFor: { told: string | null; readByIt?: string } | null;
   terminalSince: number | null;
+  /** carried over (inputs.ts, registrationLookedUp): a run that looked once does not look again */
+  lookedUp?: boolean;
 }
 
 /** JSON with sorted keys: two states are the same when their contents are. */
@@ -67,6 +69,9 @@ class Entity {
   terminalSince: number | null;
   version = 0;
   forwardedVersion = -1;
+  /** a run that knows no subscriber and no registration (state.ts, freshRun): started by a late event, or carried over from one */
+  fresh = false;
+  lookedUp: boolean;
 
   constructor(carry: EntityCarry) {
     this.payment = carry.payment;
@@ -76,12 +81,14 @@ class Entity {
     this.subscribed = carry.subscribed;
     this.eventsFor = carry.eventsFor;
     this.terminalSince = carry.terminalSince;
+    this.lookedUp = carry.lookedUp ?? false;
+    this.fresh = !carry.subscribed && !carry.eventsFor && carry.payment !== null;
     if (carry.payment) this.forwardedVersion = this.version; // a carried-over run already told its subscribers
   }
 
   carry(): EntityCarry {
-    const { payment, unconfirmed, mismatches, subscribed, eventsFor, terminalSince } = this;
-    return JSON.parse(JSON.stringify({ payment, seenEventIds: this.seen.toArray(), unconfirmed, mismatches, subscribed, eventsFor, terminalSince })) as EntityCarry;
+    const { payment, unconfirmed, mismatches, subscribed, eventsFor, terminalSince, lookedUp } = this;
+    return JSON.parse(JSON.stringify({ payment, seenEventIds: this.seen.toArray(), unconfirmed, mismatches, subscribed, eventsFor, terminalSince, lookedUp })) as EntityCarry;
   }
 }
 
@@ -207,10 +214,9 @@ export class World {
       this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: false, eventsFor: null, terminalSince: null });
       this.onEvent(event);
       // workflow.ts: a fresh run reads first, then looks for the closed payment's registration
+      this.entity.fresh = true;
       this.readNow();
-      const p = this.entity.payment;
-      if (p && !this.entity.eventsFor && mayHaveMovedAfterOutcome(p) && this.registration) this.entity.eventsFor = { told: this.registration.told };
-      this.forwardAndAnnounce();
+      this.forwardAndAnnounce(); // looks for the registration (once) when what it read may have moved after the outcome
       return;
     }
     this.onEvent(event);
@@ -305,6 +311,11 @@ export class World {
         e.forwardedVersion = e.version;
         if (e.eventsFor) e.eventsFor.told = moveKey(e.payment);
       }
+    }
+    // announce-late.ts: a fresh run that began before the record moved looks for the registration once it has moved
+    if (e.fresh && !e.lookedUp && !e.subscribed && !e.eventsFor && mayHaveMovedAfterOutcome(e.payment)) {
+      e.lookedUp = true;
+      if (this.registration) e.eventsFor = { told: this.registration.told };
     }
     if (e.subscribed || !e.eventsFor) return;
     const key = moveKey(e.payment);

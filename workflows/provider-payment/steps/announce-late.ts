@@ -65,6 +65,8 @@ export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredA
 export async function announceMovesAfterOutcome(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
   if (!p) return;
+  // a fresh run that began before the record moved (a late or forged push after the linger) looks now, once it has
+  await recoverRegistrationAfterLinger(state);
   const key = moveKey(p);
   for (const [subscriber, events] of state.eventsFor) {
     if (state.subscribers.has(subscriber) || !isUntoldMove(events.told, p)) continue;
@@ -80,14 +82,16 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
 }
 
 /**
- * A fresh run (no snapshot, not continued: its predecessor ended after its linger) that read a payment which may have
- * moved after its outcome finds the closed payment's events registration, so the move still reaches its backend
+ * A fresh run (no snapshot, not continued: its predecessor ended after its linger) that holds a payment which may have
+ * moved after its outcome — read at its start, or heard later in the run — finds the closed payment's events registration, so the move still reaches its backend
  * (following outlives a run). Nothing found, or Temporal not answering for 10 minutes: nothing to announce, logged.
  */
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
+  if (!state.freshRun || state.registrationLookedUp) return;
   if (!p || state.eventsFor.size > 0 || state.subscribers.size > 0 || !mayHaveMovedAfterOutcome(p)) return;
   if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
+  state.registrationLookedUp = true; // once per run: what was found (or not) stands
   try {
     const found = await findLateEventsRegistration(state.id);
     if (!found) return;
