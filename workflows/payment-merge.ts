@@ -37,8 +37,14 @@ export function compareSnapshots(current: Payment, incoming: Payment): Freshness
   // same timestamps (or an inconsistent pair): the status order decides. An unknown status has no place in
   // that order: a change to or from one is taken as news (never dropped, which would freeze the payment);
   // the timestamps above still refuse a snapshot that lost one.
-  if (rankOf(incoming.status) < 0 || rankOf(current.status) < 0)
-    return sameContent(current, incoming) ? 'SAME' : 'NEWER';
+  if (rankOf(incoming.status) < 0 || rankOf(current.status) < 0) {
+    if (sameContent(current, incoming)) return 'SAME';
+    // A final status the contract names is never left for an unknown one that brings no new timestamp: that is a
+    // stale read landing late (an ON_HOLD read before the FAILED), not news. A move after a final status carries a
+    // timestamp (refundedAt: spec, States and transitions, row 4).
+    if (rankOf(current.status) >= 0 && isTerminalStatus(current) && !incHasNew) return 'STALE';
+    return 'NEWER';
+  }
   const d = rankOf(incoming.status) - rankOf(current.status);
   if (d > 0) return 'NEWER';
   if (d < 0) return 'STALE';

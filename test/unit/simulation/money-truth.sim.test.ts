@@ -111,9 +111,9 @@ if (process.env.XBORDER_SIM_PROBE) {
 }
 
 describe('simulation: money truth by construction (pure decisions of the entity and the payment)', () => {
-  it(`holds the invariants over ${RUNS} generated histories (every after-outcome change delivered at least once; reads answer when they land)`, () => {
+  it(`holds the invariants over ${RUNS} generated histories (every after-outcome change delivered at least once; an entity read may answer what the service held when it started)`, () => {
     const coverage: Coverage = { histories: 0, decided: {}, movedAfterOutcome: 0, mismatchesFlagged: 0, cancelsRefused: 0 };
-    fc.assert(property({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: true }, coverage), params(RUNS));
+    fc.assert(property({ dropsAfterOutcome: false, staleInFlightReads: true, stalePushesAfterLinger: true }, coverage), params(RUNS));
     console.info(`simulation coverage: ${JSON.stringify(coverage)}`);
     // the histories reach every outcome, moves after it, flagged forgeries and refused cancels (checked on enough runs)
     if (RUNS < 1000) return;
@@ -154,12 +154,12 @@ describe('a signed PROCESSING carrying refundedAt, the service saying PROCESSING
   });
 });
 
-describe('counterexamples the simulation found on main (open: each fails today)', () => {
+describe('counterexamples the simulation found (the first and third fixed and kept as tests; the skipped one open)', () => {
   // Found with staleInFlightReads: seed -794783835, path "57:5:11:16:15:18:18:24:26:21:19:17:15:14:15:15:15:15:17"
   // (XBORDER_SIM_RUNS=30000). An earlier variant (a stale EXPIRED told after the refund the payment read) is fixed on
   // main by entity-takes-final-reads; this one goes through the merge: a change from a status the contract does not
   // name is taken as news (payment-merge.ts, compareSnapshots), even back from a final status.
-  it.skip('an entity read that answers after the payment decided on its own newer read moves the entity back, and the backend hears it after the outcome', () => {
+  it('an entity read that answers after the payment decided on its own newer read does not move the entity back (a final status is never left for an unknown one without a new timestamp)', () => {
     const world = new World({ dropsAfterOutcome: false, staleInFlightReads: true, stalePushesAfterLinger: false });
     world.serviceMoves(0, MINUTE); // funded: PENDING (row 2)
     world.serviceMoves(1, DAY); // ON_HOLD, a status the spec does not name (rule 3)
