@@ -15,5 +15,6 @@ module.exports = {
     '<rootDir>/test/workflows/payment-rules.test.ts',
     '<rootDir>/test/unit/workflows/push-confirmation.test.ts',
     '<rootDir>/test/unit/workflows/decisions/**/*.test.ts',
+    '<rootDir>/test/unit/workflows/resolve-rules.test.ts',
   ],
 };

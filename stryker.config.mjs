@@ -11,6 +11,8 @@ export default {
     'workflows/payment-rules.ts',
     'workflows/payment-merge.ts',
     'workflows/provider-payment/push-confirmation.ts',
+    'workflows/provider-payment/knowledge.ts',
+    'workflows/payment/resolve-rules.ts',
   ],
   coverageAnalysis: 'perTest',
   // 2 shared cores: one test process is enough for a run of about a minute.
