@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
+import type { VersioningBehavior } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
-import { packageVersion } from '../src/support/package-root';
 import { refuseKnownSecret } from '../src/security/known-secrets';
 import { parseEnvironment } from '../src/support/environment';
 
@@ -36,7 +35,11 @@ const WorkerEnvSchema = z.object({
    */
   XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('true'),
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
-  /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
+  /**
+   * Build id of this deploy. Unset (the rule): derived from the workflow bundle the worker runs, `<version>+<sha8…>`
+   * (workers/build-id.ts), so new workflow code is always a new build. Set: kept only if no other bundle registered
+   * it (the worker refuses to start otherwise: src/client/build-registry.ts).
+   */
   XBORDER_BUILD_ID: z.string().min(1).optional(),
 });
 
@@ -56,7 +59,11 @@ export interface WorkerConfig {
 }
 
 export interface WorkerDeploymentSettings {
-  version: WorkerDeploymentVersion;
+  /**
+   * The Worker Deployment and, when given, the build id. No build id: the worker derives it from its workflow bundle
+   * (workers/build-id.ts). Either way the worker refuses a build id another bundle registered.
+   */
+  version: { deploymentName: string; buildId?: string };
   /** For a workflow that declares none; every xborder workflow declares one (workflows/versioning.ts). */
   defaultVersioningBehavior: VersioningBehavior;
 }
@@ -80,7 +87,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {
-            version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
+            version: { deploymentName: e.XBORDER_DEPLOYMENT_NAME, ...(e.XBORDER_BUILD_ID ? { buildId: e.XBORDER_BUILD_ID } : {}) },
             defaultVersioningBehavior: 'AUTO_UPGRADE',
           },
         }

@@ -33,14 +33,15 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     logger: telemetry.logger.child({ component: 'provider' }),
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
-  // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys")
+  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events });
+  // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys");
+  // its build id is derived from its workflow bundle unless XBORDER_BUILD_ID names one ("Build ids")
   console.log(
-    config.deployment
-      ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId}`
+    running.version
+      ? `worker: Worker Deployment ${running.version.deploymentName}, build ${running.version.buildId} (workflow bundle sha256 ${running.bundleDigest.slice(0, 12)}…)`
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
-  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events });
-  if (config.deployment) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
+  if (running.version) await takeCurrentIfNone(config.temporal, dataConverter, running.version);
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
