@@ -45,7 +45,7 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter);
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
-  const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName }, config.temporal, dataConverter, telemetry);
+  const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName, taskQueue: config.taskQueue }, config.temporal, dataConverter, telemetry);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();

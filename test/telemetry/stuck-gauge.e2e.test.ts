@@ -111,7 +111,11 @@ it('lists an entity whose pushed final status its GET did not bear out as WEBHOO
 it('a failed count is logged and not thrown; refresh() reports it to a direct caller', async () => {
   const warnings: string[] = [];
   const logger = { warn: (message: string) => warnings.push(message) } as unknown as Parameters<typeof startStuckPaymentsGauge>[0]['logger'];
-  const broken = { workflow: { list: () => { throw new Error('visibility unavailable'); } } } as unknown as TestWorkflowEnvironment['client'];
+  // the gauge counts (CountWorkflowExecutions) and `xborder stuck` lists: visibility down fails both
+  const unavailable = () => {
+    throw new Error('visibility unavailable');
+  };
+  const broken = { workflow: { list: unavailable, count: async () => unavailable() } } as unknown as TestWorkflowEnvironment['client'];
   const gauge = startStuckPaymentsGauge({ client: broken, meter: new PrometheusRegistry(), intervalMs: 60_000, inProgressLimitMs: HOUR, logger });
   await gauge.stop(); // waits for the first count
   expect(warnings).toEqual(['stuck-payments gauge: count failed']);
