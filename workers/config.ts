@@ -10,7 +10,7 @@ export const DEFAULT_TASK_QUEUE = 'xborder';
 /** The Worker Deployment of xborder's workers (one per service; the Lambda worker's default too). */
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
-const WorkerEnvSchema = z.object({
+export const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
   XBORDER_PROVIDER_URL: z.string().url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
   XBORDER_PROVIDER_API_KEY: z.string().min(1, 'XBORDER_PROVIDER_API_KEY is required (the payments service API key)'),

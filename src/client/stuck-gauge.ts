@@ -69,7 +69,7 @@ export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge 
   const refreshed = options.meter.createGauge(STUCK_METRIC_NAMES.refreshed, 'int', undefined, 'When the stuck-payments gauge was last counted');
   const kinds = Object.keys(stuckQueries()) as StuckKind[];
 
-  const backlogAge = options.meter.createGauge(STUCK_METRIC_NAMES.backlogAge, 'float', 's', 'Age of the oldest workflow task waiting on the current or ramping build');
+  const backlogAge = options.meter.createGauge(STUCK_METRIC_NAMES.backlogAge, 'float', undefined, 'Age of the oldest workflow task waiting on the current or ramping build');
   const backlogTasks = options.meter.createGauge(STUCK_METRIC_NAMES.backlogTasks, 'int', undefined, 'Workflow tasks waiting on the current or ramping build');
   const pollers = options.meter.createGauge(STUCK_METRIC_NAMES.pollers, 'int', undefined, 'Workers of the current or ramping build polling the task queue');
   const calls = options.meter.createGauge(STUCK_METRIC_NAMES.calls, 'int', undefined, 'Temporal calls of the last stuck-gauge refresh');
