@@ -28,6 +28,12 @@ export const WorkerEnvSchema = z.object({
    */
   XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),
   /**
+   * Workflow tasks and activities one worker runs at once (its slots; alert XborderWorkerSlotsExhausted). Default the
+   * SDK's: 40 workflow tasks, 100 activities (as temporal_worker_task_slots_available shows a fresh worker).
+   */
+  XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().positive().optional(),
+  XBORDER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().positive().optional(),
+  /**
    * Worker Deployment Versioning (docs/deployment.md "Safe deploys with Worker Versioning"): on by default, every
    * worker declares XBORDER_DEPLOYMENT_NAME / XBORDER_BUILD_ID and gets tasks only once its version is current or
    * ramping (the first build of a deployment makes itself current: makeCurrentIfNone). `false` is kept only for a
@@ -54,6 +60,8 @@ export interface WorkerConfig {
   workflowBundlePath?: string;
   shutdownGraceMs: number;
   maxCachedWorkflows?: number;
+  maxConcurrentWorkflowTasks?: number;
+  maxConcurrentActivities?: number;
   /** Present unless XBORDER_WORKER_VERSIONING=false (a server without the Worker Deployment API). */
   deployment?: WorkerDeploymentSettings;
 }
@@ -84,6 +92,8 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,
     ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS } : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTasks: e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivities: e.XBORDER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {

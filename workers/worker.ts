@@ -24,6 +24,9 @@ export interface XborderWorkerOptions {
   dataConverter: DataConverter;
   /** Workflows kept in the worker's cache (the memory budget). Default: the SDK's, sized from the heap. */
   maxCachedWorkflows?: number;
+  /** Slots: workflow tasks and activities run at once. Default: the SDK's (40, 100). */
+  maxConcurrentWorkflowTasks?: number;
+  maxConcurrentActivities?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;
   /**
@@ -92,6 +95,8 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+      ...(options.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks } : {}),
+      ...(options.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities } : {}),
       ...(options.debugMode ? { debugMode: true } : {}),
       ...(options.deployment && version
         ? {

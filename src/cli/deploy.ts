@@ -11,20 +11,21 @@ import {
   type DeploymentStatus,
   type DeploymentVersionSummary,
 } from '../client/worker-deployments';
-import { openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
+import { countOpenRuns, openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, type ConnectionFlags, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
-export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp|build-id> [options]
+export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp|drained|build-id> [options]
   status                      the current and ramping builds, every build's status, drainage and open runs
                               (counted in visibility; a build may stop once it holds 0 open PINNED runs)
   set-current <buildId>       new workflows (and AUTO_UPGRADE entities) go to this build; PINNED payments stay
                               on the build that started them
   ramp <buildId> <percent>    send percent (0-100) of new workflows to this build, the rest to the current one
   stop-ramp                   end the ramp: everything new goes to the current build
+  drained <buildId>           exit 0 when the build holds no open PINNED run (its workers may stop), 1 while it does
   build-id                    the build id a worker derives from its workflow bundle (--bundle PATH, default
                               XBORDER_WORKFLOW_BUNDLE): what to pass to set-current; connects to nothing
   --deployment NAME           Worker Deployment (default: XBORDER_DEPLOYMENT_NAME / ${DEFAULT_DEPLOYMENT_NAME})
@@ -41,6 +42,7 @@ export type DeployCommand =
   | { sub: 'set-current'; buildId: string }
   | { sub: 'ramp'; buildId: string; percentage: number }
   | { sub: 'stop-ramp' }
+  | { sub: 'drained'; buildId: string }
   | { sub: 'build-id'; bundlePath: string };
 
 export interface DeployArgs {
@@ -52,13 +54,14 @@ export interface DeployArgs {
   connection: ConnectionFlags;
 }
 
-const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp', 'build-id'] as const;
+const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp', 'drained', 'build-id'] as const;
 /** How many positionals after the subcommand, and what they are (for the error). */
 const ARITY: Record<(typeof SUBCOMMANDS)[number], { count: number; what: string }> = {
   status: { count: 0, what: 'no arguments' },
   'set-current': { count: 1, what: 'one build id' },
   ramp: { count: 2, what: 'a build id and a percentage' },
   'stop-ramp': { count: 0, what: 'no arguments' },
+  drained: { count: 1, what: 'one build id' },
   'build-id': { count: 0, what: 'no arguments' },
 };
 
@@ -102,6 +105,7 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
   if (buildId !== undefined && buildId.trim() === '') throw new UsageError(`${sub}: the build id must not be empty`, DEPLOY_USAGE);
   switch (sub) {
     case 'set-current':
+    case 'drained':
       return { help: false, ...common, command: { sub, buildId: buildId! } };
     case 'ramp': {
       const raw = rest[1]!.replace(/%$/, '');
@@ -191,6 +195,14 @@ export async function runDeployCommand(
         previousBuildId: previous.previousBuildId,
         previousPercentage: previous.previousPercentage,
       });
+    }
+    case 'drained': {
+      // the same visibility counts as `status` (deployment-open-runs.ts): a PINNED run finishes only on its build
+      const runs = await countOpenRuns(client, name, command.buildId);
+      const text = `${name}: build ${command.buildId} holds ${runs.pinned} open PINNED run(s) (${runs.open} open)${runs.pinned === 0 ? ': drained, its workers may stop' : ': keep its workers running'}`;
+      if (options.json) printJson({ deploymentName: name, buildId: command.buildId, drained: runs.pinned === 0, openRuns: runs });
+      else console.log(text);
+      return runs.pinned === 0 ? EXIT.OK : EXIT.NOT_OK;
     }
     case 'stop-ramp': {
       const previous = await setRampingVersion(client, name, '', 0, set);

@@ -106,3 +106,8 @@ it('build-id prints the build id a worker derives from the bundle, without conne
   const { code, out } = await xborder(['deploy', 'build-id', '--bundle', bundle, '--address', `127.0.0.1:${await freePort()}`]);
   expect({ code, out: out.trim() }).toEqual({ code: 0, out: `${packageVersion()}+${digest.slice(0, 12)}` });
 });
+
+it('parses drained <buildId> (the upgrade script asks it before stopping the old slot)', () => {
+  expect(parseDeployArgs(['drained', '0.3.0+4f1c2a9be07d'], {}).command).toEqual({ sub: 'drained', buildId: '0.3.0+4f1c2a9be07d' });
+  usageError(['drained'], /drained takes one build id, got none/);
+});
