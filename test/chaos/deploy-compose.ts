@@ -121,3 +121,66 @@ export const DEPLOY_COMPOSE_SCENARIO: Scenario = {
     };
   },
 };
+
+interface Stall {
+  buildB?: string;
+  /** most seconds the current build's (A's) oldest workflow task waited while only B ran */
+  maxBacklogAgeS: number;
+  /** fewest workflow pollers of the current build while only B ran */
+  minPollers: number;
+  stalledFor?: number;
+}
+const stalls = new WeakMap<ScenarioContext, Stall>();
+
+/**
+ * The upgrade docs/deployment.md described before: the only worker service replaced by build B. B is not current, A
+ * has no worker: every payment waits, and the alerts must say so. The scenario holds the stall until the stuck gauge
+ * shows the current build with no poller and a workflow task waiting over 60 s (XborderCurrentBuildNoPollers and
+ * XborderCurrentBuildBacklogAging: the thresholds of the rules; their `for:` is Prometheus's), then does what the
+ * runbook says (set-current B), and every payment still ends.
+ */
+export const DEPLOY_REPLACE_ONLY_WORKER_SCENARIO: Scenario = {
+  name: 'deploy-replace-only-worker',
+  what: 'the old documented upgrade: the only worker replaced by build B, nobody makes B current; the stall is seen by the stuck gauge (no poller, backlog over 60 s), then the runbook step (set-current B) lets every payment end',
+  engines: ['cluster'],
+  needsCluster: true,
+  async disrupt(ctx) {
+    const st: Stall = { maxBacklogAgeS: 0, minPollers: Number.POSITIVE_INFINITY };
+    stalls.set(ctx, st);
+    while (ctx.launched() < Math.ceil(ctx.payments * 0.3) && !ctx.done()) await sleep(200);
+    const bundlePath = await newBuildBundle();
+    st.buildB = derivedBuildId(await workflowBundleDigest({ codePath: bundlePath }));
+    await ctx.workers.stop();
+    const stoppedAt = Date.now();
+    ctx.log(`deploy: the only worker (build A, current) replaced by build ${st.buildB}; nothing made it current`);
+    const b = await superviseWorker({ ...ctx.target, bundlePath, version: { deploymentName: ctx.deploymentName } }, ctx.log);
+    ctx.addWorkers(b);
+    const until = Math.min(ctx.deadline - 60_000, Date.now() + 240_000);
+    while (Date.now() < until && !(st.maxBacklogAgeS > 60 && st.minPollers === 0)) {
+      const counted = await countStuckPayments(ctx.stack.client, { now: new Date(), deploymentName: ctx.deploymentName, taskQueue: ctx.target.taskQueue }).catch(() => null);
+      const current = counted?.current;
+      if (current && current.buildId === 'A') {
+        st.maxBacklogAgeS = Math.max(st.maxBacklogAgeS, current.backlog.ageSeconds);
+        if (current.pollers) st.minPollers = Math.min(st.minPollers, current.pollers.workflow);
+        ctx.log(`deploy: current build A: ${current.pollers?.workflow ?? '?'} workflow pollers, ${current.backlog.count} tasks waiting, oldest ${Math.round(current.backlog.ageSeconds)} s`);
+      }
+      await sleep(5_000);
+    }
+    st.stalledFor = Math.round((Date.now() - stoppedAt) / 1000);
+    // the runbook: make the build that runs current
+    await buildRegistered(ctx.stack.client, ctx.deploymentName, st.buildB);
+    await untilAccepted(() => setCurrentVersion(ctx.stack.client, ctx.deploymentName, st.buildB!));
+    ctx.log(`deploy: after ${st.stalledFor} s, set-current ${st.buildB} (the runbook step)`);
+    return 2; // A replaced, set-current B
+  },
+  async check(ctx) {
+    const st = stalls.get(ctx);
+    const problems: string[] = [];
+    if (!st || st.maxBacklogAgeS <= 60) problems.push(`the stuck gauge never saw the current build's backlog past 60 s (at most ${Math.round(st?.maxBacklogAgeS ?? 0)} s): XborderCurrentBuildBacklogAging would stay silent`);
+    if (!st || st.minPollers !== 0) problems.push('the stuck gauge never saw the current build without a poller: XborderCurrentBuildNoPollers would stay silent');
+    return {
+      problems,
+      notes: `stall of ${st?.stalledFor ?? '?'} s seen by the gauge: current build A with ${Number.isFinite(st?.minPollers ?? NaN) ? st!.minPollers : '-'} workflow pollers, oldest task ${Math.round(st?.maxBacklogAgeS ?? 0)} s; then set-current ${st?.buildB}`,
+    };
+  },
+};
