@@ -42,11 +42,25 @@ export async function workflowBacklogOf(client: Client, deploymentName: string, 
   }
 }
 
-/** Workers of `buildId` that polled `taskQueue` (workflow and activity tasks) in the server's recent memory. */
-export async function pollersOf(client: Client, taskQueue: string, deploymentName: string, buildId: string): Promise<{ workflow: number; activity: number }> {
+/**
+ * A poller the server lists is live if it polled within this: a running worker polls again as soon as a long poll
+ * (at most ~70 s) ends; the server keeps a stopped worker's entry for minutes (seen on the cluster: a stopped build
+ * still listed 30 s later). The worker container's health check allows the same two minutes.
+ */
+export const LIVE_POLLER_MS = 120_000;
+
+function timestampMs(ts: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
+  if (!ts?.seconds) return 0;
+  return Number(ts.seconds) * 1000 + Math.floor((ts.nanos ?? 0) / 1e6);
+}
+
+/** Workers of `buildId` that polled `taskQueue` (workflow and activity tasks) within LIVE_POLLER_MS of `now`. */
+export async function pollersOf(client: Client, taskQueue: string, deploymentName: string, buildId: string, now: Date = new Date()): Promise<{ workflow: number; activity: number }> {
   const count = async (taskQueueType: number) => {
     const response = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType });
-    return (response.pollers ?? []).filter((p) => p.deploymentOptions?.deploymentName === deploymentName && p.deploymentOptions?.buildId === buildId).length;
+    return (response.pollers ?? []).filter(
+      (p) => p.deploymentOptions?.deploymentName === deploymentName && p.deploymentOptions?.buildId === buildId && now.getTime() - timestampMs(p.lastAccessTime) <= LIVE_POLLER_MS,
+    ).length;
   };
   return { workflow: await count(TASK_QUEUE_TYPE_WORKFLOW), activity: await count(TASK_QUEUE_TYPE_ACTIVITY) };
 }

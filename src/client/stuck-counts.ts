@@ -89,7 +89,7 @@ export async function countStuckPayments(client: Client, options: CountOptions):
         const backlog = await workflowBacklogOf(client, name, buildId);
         if (!options.taskQueue) return { buildId, backlog, pollers: null };
         calls += 2;
-        return { buildId, backlog, pollers: await pollersOf(client, options.taskQueue, name, buildId) };
+        return { buildId, backlog, pollers: await pollersOf(client, options.taskQueue, name, buildId, options.now) };
       };
       current = await serving(status.currentBuildId);
       ramping = await serving(status.rampingBuildId);

@@ -40,7 +40,13 @@ function recordingTemporal(parked: number) {
       },
       describeTaskQueue: async () => {
         calls.push('describeTaskQueue');
-        return { pollers: [{ deploymentOptions: { deploymentName: 'xborder', buildId: 'B' } }] };
+        return {
+          pollers: [
+            { deploymentOptions: { deploymentName: 'xborder', buildId: 'B' }, lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 5 } },
+            // a worker of B stopped 10 minutes ago: the server still lists it, it is not live
+            { deploymentOptions: { deploymentName: 'xborder', buildId: 'B' }, lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 600 } },
+          ],
+        };
       },
     },
     workflow: {
