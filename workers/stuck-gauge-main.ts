@@ -49,8 +49,12 @@ export async function runStuckGaugeProcess(env: Environment): Promise<void> {
 }
 
 if (require.main === module) {
-  runStuckGaugeProcess(process.env).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
+  runStuckGaugeProcess(process.env).then(
+    // the Temporal runtime's native threads (its metrics exporter) would keep the process alive after the stop
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
+    },
+  );
 }

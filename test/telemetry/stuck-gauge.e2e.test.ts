@@ -172,3 +172,40 @@ it('the worker process (`xborder worker`) exports the gauge on its Prometheus en
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
   }
 });
+
+it('the stuck-gauge process (compose service stuck-gauge) exports the counts with no payload key and no provider key', async () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const address = `127.0.0.1:${await freePort()}`;
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['workers/stuck-gauge-main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+    // nothing but Temporal, the deployment's task queue and the metrics address: no XBORDER_CODEC_KEYS(_FILE), no provider
+    env: { PATH: process.env.PATH, TEMPORAL_ADDRESS: env.address, XBORDER_METRICS_ADDRESS: address, XBORDER_STUCK_GAUGE_INTERVAL_MS: '500', XBORDER_LOG_LEVEL: 'ERROR' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    let text = '';
+    await eventually(
+      `the gauge at http://${address}/metrics (stderr: ${stderr})`,
+      async () => {
+        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
+      },
+      90_000,
+    );
+    // every kind counted (the first test's payments make PAST_FUNDING_DEADLINE 1 when the file runs whole)
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="PAST_FUNDING_DEADLINE"[^}]*\} \d+/);
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="WAITING_FOR_ITS_BUILD"[^}]*\} 0/);
+    // its own cost, a dozen calls whatever the payments (no deployment on this server: the counts alone)
+    expect(Number(/xborder_stuck_gauge_calls(?:\{[^}]*\})? (\d+)/.exec(text)?.[1])).toBeLessThanOrEqual(15);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
+});
