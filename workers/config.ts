@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { VersioningBehavior } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { refuseKnownSecret } from '../src/security/known-secrets';
-import { parseEnvironment } from '../src/support/environment';
+import { readFileSync } from 'node:fs';
+import { ConfigurationError, parseEnvironment } from '../src/support/environment';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
 export const DEFAULT_TASK_QUEUE = 'xborder';
@@ -13,7 +14,9 @@ export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 export const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
   XBORDER_PROVIDER_URL: z.string().url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
-  XBORDER_PROVIDER_API_KEY: z.string().min(1, 'XBORDER_PROVIDER_API_KEY is required (the payments service API key)'),
+  /** The payments service API key, or (better: `docker inspect` does not show it) a file holding it, _FILE (e.g. a Docker or Kubernetes secret). */
+  XBORDER_PROVIDER_API_KEY: z.string().min(1).optional(),
+  XBORDER_PROVIDER_API_KEY_FILE: z.string().min(1).optional(),
   XBORDER_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** `1`: plain http:// to a non-loopback provider host is allowed (a private network such as compose's sandbox). */
   XBORDER_PROVIDER_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
@@ -76,15 +79,34 @@ export interface WorkerDeploymentSettings {
   defaultVersioningBehavior: VersioningBehavior;
 }
 
+/** The API key from XBORDER_PROVIDER_API_KEY or the file XBORDER_PROVIDER_API_KEY_FILE names: exactly one of them. */
+function providerApiKey(e: { XBORDER_PROVIDER_API_KEY?: string | undefined; XBORDER_PROVIDER_API_KEY_FILE?: string | undefined }): string {
+  if (e.XBORDER_PROVIDER_API_KEY && e.XBORDER_PROVIDER_API_KEY_FILE)
+    throw new ConfigurationError('worker: set XBORDER_PROVIDER_API_KEY or XBORDER_PROVIDER_API_KEY_FILE, not both');
+  if (e.XBORDER_PROVIDER_API_KEY) return e.XBORDER_PROVIDER_API_KEY;
+  if (!e.XBORDER_PROVIDER_API_KEY_FILE)
+    throw new ConfigurationError('worker: XBORDER_PROVIDER_API_KEY is required (the payments service API key), or XBORDER_PROVIDER_API_KEY_FILE naming a file that holds it');
+  let key: string;
+  try {
+    key = readFileSync(e.XBORDER_PROVIDER_API_KEY_FILE, 'utf8').trim();
+  } catch (error) {
+    // the path is named, never the content
+    throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+  }
+  if (!key) throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE is empty: ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+  return key;
+}
+
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
-  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY);
+  const apiKey = providerApiKey(e);
+  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', apiKey);
   return {
     temporal: temporalConfigFromEnv(env),
     taskQueue: e.XBORDER_TASK_QUEUE,
     provider: {
       baseUrl: e.XBORDER_PROVIDER_URL,
-      apiKey: e.XBORDER_PROVIDER_API_KEY,
+      apiKey,
       timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS,
       allowPlainHttp: e.XBORDER_PROVIDER_ALLOW_HTTP === '1',
     },

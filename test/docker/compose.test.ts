@@ -215,10 +215,13 @@ const WORKER_READS: string[] = [...WORKER_ENV_VARS, ...WORKER_PROCESS_ENV_VARS, 
  * What compose does not pass to a worker, on purpose: the build id is derived from the image's bundle (docs/deployment.md,
  * "Build ids": a set one could lie); the keys come one way (XBORDER_CODEC_KEYS), not also by file or switched off; the
  * TLS material by mounted file paths, not inline in the environment (docker inspect shows it); the connection by
- * TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the in-progress limit only where the gauge runs.
+ * TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the in-progress limit only where the gauge runs; the
+ * provider key still from .env (XBORDER_PROVIDER_API_KEY: the sandbox profile shares it), its _FILE form is for
+ * orchestrators with secrets (docs/deployment.md, "Production readiness").
  */
 const NOT_PASSED = [
   'XBORDER_BUILD_ID',
+  'XBORDER_PROVIDER_API_KEY_FILE',
   'XBORDER_CODEC_KEYS_FILE',
   'XBORDER_CODEC',
   'XBORDER_CODEC_PLAINTEXT',
