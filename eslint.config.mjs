@@ -14,6 +14,7 @@ const nodeBuiltins = [
  */
 export const ENV_ENTRY_MODULES = [
   'workers/main.ts', // the long-lived worker (`xborder worker`, the worker image)
+  'workers/stuck-gauge-main.ts', // the stuck gauge, one process per cluster (the worker image, compose service stuck-gauge)
   'workers/lambda-main.ts', // the Lambda worker's handler
   'src/ingress/main.ts', // the webhook ingress (`xborder ingress`, the ingress image)
   'src/ingress/lambda-main.ts', // the Lambda ingress's handler

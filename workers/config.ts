@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { VersioningBehavior, WorkerDeploymentVersion } from '@temporalio/common';
+import type { VersioningBehavior } from '@temporalio/common';
 import { temporalConfigFromEnv, type TemporalConnectionConfig } from '../src/client/connection-config';
-import { packageVersion } from '../src/support/package-root';
 import { refuseKnownSecret } from '../src/security/known-secrets';
+import { readFileSync } from 'node:fs';
 import { ConfigurationError, parseEnvironment } from '../src/support/environment';
 
 /** The one task queue of xborder's workflows and activities, unless XBORDER_TASK_QUEUE says otherwise. */
@@ -11,10 +11,12 @@ export const DEFAULT_TASK_QUEUE = 'xborder';
 /** The Worker Deployment of xborder's workers (one per service; the Lambda worker's default too). */
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
-const WorkerEnvSchema = z.object({
+export const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
   XBORDER_PROVIDER_URL: z.string().url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
-  XBORDER_PROVIDER_API_KEY: z.string().min(1, 'XBORDER_PROVIDER_API_KEY is required (the payments service API key)'),
+  /** The payments service API key, or (better: `docker inspect` does not show it) a file holding it, _FILE (e.g. a Docker or Kubernetes secret). */
+  XBORDER_PROVIDER_API_KEY: z.string().min(1).optional(),
+  XBORDER_PROVIDER_API_KEY_FILE: z.string().min(1).optional(),
   XBORDER_PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** `1`: plain http:// to a non-loopback provider host is allowed (a private network such as compose's sandbox). */
   XBORDER_PROVIDER_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
@@ -37,6 +39,12 @@ const WorkerEnvSchema = z.object({
    */
   XBORDER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().nonnegative().optional(),
   /**
+   * Workflow tasks and activities one worker runs at once (its slots; alert XborderWorkerSlotsExhausted). Default the
+   * SDK's: 40 workflow tasks, 100 activities (as temporal_worker_task_slots_available shows a fresh worker).
+   */
+  XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS: z.coerce.number().int().positive().optional(),
+  XBORDER_MAX_CONCURRENT_ACTIVITIES: z.coerce.number().int().positive().optional(),
+  /**
    * Worker Deployment Versioning (docs/deployment.md "Safe deploys with Worker Versioning"): on by default, every
    * worker declares XBORDER_DEPLOYMENT_NAME / XBORDER_BUILD_ID and gets tasks only once its version is current or
    * ramping (the first build of a deployment makes itself current: makeCurrentIfNone). `false` is kept only for a
@@ -44,7 +52,11 @@ const WorkerEnvSchema = z.object({
    */
   XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('true'),
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
-  /** Build id of this deploy; default the package version. A new one for every deploy of changed workflow code. */
+  /**
+   * Build id of this deploy. Unset (the rule): derived from the workflow bundle the worker runs, `<version>+<sha8…>`
+   * (workers/build-id.ts), so new workflow code is always a new build. Set: kept only if no other bundle registered
+   * it (the worker refuses to start otherwise: src/client/build-registry.ts).
+   */
   XBORDER_BUILD_ID: z.string().min(1).optional(),
   /**
    * Who moves the deployment's Current and Ramping Version. `worker` (default): the first build of a deployment
@@ -76,6 +88,8 @@ export interface WorkerConfig {
   workflowBundlePath?: string;
   shutdownGraceMs: number;
   maxCachedWorkflows?: number;
+  maxConcurrentWorkflowTasks?: number;
+  maxConcurrentActivities?: number;
   /** Present unless XBORDER_WORKER_VERSIONING=false (a server without the Worker Deployment API). */
   deployment?: WorkerDeploymentSettings;
   /** false when the Temporal Worker Controller owns routing (XBORDER_ROUTING_MANAGED_BY=controller) */
@@ -83,14 +97,37 @@ export interface WorkerConfig {
 }
 
 export interface WorkerDeploymentSettings {
-  version: WorkerDeploymentVersion;
+  /**
+   * The Worker Deployment and, when given, the build id. No build id: the worker derives it from its workflow bundle
+   * (workers/build-id.ts). Either way the worker refuses a build id another bundle registered.
+   */
+  version: { deploymentName: string; buildId?: string };
   /** For a workflow that declares none; every xborder workflow declares one (workflows/versioning.ts). */
   defaultVersioningBehavior: VersioningBehavior;
 }
 
+/** The API key from XBORDER_PROVIDER_API_KEY or the file XBORDER_PROVIDER_API_KEY_FILE names: exactly one of them. */
+function providerApiKey(e: { XBORDER_PROVIDER_API_KEY?: string | undefined; XBORDER_PROVIDER_API_KEY_FILE?: string | undefined }): string {
+  if (e.XBORDER_PROVIDER_API_KEY && e.XBORDER_PROVIDER_API_KEY_FILE)
+    throw new ConfigurationError('worker: set XBORDER_PROVIDER_API_KEY or XBORDER_PROVIDER_API_KEY_FILE, not both');
+  if (e.XBORDER_PROVIDER_API_KEY) return e.XBORDER_PROVIDER_API_KEY;
+  if (!e.XBORDER_PROVIDER_API_KEY_FILE)
+    throw new ConfigurationError('worker: XBORDER_PROVIDER_API_KEY is required (the payments service API key), or XBORDER_PROVIDER_API_KEY_FILE naming a file that holds it');
+  let key: string;
+  try {
+    key = readFileSync(e.XBORDER_PROVIDER_API_KEY_FILE, 'utf8').trim();
+  } catch (error) {
+    // the path is named, never the content
+    throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+  }
+  if (!key) throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE is empty: ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+  return key;
+}
+
 export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
   const e = parseEnvironment(WorkerEnvSchema, env, 'worker');
-  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', e.XBORDER_PROVIDER_API_KEY, 'api-key');
+  const apiKey = providerApiKey(e);
+  refuseKnownSecret('XBORDER_PROVIDER_API_KEY', apiKey, 'api-key');
   const controlled = e.XBORDER_ROUTING_MANAGED_BY === 'controller';
   if (controlled && (!e.TEMPORAL_DEPLOYMENT_NAME || !e.TEMPORAL_WORKER_BUILD_ID)) {
     throw new ConfigurationError(
@@ -103,7 +140,7 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     taskQueue: e.XBORDER_TASK_QUEUE,
     provider: {
       baseUrl: e.XBORDER_PROVIDER_URL,
-      apiKey: e.XBORDER_PROVIDER_API_KEY,
+      apiKey,
       timeoutMs: e.XBORDER_PROVIDER_TIMEOUT_MS,
       allowPlainHttp: e.XBORDER_PROVIDER_ALLOW_HTTP === '1',
       rateBudget: processShare(e.XBORDER_PROVIDER_CALLS_PER_SECOND, e.XBORDER_PROVIDER_PROCESSES),
@@ -112,12 +149,14 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,
     ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS } : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTasks: e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivities: e.XBORDER_MAX_CONCURRENT_ACTIVITIES } : {}),
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {
             version: controlled
               ? { deploymentName: e.TEMPORAL_DEPLOYMENT_NAME!, buildId: e.TEMPORAL_WORKER_BUILD_ID! }
-              : { deploymentName: e.XBORDER_DEPLOYMENT_NAME, buildId: e.XBORDER_BUILD_ID ?? packageVersion() },
+              : { deploymentName: e.XBORDER_DEPLOYMENT_NAME, ...(e.XBORDER_BUILD_ID ? { buildId: e.XBORDER_BUILD_ID } : {}) },
             defaultVersioningBehavior: 'AUTO_UPGRADE',
           },
         }

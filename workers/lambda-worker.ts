@@ -117,6 +117,11 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         ...(traced.sinks ? { sinks: traced.sinks } : {}),
         workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },
         ...(worker.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: worker.activitiesPerSecond } : {}),
+        // the long-lived worker's slot and cache settings, when set (the package's own defaults otherwise: 2
+        // activity slots, a cache of 30; docs/deployment.md, "Serverless: the Lambda worker")
+        ...(worker.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: worker.maxCachedWorkflows } : {}),
+        ...(worker.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: worker.maxConcurrentActivities } : {}),
+        ...(worker.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: worker.maxConcurrentWorkflowTasks } : {}),
       });
       if (tracing) config.shutdownHooks.push(() => tracing.provider.forceFlush());
       config.runtimeOptions = {

@@ -36,19 +36,20 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     rateBudget: config.provider.rateBudget,
   });
   console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
-  // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys")
+  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events, reports: processConfig.reports });
+  // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys");
+  // its build id is derived from its workflow bundle unless XBORDER_BUILD_ID names one ("Build ids")
   console.log(
-    config.deployment
-      ? `worker: Worker Deployment ${config.deployment.version.deploymentName}, build ${config.deployment.version.buildId}`
+    running.version
+      ? `worker: Worker Deployment ${running.version.deploymentName}, build ${running.version.buildId} (workflow bundle sha256 ${running.bundleDigest.slice(0, 12)}…)`
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
-  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events, reports: processConfig.reports });
   // under the Temporal Worker Controller the controller alone moves routing (XBORDER_ROUTING_MANAGED_BY=controller)
-  if (config.deployment && config.makesItselfCurrent) await takeCurrentIfNone(config.temporal, dataConverter, config.deployment.version);
+  if (running.version && config.makesItselfCurrent) await takeCurrentIfNone(config.temporal, dataConverter, running.version);
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
   if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter, processConfig.reports !== null);
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
-  const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName }, config.temporal, dataConverter, telemetry);
+  const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName, taskQueue: config.taskQueue }, config.temporal, dataConverter, telemetry);
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();

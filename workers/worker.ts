@@ -1,4 +1,4 @@
-import type { DataConverter } from '@temporalio/common';
+import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities, type EventDeliveryConfig, type ProviderPort, type ReportsConfig } from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
@@ -10,6 +10,8 @@ import { tracingWorkerOptions } from './tracing';
 import { xborderNexusHandler } from '../src/nexus/handlers';
 import os from 'node:os';
 import { eventsIdentityTag } from '../src/client/events-deliverable';
+import { derivedBuildId, workflowBundleDigest } from './build-id';
+import { recordBundleDigest, refuseTakenBuildId, type BuildRef } from '../src/client/build-registry';
 
 export interface XborderWorkerOptions {
   temporal: TemporalConnectionConfig;
@@ -26,6 +28,9 @@ export interface XborderWorkerOptions {
   dataConverter: DataConverter;
   /** Workflows kept in the worker's cache (the memory budget). Default: the SDK's, sized from the heap. */
   maxCachedWorkflows?: number;
+  /** Slots: workflow tasks and activities run at once. Default: the SDK's (40, 100). */
+  maxConcurrentWorkflowTasks?: number;
+  maxConcurrentActivities?: number;
   /** Workflows run in the main thread (profiling: a heap snapshot then sees them). Never in production. */
   debugMode?: boolean;
   /**
@@ -54,20 +59,35 @@ export interface RunningWorker {
   shutdown(): Promise<void>;
 }
 
+export interface RunningXborderWorker extends RunningWorker {
+  /** The version the worker declared (its build id derived from the bundle unless given); null: unversioned. */
+  version: WorkerDeploymentVersion | null;
+  /** SHA-256 (hex) of the workflow bundle it runs; recorded on its version (src/client/build-registry.ts). */
+  bundleDigest: string;
+}
+
 /** Creates and starts the worker of xborder's workflows and activities on one task queue. */
-export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningWorker> {
+export async function startXborderWorker(options: XborderWorkerOptions): Promise<RunningXborderWorker> {
   const { dataConverter } = options;
   const { events } = options; // absent: no endpoint configured, every event waits as undeliverable
   const tracing = options.tracing === undefined ? currentTracing() : options.tracing;
   const traced = tracingWorkerOptions(tracing);
+  const workflowBundle = await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null });
+  const bundleDigest = await workflowBundleDigest(workflowBundle);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
+  const version: WorkerDeploymentVersion | null = options.deployment
+    ? { deploymentName: options.deployment.version.deploymentName, buildId: options.deployment.version.buildId ?? derivedBuildId(bundleDigest) }
+    : null;
+  const build: BuildRef | null = version ? { namespace: options.temporal.namespace, ...version } : null;
   let worker: Worker;
   try {
+    // before the first poll: another bundle's build id is refused before this code could take one of its tasks
+    if (build) await refuseTakenBuildId(connection.workflowService, build, bundleDigest);
     worker = await Worker.create({
       connection,
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
-      workflowBundle: await loadWorkflowBundle(options.workflowBundlePath, { tracing: tracing !== null }),
+      workflowBundle,
       activities: createActivities({ provider: options.provider, ...(events ? { events } : {}), reports: options.reports ?? null }),
       // the SDK's default identity, and which event endpoints this worker delivers to (url hashes): startPayment
       // refuses events no polling worker can deliver (src/client/events-deliverable.ts)
@@ -82,11 +102,13 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
+      ...(options.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks } : {}),
+      ...(options.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities } : {}),
       ...(options.debugMode ? { debugMode: true } : {}),
-      ...(options.deployment
+      ...(options.deployment && version
         ? {
             workerDeploymentOptions: {
-              version: options.deployment.version,
+              version,
               useWorkerVersioning: true,
               defaultVersioningBehavior: options.deployment.defaultVersioningBehavior,
             },
@@ -100,7 +122,18 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     await connection.close(); // a bad bundle or namespace must not leak the connection
     throw error;
   }
-  return runWorker(worker, connection);
+  const running = { ...runWorker(worker, connection), version, bundleDigest };
+  if (build) {
+    // the version exists once the worker polled: the first worker of a build records its bundle, a later one
+    // checks it again (two bundles racing for a new build id: the one that reads another digest stops)
+    try {
+      await recordBundleDigest(connection.workflowService, build, bundleDigest, { identity: `xborder worker ${build.buildId}` });
+    } catch (error) {
+      await running.shutdown().catch(() => undefined);
+      throw error;
+    }
+  }
+  return running;
 }
 
 /** Runs a created worker until shutdown(); the connection closes when it stops (also for the bench's skeleton). */

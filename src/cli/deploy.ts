@@ -11,32 +11,39 @@ import {
   type DeploymentStatus,
   type DeploymentVersionSummary,
 } from '../client/worker-deployments';
-import { openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
+import { countOpenRuns, openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
+import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, type ConnectionFlags, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
-export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp> [options]
+export const DEPLOY_USAGE = `Usage: xborder deploy <status|set-current|ramp|stop-ramp|drained|build-id> [options]
   status                      the current and ramping builds, every build's status, drainage and open runs
                               (counted in visibility; a build may stop once it holds 0 open PINNED runs)
   set-current <buildId>       new workflows (and AUTO_UPGRADE entities) go to this build; PINNED payments stay
                               on the build that started them
   ramp <buildId> <percent>    send percent (0-100) of new workflows to this build, the rest to the current one
   stop-ramp                   end the ramp: everything new goes to the current build
+  drained <buildId>           exit 0 when the build holds no open PINNED run (its workers may stop), 1 while it does
+  build-id                    the build id a worker derives from its workflow bundle (--bundle PATH, default
+                              XBORDER_WORKFLOW_BUNDLE): what to pass to set-current; connects to nothing
   --deployment NAME           Worker Deployment (default: XBORDER_DEPLOYMENT_NAME / ${DEFAULT_DEPLOYMENT_NAME})
   --allow-no-pollers          accept a build no worker has polled with yet (its tasks wait for one)
   --json                      the result as one JSON document
 ${CONNECTION_USAGE}
-A build gets tasks only from workers started with XBORDER_BUILD_ID=<buildId> (every worker is versioned; the first
-build of a deployment makes itself current when its worker starts, a later one waits for set-current).
+A worker's build id is derived from its workflow bundle, <version>+<sha256, 12 hex> (docs/deployment.md, "Build
+ids"); every worker is versioned; the first build of a deployment makes itself current when its worker starts, a
+later one waits for set-current.
 Exit codes: 0 done, 1 no such deployment or the server refused, 2 usage, 3 cannot connect.`;
 
 export type DeployCommand =
   | { sub: 'status' }
   | { sub: 'set-current'; buildId: string }
   | { sub: 'ramp'; buildId: string; percentage: number }
-  | { sub: 'stop-ramp' };
+  | { sub: 'stop-ramp' }
+  | { sub: 'drained'; buildId: string }
+  | { sub: 'build-id'; bundlePath: string };
 
 export interface DeployArgs {
   help: boolean;
@@ -47,13 +54,15 @@ export interface DeployArgs {
   connection: ConnectionFlags;
 }
 
-const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp'] as const;
+const SUBCOMMANDS = ['status', 'set-current', 'ramp', 'stop-ramp', 'drained', 'build-id'] as const;
 /** How many positionals after the subcommand, and what they are (for the error). */
 const ARITY: Record<(typeof SUBCOMMANDS)[number], { count: number; what: string }> = {
   status: { count: 0, what: 'no arguments' },
   'set-current': { count: 1, what: 'one build id' },
   ramp: { count: 2, what: 'a build id and a percentage' },
   'stop-ramp': { count: 0, what: 'no arguments' },
+  drained: { count: 1, what: 'one build id' },
+  'build-id': { count: 0, what: 'no arguments' },
 };
 
 /** Checks the arguments without connecting: every mistake is a UsageError (exit code 2) with the usage. */
@@ -64,6 +73,7 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
       allowPositionals: true,
       options: {
         deployment: { type: 'string' },
+        bundle: { type: 'string' },
         'allow-no-pollers': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -95,6 +105,7 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
   if (buildId !== undefined && buildId.trim() === '') throw new UsageError(`${sub}: the build id must not be empty`, DEPLOY_USAGE);
   switch (sub) {
     case 'set-current':
+    case 'drained':
       return { help: false, ...common, command: { sub, buildId: buildId! } };
     case 'ramp': {
       const raw = rest[1]!.replace(/%$/, '');
@@ -105,6 +116,11 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
     }
     case 'status':
       return { help: false, ...common, command: { sub } };
+    case 'build-id': {
+      const bundlePath = values.bundle ?? env.XBORDER_WORKFLOW_BUNDLE;
+      if (!bundlePath) throw new UsageError('build-id: give --bundle PATH (or set XBORDER_WORKFLOW_BUNDLE)', DEPLOY_USAGE);
+      return { help: false, ...common, command: { sub, bundlePath } };
+    }
     default:
       return { help: false, ...common, command: { sub: 'stop-ramp' } };
   }
@@ -114,6 +130,14 @@ export async function runDeploy(args: string[], env: Environment): Promise<numbe
   const parsed = parseDeployArgs(args, env);
   if (parsed.help || !parsed.command) {
     console.log(DEPLOY_USAGE);
+    return EXIT.OK;
+  }
+  if (parsed.command.sub === 'build-id') {
+    // the worker's own derivation (workers/build-id.ts), from the bundle file alone: no connection
+    const digest = await workflowBundleDigest({ codePath: parsed.command.bundlePath });
+    const buildId = derivedBuildId(digest);
+    if (parsed.json) printJson({ buildId, bundleSha256: digest, bundlePath: parsed.command.bundlePath });
+    else console.log(buildId);
     return EXIT.OK;
   }
   const ctx = await cliContext(parsed.connection, env);
@@ -138,7 +162,7 @@ export async function runDeploy(args: string[], env: Environment): Promise<numbe
 
 export async function runDeployCommand(
   client: Client,
-  command: DeployCommand,
+  command: Exclude<DeployCommand, { sub: 'build-id' }>,
   options: { deploymentName: string; allowNoPollers: boolean; json: boolean },
 ): Promise<number> {
   const name = options.deploymentName;
@@ -171,6 +195,14 @@ export async function runDeployCommand(
         previousBuildId: previous.previousBuildId,
         previousPercentage: previous.previousPercentage,
       });
+    }
+    case 'drained': {
+      // the same visibility counts as `status` (deployment-open-runs.ts): a PINNED run finishes only on its build
+      const runs = await countOpenRuns(client, name, command.buildId);
+      const text = `${name}: build ${command.buildId} holds ${runs.pinned} open PINNED run(s) (${runs.open} open)${runs.pinned === 0 ? ': drained, its workers may stop' : ': keep its workers running'}`;
+      if (options.json) printJson({ deploymentName: name, buildId: command.buildId, drained: runs.pinned === 0, openRuns: runs });
+      else console.log(text);
+      return runs.pinned === 0 ? EXIT.OK : EXIT.NOT_OK;
     }
     case 'stop-ramp': {
       const previous = await setRampingVersion(client, name, '', 0, set);

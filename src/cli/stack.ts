@@ -3,7 +3,7 @@
 // the end-to-end tests, so both exercise the same wiring.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
+import type { DataConverter } from '@temporalio/common';
 import { startCodecServer, type CodecServer } from '../codec/server';
 import { connectClient } from '../client/connect';
 import { QuoteRefreshConfigSchema, type QuoteRefreshConfig } from '../client/quote-refresh-config';
@@ -11,11 +11,10 @@ import { ensureSchedules } from '../client/schedules';
 import { ensureReconcileSchedule } from '../client/reconcile-schedule';
 import { ensureReportSchedule } from '../client/report-schedule';
 import { describeFirstCurrent, makeCurrentIfNone, type FirstCurrentOutcome } from '../client/worker-deployments';
-import { packageVersion } from '../support/package-root';
 import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
-import { startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { startXborderWorker, type RunningXborderWorker } from '../../workers/worker';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import type { EventDeliveryConfig } from '../../activities/event-delivery-activities';
 import { ensureDevServer, type DevServer } from './dev-server';
@@ -45,9 +44,10 @@ export interface LocalStackOptions {
   worker?: boolean;
   /**
    * The worker's Worker Deployment Version (every worker is versioned; docs/deployment.md, "Safe deploys with
-   * Worker Versioning"). Default deployment `xborder`, build id the package version, as `xborder worker`.
+   * Worker Versioning"). Default deployment `xborder`, build id derived from the workflow bundle
+   * (workers/build-id.ts), as `xborder worker`.
    */
-  deployment?: WorkerDeploymentVersion;
+  deployment?: { deploymentName: string; buildId?: string };
   /** Create or update the quote-refresh Schedule (ARCHITECTURE: refreshQuotes). Default true. */
   schedules?: boolean;
   log?: (line: string) => void;
@@ -69,7 +69,7 @@ export interface LocalStack {
   provider: ProviderClient;
   ingress: IngressServer;
   webhooks: WebhookHandler;
-  worker: RunningWorker | null;
+  worker: RunningXborderWorker | null;
   /** The worker's version and what the stack did about the deployment's Current Version; null without a worker. */
   deployment: FirstCurrentOutcome | null;
   codecServer: CodecServer | null;
@@ -140,16 +140,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => sandbox.close());
 
     const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
-    let worker: RunningWorker | null = null;
+    let worker: RunningXborderWorker | null = null;
     let deployment: FirstCurrentOutcome | null = null;
     if (options.worker !== false) {
-      const version = options.deployment ?? { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() };
+      const declared = options.deployment ?? { deploymentName: DEFAULT_DEPLOYMENT_NAME };
       worker = await startXborderWorker({
         temporal: { address: temporal.address, namespace },
         taskQueue,
         provider,
         dataConverter,
-        deployment: { version, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+        deployment: { version: declared, defaultVersioningBehavior: 'AUTO_UPGRADE' },
         ...(options.events ? { events: options.events } : {}),
         ...(options.reports ? { reports: options.reports } : {}),
       });
@@ -158,6 +158,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       closers.push(() => worker!.shutdown().catch(() => undefined));
       // A versioned worker gets tasks once its build is current: the first build of the deployment makes itself
       // current; another build already current is left as it is (and said so), as `xborder worker` does.
+      const version = worker.version!; // versioned: its build id derived from the bundle unless the caller named one
       deployment = await makeCurrentIfNone(client, version, { identity: `xborder stack (${client.options.identity})` });
       log(describeFirstCurrent(deployment));
     }

@@ -1,19 +1,29 @@
-// The stuck-payments gauge (docs/deployment.md, Dashboards and alerts): on an interval, the stuck queries of
-// src/client/stuck.ts (the same as `xborder stuck` and the README's UI filters) counted by kind and set on a
-// gauge, so Prometheus can alert on payments nobody is moving. It runs in the long-lived worker process
-// (workers/main.ts) on the runtime's metric meter, exported at XBORDER_METRICS_ADDRESS with the other metrics;
-// docs/deployment.md, "Dashboards and alerts". One visibility list per kind per refresh: cheap at stuck-payment
-// volumes (they should be few), and each payment counts once, under its most serious kind.
+// The stuck-payments gauge (docs/deployment.md, Dashboards and alerts): on an interval, the stuck payments
+// counted by kind (src/client/stuck-counts.ts: one visibility count per kind, the same queries as `xborder stuck` and
+// the README's UI filters) and set on a gauge, so Prometheus can alert on payments nobody is moving; with them, how
+// the current build is served (its pollers, the age of its oldest waiting workflow task), so a deploy that routes
+// work to nobody alerts. One process per cluster runs it: the `stuck-gauge` service of compose
+// (workers/stuck-gauge-main.ts); a worker runs it too unless XBORDER_STUCK_GAUGE_INTERVAL_MS=0 (one worker, `npm
+// start`). Its cost is a dozen calls a refresh whatever the number of payments.
 import type { Client } from '@temporalio/client';
 import type { MetricMeter } from '@temporalio/common';
 import { z } from 'zod';
-import { findStuckPayments, stuckQueries, type StuckKind } from './stuck';
+import { stuckQueries, type StuckKind } from './stuck';
+import { countStuckPayments, type StuckCounts } from './stuck-counts';
 import type { JsonLogger } from '../telemetry/logger';
 import { parseEnvironment, type Environment } from '../support/environment';
 
 export const STUCK_METRIC_NAMES = {
   stuck: 'xborder_stuck_payments',
   refreshed: 'xborder_stuck_payments_refreshed_timestamp_seconds',
+  /** age of the oldest workflow task waiting on the current / ramping build (label `build`), seconds */
+  backlogAge: 'xborder_build_backlog_age_seconds',
+  /** workflow tasks waiting on the current / ramping build */
+  backlogTasks: 'xborder_build_backlog_tasks',
+  /** workers of the current / ramping build polling the task queue, by task type */
+  pollers: 'xborder_build_pollers',
+  /** visibility and Worker Deployment calls of the last refresh: the gauge's own cost */
+  calls: 'xborder_stuck_gauge_calls',
 } as const;
 
 const StuckGaugeEnvSchema = z.object({
@@ -32,6 +42,8 @@ export interface StuckGaugeConfig {
   deploymentName?: string;
   /** StuckQueryOptions.waitingTaskLimitMs (default 60 s) */
   waitingTaskLimitMs?: number;
+  /** the workers' task queue: the current build's pollers are counted on it */
+  taskQueue?: string;
 }
 
 export function stuckGaugeConfigFromEnv(env: Environment): StuckGaugeConfig {
@@ -40,8 +52,8 @@ export function stuckGaugeConfigFromEnv(env: Environment): StuckGaugeConfig {
 }
 
 export interface StuckGauge {
-  /** Counts now and sets the gauge; resolves to the counts (also used by the first, immediate refresh). */
-  refresh(): Promise<Record<StuckKind, number>>;
+  /** Counts now and sets the gauges; resolves to what it counted (also used by the first, immediate refresh). */
+  refresh(): Promise<StuckCounts>;
   stop(): Promise<void>;
 }
 
@@ -57,15 +69,35 @@ export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge 
   const refreshed = options.meter.createGauge(STUCK_METRIC_NAMES.refreshed, 'int', undefined, 'When the stuck-payments gauge was last counted');
   const kinds = Object.keys(stuckQueries()) as StuckKind[];
 
-  const refresh = async (): Promise<Record<StuckKind, number>> => {
+  const backlogAge = options.meter.createGauge(STUCK_METRIC_NAMES.backlogAge, 'float', undefined, 'Age of the oldest workflow task waiting on the current or ramping build');
+  const backlogTasks = options.meter.createGauge(STUCK_METRIC_NAMES.backlogTasks, 'int', undefined, 'Workflow tasks waiting on the current or ramping build');
+  const pollers = options.meter.createGauge(STUCK_METRIC_NAMES.pollers, 'int', undefined, 'Workers of the current or ramping build polling the task queue');
+  const calls = options.meter.createGauge(STUCK_METRIC_NAMES.calls, 'int', undefined, 'Temporal calls of the last stuck-gauge refresh');
+
+  const refresh = async (): Promise<StuckCounts> => {
     const now = options.now?.() ?? new Date();
-    const found = await findStuckPayments(options.client, { now, inProgressLimitMs: options.inProgressLimitMs, deploymentName: options.deploymentName, waitingTaskLimitMs: options.waitingTaskLimitMs });
-    const counts = Object.fromEntries(kinds.map((k) => [k, 0])) as Record<StuckKind, number>;
-    for (const payment of found) counts[payment.kind]++;
+    const counted = await countStuckPayments(options.client, {
+      now,
+      inProgressLimitMs: options.inProgressLimitMs,
+      ...(options.deploymentName ? { deploymentName: options.deploymentName } : {}),
+      ...(options.waitingTaskLimitMs !== undefined ? { waitingTaskLimitMs: options.waitingTaskLimitMs } : {}),
+      ...(options.taskQueue ? { taskQueue: options.taskQueue } : {}),
+    });
     // Every kind every time, 0 included: a series that disappears cannot resolve an alert.
-    for (const kind of kinds) stuck.set(counts[kind], { kind });
+    for (const kind of kinds) stuck.set(counted.counts[kind] ?? 0, { kind });
+    for (const [build, serving] of [['current', counted.current], ['ramping', counted.ramping]] as const) {
+      backlogAge.set(serving?.backlog.ageSeconds ?? 0, { build });
+      backlogTasks.set(serving?.backlog.count ?? 0, { build });
+      // no pollers counted (no task queue given, no such build): no series value to alert on is better than a false 0
+      const polling = serving?.pollers ?? (build === 'ramping' && options.taskQueue ? { workflow: 0, activity: 0 } : null);
+      if (polling) {
+        pollers.set(polling.workflow, { build, task_type: 'workflow' });
+        pollers.set(polling.activity, { build, task_type: 'activity' });
+      }
+    }
+    calls.set(counted.calls);
     refreshed.set(Math.floor(now.getTime() / 1000));
-    return counts;
+    return counted;
   };
 
   // One count at a time: a slow visibility store must not pile up queries.

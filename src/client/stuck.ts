@@ -138,7 +138,7 @@ function stuckOf(kind: StuckKind, wf: WorkflowExecutionInfo, now: Date): StuckPa
  * Closed payments whose provider payment moved on after their outcome: the entity says REFUNDED or FAILED while the
  * payment ended otherwise. One list of lingering entities, then one lookup per candidate (few: entities linger 7 days).
  */
-async function movedAfterOutcome(client: Client, query: string, now: Date, seen: Set<string>): Promise<StuckPayment[]> {
+export async function movedAfterOutcome(client: Client, query: string, now: Date, seen: Set<string>): Promise<StuckPayment[]> {
   const found: StuckPayment[] = [];
   for await (const entity of client.workflow.list({ query })) {
     const id = entity.typedSearchAttributes.get(ProviderPaymentIdKey);

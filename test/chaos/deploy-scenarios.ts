@@ -187,7 +187,7 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       while (Date.now() < downUntil && (t.stuckSeen === 0 || t.stuckSeen < t.waitingSeen)) {
         await sleep(3_000);
         const counts = await gauge.refresh().catch((error: unknown) => void ctx.log(`deploy: stuck gauge failed: ${String(error).slice(0, 300)}`));
-        t.stuckSeen = Math.max(t.stuckSeen, counts?.WAITING_FOR_ITS_BUILD ?? 0);
+        t.stuckSeen = Math.max(t.stuckSeen, counts?.counts.WAITING_FOR_ITS_BUILD ?? 0);
         // What the server shows, independently of the gauge: PINNED runs on A whose workflow task waits > 5 s.
         let waiting = 0;
         for await (const wf of ctx.stack.client.workflow.list({ query: openRunQueries(ctx.deploymentName, 'A').pinned })) {
@@ -195,7 +195,7 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
           if (scheduled && Date.now() - Number(scheduled) * 1000 > 5_000) waiting++;
         }
         t.waitingSeen = Math.max(t.waitingSeen, waiting);
-        ctx.log(`deploy: A down ${Math.round((Date.now() - t.aStoppedAt) / 1000)} s: ${waiting} PINNED runs on A with a task waiting > 5 s, ${counts?.WAITING_FOR_ITS_BUILD ?? '?'} listed WAITING_FOR_ITS_BUILD`);
+        ctx.log(`deploy: A down ${Math.round((Date.now() - t.aStoppedAt) / 1000)} s: ${waiting} PINNED runs on A with a task waiting > 5 s, ${counts?.counts.WAITING_FOR_ITS_BUILD ?? '?'} listed WAITING_FOR_ITS_BUILD`);
       }
       await gauge.stop();
       ctx.log(`deploy: the stuck gauge counted ${t.stuckSeen} payments WAITING_FOR_ITS_BUILD; A's workers back`);

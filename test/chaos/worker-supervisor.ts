@@ -31,8 +31,13 @@ export interface WorkerTarget {
   taskQueue: string;
   providerUrl: string;
   apiKey: string;
-  /** A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. */
-  version?: { deploymentName: string; buildId: string };
+  /**
+   * A versioned worker (Worker Deployment Versioning, as production runs): its deployment and build. No build id: the
+   * worker derives it from its bundle, as compose's workers do (docs/deployment.md, "Build ids").
+   */
+  version?: { deploymentName: string; buildId?: string };
+  /** Another workflow bundle than the run's prebuilt one (a new build's code). */
+  bundlePath?: string;
   /** Variables over this process's environment, read at each (re)start: an operator's new config (key-rotation.ts); undefined removes one. */
   env?: () => Record<string, string | undefined>;
 }
@@ -64,7 +69,7 @@ export interface WorkerSupervisor {
 }
 
 export async function superviseWorker(target: WorkerTarget, log: (line: string) => void = () => undefined): Promise<WorkerSupervisor> {
-  const bundlePath = await prebuiltBundle();
+  const bundlePath = target.bundlePath ?? (await prebuiltBundle());
   let current: ChildProcess | undefined;
   let stopping = false;
   let started = 0;
@@ -92,7 +97,7 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
         XBORDER_ENSURE_SCHEDULES: 'false',
         XBORDER_LOG_LEVEL: 'ERROR',
         ...(target.version
-          ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, XBORDER_BUILD_ID: target.version.buildId }
+          ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, ...(target.version.buildId ? { XBORDER_BUILD_ID: target.version.buildId } : {}) }
           : { XBORDER_WORKER_VERSIONING: 'false' }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,6 +30,9 @@ const ServiceSchema = z.object({
   command: z.array(z.string()).optional(),
   healthcheck: HealthcheckSchema.optional(),
   stop_grace_period: z.string().optional(),
+  /** tini as PID 1 (signals, zombies) */
+  init: z.boolean().optional(),
+  mem_limit: z.string().optional(),
 });
 export type Service = z.infer<typeof ServiceSchema>;
 

@@ -273,16 +273,19 @@ describe('webhooks at the ingress', () => {
 });
 
 it('the stack of npm start runs a versioned worker: its build is made current, and a payment runs PINNED on it', async () => {
-  // a fresh stack: the deployment had no current build, so the worker's build (the package version) became it
-  expect(stack.deployment).toEqual({ action: 'made-current', deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() });
-  expect(await describeWorkerDeployment(stack.client, DEFAULT_DEPLOYMENT_NAME)).toMatchObject({ currentBuildId: packageVersion(), rampingBuildId: null });
+  // a fresh stack: the deployment had no current build, so the worker's build (derived from its workflow bundle:
+  // `<version>+<sha256 of the bundle, 12 hex>`, never the package version alone) became it
+  const buildId = stack.worker!.version!.buildId;
+  expect(buildId).toBe(`${packageVersion()}+${stack.worker!.bundleDigest.slice(0, 12)}`);
+  expect(stack.deployment).toEqual({ action: 'made-current', deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId });
+  expect(await describeWorkerDeployment(stack.client, DEFAULT_DEPLOYMENT_NAME)).toMatchObject({ currentBuildId: buildId, rampingBuildId: null });
   // starting the stack's worker again (a restart) leaves it current and says so; it never moves current itself
-  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() })).toMatchObject({ action: 'already-current' });
+  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId })).toMatchObject({ action: 'already-current' });
   expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: 'another-build' }, { timeoutMs: 0 })).toEqual({
     action: 'other-current',
     deploymentName: DEFAULT_DEPLOYMENT_NAME,
     buildId: 'another-build',
-    currentBuildId: packageVersion(),
+    currentBuildId: buildId,
   });
 
   const key = uniqueKey('e2e-versioned');
@@ -292,7 +295,7 @@ it('the stack of npm start runs a versioned worker: its build is made current, a
     const info = (await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo;
     return { behavior: Number(info?.behavior), deploymentName: info?.deploymentVersion?.deploymentName, buildId: info?.deploymentVersion?.buildId };
   };
-  const onBuild = { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: packageVersion() };
+  const onBuild = { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId };
   expect(await versioning(started.workflowId)).toEqual({ behavior: 1 /* PINNED */, ...onBuild });
   expect(await versioning(providerPaymentWorkflowId(started.created.providerPaymentId))).toEqual({ behavior: 2 /* AUTO_UPGRADE */, ...onBuild });
   await stack.client.workflow.getHandle(started.workflowId).terminate('test done');

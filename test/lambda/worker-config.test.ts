@@ -62,3 +62,10 @@ it('fails the cold start without a build id or with a bad variable', () => {
   expect(() => lambdaWorkerSettingsFromEnv({ ...BASE, XBORDER_DEFAULT_VERSIONING_BEHAVIOR: 'SOMETIMES' })).toThrow(/XBORDER_DEFAULT_VERSIONING_BEHAVIOR/);
   expect(() => lambdaWorkerSettingsFromEnv({ ...BASE, XBORDER_PROVIDER_URL: undefined })).toThrow(/XBORDER_PROVIDER_URL/);
 });
+
+it('takes the slots and the cache from the worker variables when set (the package keeps 2 activity slots and a cache of 30)', () => {
+  const settings = lambdaWorkerSettingsFromEnv({ ...BASE, XBORDER_MAX_CONCURRENT_ACTIVITIES: '20', XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS: '10', XBORDER_MAX_CACHED_WORKFLOWS: '200' });
+  const config = packageConfig();
+  settings.configure(config);
+  expect(config.workerOptions).toMatchObject({ maxConcurrentActivityTaskExecutions: 20, maxConcurrentWorkflowTaskExecutions: 10, maxCachedWorkflows: 200 });
+});

@@ -111,7 +111,11 @@ it('lists an entity whose pushed final status its GET did not bear out as WEBHOO
 it('a failed count is logged and not thrown; refresh() reports it to a direct caller', async () => {
   const warnings: string[] = [];
   const logger = { warn: (message: string) => warnings.push(message) } as unknown as Parameters<typeof startStuckPaymentsGauge>[0]['logger'];
-  const broken = { workflow: { list: () => { throw new Error('visibility unavailable'); } } } as unknown as TestWorkflowEnvironment['client'];
+  // the gauge counts (CountWorkflowExecutions) and `xborder stuck` lists: visibility down fails both
+  const unavailable = () => {
+    throw new Error('visibility unavailable');
+  };
+  const broken = { workflow: { list: unavailable, count: async () => unavailable() } } as unknown as TestWorkflowEnvironment['client'];
   const gauge = startStuckPaymentsGauge({ client: broken, meter: new PrometheusRegistry(), intervalMs: 60_000, inProgressLimitMs: HOUR, logger });
   await gauge.stop(); // waits for the first count
   expect(warnings).toEqual(['stuck-payments gauge: count failed']);
@@ -159,6 +163,43 @@ it('the worker process (`xborder worker`) exports the gauge on its Prometheus en
     // The payments of the first test are still stuck (24 h limit here: the in-progress one is not).
     expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="PAST_FUNDING_DEADLINE"[^}]*\} 1/);
     expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="IN_PROGRESS_TOO_LONG"[^}]*\} 0/);
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
+  }
+});
+
+it('the stuck-gauge process (compose service stuck-gauge) exports the counts with no payload key and no provider key', async () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const address = `127.0.0.1:${await freePort()}`;
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['workers/stuck-gauge-main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+    // nothing but Temporal, the deployment's task queue and the metrics address: no XBORDER_CODEC_KEYS(_FILE), no provider
+    env: { PATH: process.env.PATH, TEMPORAL_ADDRESS: env.address, XBORDER_METRICS_ADDRESS: address, XBORDER_STUCK_GAUGE_INTERVAL_MS: '500', XBORDER_LOG_LEVEL: 'ERROR' },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  try {
+    let text = '';
+    await eventually(
+      `the gauge at http://${address}/metrics (stderr: ${stderr})`,
+      async () => {
+        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
+      },
+      90_000,
+    );
+    // every kind counted (the first test's payments make PAST_FUNDING_DEADLINE 1 when the file runs whole)
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="PAST_FUNDING_DEADLINE"[^}]*\} \d+/);
+    expect(text).toMatch(/xborder_stuck_payments\{[^}]*kind="WAITING_FOR_ITS_BUILD"[^}]*\} 0/);
+    // its own cost, a dozen calls whatever the payments (no deployment on this server: the counts alone)
+    expect(Number(/xborder_stuck_gauge_calls(?:\{[^}]*\})? (\d+)/.exec(text)?.[1])).toBeLessThanOrEqual(15);
   } finally {
     try {
       process.kill(-child.pid!, 'SIGTERM');

@@ -7,6 +7,7 @@ import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../workflows/versioning';
 import { workerConfigFromEnv } from '../../workers/config';
 import { packageVersion } from '../../src/support/package-root';
 import { generatedApiKey } from '../support/secrets';
+import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
 
 // Every registered workflow has a behaviour: a compile-time check (tsc runs over the tests).
 export const everyWorkflowHasABehavior: Record<keyof typeof registered, string> = WORKFLOW_VERSIONING_BEHAVIORS;
@@ -34,9 +35,9 @@ it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and 
   }
 });
 
-it('versions the worker by default: deployment xborder, build id the package version', () => {
+it('versions the worker by default: deployment xborder, no build id from the environment (the worker derives it from its bundle)', () => {
   expect(workerConfigFromEnv(base).deployment).toEqual({
-    version: { deploymentName: 'xborder', buildId: packageVersion() },
+    version: { deploymentName: 'xborder' },
     defaultVersioningBehavior: 'AUTO_UPGRADE',
   });
 });
@@ -45,9 +46,10 @@ it('leaves the worker unversioned only with an explicit XBORDER_WORKER_VERSIONIN
   expect(workerConfigFromEnv({ ...base, XBORDER_BUILD_ID: 'abc', XBORDER_WORKER_VERSIONING: 'false' })).not.toHaveProperty('deployment');
 });
 
-it('declares the deployment name and build id, the build id defaulting to the package version', () => {
+it('declares the deployment name and build id, the build id never the package version by default', () => {
+  expect(workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment?.version.buildId).not.toBe(packageVersion());
   expect(workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment).toEqual({
-    version: { deploymentName: 'xborder', buildId: packageVersion() },
+    version: { deploymentName: 'xborder' },
     defaultVersioningBehavior: 'AUTO_UPGRADE',
   });
   expect(
@@ -58,4 +60,14 @@ it('declares the deployment name and build id, the build id defaulting to the pa
 it('refuses a bad XBORDER_WORKER_VERSIONING or an empty build id with the variable named', () => {
   expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'yes' })).toThrow(/XBORDER_WORKER_VERSIONING must be true or false/);
   expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_BUILD_ID: '' })).toThrow(/XBORDER_BUILD_ID/);
+});
+
+it('derives the build id from the workflow bundle: another code is another id, the same code the same id', async () => {
+  const a = await workflowBundleDigest({ code: 'bundle A' });
+  const b = await workflowBundleDigest({ code: 'bundle A\n// one character more' });
+  expect(a).toMatch(/^[0-9a-f]{64}$/);
+  expect(derivedBuildId(a, '0.3.0')).toBe(`0.3.0+${a.slice(0, 12)}`);
+  expect(derivedBuildId(a, '0.3.0')).toBe(derivedBuildId(await workflowBundleDigest({ code: 'bundle A' }), '0.3.0'));
+  // the version unchanged, the code changed: never the same id (what a version-only build id got wrong)
+  expect(derivedBuildId(b, '0.3.0')).not.toBe(derivedBuildId(a, '0.3.0'));
 });

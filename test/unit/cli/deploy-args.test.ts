@@ -2,10 +2,14 @@
 // every mistake is a usage error (exit code 2) with the usage; a good command that cannot reach Temporal is exit
 // code 3. The server side (status, set-current, ramp on the dev server): test/e2e/worker-versioning.e2e.test.ts.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseDeployArgs } from '../../../src/cli/deploy';
 import { UsageError } from '../../../src/cli/exit-codes';
 import { freePort } from '../../support/ports';
+import { packageVersion } from '../../../src/support/package-root';
 
 jest.setTimeout(60_000);
 
@@ -88,4 +92,22 @@ it('exit codes: 2 for a usage error (on stderr, with the usage), 3 when Temporal
   const dead = await xborder(['deploy', 'status', '--address', `127.0.0.1:${await freePort()}`, '--connect-timeout', '0.5']);
   expect(dead.code).toBe(3);
   expect(dead.err).toMatch(/xborder deploy: cannot connect to Temporal at 127\.0\.0\.1:\d+/);
+});
+
+it('build-id prints the build id a worker derives from the bundle, without connecting; no bundle is a usage error', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-build-id-'));
+  const bundle = path.join(dir, 'workflow-bundle.js');
+  writeFileSync(bundle, 'bundle code');
+  const digest = createHash('sha256').update('bundle code').digest('hex');
+  expect(parseDeployArgs(['build-id'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command).toEqual({ sub: 'build-id', bundlePath: bundle });
+  expect(parseDeployArgs(['build-id', '--bundle', '/other.js'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command).toEqual({ sub: 'build-id', bundlePath: '/other.js' });
+  usageError(['build-id'], /give --bundle PATH/);
+  // nothing listens at this address: build-id never connects
+  const { code, out } = await xborder(['deploy', 'build-id', '--bundle', bundle, '--address', `127.0.0.1:${await freePort()}`]);
+  expect({ code, out: out.trim() }).toEqual({ code: 0, out: `${packageVersion()}+${digest.slice(0, 12)}` });
+});
+
+it('parses drained <buildId> (the upgrade script asks it before stopping the old slot)', () => {
+  expect(parseDeployArgs(['drained', '0.3.0+4f1c2a9be07d'], {}).command).toEqual({ sub: 'drained', buildId: '0.3.0+4f1c2a9be07d' });
+  usageError(['drained'], /drained takes one build id, got none/);
 });
