@@ -232,6 +232,10 @@ const NOT_PASSED = [
   'TEMPORAL_TLS_SERVER_CA_CERT_DATA',
   'TEMPORAL_CONFIG_FILE',
   'TEMPORAL_PROFILE',
+  // the Temporal Worker Controller's (Kubernetes: deploy/helm); compose routes by scripts/upgrade.sh
+  'XBORDER_ROUTING_MANAGED_BY',
+  'TEMPORAL_DEPLOYMENT_NAME',
+  'TEMPORAL_WORKER_BUILD_ID',
 ];
 
 describe.each([
