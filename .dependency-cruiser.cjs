@@ -20,7 +20,8 @@
 // type name, ID, messages, input/output types, typed helpers), and the pure rules of a payment that callers apply too
 // (payment-rules.ts: which payment pulls from an account, what a status means).
 // the pure decision modules are shared too: an activity checks what a workflow decides with the same rule
-const WORKFLOW_APIS = '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules|payment-merge)\\.ts|[^/]+/api\\.ts|provider-payment/knowledge\\.ts|payment/resolve-rules\\.ts)$';
+const WORKFLOW_APIS =
+  '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules|payment-merge)\\.ts|[^/]+/api\\.ts|provider-payment/knowledge\\.ts|payment/resolve-rules\\.ts)$';
 
 // The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
 const NEXUS_SERVICE = '^src/nexus/service\\.ts$';
@@ -39,8 +40,18 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    layer('support-is-the-floor', '^src/(support|security)/', '^(src/(?!support/|security/)|workflows/|activities/|workers/)', 'src/support and src/security know nothing of xborder.'),
-    layer('contract-is-pure', '^src/contract/', '^(src/(?!contract/)|workflows/|activities/|workers/)', 'src/contract imports zod and itself only.'),
+    layer(
+      'support-is-the-floor',
+      '^src/(support|security)/',
+      '^(src/(?!support/|security/)|workflows/|activities/|workers/)',
+      'src/support and src/security know nothing of xborder.',
+    ),
+    layer(
+      'contract-is-pure',
+      '^src/contract/',
+      '^(src/(?!contract/)|workflows/|activities/|workers/)',
+      'src/contract imports zod and itself only.',
+    ),
     layer(
       'base-layers-stay-low',
       '^src/(codec|telemetry|provider|sandbox)/',
@@ -52,11 +63,15 @@ module.exports = {
       comment: 'The workflow APIs are what callers import: they never load workflow code, activities or I/O.',
       severity: 'error',
       from: { path: WORKFLOW_APIS },
-      to: { path: '^(workflows/|activities/|workers/|src/(client|cli|ingress|nexus|provider|sandbox)/)', pathNot: WORKFLOW_APIS },
+      to: {
+        path: '^(workflows/|activities/|workers/|src/(client|cli|ingress|nexus|provider|sandbox)/)',
+        pathNot: WORKFLOW_APIS,
+      },
     },
     {
       name: 'nexus-service-stays-low',
-      comment: "The Nexus service definition runs in callers' workflow bundles: nexus-rpc and the workflow APIs' types only.",
+      comment:
+        "The Nexus service definition runs in callers' workflow bundles: nexus-rpc and the workflow APIs' types only.",
       severity: 'error',
       from: { path: NEXUS_SERVICE },
       to: { path: '^(workflows/|activities/|workers/|src/)', pathNot: [WORKFLOW_APIS, '^src/contract/'] },
@@ -75,15 +90,24 @@ module.exports = {
       from: { path: '^workflows/' },
       to: { path: '^activities/', dependencyTypesNot: ['type-only', 'type-import'] },
     },
-    layer('workflows-below-callers', '^workflows/', '^(workers/|src/(client|cli|ingress|provider|sandbox)/|src/nexus/(?!service\\.ts$))', 'Workflow code never imports its callers or I/O.'),
+    layer(
+      'workflows-below-callers',
+      '^workflows/',
+      '^(workers/|src/(client|cli|ingress|provider|sandbox)/|src/nexus/(?!service\\.ts$))',
+      'Workflow code never imports its callers or I/O.',
+    ),
     {
       name: 'client-below-workers',
-      comment: 'src/client is what client-only users load; workflow code only as types (the inputs callers send).',
+      comment:
+        'src/client is what client-only users load; workflow code only as types (the inputs callers send).',
       severity: 'error',
       from: { path: '^src/client/' },
       // but for the Standard Webhooks code (node:crypto only): verifyXborderEvent checks our outbound events with the
       // very code the ingress checks the provider's webhooks with (docs/outbound-events.md)
-      to: { path: '^(activities/|workers/|src/(cli|ingress|nexus|sandbox|provider)/)', pathNot: '^src/provider/(webhook-signature|errors)\\.ts$' },
+      to: {
+        path: '^(activities/|workers/|src/(cli|ingress|nexus|sandbox|provider)/)',
+        pathNot: '^src/provider/(webhook-signature|errors)\\.ts$',
+      },
     },
     {
       name: 'client-uses-workflow-apis',
@@ -91,9 +115,24 @@ module.exports = {
       from: { path: '^src/client/' },
       to: { path: '^workflows/', pathNot: WORKFLOW_APIS, dependencyTypesNot: ['type-only', 'type-import'] },
     },
-    layer('ingress-below-cli', '^src/ingress/', '^(activities/|workers/|src/(cli|sandbox)/)', 'The ingress never loads the worker or the CLI.'),
-    layer('nexus-handlers-below-cli', '^src/nexus/', '^(activities/|workers/|src/(cli|ingress|sandbox)/)', "The Nexus handlers use the client's functions; the worker serves them."),
-    layer('workers-below-cli', '^workers/', '^src/(cli|ingress|sandbox)/', 'The worker process never loads the CLI.'),
+    layer(
+      'ingress-below-cli',
+      '^src/ingress/',
+      '^(activities/|workers/|src/(cli|sandbox)/)',
+      'The ingress never loads the worker or the CLI.',
+    ),
+    layer(
+      'nexus-handlers-below-cli',
+      '^src/nexus/',
+      '^(activities/|workers/|src/(cli|ingress|sandbox)/)',
+      "The Nexus handlers use the client's functions; the worker serves them.",
+    ),
+    layer(
+      'workers-below-cli',
+      '^workers/',
+      '^src/(cli|ingress|sandbox)/',
+      'The worker process never loads the CLI.',
+    ),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

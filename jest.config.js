@@ -14,7 +14,10 @@
 const shared = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+    ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFilesAfterEnv: ['<rootDir>/test/support/jest-setup.ts'],
@@ -39,10 +42,7 @@ const slowFiles = [
   // spawns eslint with type information over the whole program: minutes on a loaded 2-core machine
   '<rootDir>/test/foundation/lint.test.ts',
 ];
-const workflowFiles = [
-  '<rootDir>/test/workflows/**/*.test.ts',
-  '<rootDir>/test/replay/**/*.test.ts',
-];
+const workflowFiles = ['<rootDir>/test/workflows/**/*.test.ts', '<rootDir>/test/replay/**/*.test.ts'];
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
@@ -54,10 +54,23 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...[...e2eFiles, ...slowFiles, ...workflowFiles].map(globToRegex)],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...[...e2eFiles, ...slowFiles, ...workflowFiles].map(globToRegex),
+      ],
     },
-    { ...shared, displayName: 'workflows', testMatch: workflowFiles, testPathIgnorePatterns: ['/node_modules/', ...e2eFiles.map(globToRegex)] },
-    { ...shared, displayName: 'e2e', testMatch: e2eFiles, testPathIgnorePatterns: ['/node_modules/', ...slowFiles.map(globToRegex)] },
+    {
+      ...shared,
+      displayName: 'workflows',
+      testMatch: workflowFiles,
+      testPathIgnorePatterns: ['/node_modules/', ...e2eFiles.map(globToRegex)],
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: e2eFiles,
+      testPathIgnorePatterns: ['/node_modules/', ...slowFiles.map(globToRegex)],
+    },
     { ...shared, displayName: 'slow', testMatch: slowFiles },
   ],
 };

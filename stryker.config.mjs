@@ -18,7 +18,17 @@ export default {
   // 2 shared cores: one test process is enough for a run of about a minute.
   concurrency: 1,
   // The sandbox needs only the code and the tests (node_modules is linked, not copied).
-  ignorePatterns: ['/*', '!/src', '!/workflows', '!/test', '!/docs', '!/package.json', '!/tsconfig.json', '!/jest.mutation.config.js', '!/activities'],
+  ignorePatterns: [
+    '/*',
+    '!/src',
+    '!/workflows',
+    '!/test',
+    '!/docs',
+    '!/package.json',
+    '!/tsconfig.json',
+    '!/jest.mutation.config.js',
+    '!/activities',
+  ],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   tempDirName: '.stryker-tmp',

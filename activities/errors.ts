@@ -23,7 +23,10 @@ export function isProviderError(err: unknown): err is ProviderErrorLike {
 
 /** The wait before attempt `attempt + 1` after a refused key: 1, 2, 4, 8, 10, 10 … minutes, 0–20 % more. */
 export function authRetryDelayMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(AUTH_RETRY_MAX_MS, AUTH_RETRY_INITIAL_MS * 2 ** Math.max(0, Math.min(attempt - 1, 16)));
+  const base = Math.min(
+    AUTH_RETRY_MAX_MS,
+    AUTH_RETRY_INITIAL_MS * 2 ** Math.max(0, Math.min(attempt - 1, 16)),
+  );
   return Math.round(base * (1 + 0.2 * random()));
 }
 

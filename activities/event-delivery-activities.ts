@@ -51,9 +51,17 @@ export interface EventHandOverActivities {
    * closed): numbered after the last event the payment's delivery workflow holds (its `sequence` is ignored).
    * Returns the sequence it got.
    */
-  handOverLatePaymentEvent(paymentKey: string, endpointUrl: string | null, event: Omit<XborderEvent, 'sequence'>): Promise<number>;
+  handOverLatePaymentEvent(
+    paymentKey: string,
+    endpointUrl: string | null,
+    event: Omit<XborderEvent, 'sequence'>,
+  ): Promise<number>;
   /** the transfer's hand-over to `transfer-events:<transferKey>` (a delivery workflow of the same type) */
-  handOverTransferEvent(transferKey: string, endpointUrl: string | null, event: XborderTransferEvent): Promise<void>;
+  handOverTransferEvent(
+    transferKey: string,
+    endpointUrl: string | null,
+    event: XborderTransferEvent,
+  ): Promise<void>;
 }
 
 /** The endpoint a payment's events go to, or null when this worker may not call it. */
@@ -63,7 +71,12 @@ export function endpointFor(config: EventDeliveryConfig, endpointUrl: string | n
 }
 
 /** The three Standard Webhooks headers of one delivery; `webhook-id` is the event's id, stable across retries. */
-export function signedHeaders(endpoint: EventEndpoint, id: string, body: string, now: Date): Record<string, string> {
+export function signedHeaders(
+  endpoint: EventEndpoint,
+  id: string,
+  body: string,
+  now: Date,
+): Record<string, string> {
   const timestampSec = Math.floor(now.getTime() / 1000);
   return {
     'content-type': 'application/json',
@@ -79,7 +92,12 @@ export function signedHeaders(endpoint: EventEndpoint, id: string, body: string,
  * counting it as an activity error; Temporal retries it all the same (steps/deliver.ts).
  */
 function expectedFailure(type: string, message: string, details?: unknown[]): ApplicationFailure {
-  const failure = ApplicationFailure.create({ type, message, category: ApplicationFailureCategory.BENIGN, ...(details ? { details } : {}) });
+  const failure = ApplicationFailure.create({
+    type,
+    message,
+    category: ApplicationFailureCategory.BENIGN,
+    ...(details ? { details } : {}),
+  });
   logOneLine(`outbound event not delivered (attempt ${attemptNumber()}; retried): ${type}: ${message}`);
   return failure;
 }
@@ -91,8 +109,11 @@ export function networkError(err: unknown): string {
   const cause = (err as { cause?: unknown } | null)?.cause;
   const inner = (cause !== null && typeof cause === 'object' ? cause : err) as Failure | null;
   const first = Array.isArray(inner?.errors) ? (inner.errors[0] as Failure | undefined) : undefined; // AggregateError
-  const code = typeof inner?.code === 'string' ? inner.code : typeof first?.code === 'string' ? first.code : null;
-  const message = [inner?.message, first?.message].find((m): m is string => typeof m === 'string' && m !== '') ?? String(err);
+  const code =
+    typeof inner?.code === 'string' ? inner.code : typeof first?.code === 'string' ? first.code : null;
+  const message =
+    [inner?.message, first?.message].find((m): m is string => typeof m === 'string' && m !== '') ??
+    String(err);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
@@ -126,9 +147,10 @@ export function createEventDeliveryActivities(deps: {
       if (!endpoint) {
         throw ApplicationFailure.create({
           type: EVENT_DELIVERY_FAILURE_TYPES.ENDPOINT_NOT_CONFIGURED,
-          message: endpointUrl === null
-            ? 'no default endpoint: set XBORDER_EVENTS_URL and XBORDER_EVENTS_SECRETS on the worker'
-            : 'the payment names an endpoint the worker has no secret for: add it to XBORDER_EVENTS_ENDPOINTS',
+          message:
+            endpointUrl === null
+              ? 'no default endpoint: set XBORDER_EVENTS_URL and XBORDER_EVENTS_SECRETS on the worker'
+              : 'the payment names an endpoint the worker has no secret for: add it to XBORDER_EVENTS_ENDPOINTS',
           nonRetryable: true,
         });
       }
@@ -146,11 +168,17 @@ export function createEventDeliveryActivities(deps: {
         await response.body?.cancel(); // the receiver's body is never read nor logged
       } catch (err) {
         const name = (err as { name?: unknown }).name;
-        throw expectedFailure(EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_UNREACHABLE,
-          name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${networkError(err)}`);
+        throw expectedFailure(
+          EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_UNREACHABLE,
+          name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${networkError(err)}`,
+        );
       }
       if (status < 200 || status > 299) {
-        throw expectedFailure(EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_REFUSED, `the receiver answered ${status}`, [{ status }]);
+        throw expectedFailure(
+          EVENT_DELIVERY_FAILURE_TYPES.RECEIVER_REFUSED,
+          `the receiver answered ${status}`,
+          [{ status }],
+        );
       }
     },
   };
@@ -160,13 +188,20 @@ export function createEventDeliveryActivities(deps: {
  * The payment's hand-over (a local activity): signalWithStart of the payment's delivery workflow. Only a signal:
  * it returns once Temporal holds the event, whatever the receiver does.
  */
-export function createEventHandOverActivities(deps: {
-  client?: () => Pick<Client, 'workflow'>;
-  taskQueue?: () => string;
-} = {}): EventHandOverActivities {
+export function createEventHandOverActivities(
+  deps: {
+    client?: () => Pick<Client, 'workflow'>;
+    taskQueue?: () => string;
+  } = {},
+): EventHandOverActivities {
   const client = deps.client ?? (() => Context.current().client);
   const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
-  const handOver = async (workflowId: string, key: string, endpointUrl: string | null, event: XborderOutboundEvent) => {
+  const handOver = async (
+    workflowId: string,
+    key: string,
+    endpointUrl: string | null,
+    event: XborderOutboundEvent,
+  ) => {
     const input: PaymentEventsInput = { paymentKey: key, endpointUrl };
     await client().workflow.signalWithStart(PAYMENT_EVENTS_WORKFLOW_TYPE, {
       workflowId,
@@ -182,7 +217,9 @@ export function createEventHandOverActivities(deps: {
   /** The last sequence of the payment's delivery workflow, running or closed (a query replays a closed run). */
   const lastSequence = async (paymentKey: string): Promise<number> => {
     try {
-      const snapshot = await client().workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
+      const snapshot = await client()
+        .workflow.getHandle(paymentEventsWorkflowId(paymentKey))
+        .query(paymentEventsStateQuery);
       return snapshot.lastSequence ?? Math.max(0, ...snapshot.pending.map((p) => p.sequence));
     } catch (err) {
       // never had one (or past retention): the late event is the first the receiver hears of this payment
@@ -196,7 +233,8 @@ export function createEventHandOverActivities(deps: {
       await handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, { ...late, sequence });
       return sequence;
     },
-    handOverPaymentEvent: (paymentKey, endpointUrl, event) => handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, event),
+    handOverPaymentEvent: (paymentKey, endpointUrl, event) =>
+      handOver(paymentEventsWorkflowId(paymentKey), paymentKey, endpointUrl, event),
     handOverTransferEvent: (transferKey, endpointUrl, event) =>
       handOver(transferEventsWorkflowId(transferKey), transferKey, endpointUrl, event),
   };

@@ -36,7 +36,15 @@ export function createActivities(deps: {
   events?: EventDeliveryConfig;
   /** where the daily reconciliation report is written (XBORDER_REPORTS_DIR); absent: the activity refuses */
   reports?: ReportsConfig | null;
-}): AllActivities & QuoteActivities & WorkflowReadActivities & ReconcileActivities & EventDeliveryActivities & EventHandOverActivities & ContractActivities & LateEventsActivities & ReportActivities {
+}): AllActivities &
+  QuoteActivities &
+  WorkflowReadActivities &
+  ReconcileActivities &
+  EventDeliveryActivities &
+  EventHandOverActivities &
+  ContractActivities &
+  LateEventsActivities &
+  ReportActivities {
   return {
     ...createLateEventsActivities(),
     ...createReportActivities(deps),

@@ -29,7 +29,10 @@ export interface LateEventsActivities {
 const PAYMENT_ID_PREFIX = 'payment:';
 
 /** The newest payment workflow whose followed provider payment is `providerPaymentId` (visibility, one page). */
-async function paymentWorkflowOfVisibility(client: Client, providerPaymentId: string): Promise<string | null> {
+async function paymentWorkflowOfVisibility(
+  client: Client,
+  providerPaymentId: string,
+): Promise<string | null> {
   // provider ids are the service's; quotes are escaped so an id can never widen the query
   const id = providerPaymentId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
   const query = `WorkflowType = 'payment' AND ${ProviderPaymentIdKey.name} = '${id}'`;
@@ -38,7 +41,11 @@ async function paymentWorkflowOfVisibility(client: Client, providerPaymentId: st
 }
 
 /** The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment. */
-export function lastMoveHandedOver(paymentKey: string, providerPaymentId: string, ids: readonly string[]): string | null {
+export function lastMoveHandedOver(
+  paymentKey: string,
+  providerPaymentId: string,
+  ids: readonly string[],
+): string | null {
   const prefix = `${paymentKey}:moved:${providerPaymentId}:`;
   const moves = ids.filter((i) => i.startsWith(prefix));
   return moves.length > 0 ? moves[moves.length - 1]!.slice(prefix.length) : null;
@@ -52,7 +59,8 @@ export function createLateEventsActivities(
   } = {},
 ): LateEventsActivities {
   const client = deps.client ?? (() => Context.current().client);
-  const paymentWorkflowOf = deps.paymentWorkflowOf ?? ((id: string) => paymentWorkflowOfVisibility(client(), id));
+  const paymentWorkflowOf =
+    deps.paymentWorkflowOf ?? ((id: string) => paymentWorkflowOfVisibility(client(), id));
   return {
     async findLateEventsRegistration(providerPaymentId) {
       const subscriber = await paymentWorkflowOf(providerPaymentId);
@@ -63,14 +71,20 @@ export function createLateEventsActivities(
       if ((await payment.describe()).status.name === 'RUNNING') return null;
       let events;
       try {
-        events = await client().workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
+        events = await client()
+          .workflow.getHandle(paymentEventsWorkflowId(paymentKey))
+          .query(paymentEventsStateQuery);
       } catch (err) {
         if (err instanceof WorkflowNotFoundError) return null; // never asked for events (or past retention)
         throw err;
       }
       const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
-      const handedOver = lastMoveHandedOver(paymentKey, providerPaymentId, [...(events.recentIds ?? []), ...events.pending.map((p) => p.id)]);
-      const reported = outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
+      const handedOver = lastMoveHandedOver(paymentKey, providerPaymentId, [
+        ...(events.recentIds ?? []),
+        ...events.pending.map((p) => p.id),
+      ]);
+      const reported =
+        outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
       return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told: handedOver ?? reported };
     },
   };

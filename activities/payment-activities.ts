@@ -90,15 +90,16 @@ export function createPaymentActivities(deps: {
         for await (const p of list.call(provider.payments, request.customerId!, { limit: 100 })) {
           if (++read > FIND_LIKE_MAX_READ) break;
           const created = Date.parse(String(p.lifecycle?.createdAt ?? ''));
-          if (Number.isFinite(created) && created >= since && adoptionMismatches(request, p).length === 0) found.push({ id: p.id, status: p.status });
+          if (Number.isFinite(created) && created >= since && adoptionMismatches(request, p).length === 0)
+            found.push({ id: p.id, status: p.status });
         }
       });
       return found;
     },
     getRate: (query) =>
-      callProvider(() => provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err)))).catch(
-        (failure: unknown) => throw_(benignIfRefused(failure)),
-      ),
+      callProvider(() =>
+        provider.rates.get(query).catch((err: unknown) => throw_(inRequestTerms(err))),
+      ).catch((failure: unknown) => throw_(benignIfRefused(failure))),
     createPaymentAndFollow: (request, idempotencyKey, follow) =>
       createThenFollow(activities.createPayment, client, taskQueue)(request, idempotencyKey, follow),
     async createPayment(request, workflowKey) {
@@ -153,7 +154,12 @@ export function createThenFollow(
  * works either way (the ingress's policies: an entity that ended after its linger period starts again). The
  * subscribe signal carries what the subscriber already has, so the entity does not send it back.
  */
-async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string, p: Payment, follow: FollowEntity): Promise<void> {
+async function followEntity(
+  client: Pick<Client, 'workflow'>,
+  taskQueue: string,
+  p: Payment,
+  follow: FollowEntity,
+): Promise<void> {
   const subscribers = [follow.subscriber];
   await signalWithStartProviderPayment(client, {
     taskQueue,
@@ -161,7 +167,9 @@ async function followEntity(client: Pick<Client, 'workflow'>, taskQueue: string,
       providerPaymentId: p.id,
       payment: p,
       subscribers,
-      ...(follow.events ? { eventsFor: [{ subscriber: follow.subscriber, ...follow.events, told: p.status }] } : {}),
+      ...(follow.events
+        ? { eventsFor: [{ subscriber: follow.subscriber, ...follow.events, told: p.status }] }
+        : {}),
     },
     subscribe: { workflowId: follow.subscriber, has: p, ...(follow.events ? { events: follow.events } : {}) },
     // what the entity would set first (it seeds from its start under entity-lean-history and upserts nothing)

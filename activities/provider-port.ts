@@ -52,7 +52,10 @@ export interface ProviderPort {
     /** GET /payments, every page (reconciliation of lost webhooks, activities/reconcile-activities.ts). */
     listAll?(query?: { limit?: number }): AsyncIterable<Payment>;
     /** GET /payments, one page from `cursor`: the reconcile reads page by page and resumes at its last cursor. */
-    list?(query?: { limit?: number; cursor?: string }): Promise<{ data: Payment[]; nextCursor: string | null }>;
+    list?(query?: {
+      limit?: number;
+      cursor?: string;
+    }): Promise<{ data: Payment[]; nextCursor: string | null }>;
     /** GET /payments/customer/:customerId, every page (an operator's decision checked against the service). */
     listByCustomerAll?(customerId: string, query?: { limit?: number }): AsyncIterable<Payment>;
   };

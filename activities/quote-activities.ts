@@ -15,7 +15,9 @@ export interface QuoteActivities {
   getPairRate(pair: RatePair, referenceAmount: number): Promise<IndicativeRate>;
 }
 
-export function createQuoteActivities(deps: { provider: Pick<ProviderPort, 'rates' | 'corridors'> }): QuoteActivities {
+export function createQuoteActivities(deps: {
+  provider: Pick<ProviderPort, 'rates' | 'corridors'>;
+}): QuoteActivities {
   const { provider } = deps;
   return {
     listCorridors: () => callProvider(() => provider.corridors.list()),

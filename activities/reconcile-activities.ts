@@ -18,7 +18,12 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId, RECONCILE_SWEEP_READER, signalWithStartProviderPayment } from '../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentWorkflowId,
+  RECONCILE_SWEEP_READER,
+  signalWithStartProviderPayment,
+} from '../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
@@ -84,7 +89,10 @@ async function listEntitiesNotFinal(
 ): Promise<Set<string>> {
   const ids = new Set<string>();
   let read = 0;
-  for await (const wf of client.workflow.list({ query: entitiesNotFinalQuery(taskQueue), pageSize: ENTITY_PAGE_SIZE })) {
+  for await (const wf of client.workflow.list({
+    query: entitiesNotFinalQuery(taskQueue),
+    pageSize: ENTITY_PAGE_SIZE,
+  })) {
     if (++read > maxEntities) break;
     // checked here too: the query says so, and a server (or a fake) that ignored part of it must not cost signals
     const indexed = wf.typedSearchAttributes?.get(PaymentStatusKey);
@@ -115,8 +123,14 @@ const MAX_SLEEP_MS = 20_000;
 function isProgress(value: unknown, since: string): value is ReconcileProgress {
   const v = value as Partial<ReconcileProgress> | null;
   return (
-    typeof v === 'object' && v !== null && v.since === since && (typeof v.cursor === 'string' || v.cursor === null) && typeof v.finished === 'boolean' &&
-    typeof v.listed === 'number' && Array.isArray(v.signalled) && typeof v.followedSignalled === 'number'
+    typeof v === 'object' &&
+    v !== null &&
+    v.since === since &&
+    (typeof v.cursor === 'string' || v.cursor === null) &&
+    typeof v.finished === 'boolean' &&
+    typeof v.listed === 'number' &&
+    Array.isArray(v.signalled) &&
+    typeof v.followedSignalled === 'number'
   );
 }
 
@@ -137,7 +151,9 @@ async function* listFrom(
     let next: string | undefined = cursor ?? undefined;
     for (;;) {
       const at = next;
-      const page = await readPage(() => list.call(payments, { limit: LIST_PAGE_SIZE, ...(at !== undefined ? { cursor: at } : {}) }));
+      const page = await readPage(() =>
+        list.call(payments, { limit: LIST_PAGE_SIZE, ...(at !== undefined ? { cursor: at } : {}) }),
+      );
       for (const p of page.data) yield { payment: p };
       yield { pageEnd: page.nextCursor };
       if (page.nextCursor === null) return;
@@ -179,7 +195,8 @@ export function createReconcileActivities(deps: {
       try {
         return await read();
       } catch (err) {
-        const limited = isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
+        const limited =
+          isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
         if (!limited || waits >= PAGE_RATE_LIMIT_WAITS) throw err;
         // spec: Limits. Retry-After plus jitter, never exactly; no Retry-After: a second.
         let left = jitteredRetryAfter(err.retryAfterMs ?? 1000);
@@ -194,9 +211,14 @@ export function createReconcileActivities(deps: {
   }
 
   return {
-    async reconcileRecentPayments({ since, maxListed = DEFAULT_MAX_LISTED, maxEntities = DEFAULT_MAX_ENTITIES }) {
+    async reconcileRecentPayments({
+      since,
+      maxListed = DEFAULT_MAX_LISTED,
+      maxEntities = DEFAULT_MAX_ENTITIES,
+    }) {
       const payments = deps.provider.payments;
-      if (!payments.list && !payments.listAll) return { listed: 0, signalled: [], entitiesNotFinal: 0, followedSignalled: 0 };
+      if (!payments.list && !payments.listAll)
+        return { listed: 0, signalled: [], entitiesNotFinal: 0, followedSignalled: 0 };
       const sinceMs = Date.parse(since);
       // An earlier attempt's place (its last heartbeat): go on from its next page, with what it already counted.
       const resumed = lastProgress();
@@ -214,7 +236,12 @@ export function createReconcileActivities(deps: {
           input: { providerPaymentId: p.id },
           // one id per status seen: a second reconcile of an unchanged payment is a duplicate the entity drops
           // a list answered to our own call is a read, not a push (workflows/provider-payment/knowledge.ts, sourceOf)
-          event: { eventId: `reconcile:${p.id}:${p.status}`, type: 'payment.reconciled', payment: p, from: RECONCILE_SWEEP_READER },
+          event: {
+            eventId: `reconcile:${p.id}:${p.status}`,
+            type: 'payment.reconciled',
+            payment: p,
+            from: RECONCILE_SWEEP_READER,
+          },
         });
       const done = () => ({
         listed: Math.min(progress.listed, maxListed),

@@ -44,23 +44,39 @@ export function createReportActivities(deps: {
       if (!deps.reports) {
         throw ApplicationFailure.create({
           type: REPORT_FAILURE_TYPES.REPORTS_DIR_NOT_CONFIGURED,
-          message: 'no folder for reports: set XBORDER_REPORTS_DIR on the worker (docs/reconciliation-report.md)',
+          message:
+            'no folder for reports: set XBORDER_REPORTS_DIR on the worker (docs/reconciliation-report.md)',
           nonRetryable: true,
         });
       }
       const listAll = deps.provider.payments.listAll;
       if (!listAll) {
-        throw ApplicationFailure.create({ type: REPORT_FAILURE_TYPES.SERVICE_LIST_UNAVAILABLE, message: 'the provider port cannot list payments', nonRetryable: true });
+        throw ApplicationFailure.create({
+          type: REPORT_FAILURE_TYPES.SERVICE_LIST_UNAVAILABLE,
+          message: 'the provider port cannot list payments',
+          nonRetryable: true,
+        });
       }
       const folder = path.join(deps.reports.dir, reportName({ window }));
       const report = await writeReportFolder(folder, (onRow) =>
         readReconciliationReport(
-          { client: client(), listPayments: (query) => listAll.call(deps.provider.payments, query), progress: heartbeat, onRow },
+          {
+            client: client(),
+            listPayments: (query) => listAll.call(deps.provider.payments, query),
+            progress: heartbeat,
+            onRow,
+          },
           window,
           now(),
         ),
       );
-      return { folder, payments: report.counts.payments, mismatches: report.mismatches.length, inFlight: report.counts.inFlight, allMatch: report.allMatch };
+      return {
+        folder,
+        payments: report.counts.payments,
+        mismatches: report.mismatches.length,
+        inFlight: report.counts.inFlight,
+        allMatch: report.allMatch,
+      };
     },
   };
 }

@@ -11,7 +11,13 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { Payment } from '../src/contract';
 import { createReportBuilder } from '../src/report/compare';
 import { amountsFromMemo } from '../src/report/memo';
-import type { ReconciliationReport, ReportRow, ReportWindow, ServiceRecord, WorkflowRecord } from '../src/report/types';
+import type {
+  ReconciliationReport,
+  ReportRow,
+  ReportWindow,
+  ServiceRecord,
+  WorkflowRecord,
+} from '../src/report/types';
 import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../workflows/payment-events/api';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../workflows/provider-payment/api';
@@ -40,7 +46,11 @@ const quote = (iso: string) => `'${iso.replace(/'/g, "''")}'`;
  * run on in a later run (continue-as-new) started after it; the service's createdAt decides the window. A run that
  * continued as new is left out (its successor carries the payment on).
  */
-export function reportQueries(window: ReportWindow): { payments: string; entities: string; undelivered: string } {
+export function reportQueries(window: ReportWindow): {
+  payments: string;
+  entities: string;
+  undelivered: string;
+} {
   return {
     payments: `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND StartTime >= ${quote(window.from)} AND ExecutionStatus != 'ContinuedAsNew'`,
     entities: `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND StartTime >= ${quote(window.from)} AND ExecutionStatus != 'ContinuedAsNew'`,
@@ -48,7 +58,12 @@ export function reportQueries(window: ReportWindow): { payments: string; entitie
   };
 }
 
-export function workflowRecordOf(wf: Pick<WorkflowExecutionInfo, 'workflowId' | 'status' | 'typedSearchAttributes' | 'startTime' | 'closeTime' | 'memo'>): WorkflowRecord | null {
+export function workflowRecordOf(
+  wf: Pick<
+    WorkflowExecutionInfo,
+    'workflowId' | 'status' | 'typedSearchAttributes' | 'startTime' | 'closeTime' | 'memo'
+  >,
+): WorkflowRecord | null {
   if (!wf.workflowId.startsWith(PAYMENT_ID_PREFIX)) return null;
   const sa = wf.typedSearchAttributes;
   return {
@@ -78,7 +93,11 @@ export function serviceRecordOf(p: Payment): ServiceRecord {
   };
 }
 
-export async function readReconciliationReport(sources: ReportSources, window: ReportWindow, now: Date): Promise<ReconciliationReport> {
+export async function readReconciliationReport(
+  sources: ReportSources,
+  window: ReportWindow,
+  now: Date,
+): Promise<ReconciliationReport> {
   const builder = createReportBuilder(window, now, sources.onRow ? { onRow: sources.onRow } : {});
   const queries = reportQueries(window);
   const progress = sources.progress ?? (() => undefined);
@@ -94,7 +113,11 @@ export async function readReconciliationReport(sources: ReportSources, window: R
   }
   for await (const wf of list(queries.entities)) {
     const id = wf.typedSearchAttributes.get(ProviderPaymentIdKey);
-    if (id) builder.addEntity({ providerPaymentId: id, status: wf.typedSearchAttributes.get(PaymentStatusKey) ?? null });
+    if (id)
+      builder.addEntity({
+        providerPaymentId: id,
+        status: wf.typedSearchAttributes.get(PaymentStatusKey) ?? null,
+      });
     tick();
   }
   for await (const wf of list(queries.undelivered)) {

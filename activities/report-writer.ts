@@ -33,7 +33,8 @@ export async function writeReportFolder(
   });
   csv.end(pending.join(''));
   await once(csv, 'finish');
-  for (const [name, text] of Object.entries(summaryFiles(report))) await writeFile(path.join(partial, name), text);
+  for (const [name, text] of Object.entries(summaryFiles(report)))
+    await writeFile(path.join(partial, name), text);
   await mkdir(folder, { recursive: true });
   for (const name of REPORT_FILE_NAMES) await rename(path.join(partial, name), path.join(folder, name));
   await rm(partial, { recursive: true, force: true });

@@ -34,7 +34,10 @@ export interface PaymentActivities {
    * is checked against. GET /payments/customer/:customerId, at most 1,000 read; null when the request names no
    * customer or the client has no such list (nothing to search by).
    */
-  findPaymentsLike(request: CreatePaymentRequest, createdAfter: string): Promise<{ id: string; status: string }[] | null>;
+  findPaymentsLike(
+    request: CreatePaymentRequest,
+    createdAfter: string,
+  ): Promise<{ id: string; status: string }[] | null>;
   /**
    * POST /payments as `createPayment`, then the caller follows the new payment's entity with one signalWithStart
    * (a start-or-subscribe that cannot fail, and no child start). The entity is never a child: it

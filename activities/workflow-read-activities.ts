@@ -18,9 +18,7 @@ export interface WorkflowReadActivities {
 }
 
 /** `client` defaults to the worker's own client (activity context). */
-export function createWorkflowReadActivities(
-  deps: { client?: () => Client } = {},
-): WorkflowReadActivities {
+export function createWorkflowReadActivities(deps: { client?: () => Client } = {}): WorkflowReadActivities {
   const client = deps.client ?? (() => Context.current().client);
   return {
     async readWorkflowOutcome(workflowId) {

@@ -25,6 +25,8 @@ if (fs.existsSync(sources) && process.env.XBORDER_USE_DIST !== '1' && canResolve
 } else if (fs.existsSync(compiled)) {
   require(compiled);
 } else {
-  console.error('xborder: neither the sources with tsx nor a build in dist/ are here: run `npm install` or `npm run build`');
+  console.error(
+    'xborder: neither the sources with tsx nor a build in dist/ are here: run `npm install` or `npm run build`',
+  );
   process.exitCode = 2;
 }

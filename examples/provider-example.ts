@@ -14,18 +14,41 @@ import {
 } from '../src/provider';
 
 const logger: ProviderLogger = {
-  info: (message, meta) => console.log('  log', message, JSON.stringify({ status: meta.status, durationMs: meta.durationMs, idempotencyKey: meta.idempotencyKey })),
+  info: (message, meta) =>
+    console.log(
+      '  log',
+      message,
+      JSON.stringify({
+        status: meta.status,
+        durationMs: meta.durationMs,
+        idempotencyKey: meta.idempotencyKey,
+      }),
+    ),
   warn: (message, meta) => console.log('  log', message, JSON.stringify({ errorType: meta.errorType })),
   error: (message, meta) => console.log('  log', message, JSON.stringify({ errorType: meta.errorType })),
 };
 
-async function controlCall(sandbox: { url: string; controlHeaders: Record<string, string> }, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${sandbox.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...sandbox.controlHeaders }, body: JSON.stringify(body) });
+async function controlCall(
+  sandbox: { url: string; controlHeaders: Record<string, string> },
+  path: string,
+  body: unknown,
+): Promise<void> {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...sandbox.controlHeaders },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
 }
 
 async function main(): Promise<void> {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', asOf: '2026-08-04T12:00:00Z', rateLimit: false, log: null });
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    asOf: '2026-08-04T12:00:00Z',
+    rateLimit: false,
+    log: null,
+  });
   try {
     const provider = createProviderClient({
       baseUrl: sandbox.url,
@@ -38,9 +61,20 @@ async function main(): Promise<void> {
     console.log('1. customer, approved by the sandbox reviewer');
     const customer = await provider.customers.create(
       {
-        type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', phone: '+12125550100',
-        birthDate: '1990-05-01', accountPurpose: 'paying suppliers abroad',
-        address: { line1: '1 Main St', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' },
+        type: 'INDIVIDUAL',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.org',
+        phone: '+12125550100',
+        birthDate: '1990-05-01',
+        accountPurpose: 'paying suppliers abroad',
+        address: {
+          line1: '1 Main St',
+          city: 'New York',
+          postalCode: '10001',
+          stateRegionOrProvince: 'NY',
+          countryCode: 'US',
+        },
       },
       { idempotencyKey: `${run}:customer` },
     );
@@ -48,45 +82,89 @@ async function main(): Promise<void> {
 
     console.log('2. account, checked against GET /accounts/requirements first');
     const accountBody = {
-      type: 'EXTERNAL_BANK_ACCOUNT' as const, customerId: customer.id, currencyCode: 'USD', rails: ['ACH'],
+      type: 'EXTERNAL_BANK_ACCOUNT' as const,
+      customerId: customer.id,
+      currencyCode: 'USD',
+      rails: ['ACH'],
       bank: { name: 'Test Bank', countryCode: 'US', accountNumber: '12345678', routingNumber: '021000021' },
-      accountHolder: { type: 'INDIVIDUAL' as const, firstName: 'Ada', lastName: 'Lovelace', address: { line1: '1 Main St', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' } },
+      accountHolder: {
+        type: 'INDIVIDUAL' as const,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        address: {
+          line1: '1 Main St',
+          city: 'New York',
+          postalCode: '10001',
+          stateRegionOrProvince: 'NY',
+          countryCode: 'US',
+        },
+      },
     };
     const requirements = await provider.accounts.requirements({ bankCountryCode: 'US', currencyCode: 'USD' });
     console.log('   mismatches:', checkAccountAgainstRequirements(accountBody, requirements));
     const account = await provider.accounts.create(accountBody, { idempotencyKey: `${run}:account` });
 
     console.log('3. rate, and the amounts expected from it');
-    const rate = await provider.rates.get({ sourceCurrency: 'USDC', sourceRail: 'POLYGON', destinationCurrency: 'USD', destinationRail: 'ACH', sourceAmount: 250 });
-    const expected = expectedQuoteAmounts(rate, { sourceAmount: 250 }, { sourceCurrency: 'USDC', destinationCurrency: 'USD' });
+    const rate = await provider.rates.get({
+      sourceCurrency: 'USDC',
+      sourceRail: 'POLYGON',
+      destinationCurrency: 'USD',
+      destinationRail: 'ACH',
+      sourceAmount: 250,
+    });
+    const expected = expectedQuoteAmounts(
+      rate,
+      { sourceAmount: 250 },
+      { sourceCurrency: 'USDC', destinationCurrency: 'USD' },
+    );
     console.log('   expected', expected, 'differences', compareQuoteAmounts(expected, rate.calculatedAmount));
 
-    console.log('4. payment; the service fails after committing, and the retry with the same key recovers it');
-    await controlCall(sandbox, '/sandbox/faults', { route: 'POST /v1/payments', status: 500, afterCommit: true, count: 1 });
+    console.log(
+      '4. payment; the service fails after committing, and the retry with the same key recovers it',
+    );
+    await controlCall(sandbox, '/sandbox/faults', {
+      route: 'POST /v1/payments',
+      status: 500,
+      afterCommit: true,
+      count: 1,
+    });
     const body = {
-      source: { currencyCode: 'USDC', amount: 250, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+      source: {
+        currencyCode: 'USDC',
+        amount: 250,
+        rail: 'POLYGON',
+        fromAddress: '0x1111111111111111111111111111111111111111',
+      },
       destination: { currencyCode: 'USD', rail: 'ACH', accountId: account.id },
-      paymentReason: 'PURCHASE_OF_SERVICES', reference: 'inv-42',
+      paymentReason: 'PURCHASE_OF_SERVICES',
+      reference: 'inv-42',
     };
     let payment;
     try {
       payment = await provider.payments.create(body, { idempotencyKey: `${run}:payment:create:1` });
     } catch (err) {
       if (!isProviderError(err) || !err.outcomeUnknown) throw err;
-      console.log(`   ${err.type} (retryable ${err.retryable}, outcomeUnknown ${err.outcomeUnknown}): retrying with the same key`);
+      console.log(
+        `   ${err.type} (retryable ${err.retryable}, outcomeUnknown ${err.outcomeUnknown}): retrying with the same key`,
+      );
       payment = await provider.payments.create(body, { idempotencyKey: `${run}:payment:create:1` });
     }
     console.log('   payment', payment.id, payment.status, payment.quote);
 
     console.log('5. local pre-validation refuses a body with every violation, before sending');
     try {
-      await provider.payments.create({ ...body, paymentReason: 'OTHER', destination: { ...body.destination, rail: 'WIRE' } }, { idempotencyKey: `${run}:payment:bad` });
+      await provider.payments.create(
+        { ...body, paymentReason: 'OTHER', destination: { ...body.destination, rail: 'WIRE' } },
+        { idempotencyKey: `${run}:payment:bad` },
+      );
     } catch (err) {
-      if (isProviderError(err)) console.log(`   ${err.type}:`, err.fields.map((f) => `${f.path} (${f.rule})`).join(', '));
+      if (isProviderError(err))
+        console.log(`   ${err.type}:`, err.fields.map((f) => `${f.path} (${f.rule})`).join(', '));
     }
 
     console.log('6. every payment of the customer, across pages');
-    for await (const p of provider.payments.listByCustomerAll(customer.id, { limit: 1 })) console.log('  ', p.id, p.status, p.destination.amount);
+    for await (const p of provider.payments.listByCustomerAll(customer.id, { limit: 1 }))
+      console.log('  ', p.id, p.status, p.destination.amount);
 
     console.log('7. a payment event signed with the sandbox signer, verified and parsed');
     const event = sandbox.state.recentEvents.filter((e) => e.type.startsWith('payment.')).at(-1);

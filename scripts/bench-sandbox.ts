@@ -39,9 +39,25 @@ function arg(name: string, fallback: number): number {
 
 async function startSandboxProcess(): Promise<{ url: string; stop: () => void }> {
   const tsx = join(__dirname, '..', 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [join(__dirname, '..', 'src', 'sandbox', 'main.ts'), '--port', '0', '--quiet', '--rate-limit', 'off', '--demo-data', '--api-key', API_KEY, '--as-of', '2026-04-01T00:00:00Z'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    tsx,
+    [
+      join(__dirname, '..', 'src', 'sandbox', 'main.ts'),
+      '--port',
+      '0',
+      '--quiet',
+      '--rate-limit',
+      'off',
+      '--demo-data',
+      '--api-key',
+      API_KEY,
+      '--as-of',
+      '2026-04-01T00:00:00Z',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -65,11 +81,21 @@ async function main(): Promise<void> {
       destination: { currencyCode: 'USD', rail: 'ACH', accountId: 'acc_demo_usd_bank' },
       paymentReason: 'PURCHASE_OF_GOODS',
     });
-    const created = await fetch(`${url}/v1/payments`, { method: 'POST', headers: { ...headers, 'x-idempotency-key': 'bench-seed' }, body: paymentBody });
+    const created = await fetch(`${url}/v1/payments`, {
+      method: 'POST',
+      headers: { ...headers, 'x-idempotency-key': 'bench-seed' },
+      body: paymentBody,
+    });
     if (created.status !== 201) throw new Error(`seed payment: ${created.status} ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
 
-    const get = await autocannon({ url, connections, duration, headers, requests: [{ method: 'GET', path: `/v1/payments/${id}` }] });
+    const get = await autocannon({
+      url,
+      connections,
+      duration,
+      headers,
+      requests: [{ method: 'GET', path: `/v1/payments/${id}` }],
+    });
     let n = 0;
     const post = await autocannon({
       url,
@@ -80,7 +106,10 @@ async function main(): Promise<void> {
           method: 'POST',
           path: '/v1/payments',
           body: paymentBody,
-          setupRequest: (req) => ({ ...req, headers: { ...headers, 'x-idempotency-key': `bench-${process.pid}-${++n}` } }),
+          setupRequest: (req) => ({
+            ...req,
+            headers: { ...headers, 'x-idempotency-key': `bench-${process.pid}-${++n}` },
+          }),
         },
       ],
     });

@@ -8,21 +8,39 @@
 import { parseArgs } from 'node:util';
 import { codecKeysFromEnv, generateCodecKeys } from '../src/codec/keys';
 import { startEngine, type Engine, type EngineName } from '../test/chaos/engines';
-import { PROFILES, resultTable, runBadInputScenario, runScenario, type ScenarioResult } from '../test/chaos/run-scenario';
+import {
+  PROFILES,
+  resultTable,
+  runBadInputScenario,
+  runScenario,
+  type ScenarioResult,
+} from '../test/chaos/run-scenario';
 import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
 import { killAllIngresses } from '../test/chaos/ingress-process';
 import { PARK_DEFAULT_PAYMENTS, PARK_SCENARIO, runParkScenario } from '../test/chaos/park-burst';
 
-export async function runChaos(options: { profile: 'full' | 'short'; only?: string[]; engines?: EngineName[]; payments?: number; seed: number; log: (line: string) => void }): Promise<ScenarioResult[]> {
-  const profile = { ...PROFILES[options.profile], ...(options.payments ? { payments: options.payments } : {}) };
+export async function runChaos(options: {
+  profile: 'full' | 'short';
+  only?: string[];
+  engines?: EngineName[];
+  payments?: number;
+  seed: number;
+  log: (line: string) => void;
+}): Promise<ScenarioResult[]> {
+  const profile = {
+    ...PROFILES[options.profile],
+    ...(options.payments ? { payments: options.payments } : {}),
+  };
   const wanted = (name: string) => !options.only || options.only.includes(name);
   const results: ScenarioResult[] = [];
   await prebuiltBundle();
   for (const engineName of options.engines ?? (['cluster', 'dev-server'] as EngineName[])) {
     // By default each scenario on its engines; --engines runs the chosen ones on the engines named.
-    const runsOn = (s: (typeof SCENARIOS)[number]) => (options.engines ? !s.needsCluster || engineName === 'cluster' : s.engines.includes(engineName));
-    const inProfile = (s: (typeof SCENARIOS)[number]) => options.only !== undefined || profile.name !== 'short' || s.shortProfile !== false;
+    const runsOn = (s: (typeof SCENARIOS)[number]) =>
+      options.engines ? !s.needsCluster || engineName === 'cluster' : s.engines.includes(engineName);
+    const inProfile = (s: (typeof SCENARIOS)[number]) =>
+      options.only !== undefined || profile.name !== 'short' || s.shortProfile !== false;
     const scenarios = SCENARIOS.filter((s) => runsOn(s) && wanted(s.name) && inProfile(s));
     const badInput = (options.engines ? true : engineName === 'cluster') && wanted('bad-input');
     // Only when named (hours at 10,000): on the production engine, the cluster.
@@ -30,13 +48,18 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
     if (scenarios.length === 0 && !badInput && !park) continue;
     const engine: Engine = await startEngine(engineName, options.log);
     // Ctrl-C or a CI timeout: the server, PostgreSQL and workers run in their own process groups.
-    const onSignal = (signal: NodeJS.Signals) => void (killAllWorkers(), killAllIngresses(), engine.stop()).finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    const onSignal = (signal: NodeJS.Signals) =>
+      void (killAllWorkers(), killAllIngresses(), engine.stop()).finally(() =>
+        process.exit(signal === 'SIGINT' ? 130 : 143),
+      );
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
       let seed = options.seed;
       for (const scenario of scenarios) {
-        options.log(`== ${scenario.name} on ${engineName}: ${scenario.what} (${profile.payments} payments, seed ${seed})`);
+        options.log(
+          `== ${scenario.name} on ${engineName}: ${scenario.what} (${profile.payments} payments, seed ${seed})`,
+        );
         const result = await runScenario(scenario, engine, profile, seed++, options.log);
         options.log(`   ${JSON.stringify({ ...result, problems: result.problems.length })}`);
         for (const problem of result.problems.slice(0, 20)) options.log(`   problem: ${problem}`);
@@ -51,7 +74,9 @@ export async function runChaos(options: { profile: 'full' | 'short'; only?: stri
       }
       if (park) {
         const payments = options.payments ?? PARK_DEFAULT_PAYMENTS;
-        options.log(`== ${PARK_SCENARIO} on ${engineName}: ${payments} payments parked awaiting funds, then funded in one burst (seed ${seed})`);
+        options.log(
+          `== ${PARK_SCENARIO} on ${engineName}: ${payments} payments parked awaiting funds, then funded in one burst (seed ${seed})`,
+        );
         const result = await runParkScenario(engine, payments, seed++, options.log);
         options.log(`   ${JSON.stringify({ ...result, problems: result.problems.length })}`);
         for (const problem of result.problems.slice(0, 20)) options.log(`   problem: ${problem}`);
@@ -72,16 +97,26 @@ export function failed(results: ScenarioResult[]): boolean {
 
 if (require.main === module) {
   const { values } = parseArgs({
-    options: { profile: { type: 'string', default: 'full' }, only: { type: 'string' }, engines: { type: 'string' }, payments: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      profile: { type: 'string', default: 'full' },
+      only: { type: 'string' },
+      engines: { type: 'string' },
+      payments: { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help) {
-    console.log(`Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input', PARK_SCENARIO].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]`);
+    console.log(
+      `Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input', PARK_SCENARIO].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]`,
+    );
     process.exit(0);
   }
   if (values.profile !== 'full' && values.profile !== 'short') throw new Error('--profile is full or short');
   // Payloads encrypted as in production: without keys, a throw-away one for this run, passed to
   // every worker process it starts (jest's setup gives the CI profile the committed test key).
-  if (codecKeysFromEnv(process.env).kind === 'missing') process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
+  if (codecKeysFromEnv(process.env).kind === 'missing')
+    process.env.XBORDER_CODEC_KEYS = JSON.stringify(generateCodecKeys('chaos'));
   const seed = values.seed ? Number(values.seed) : Math.floor(Math.random() * 1_000_000);
   const started = Date.now();
   runChaos({

@@ -31,7 +31,12 @@ async function child(): Promise<void> {
   const server = await startIngressServer({
     handler: createWebhookHandler({
       secrets: [secret],
-      router: { route: (event) => ({ workflowId: `provider-payment:${String(event.data.id)}`, deliver: async () => void delivered++ }) },
+      router: {
+        route: (event) => ({
+          workflowId: `provider-payment:${String(event.data.id)}`,
+          deliver: async () => void delivered++,
+        }),
+      },
     }),
   });
   process.stdout.write(`${JSON.stringify({ url: server.url, webhookUrl: server.webhookUrl })}\n`);
@@ -54,12 +59,18 @@ async function main(): Promise<void> {
   const bodyBytes = Number(values.mib) * MiB;
   const seconds = Number(values.seconds);
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const ingress = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ingress-memory.ts'), '--child'], {
-    env: { ...process.env, XBORDER_MEASURE_SECRET: secret },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const ingress = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'ingress-memory.ts'), '--child'],
+    {
+      env: { ...process.env, XBORDER_MEASURE_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const { url, webhookUrl } = await new Promise<{ url: string; webhookUrl: string }>((resolve) =>
-    ingress.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()) as { url: string; webhookUrl: string })),
+    ingress.stdout.once('data', (d: Buffer) =>
+      resolve(JSON.parse(d.toString()) as { url: string; webhookUrl: string }),
+    ),
   );
   const port = Number(new URL(url).port);
   await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -117,11 +128,20 @@ async function main(): Promise<void> {
   while (Date.now() < deadline) {
     const id = `msg_${randomBytes(6).toString('hex')}`;
     const at = Math.floor(Date.now() / 1000);
-    const raw = JSON.stringify({ id: `evt_${id}`, type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: 'pay_1', status: 'PENDING' } });
+    const raw = JSON.stringify({
+      id: `evt_${id}`,
+      type: 'payment.updated',
+      createdAt: new Date().toISOString(),
+      data: { id: 'pay_1', status: 'PENDING' },
+    });
     const began = Date.now();
     const status = await fetch(webhookUrl, {
       method: 'POST',
-      headers: { 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(secret, id, at, raw) },
+      headers: {
+        'webhook-id': id,
+        'webhook-timestamp': String(at),
+        'webhook-signature': signWebhook(secret, id, at, raw),
+      },
       body: raw,
       signal: AbortSignal.timeout(10_000),
     })
@@ -138,11 +158,21 @@ async function main(): Promise<void> {
   ingress.kill('SIGTERM');
   latencies.sort((a, b) => a - b);
   const mib = (n: number) => (n / MiB).toFixed(0);
-  console.log(`uploads: ${uploads} kept open, ${opened} opened in ${seconds} s, ${mib(bodyBytes)} MiB each, ${values.chunked ? 'chunked' : 'content-length'}`);
-  console.log(`ingress RSS: ${mib(before.rss)} MiB before, ${mib(peakRss)} MiB highest sampled, ${mib(after.peak)} MiB peak (VmHWM); growth ${mib(after.peak - before.rss)} MiB`);
-  console.log(`upload connections closed by the ingress with: ${JSON.stringify(Object.fromEntries(closedWith))}`);
-  console.log(`signed webhooks meanwhile: ${JSON.stringify(Object.fromEntries(signedAnswers))} (status: count; 0 = no answer), p50 ${latencies[Math.floor(latencies.length / 2)]} ms, max ${latencies.at(-1)} ms`);
-  console.log(`ingress /health: buffered ${String(health.buffered)} bytes, overBudget ${String(health.overBudget)}, counters ${JSON.stringify(health.counters)}`);
+  console.log(
+    `uploads: ${uploads} kept open, ${opened} opened in ${seconds} s, ${mib(bodyBytes)} MiB each, ${values.chunked ? 'chunked' : 'content-length'}`,
+  );
+  console.log(
+    `ingress RSS: ${mib(before.rss)} MiB before, ${mib(peakRss)} MiB highest sampled, ${mib(after.peak)} MiB peak (VmHWM); growth ${mib(after.peak - before.rss)} MiB`,
+  );
+  console.log(
+    `upload connections closed by the ingress with: ${JSON.stringify(Object.fromEntries(closedWith))}`,
+  );
+  console.log(
+    `signed webhooks meanwhile: ${JSON.stringify(Object.fromEntries(signedAnswers))} (status: count; 0 = no answer), p50 ${latencies[Math.floor(latencies.length / 2)]} ms, max ${latencies.at(-1)} ms`,
+  );
+  console.log(
+    `ingress /health: buffered ${String(health.buffered)} bytes, overBudget ${String(health.overBudget)}, counters ${JSON.stringify(health.counters)}`,
+  );
   process.exit(0);
 }
 

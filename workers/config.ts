@@ -13,7 +13,9 @@ export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
 export const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
-  XBORDER_PROVIDER_URL: z.string().url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
+  XBORDER_PROVIDER_URL: z
+    .string()
+    .url('XBORDER_PROVIDER_URL must be the service base URL, e.g. http://127.0.0.1:4010'),
   /** The payments service API key, or (better: `docker inspect` does not show it) a file holding it, _FILE (e.g. a Docker or Kubernetes secret). */
   XBORDER_PROVIDER_API_KEY: z.string().min(1).optional(),
   XBORDER_PROVIDER_API_KEY_FILE: z.string().min(1).optional(),
@@ -50,7 +52,9 @@ export const WorkerEnvSchema = z.object({
    * ramping (the first build of a deployment makes itself current: makeCurrentIfNone). `false` is kept only for a
    * Temporal server without the Worker Deployment API (before 1.28).
    */
-  XBORDER_WORKER_VERSIONING: z.enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' }).default('true'),
+  XBORDER_WORKER_VERSIONING: z
+    .enum(['true', 'false'], { error: 'XBORDER_WORKER_VERSIONING must be true or false' })
+    .default('true'),
   XBORDER_DEPLOYMENT_NAME: z.string().min(1).default(DEFAULT_DEPLOYMENT_NAME),
   /**
    * Build id of this deploy. Unset (the rule): derived from the workflow bundle the worker runs, `<version>+<sha8…>`
@@ -65,13 +69,17 @@ export const WorkerEnvSchema = z.object({
    * ownership away from the controller, its docs/manager-identity.md) and takes the deployment name and build id
    * the controller injects into its pods, TEMPORAL_DEPLOYMENT_NAME and TEMPORAL_WORKER_BUILD_ID.
    */
-  XBORDER_ROUTING_MANAGED_BY: z.enum(['worker', 'controller'], { error: 'XBORDER_ROUTING_MANAGED_BY must be worker or controller' }).default('worker'),
+  XBORDER_ROUTING_MANAGED_BY: z
+    .enum(['worker', 'controller'], { error: 'XBORDER_ROUTING_MANAGED_BY must be worker or controller' })
+    .default('worker'),
   TEMPORAL_DEPLOYMENT_NAME: z.string().min(1).optional(),
   TEMPORAL_WORKER_BUILD_ID: z.string().min(1).optional(),
 });
 
 /** Every variable of the worker's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
-export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArray<keyof typeof WorkerEnvSchema.shape>;
+export const WORKER_ENV_VARS = Object.keys(WorkerEnvSchema.shape) as ReadonlyArray<
+  keyof typeof WorkerEnvSchema.shape
+>;
 
 export interface WorkerConfig {
   temporal: TemporalConnectionConfig;
@@ -107,20 +115,32 @@ export interface WorkerDeploymentSettings {
 }
 
 /** The API key from XBORDER_PROVIDER_API_KEY or the file XBORDER_PROVIDER_API_KEY_FILE names: exactly one of them. */
-function providerApiKey(e: { XBORDER_PROVIDER_API_KEY?: string | undefined; XBORDER_PROVIDER_API_KEY_FILE?: string | undefined }): string {
+function providerApiKey(e: {
+  XBORDER_PROVIDER_API_KEY?: string | undefined;
+  XBORDER_PROVIDER_API_KEY_FILE?: string | undefined;
+}): string {
   if (e.XBORDER_PROVIDER_API_KEY && e.XBORDER_PROVIDER_API_KEY_FILE)
-    throw new ConfigurationError('worker: set XBORDER_PROVIDER_API_KEY or XBORDER_PROVIDER_API_KEY_FILE, not both');
+    throw new ConfigurationError(
+      'worker: set XBORDER_PROVIDER_API_KEY or XBORDER_PROVIDER_API_KEY_FILE, not both',
+    );
   if (e.XBORDER_PROVIDER_API_KEY) return e.XBORDER_PROVIDER_API_KEY;
   if (!e.XBORDER_PROVIDER_API_KEY_FILE)
-    throw new ConfigurationError('worker: XBORDER_PROVIDER_API_KEY is required (the payments service API key), or XBORDER_PROVIDER_API_KEY_FILE naming a file that holds it');
+    throw new ConfigurationError(
+      'worker: XBORDER_PROVIDER_API_KEY is required (the payments service API key), or XBORDER_PROVIDER_API_KEY_FILE naming a file that holds it',
+    );
   let key: string;
   try {
     key = readFileSync(e.XBORDER_PROVIDER_API_KEY_FILE, 'utf8').trim();
   } catch (error) {
     // the path is named, never the content
-    throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+    throw new ConfigurationError(
+      `worker: XBORDER_PROVIDER_API_KEY_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): ${e.XBORDER_PROVIDER_API_KEY_FILE}`,
+    );
   }
-  if (!key) throw new ConfigurationError(`worker: XBORDER_PROVIDER_API_KEY_FILE is empty: ${e.XBORDER_PROVIDER_API_KEY_FILE}`);
+  if (!key)
+    throw new ConfigurationError(
+      `worker: XBORDER_PROVIDER_API_KEY_FILE is empty: ${e.XBORDER_PROVIDER_API_KEY_FILE}`,
+    );
   return key;
 }
 
@@ -148,15 +168,24 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
     ...(e.XBORDER_ACTIVITIES_PER_SECOND ? { activitiesPerSecond: e.XBORDER_ACTIVITIES_PER_SECOND } : {}),
     ...(e.XBORDER_WORKFLOW_BUNDLE ? { workflowBundlePath: e.XBORDER_WORKFLOW_BUNDLE } : {}),
     shutdownGraceMs: e.XBORDER_SHUTDOWN_GRACE_MS,
-    ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS } : {}),
-    ...(e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined ? { maxConcurrentWorkflowTasks: e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS } : {}),
-    ...(e.XBORDER_MAX_CONCURRENT_ACTIVITIES !== undefined ? { maxConcurrentActivities: e.XBORDER_MAX_CONCURRENT_ACTIVITIES } : {}),
+    ...(e.XBORDER_MAX_CACHED_WORKFLOWS !== undefined
+      ? { maxCachedWorkflows: e.XBORDER_MAX_CACHED_WORKFLOWS }
+      : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS !== undefined
+      ? { maxConcurrentWorkflowTasks: e.XBORDER_MAX_CONCURRENT_WORKFLOW_TASKS }
+      : {}),
+    ...(e.XBORDER_MAX_CONCURRENT_ACTIVITIES !== undefined
+      ? { maxConcurrentActivities: e.XBORDER_MAX_CONCURRENT_ACTIVITIES }
+      : {}),
     ...(e.XBORDER_WORKER_VERSIONING === 'true'
       ? {
           deployment: {
             version: controlled
               ? { deploymentName: e.TEMPORAL_DEPLOYMENT_NAME!, buildId: e.TEMPORAL_WORKER_BUILD_ID! }
-              : { deploymentName: e.XBORDER_DEPLOYMENT_NAME, ...(e.XBORDER_BUILD_ID ? { buildId: e.XBORDER_BUILD_ID } : {}) },
+              : {
+                  deploymentName: e.XBORDER_DEPLOYMENT_NAME,
+                  ...(e.XBORDER_BUILD_ID ? { buildId: e.XBORDER_BUILD_ID } : {}),
+                },
             defaultVersioningBehavior: 'AUTO_UPGRADE',
           },
         }
@@ -169,7 +198,10 @@ export function workerConfigFromEnv(env: NodeJS.ProcessEnv): WorkerConfig {
  * With at most `processes` processes, all of them together start at most `callsPerSecond × W + max(processes, callsPerSecond)`
  * calls in any W seconds (docs/deployment.md "Provider rate budget").
  */
-export function processShare(callsPerSecond: number, processes: number): { callsPerSecond: number; burst: number } {
+export function processShare(
+  callsPerSecond: number,
+  processes: number,
+): { callsPerSecond: number; burst: number } {
   const share = callsPerSecond / processes;
   return { callsPerSecond: share, burst: Math.max(1, Math.floor(share)) };
 }

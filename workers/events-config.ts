@@ -20,7 +20,9 @@ const EventsEnvSchema = z.object({
   XBORDER_EVENTS_ENDPOINTS: z.string().optional(),
   XBORDER_EVENTS_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
-export const EVENTS_ENV_VARS = Object.keys(EventsEnvSchema.shape) as ReadonlyArray<keyof typeof EventsEnvSchema.shape>;
+export const EVENTS_ENV_VARS = Object.keys(EventsEnvSchema.shape) as ReadonlyArray<
+  keyof typeof EventsEnvSchema.shape
+>;
 
 const EndpointsSchema = z.array(z.object({ url: EventEndpointUrlSchema, secrets: Secrets }).strict());
 
@@ -34,7 +36,12 @@ function refuse(problems: string[]): never {
 }
 
 function secretsOf(variable: string, raw: string): string[] {
-  const parsed = Secrets.safeParse(raw.split(',').map((s) => s.trim()).filter(Boolean));
+  const parsed = Secrets.safeParse(
+    raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   // zod's issues name the rule broken; the value is never echoed
   if (!parsed.success) refuse(parsed.error.issues.map((i) => `${variable}: ${i.message}`));
   refuseKnownSecrets(variable, parsed.data, 'webhook-secret');
@@ -45,8 +52,10 @@ export function eventsConfigFromEnv(env: NodeJS.ProcessEnv): EventDeliveryConfig
   const parsed = EventsEnvSchema.safeParse(env);
   if (!parsed.success) refuse(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const e = parsed.data;
-  if (e.XBORDER_EVENTS_URL && !e.XBORDER_EVENTS_SECRETS) refuse(['XBORDER_EVENTS_SECRETS: required with XBORDER_EVENTS_URL']);
-  if (!e.XBORDER_EVENTS_URL && e.XBORDER_EVENTS_SECRETS) refuse(['XBORDER_EVENTS_URL: required with XBORDER_EVENTS_SECRETS']);
+  if (e.XBORDER_EVENTS_URL && !e.XBORDER_EVENTS_SECRETS)
+    refuse(['XBORDER_EVENTS_SECRETS: required with XBORDER_EVENTS_URL']);
+  if (!e.XBORDER_EVENTS_URL && e.XBORDER_EVENTS_SECRETS)
+    refuse(['XBORDER_EVENTS_URL: required with XBORDER_EVENTS_SECRETS']);
   const defaultEndpoint: EventEndpoint | null = e.XBORDER_EVENTS_URL
     ? { url: e.XBORDER_EVENTS_URL, secrets: secretsOf('XBORDER_EVENTS_SECRETS', e.XBORDER_EVENTS_SECRETS!) }
     : null;
@@ -59,8 +68,11 @@ export function eventsConfigFromEnv(env: NodeJS.ProcessEnv): EventDeliveryConfig
       refuse(['XBORDER_EVENTS_ENDPOINTS: not JSON (expected [{"url": "...", "secrets": ["whsec_..."]}])']);
     }
     const list = EndpointsSchema.safeParse(json);
-    if (!list.success) refuse(list.error.issues.map((i) => `XBORDER_EVENTS_ENDPOINTS.${i.path.join('.')}: ${i.message}`));
-    list.data.forEach((ep, i) => refuseKnownSecrets(`XBORDER_EVENTS_ENDPOINTS[${i}].secrets`, ep.secrets, 'webhook-secret'));
+    if (!list.success)
+      refuse(list.error.issues.map((i) => `XBORDER_EVENTS_ENDPOINTS.${i.path.join('.')}: ${i.message}`));
+    list.data.forEach((ep, i) =>
+      refuseKnownSecrets(`XBORDER_EVENTS_ENDPOINTS[${i}].secrets`, ep.secrets, 'webhook-secret'),
+    );
     endpoints = list.data;
   }
   return { defaultEndpoint, endpoints, timeoutMs: e.XBORDER_EVENTS_TIMEOUT_MS };

@@ -54,7 +54,9 @@ const LambdaWorkerEnvSchema = z.object({
 });
 
 /** The Lambda worker's own variables (besides the worker's and TEMPORAL_*). */
-export const LAMBDA_WORKER_ENV_VARS = Object.keys(LambdaWorkerEnvSchema.shape) as ReadonlyArray<keyof typeof LambdaWorkerEnvSchema.shape>;
+export const LAMBDA_WORKER_ENV_VARS = Object.keys(LambdaWorkerEnvSchema.shape) as ReadonlyArray<
+  keyof typeof LambdaWorkerEnvSchema.shape
+>;
 
 export interface LambdaWorkerOverrides {
   /** Tests: the workflow bundle made from the sources instead of a prebuilt file. */
@@ -72,10 +74,16 @@ export interface XborderLambdaWorkerSettings {
 }
 
 /** Everything runWorker needs, read and checked from the environment now (a bad variable fails the cold start). */
-export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: LambdaWorkerOverrides = {}): XborderLambdaWorkerSettings {
+export function lambdaWorkerSettingsFromEnv(
+  env: NodeJS.ProcessEnv,
+  overrides: LambdaWorkerOverrides = {},
+): XborderLambdaWorkerSettings {
   const worker = workerConfigFromEnv(env);
   const e = parseEnvironment(LambdaWorkerEnvSchema, env, 'Lambda worker');
-  const logger = createJsonLogger({ level: logLevelFromEnv(env), base: { service: 'xborder-lambda-worker' } });
+  const logger = createJsonLogger({
+    level: logLevelFromEnv(env),
+    base: { service: 'xborder-lambda-worker' },
+  });
   const provider =
     overrides.provider ??
     createProviderClient({
@@ -91,7 +99,10 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
   const tracing = installTracingFromEnv('xborder-lambda-worker', env);
   const traced = tracingWorkerOptions(tracing);
   const workflowBundle = overrides.workflowBundle ?? {
-    codePath: chooseBundlePath(e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js`, tracing !== null),
+    codePath: chooseBundlePath(
+      e.XBORDER_WORKFLOW_BUNDLE ?? `${__dirname}/workflow-bundle.js`,
+      tracing !== null,
+    ),
   };
   const { temporal } = worker;
   const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
@@ -116,12 +127,18 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         interceptors: { activity: [providerErrorCounter(), ...traced.activityInterceptors] },
         ...(traced.sinks ? { sinks: traced.sinks } : {}),
         workerDeploymentOptions: { defaultVersioningBehavior: e.XBORDER_DEFAULT_VERSIONING_BEHAVIOR },
-        ...(worker.activitiesPerSecond ? { maxTaskQueueActivitiesPerSecond: worker.activitiesPerSecond } : {}),
+        ...(worker.activitiesPerSecond
+          ? { maxTaskQueueActivitiesPerSecond: worker.activitiesPerSecond }
+          : {}),
         // the long-lived worker's slot and cache settings, when set (the package's own defaults otherwise: 2
         // activity slots, a cache of 30; docs/deployment.md, "Serverless: the Lambda worker")
         ...(worker.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: worker.maxCachedWorkflows } : {}),
-        ...(worker.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: worker.maxConcurrentActivities } : {}),
-        ...(worker.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: worker.maxConcurrentWorkflowTasks } : {}),
+        ...(worker.maxConcurrentActivities !== undefined
+          ? { maxConcurrentActivityTaskExecutions: worker.maxConcurrentActivities }
+          : {}),
+        ...(worker.maxConcurrentWorkflowTasks !== undefined
+          ? { maxConcurrentWorkflowTaskExecutions: worker.maxConcurrentWorkflowTasks }
+          : {}),
       });
       if (tracing) config.shutdownHooks.push(() => tracing.provider.forceFlush());
       config.runtimeOptions = {
@@ -130,7 +147,9 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
         telemetryOptions: {
           logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'WARN', other: 'ERROR' }) },
           // No Prometheus endpoint in a Lambda (nothing can scrape it): metrics are pushed, if anywhere.
-          ...(e.XBORDER_OTLP_METRICS_URL ? { metrics: { otel: { url: e.XBORDER_OTLP_METRICS_URL, metricsExportInterval: '10s' } } } : {}),
+          ...(e.XBORDER_OTLP_METRICS_URL
+            ? { metrics: { otel: { url: e.XBORDER_OTLP_METRICS_URL, metricsExportInterval: '10s' } } }
+            : {}),
         },
       };
     },
@@ -141,7 +160,10 @@ export function lambdaWorkerSettingsFromEnv(env: NodeJS.ProcessEnv, overrides: L
  * The Lambda handler. Call once per process: it installs the process-wide Temporal Runtime (runWorker refuses a
  * second call), so it must run before anything else in the process makes a NativeConnection.
  */
-export function createXborderLambdaWorker(env: NodeJS.ProcessEnv, overrides: LambdaWorkerOverrides = {}): LambdaHandler {
+export function createXborderLambdaWorker(
+  env: NodeJS.ProcessEnv,
+  overrides: LambdaWorkerOverrides = {},
+): LambdaHandler {
   const settings = lambdaWorkerSettingsFromEnv(env, overrides);
   return runWorker(settings.version, settings.configure);
 }

@@ -35,8 +35,16 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
     // this process's share of the key's rate budget, per HTTP call (docs/deployment.md "Provider rate budget")
     rateBudget: config.provider.rateBudget,
   });
-  console.log(`worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`);
-  const running = await startXborderWorker({ ...config, provider, dataConverter, events: processConfig.events, reports: processConfig.reports });
+  console.log(
+    `worker: Temporal ${describeTemporalConfig(config.temporal)}, task queue ${config.taskQueue}, provider ${config.provider.baseUrl}`,
+  );
+  const running = await startXborderWorker({
+    ...config,
+    provider,
+    dataConverter,
+    events: processConfig.events,
+    reports: processConfig.reports,
+  });
   // a versioned worker gets tasks only once its version is current or ramping (docs/deployment.md, "Safe deploys");
   // its build id is derived from its workflow bundle unless XBORDER_BUILD_ID names one ("Build ids")
   console.log(
@@ -45,11 +53,27 @@ export async function runWorker(processConfig: WorkerProcessConfig): Promise<voi
       : 'worker: unversioned (XBORDER_WORKER_VERSIONING=false: for a server without the Worker Deployment API)',
   );
   // under the Temporal Worker Controller the controller alone moves routing (XBORDER_ROUTING_MANAGED_BY=controller)
-  if (running.version && config.makesItselfCurrent) await takeCurrentIfNone(config.temporal, dataConverter, running.version);
+  if (running.version && config.makesItselfCurrent)
+    await takeCurrentIfNone(config.temporal, dataConverter, running.version);
   // the quote-refresh Schedule is created or updated at start-up (XBORDER_ENSURE_SCHEDULES=false skips it).
-  if (processConfig.quoteRefresh) await ensureQuoteRefresh(processConfig.quoteRefresh, config.temporal, dataConverter, processConfig.reports !== null);
+  if (processConfig.quoteRefresh)
+    await ensureQuoteRefresh(
+      processConfig.quoteRefresh,
+      config.temporal,
+      dataConverter,
+      processConfig.reports !== null,
+    );
   // the stuck-payments gauge on the runtime's meter (XBORDER_STUCK_GAUGE_INTERVAL_MS=0 turns it off).
-  const stuckGauge = await startStuckGauge({ ...processConfig.stuckGauge, deploymentName: config.deployment?.version.deploymentName, taskQueue: config.taskQueue }, config.temporal, dataConverter, telemetry);
+  const stuckGauge = await startStuckGauge(
+    {
+      ...processConfig.stuckGauge,
+      deploymentName: config.deployment?.version.deploymentName,
+      taskQueue: config.taskQueue,
+    },
+    config.temporal,
+    dataConverter,
+    telemetry,
+  );
   const stop = (signal: string) => {
     console.log(`worker: ${signal} received, draining`);
     void running.shutdown();
@@ -75,7 +99,9 @@ async function takeCurrentIfNone(
   try {
     const client = await connectClient(temporal, dataConverter);
     try {
-      console.log(`worker: ${describeFirstCurrent(await makeCurrentIfNone(client, version, { identity: `xborder worker (${client.options.identity})` }))}`);
+      console.log(
+        `worker: ${describeFirstCurrent(await makeCurrentIfNone(client, version, { identity: `xborder worker (${client.options.identity})` }))}`,
+      );
     } finally {
       await client.connection.close();
     }
@@ -87,7 +113,12 @@ async function takeCurrentIfNone(
 }
 
 /** A failure here is logged, not fatal: the worker is useful without the Schedule, and the next start retries. */
-async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: TemporalConnectionConfig, dataConverter: DataConverter, reports: boolean): Promise<void> {
+async function ensureQuoteRefresh(
+  quoteRefresh: QuoteRefreshConfig,
+  temporal: TemporalConnectionConfig,
+  dataConverter: DataConverter,
+  reports: boolean,
+): Promise<void> {
   const { taskQueue } = quoteRefresh;
   try {
     const client = await connectClient(temporal, dataConverter);
@@ -106,7 +137,9 @@ async function ensureQuoteRefresh(quoteRefresh: QuoteRefreshConfig, temporal: Te
       await client.connection.close();
     }
   } catch (error) {
-    console.error(`worker: could not ensure the quote-refresh Schedule: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `worker: could not ensure the quote-refresh Schedule: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -20,7 +20,9 @@ const WorkerProcessEnvSchema = z.object({
 });
 
 /** The worker process's variables besides the worker's, the codec's, telemetry's and the Schedules'. */
-export const WORKER_PROCESS_ENV_VARS = Object.keys(WorkerProcessEnvSchema.shape) as ReadonlyArray<keyof typeof WorkerProcessEnvSchema.shape>;
+export const WORKER_PROCESS_ENV_VARS = Object.keys(WorkerProcessEnvSchema.shape) as ReadonlyArray<
+  keyof typeof WorkerProcessEnvSchema.shape
+>;
 
 export interface WorkerProcessConfig {
   /** Temporal connection, task queue, provider, versioning, cache (workers/config.ts). */
@@ -50,7 +52,10 @@ export function workerProcessConfigFromEnv(env: Environment): WorkerProcessConfi
     telemetry: telemetryConfigFromEnv(env),
     tracing: tracingConfigFromEnv(env),
     stuckGauge: stuckGaugeConfigFromEnv(env),
-    quoteRefresh: own.XBORDER_ENSURE_SCHEDULES === 'false' ? null : { ...quoteRefreshConfigFromEnv(env), taskQueue: worker.taskQueue },
+    quoteRefresh:
+      own.XBORDER_ENSURE_SCHEDULES === 'false'
+        ? null
+        : { ...quoteRefreshConfigFromEnv(env), taskQueue: worker.taskQueue },
     events: eventsConfigFromEnv(env),
     reports: reportsConfigFromEnv(env),
   };

@@ -9,7 +9,9 @@ const ReportsEnvSchema = z.object({
   XBORDER_REPORTS_DIR: z.string().min(1).optional(),
 });
 
-export const REPORTS_ENV_VARS = Object.keys(ReportsEnvSchema.shape) as ReadonlyArray<keyof typeof ReportsEnvSchema.shape>;
+export const REPORTS_ENV_VARS = Object.keys(ReportsEnvSchema.shape) as ReadonlyArray<
+  keyof typeof ReportsEnvSchema.shape
+>;
 
 export function reportsConfigFromEnv(env: Environment): ReportsConfig | null {
   const e = parseEnvironment(ReportsEnvSchema, env, 'reports');

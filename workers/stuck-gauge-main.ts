@@ -14,9 +14,14 @@ import { installTelemetryRuntime, telemetryConfigFromEnv } from '../src/telemetr
 import { WorkerEnvSchema } from './config';
 
 /** The workers' deployment and task queue, read as the workers read them (workers/config.ts). */
-const GaugeProcessEnvSchema = WorkerEnvSchema.pick({ XBORDER_DEPLOYMENT_NAME: true, XBORDER_TASK_QUEUE: true });
+const GaugeProcessEnvSchema = WorkerEnvSchema.pick({
+  XBORDER_DEPLOYMENT_NAME: true,
+  XBORDER_TASK_QUEUE: true,
+});
 
-export const STUCK_GAUGE_PROCESS_ENV_VARS = Object.keys(GaugeProcessEnvSchema.shape) as ReadonlyArray<keyof typeof GaugeProcessEnvSchema.shape>;
+export const STUCK_GAUGE_PROCESS_ENV_VARS = Object.keys(GaugeProcessEnvSchema.shape) as ReadonlyArray<
+  keyof typeof GaugeProcessEnvSchema.shape
+>;
 
 /** No codec: nothing this process reads is a payload. */
 const NO_PAYLOADS: DataConverter = {};
@@ -24,13 +29,19 @@ const NO_PAYLOADS: DataConverter = {};
 export async function runStuckGaugeProcess(env: Environment): Promise<void> {
   const own = parseEnvironment(GaugeProcessEnvSchema, env, 'stuck-gauge');
   const config = stuckGaugeConfigFromEnv(env);
-  if (config.intervalMs === 0) throw new Error('stuck-gauge: XBORDER_STUCK_GAUGE_INTERVAL_MS=0 leaves this process nothing to do');
+  if (config.intervalMs === 0)
+    throw new Error('stuck-gauge: XBORDER_STUCK_GAUGE_INTERVAL_MS=0 leaves this process nothing to do');
   const temporal = temporalConfigFromEnv(env);
   const telemetryConfig = telemetryConfigFromEnv(env);
-  const telemetry = installTelemetryRuntime(telemetryConfig, createJsonLogger({ level: telemetryConfig.logLevel, base: { service: 'xborder-stuck-gauge' } }));
+  const telemetry = installTelemetryRuntime(
+    telemetryConfig,
+    createJsonLogger({ level: telemetryConfig.logLevel, base: { service: 'xborder-stuck-gauge' } }),
+  );
   if (telemetry.metricsUrl) console.log(`stuck-gauge: metrics at ${telemetry.metricsUrl}`);
   const client = await connectClient(temporal, NO_PAYLOADS);
-  console.log(`stuck-gauge: Temporal ${describeTemporalConfig(temporal)}, deployment ${own.XBORDER_DEPLOYMENT_NAME}, task queue ${own.XBORDER_TASK_QUEUE}, every ${config.intervalMs} ms`);
+  console.log(
+    `stuck-gauge: Temporal ${describeTemporalConfig(temporal)}, deployment ${own.XBORDER_DEPLOYMENT_NAME}, task queue ${own.XBORDER_TASK_QUEUE}, every ${config.intervalMs} ms`,
+  );
   const gauge = startStuckPaymentsGauge({
     ...config,
     deploymentName: own.XBORDER_DEPLOYMENT_NAME,

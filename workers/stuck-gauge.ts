@@ -20,12 +20,20 @@ export async function startStuckGauge(
   try {
     client = await connectClient(temporal, dataConverter);
   } catch (error) {
-    telemetry.logger.warn('stuck-payments gauge off: no Temporal client', { error: error instanceof Error ? error.message : String(error) });
+    telemetry.logger.warn('stuck-payments gauge off: no Temporal client', {
+      error: error instanceof Error ? error.message : String(error),
+    });
     return { stop: async () => undefined };
   }
   // Every deploy may strand PINNED payments on an old build: the gauge looks at this worker's deployment.
   const deploymentName = config.deploymentName ?? DEFAULT_DEPLOYMENT_NAME;
-  const gauge = startStuckPaymentsGauge({ ...config, deploymentName, client, meter: telemetry.runtime.metricMeter, logger: telemetry.logger });
+  const gauge = startStuckPaymentsGauge({
+    ...config,
+    deploymentName,
+    client,
+    meter: telemetry.runtime.metricMeter,
+    logger: telemetry.logger,
+  });
   return {
     async stop() {
       await gauge.stop();

@@ -9,7 +9,11 @@ export function tracingBundlePath(bundlePath: string): string {
 }
 
 /** The bundle to load: the tracing one when tracing is on and it exists, else the configured one. */
-export function chooseBundlePath(bundlePath: string, tracing: boolean, warn: (message: string) => void = console.warn): string {
+export function chooseBundlePath(
+  bundlePath: string,
+  tracing: boolean,
+  warn: (message: string) => void = console.warn,
+): string {
   if (!tracing) return bundlePath;
   const traced = tracingBundlePath(bundlePath);
   if (existsSync(traced)) return traced;

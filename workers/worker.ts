@@ -1,6 +1,11 @@
 import type { DataConverter, WorkerDeploymentVersion } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities, type EventDeliveryConfig, type ProviderPort, type ReportsConfig } from '../activities';
+import {
+  createActivities,
+  type EventDeliveryConfig,
+  type ProviderPort,
+  type ReportsConfig,
+} from '../activities';
 import { connectionOptionsOf, type TemporalConnectionConfig } from '../src/client/connection-config';
 import { loadWorkflowBundle } from './workflow-bundle';
 import { providerErrorCounter } from '../src/telemetry/activity-interceptor';
@@ -76,7 +81,10 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
   const bundleDigest = await workflowBundleDigest(workflowBundle);
   const connection = await NativeConnection.connect(connectionOptionsOf(options.temporal));
   const version: WorkerDeploymentVersion | null = options.deployment
-    ? { deploymentName: options.deployment.version.deploymentName, buildId: options.deployment.version.buildId ?? derivedBuildId(bundleDigest) }
+    ? {
+        deploymentName: options.deployment.version.deploymentName,
+        buildId: options.deployment.version.buildId ?? derivedBuildId(bundleDigest),
+      }
     : null;
   const build: BuildRef | null = version ? { namespace: options.temporal.namespace, ...version } : null;
   let worker: Worker;
@@ -88,7 +96,11 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       namespace: options.temporal.namespace,
       taskQueue: options.taskQueue,
       workflowBundle,
-      activities: createActivities({ provider: options.provider, ...(events ? { events } : {}), reports: options.reports ?? null }),
+      activities: createActivities({
+        provider: options.provider,
+        ...(events ? { events } : {}),
+        reports: options.reports ?? null,
+      }),
       // the SDK's default identity, and which event endpoints this worker delivers to (url hashes): startPayment
       // refuses events no polling worker can deliver (src/client/events-deliverable.ts)
       identity: `${process.pid}@${os.hostname()} ${eventsIdentityTag(events)}`,
@@ -102,8 +114,12 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
       ...(traced.sinks ? { sinks: traced.sinks } : {}),
       shutdownGraceTime: options.shutdownGraceMs ?? 10_000,
       ...(options.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: options.maxCachedWorkflows } : {}),
-      ...(options.maxConcurrentWorkflowTasks !== undefined ? { maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks } : {}),
-      ...(options.maxConcurrentActivities !== undefined ? { maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities } : {}),
+      ...(options.maxConcurrentWorkflowTasks !== undefined
+        ? { maxConcurrentWorkflowTaskExecutions: options.maxConcurrentWorkflowTasks }
+        : {}),
+      ...(options.maxConcurrentActivities !== undefined
+        ? { maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities }
+        : {}),
       ...(options.debugMode ? { debugMode: true } : {}),
       ...(options.deployment && version
         ? {
@@ -127,7 +143,9 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     // the version exists once the worker polled: the first worker of a build records its bundle, a later one
     // checks it again (two bundles racing for a new build id: the one that reads another digest stops)
     try {
-      await recordBundleDigest(connection.workflowService, build, bundleDigest, { identity: `xborder worker ${build.buildId}` });
+      await recordBundleDigest(connection.workflowService, build, bundleDigest, {
+        identity: `xborder worker ${build.buildId}`,
+      });
     } catch (error) {
       await running.shutdown().catch(() => undefined);
       throw error;

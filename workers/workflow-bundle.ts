@@ -14,7 +14,9 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-
  * Tracing: the OpenTelemetry workflow interceptors. A separate bundle: every cached workflow evaluates
  * its bundle, so the default one (tracing off) carries no OpenTelemetry code (docs/performance.md).
  */
-export const TRACING_INTERCEPTOR_MODULE = require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
+export const TRACING_INTERCEPTOR_MODULE = require.resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
 export const DEFAULT_BUNDLE_PATH = path.join(ROOT, 'dist', 'workflow-bundle.js');
 export const DEFAULT_TRACING_BUNDLE_PATH = tracingBundlePath(DEFAULT_BUNDLE_PATH);
 
@@ -24,7 +26,9 @@ export interface WorkflowBundleChoice {
 }
 
 function interceptorModules(choice: WorkflowBundleChoice): string[] {
-  return choice.tracing ? [...WORKFLOW_INTERCEPTOR_MODULES, TRACING_INTERCEPTOR_MODULE] : WORKFLOW_INTERCEPTOR_MODULES;
+  return choice.tracing
+    ? [...WORKFLOW_INTERCEPTOR_MODULES, TRACING_INTERCEPTOR_MODULE]
+    : WORKFLOW_INTERCEPTOR_MODULES;
 }
 
 /** The bundler's logger: warnings and errors only (webpack's progress lines are noise). */
@@ -50,9 +54,21 @@ export async function loadWorkflowBundle(
   if (bundlePath) return { codePath: chooseBundlePath(bundlePath, choice.tracing === true) };
   const prebuilt = choice.tracing ? DEFAULT_TRACING_BUNDLE_PATH : DEFAULT_BUNDLE_PATH;
   if (COMPILED && existsSync(prebuilt)) return { codePath: prebuilt };
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules(choice), failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger });
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: interceptorModules(choice),
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: quietBundlerLogger,
+  });
 }
 
 export async function buildWorkflowBundle(choice: WorkflowBundleChoice = {}): Promise<string> {
-  return (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: interceptorModules(choice), failureConverterPath: FAILURE_CONVERTER_PATH, logger: quietBundlerLogger })).code;
+  return (
+    await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      workflowInterceptorModules: interceptorModules(choice),
+      failureConverterPath: FAILURE_CONVERTER_PATH,
+      logger: quietBundlerLogger,
+    })
+  ).code;
 }

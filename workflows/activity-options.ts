@@ -38,7 +38,9 @@ export const localRateActivities = proxyLocalActivities<Pick<PaymentActivities, 
  * The contract's rules for a payment request (src/contract/validate-payment.ts), as a local activity: pure and
  * quick, and the workflow bundle never loads the request shapes. A few retries only: it does no I/O.
  */
-export const localValidateActivities = proxyLocalActivities<Pick<PaymentActivities, 'validatePaymentRequest'>>({
+export const localValidateActivities = proxyLocalActivities<
+  Pick<PaymentActivities, 'validatePaymentRequest'>
+>({
   startToCloseTimeout: '10s',
   scheduleToCloseTimeout: '1m',
   retry: backoff,

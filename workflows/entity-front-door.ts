@@ -15,7 +15,13 @@ export type EntityStartOptions = Partial<
 export async function signalWithStartEntity<I, S extends unknown[]>(
   client: Pick<Client, 'workflow'>,
   workflowType: string,
-  start: { workflowId: string; taskQueue: string; input: I; signal: SignalDefinition<S>; signalArgs: S } & EntityStartOptions,
+  start: {
+    workflowId: string;
+    taskQueue: string;
+    input: I;
+    signal: SignalDefinition<S>;
+    signalArgs: S;
+  } & EntityStartOptions,
 ): Promise<void> {
   const { input, ...options } = start;
   await client.workflow.signalWithStart(workflowType, {

@@ -17,7 +17,8 @@ export function entityRole(payment: Payment | null, subscriberCount: number): En
   if (payment.type === 'PAYIN') return 'PAYIN';
   if (subscriberCount > 0) return 'ORDERED';
   // spec: Payment rule 2 — the conversion of funds that arrived at a virtual account
-  if ((payment.type === 'PAYOUT' || payment.type === 'INTERNAL') && payment.source?.accountId) return 'CONVERSION';
+  if ((payment.type === 'PAYOUT' || payment.type === 'INTERNAL') && payment.source?.accountId)
+    return 'CONVERSION';
   return 'UNKNOWN';
 }
 
@@ -28,7 +29,11 @@ export function linkAccountIdOf(payment: Payment | null, role: EntityRole): stri
   return null;
 }
 
-export function entityMemo(payment: Payment | null, subscriberCount: number, unknownValues: string[]): EntityMemo {
+export function entityMemo(
+  payment: Payment | null,
+  subscriberCount: number,
+  unknownValues: string[],
+): EntityMemo {
   const role = entityRole(payment, subscriberCount);
   return {
     role,

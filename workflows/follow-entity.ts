@@ -51,7 +51,10 @@ export async function startOrSubscribe<A>(
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     try {
-      await getExternalWorkflowHandle(entityId).signal(subscribeSignal, { workflowId: subscriber, ...options.subscribeWith });
+      await getExternalWorkflowHandle(entityId).signal(subscribeSignal, {
+        workflowId: subscriber,
+        ...options.subscribeWith,
+      });
     } catch (signalErr) {
       // closed between the two calls: the caller's own reconciliation covers it
       log.warn('could not subscribe to the entity', { entityId, error: String(signalErr) });

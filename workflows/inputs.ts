@@ -63,7 +63,13 @@ export const ProviderPaymentInputSchema = z.object({
   continueAsNewAfterEvents: z.number().int().positive().optional(),
   /** carried over by continue-as-new: pushed final statuses still waiting for their GET (push-confirmation.ts) */
   unconfirmedPushes: z
-    .array(z.object({ eventId: z.string(), payment: z.custom<Payment>(), cause: z.enum(['event', 'reconcile']).optional() }))
+    .array(
+      z.object({
+        eventId: z.string(),
+        payment: z.custom<Payment>(),
+        cause: z.enum(['event', 'reconcile']).optional(),
+      }),
+    )
     .optional(),
   /**
    * Subscribers that asked for outbound events, and the status each was last told (or announced after it

@@ -7,7 +7,11 @@
 
 /** JSON with object keys sorted at every level: the same value gives the same text. */
 export function canonicalJson(value: unknown): string {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+  )
     return canonicalJson((value as { toJSON: () => unknown }).toJSON()); // a Date, as JSON sends it
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -52,7 +56,16 @@ export function sha256Hex(message: readonly number[]): string {
   const padded = [...message, 0x80];
   while (padded.length % 64 !== 56) padded.push(0);
   // the length as a 64-bit big-endian number (messages here are far below 2^32 bits)
-  padded.push(0, 0, 0, 0, (bitLength >>> 24) & 255, (bitLength >>> 16) & 255, (bitLength >>> 8) & 255, bitLength & 255);
+  padded.push(
+    0,
+    0,
+    0,
+    0,
+    (bitLength >>> 24) & 255,
+    (bitLength >>> 16) & 255,
+    (bitLength >>> 8) & 255,
+    bitLength & 255,
+  );
   const w = new Array<number>(64);
   const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
   for (let offset = 0; offset < padded.length; offset += 64) {

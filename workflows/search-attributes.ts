@@ -4,7 +4,10 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 // No personal data here: Temporal stores them unencrypted.
 export const PaymentPhaseKey = defineSearchAttributeKey('PaymentPhase', SearchAttributeType.KEYWORD);
 export const PaymentStatusKey = defineSearchAttributeKey('PaymentStatus', SearchAttributeType.KEYWORD);
-export const ProviderPaymentIdKey = defineSearchAttributeKey('ProviderPaymentId', SearchAttributeType.KEYWORD);
+export const ProviderPaymentIdKey = defineSearchAttributeKey(
+  'ProviderPaymentId',
+  SearchAttributeType.KEYWORD,
+);
 export const CustomerIdKey = defineSearchAttributeKey('CustomerId', SearchAttributeType.KEYWORD);
 export const QuoteExpiresAtKey = defineSearchAttributeKey('QuoteExpiresAt', SearchAttributeType.DATETIME);
 export const FundingDeadlineKey = defineSearchAttributeKey('FundingDeadline', SearchAttributeType.DATETIME);
@@ -23,7 +26,13 @@ export const PAYMENT_PHASE_AT_START = 'QUOTING';
  * PaymentStatus is none of them has not taken one: the reconcile activity looks for those
  * (activities/reconcile-activities.ts). The entity holds a pushed one until a GET confirms it (push-confirmation.ts).
  */
-export const FINAL_PAYMENT_STATUSES: readonly string[] = ['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'];
+export const FINAL_PAYMENT_STATUSES: readonly string[] = [
+  'COMPLETED',
+  'FAILED',
+  'REFUNDED',
+  'EXPIRED',
+  'CANCELLED',
+];
 
 export const ALL_SEARCH_ATTRIBUTE_KEYS = [
   PaymentPhaseKey,
@@ -37,7 +46,10 @@ export const ALL_SEARCH_ATTRIBUTE_KEYS = [
 /** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
 export function searchAttributeCliArgs(): string[] {
   const cliType: Record<string, string> = { KEYWORD: 'Keyword', DATETIME: 'Datetime' };
-  return ALL_SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliType[key.type]}`]);
+  return ALL_SEARCH_ATTRIBUTE_KEYS.flatMap((key) => [
+    '--search-attribute',
+    `${key.name}=${cliType[key.type]}`,
+  ]);
 }
 
 /**

@@ -34,7 +34,13 @@ export interface PaymentView {
   phase: string;
   lastSequence: number;
   /** what the customer must send, where and until when (from payment.created) */
-  toPay: { amount: number; currencyCode: string; rail: string; toAddress: string | null; quoteExpiresAt: string | null } | null;
+  toPay: {
+    amount: number;
+    currencyCode: string;
+    rail: string;
+    toAddress: string | null;
+    quoteExpiresAt: string | null;
+  } | null;
   outcome: string | null;
   code: string | null;
 }
@@ -57,19 +63,36 @@ const TERMINAL = new Set(['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED', 'REJECTE
 
 export async function startBackend(options: BackendOptions): Promise<Backend> {
   let failuresLeft = options.failFirstDeliveries ?? 0;
-  const backend: Omit<Backend, 'url' | 'eventsUrl' | 'close'> = { views: new Map(), processed: [], duplicates: 0, refused: 0 };
+  const backend: Omit<Backend, 'url' | 'eventsUrl' | 'close'> = {
+    views: new Map(),
+    processed: [],
+    duplicates: 0,
+    refused: 0,
+  };
 
   /** Called once per event id, in order per payment (the receiver's store saw to it). */
   function apply(event: XborderEvent): void {
     backend.processed.push(event);
-    const view = backend.views.get(event.paymentKey) ?? { phase: 'NEW', lastSequence: 0, toPay: null, outcome: null, code: null };
+    const view = backend.views.get(event.paymentKey) ?? {
+      phase: 'NEW',
+      lastSequence: 0,
+      toPay: null,
+      outcome: null,
+      code: null,
+    };
     if (event.sequence > view.lastSequence) {
       view.lastSequence = event.sequence;
       view.phase = event.data.phase;
     }
     const fi = event.data.fundingInstructions;
     if (event.type === 'payment.created' && fi) {
-      view.toPay = { amount: fi.amount, currencyCode: fi.currencyCode, rail: fi.rail, toAddress: fi.toAddress, quoteExpiresAt: event.data.quote?.expiresAt ?? null };
+      view.toPay = {
+        amount: fi.amount,
+        currencyCode: fi.currencyCode,
+        rail: fi.rail,
+        toAddress: fi.toAddress,
+        quoteExpiresAt: event.data.quote?.expiresAt ?? null,
+      };
     }
     if (TERMINAL.has(event.data.phase)) {
       view.outcome = event.data.phase;
@@ -99,14 +122,29 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   }
 
   async function onStart(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { paymentKey, request } = JSON.parse(await readBody(req)) as { paymentKey: string; request: PaymentRequest };
-    const started = await startPayment(options.client, { paymentKey, request, events: {} }, { taskQueue: options.taskQueue });
+    const { paymentKey, request } = JSON.parse(await readBody(req)) as {
+      paymentKey: string;
+      request: PaymentRequest;
+    };
+    const started = await startPayment(
+      options.client,
+      { paymentKey, request, events: {} },
+      { taskQueue: options.taskQueue },
+    );
     const created = started.created;
     if (created.outcome !== 'CREATED') return send(res, 422, created);
     const fi = created.fundingInstructions;
     send(res, 201, {
       paymentKey,
-      whatToPay: fi ? { amount: fi.amount, currencyCode: fi.currencyCode, rail: fi.rail, toAddress: fi.toAddress, before: created.quote.expiresAt } : null,
+      whatToPay: fi
+        ? {
+            amount: fi.amount,
+            currencyCode: fi.currencyCode,
+            rail: fi.rail,
+            toAddress: fi.toAddress,
+            before: created.quote.expiresAt,
+          }
+        : null,
     });
   }
 
@@ -118,7 +156,9 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
         : req.method === 'POST' && req.url === '/payments'
           ? onStart(req, res)
           : route === 'GET /payments/:key'
-            ? Promise.resolve(send(res, backend.views.has(key(req)) ? 200 : 404, backend.views.get(key(req)) ?? {}))
+            ? Promise.resolve(
+                send(res, backend.views.has(key(req)) ? 200 : 404, backend.views.get(key(req)) ?? {}),
+              )
             : Promise.resolve(send(res, 404, { error: 'not found' }));
     handle.catch((err: unknown) => send(res, 500, { error: (err as Error).name }));
   });
@@ -127,10 +167,11 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   return Object.assign(backend, {
     url,
     eventsUrl: `${url}/xborder-events`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }
 
@@ -140,7 +181,9 @@ function key(req: IncomingMessage): string {
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
   if (res.headersSent) return;
-  res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' }).end(body === undefined ? undefined : JSON.stringify(body));
+  res
+    .writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' })
+    .end(body === undefined ? undefined : JSON.stringify(body));
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -6,7 +6,8 @@ import { startBackend } from './backend';
 
 async function main(): Promise<void> {
   const secrets = (process.env.XBORDER_EVENTS_SECRETS ?? '').split(',').filter(Boolean);
-  if (secrets.length === 0) throw new Error('set XBORDER_EVENTS_SECRETS (the worker\'s, for its default endpoint)');
+  if (secrets.length === 0)
+    throw new Error("set XBORDER_EVENTS_SECRETS (the worker's, for its default endpoint)");
   const client = await connectClientFromEnv();
   const backend = await startBackend({
     client,

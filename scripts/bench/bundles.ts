@@ -5,7 +5,10 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { buildWorkflowBundle, quietBundlerLogger } from '../../workers/workflow-bundle';
 
 export async function bundleSkeleton(): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('./skeleton/workflows'), logger: quietBundlerLogger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./skeleton/workflows'),
+    logger: quietBundlerLogger,
+  });
   return code;
 }
 
@@ -25,5 +28,10 @@ export async function prebuildBundles(dir: string): Promise<PrebuiltBundles> {
   const skeleton = path.join(dir, 'skeleton-workflow-bundle.js');
   writeFileSync(xborder, xborderCode);
   writeFileSync(skeleton, skeletonCode);
-  return { xborder, skeleton, xborderKb: Math.round(xborderCode.length / 1024), skeletonKb: Math.round(skeletonCode.length / 1024) };
+  return {
+    xborder,
+    skeleton,
+    xborderKb: Math.round(xborderCode.length / 1024),
+    skeletonKb: Math.round(skeletonCode.length / 1024),
+  };
 }

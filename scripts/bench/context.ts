@@ -30,10 +30,16 @@ export interface BenchContext {
   notes: string[];
   row(row: Row): void;
   /** A worker process for `kind` on a fresh task queue, and the subject that drives it. */
-  worker(kind: SubjectKind, extra?: { maxCachedWorkflows?: number; debugMode?: boolean; prebuilt?: boolean }): Promise<{ worker: BenchWorker; subject: Subject; taskQueue: string }>;
+  worker(
+    kind: SubjectKind,
+    extra?: { maxCachedWorkflows?: number; debugMode?: boolean; prebuilt?: boolean },
+  ): Promise<{ worker: BenchWorker; subject: Subject; taskQueue: string }>;
 }
 
-export function createContext(base: Omit<BenchContext, 'row' | 'worker' | 'rows' | 'notes'>, registerStop: (stop: () => Promise<void>) => void): BenchContext {
+export function createContext(
+  base: Omit<BenchContext, 'row' | 'worker' | 'rows' | 'notes'>,
+  registerStop: (stop: () => Promise<void>) => void,
+): BenchContext {
   const rows: Row[] = [];
   return {
     ...base,
@@ -48,7 +54,9 @@ export function createContext(base: Omit<BenchContext, 'row' | 'worker' | 'rows'
         address: base.stack.temporal.address,
         namespace: base.stack.namespace,
         taskQueue,
-        ...(prebuilt ? { bundlePath: kind === 'payment' ? base.bundles.xborder : base.bundles.skeleton } : {}),
+        ...(prebuilt
+          ? { bundlePath: kind === 'payment' ? base.bundles.xborder : base.bundles.skeleton }
+          : {}),
         providerUrl: base.stack.sandbox.url,
         apiKey: base.stack.apiKey,
         ...(extra.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: extra.maxCachedWorkflows } : {}),
@@ -56,7 +64,10 @@ export function createContext(base: Omit<BenchContext, 'row' | 'worker' | 'rows'
       });
       registerStop(() => worker.stop());
       if (kind === 'payment') base.stack.setWebhookTaskQueue(taskQueue);
-      const subject = kind === 'payment' ? paymentSubject(base.stack.client, taskQueue, base.stack.sandbox) : skeletonSubject(base.stack.client, taskQueue, kind);
+      const subject =
+        kind === 'payment'
+          ? paymentSubject(base.stack.client, taskQueue, base.stack.sandbox)
+          : skeletonSubject(base.stack.client, taskQueue, kind);
       return { worker, subject, taskQueue };
     },
   };

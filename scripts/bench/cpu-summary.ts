@@ -13,7 +13,8 @@ function areaOf(url: string, functionName: string): string {
   if (!url) return `(${functionName || 'native'})`;
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1]!;
-  if (url.includes('workflow-bundle')) return 'workflow bundle (zod, contract, workflows, SDK workflow runtime)';
+  if (url.includes('workflow-bundle'))
+    return 'workflow bundle (zod, contract, workflows, SDK workflow runtime)';
   const ours = /wt-[^/]+\/([^/]+\/[^/]+)/.exec(url) ?? /xborder[^/]*\/([^/]+\/[^/]+)/.exec(url);
   if (ours) return ours[1]!;
   if (url.startsWith('node:')) return 'node internals';
@@ -41,7 +42,9 @@ function main(): void {
   const print = (title: string, m: Map<string, number>) => {
     console.log(`\n| ${title} | ms | % |\n|---|---|---|`);
     for (const [k, us] of [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, top))
-      console.log(`| ${k.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} | ${((us / total) * 100).toFixed(1)} |`);
+      console.log(
+        `| ${k.replace(/\|/g, '\\|')} | ${(us / 1000).toFixed(0)} | ${((us / total) * 100).toFixed(1)} |`,
+      );
   };
   console.log(`profile: ${(total / 1000).toFixed(0)} ms sampled`);
   print('area (self time)', byArea);

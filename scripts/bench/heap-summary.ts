@@ -33,7 +33,8 @@ export function summarize(file: string): Map<string, { count: number; bytes: num
 
 function main(): void {
   const [before, after, perArg, topArg] = process.argv.slice(2);
-  if (!before || !after) throw new Error('usage: heap-summary.ts before.heapsnapshot after.heapsnapshot [per] [top]');
+  if (!before || !after)
+    throw new Error('usage: heap-summary.ts before.heapsnapshot after.heapsnapshot [per] [top]');
   const per = Number(perArg ?? 1);
   const top = Number(topArg ?? 30);
   const a = summarize(before);
@@ -44,9 +45,14 @@ function main(): void {
     return { key, count: (g.count - was.count) / per, bytes: (g.bytes - was.bytes) / per };
   });
   rows.sort((x, y) => y.bytes - x.bytes);
-  console.log(`heap ${Math.round(total(a) / 1024)} KB → ${Math.round(total(b) / 1024)} KB: ${Math.round((total(b) - total(a)) / 1024 / per)} KB per unit (${per} units)`);
+  console.log(
+    `heap ${Math.round(total(a) / 1024)} KB → ${Math.round(total(b) / 1024)} KB: ${Math.round((total(b) - total(a)) / 1024 / per)} KB per unit (${per} units)`,
+  );
   console.log('| what | objects per unit | KB per unit |\n|---|---|---|');
-  for (const row of rows.slice(0, top)) console.log(`| ${row.key.replace(/\|/g, '\\|')} | ${row.count.toFixed(1)} | ${(row.bytes / 1024).toFixed(1)} |`);
+  for (const row of rows.slice(0, top))
+    console.log(
+      `| ${row.key.replace(/\|/g, '\\|')} | ${row.count.toFixed(1)} | ${(row.bytes / 1024).toFixed(1)} |`,
+    );
 }
 
 if (require.main === module) main();

@@ -51,7 +51,8 @@ async function main(): Promise<number> {
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     stopping = true;
-    for (const stop of stops.splice(0).reverse()) await stop().catch((error: unknown) => progress.log(`shutdown: ${String(error)}`));
+    for (const stop of stops.splice(0).reverse())
+      await stop().catch((error: unknown) => progress.log(`shutdown: ${String(error)}`));
   };
   let interrupted = false;
   let stopping = false;
@@ -75,7 +76,9 @@ async function main(): Promise<number> {
   const actionNotes: string[] = [];
   const stackScenarios = options.scenarios.filter((s): s is StackScenario => s !== 'actions');
   try {
-    progress.log(`machine: ${machine.cpus} CPUs, load ${machine.loadAverageAtStart.join(' / ')}; ${options.quick ? 'quick run' : 'full run'}`);
+    progress.log(
+      `machine: ${machine.cpus} CPUs, load ${machine.loadAverageAtStart.join(' / ')}; ${options.quick ? 'quick run' : 'full run'}`,
+    );
     if (options.scenarios.includes('actions')) {
       try {
         progress.update('actions: driving every payment path on the time-skipping server');
@@ -83,28 +86,43 @@ async function main(): Promise<number> {
         actionNotes.push(ACTIONS_NOTE);
       } catch (error) {
         failed.push(`actions: ${error instanceof Error ? error.message : String(error)}`);
-        progress.log(`actions FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        progress.log(
+          `actions FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       }
     }
     if (stackScenarios.length === 0) return report();
-    progress.log(`payloads: ${useBenchCodecKey()}; Temporal: ${options.engine === 'postgres' ? 'server on PostgreSQL (--engine postgres)' : 'dev server on SQLite'}`);
+    progress.log(
+      `payloads: ${useBenchCodecKey()}; Temporal: ${options.engine === 'postgres' ? 'server on PostgreSQL (--engine postgres)' : 'dev server on SQLite'}`,
+    );
     const stack = await startBenchStack((line) => progress.log(line), options.engine);
     stops.push(async () => rmSync(stack.dir, { recursive: true, force: true })); // runs last: the server's SQLite file, the bundles
     stops.push(() => stack.close());
     progress.update('building the workflow bundles');
     const bundles = await prebuildBundles(path.join(stack.dir, 'bundles'));
     progress.log(`bundles: xborder ${bundles.xborderKb} KiB, skeleton ${bundles.skeletonKb} KiB`);
-    ctx = createContext({ stack, options, progress, bundles, resultsDir: RESULTS_DIR }, (stop) => stops.push(stop));
+    ctx = createContext({ stack, options, progress, bundles, resultsDir: RESULTS_DIR }, (stop) =>
+      stops.push(stop),
+    );
     for (const scenario of stackScenarios) {
       if (interrupted) break;
       try {
         await SCENARIO_RUNNERS[scenario](ctx);
       } catch (error) {
         failed.push(`${scenario}: ${error instanceof Error ? error.message : String(error)}`);
-        progress.log(`${scenario} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        progress.log(
+          `${scenario} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
       }
       // the figures so far survive an interrupted run (same files, rewritten at the end)
-      writeResults(RESULTS_DIR, { machine, options, rows: ctx.rows, notes: [...actionNotes, ...ctx.notes], failed, actions });
+      writeResults(RESULTS_DIR, {
+        machine,
+        options,
+        rows: ctx.rows,
+        notes: [...actionNotes, ...ctx.notes],
+        failed,
+        actions,
+      });
     }
     if (options.profile && !interrupted) await runProfile(ctx);
   } catch (error) {
@@ -121,10 +139,13 @@ async function main(): Promise<number> {
     const notes = [...actionNotes, ...(ctx?.notes ?? [])];
     const written = writeResults(RESULTS_DIR, { machine, options, rows, notes, failed, actions });
     if (rows.length > 0) console.log(`\n${markdownTable(rows)}\n`);
-    if (actions) console.log(`\nTemporal actions per payment (billed; in brackets: listed, not billed)\n\n${actions}\n`);
+    if (actions)
+      console.log(`\nTemporal actions per payment (billed; in brackets: listed, not billed)\n\n${actions}\n`);
     for (const note of notes) console.log(`note: ${note}`);
     for (const failure of failed) console.log(`FAILED: ${failure}`);
-    console.log(`results: ${path.relative(process.cwd(), written.markdown)} (and .json); load average ${machine.loadAverageAtStart.join(' / ')} → ${machine.loadAverageAtEnd.join(' / ')}`);
+    console.log(
+      `results: ${path.relative(process.cwd(), written.markdown)} (and .json); load average ${machine.loadAverageAtStart.join(' / ')} → ${machine.loadAverageAtEnd.join(' / ')}`,
+    );
     return failed.length > 0 ? 1 : 0;
   }
 }

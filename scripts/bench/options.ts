@@ -44,13 +44,43 @@ export const BenchOptionsSchema = z.object({
 });
 export type BenchOptions = z.infer<typeof BenchOptionsSchema>;
 
-const FULL = { n: 200, concurrency: 20, sequential: 20, rssWorkflows: 200, parked: 10_000, cache: 1_000, probes: 50, rate: 200, events: 2_000, starts: 3, lateWait: 65 };
-const QUICK = { n: 6, concurrency: 3, sequential: 2, rssWorkflows: 6, parked: 12, cache: 8, probes: 2, rate: 10, events: 30, starts: 1, lateWait: 0 };
+const FULL = {
+  n: 200,
+  concurrency: 20,
+  sequential: 20,
+  rssWorkflows: 200,
+  parked: 10_000,
+  cache: 1_000,
+  probes: 50,
+  rate: 200,
+  events: 2_000,
+  starts: 3,
+  lateWait: 65,
+};
+const QUICK = {
+  n: 6,
+  concurrency: 3,
+  sequential: 2,
+  rssWorkflows: 6,
+  parked: 12,
+  cache: 8,
+  probes: 2,
+  rate: 10,
+  events: 30,
+  starts: 1,
+  lateWait: 0,
+};
 
 /** `--quick`, `--profile`, `--only p1,p3`, and `--<option> <number>` for any count above. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = argv.includes('--quick');
-  const raw: Record<string, unknown> = { ...(quick ? QUICK : FULL), quick, profile: argv.includes('--profile'), scenarios: quick ? SCENARIOS.filter((x) => x !== 'actions') : [...SCENARIOS], engine: 'dev' };
+  const raw: Record<string, unknown> = {
+    ...(quick ? QUICK : FULL),
+    quick,
+    profile: argv.includes('--profile'),
+    scenarios: quick ? SCENARIOS.filter((x) => x !== 'actions') : [...SCENARIOS],
+    engine: 'dev',
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick' || arg === '--profile') continue;
@@ -61,7 +91,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     if (name === 'only') raw.scenarios = value.split(',');
     else if (name === 'engine') raw.engine = value;
     else if (name in FULL) raw[name] = value;
-    else throw new Error(`unknown option ${arg} (options: --quick, --profile, --only ${SCENARIOS.join(',')}, --engine dev|postgres, ${Object.keys(FULL).map((k) => `--${k}`).join(', ')})`);
+    else
+      throw new Error(
+        `unknown option ${arg} (options: --quick, --profile, --only ${SCENARIOS.join(',')}, --engine dev|postgres, ${Object.keys(
+          FULL,
+        )
+          .map((k) => `--${k}`)
+          .join(', ')})`,
+      );
   }
   return BenchOptionsSchema.parse(raw);
 }

@@ -31,10 +31,14 @@ const DATABASES = ['temporal', 'temporal_visibility'];
 const STATS_SETTLE_MS = 11_000;
 
 function psql(pg: PostgresAccess, database: string, sql: string): string[][] {
-  const run = spawnSync(path.join(postgresBinDir(), 'psql'), ['-h', pg.host, '-p', String(pg.port), '-U', pg.user, '-d', database, '-At', '-F', '\t', '-c', sql], {
-    encoding: 'utf8',
-    env: { ...process.env, PGPASSWORD: pg.password },
-  });
+  const run = spawnSync(
+    path.join(postgresBinDir(), 'psql'),
+    ['-h', pg.host, '-p', String(pg.port), '-U', pg.user, '-d', database, '-At', '-F', '\t', '-c', sql],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, PGPASSWORD: pg.password },
+    },
+  );
   if (run.status !== 0) throw new Error(`psql on ${database}: ${run.stderr.trim()}`);
   return run.stdout
     .split('\n')
@@ -45,11 +49,19 @@ function psql(pg: PostgresAccess, database: string, sql: string): string[][] {
 export async function persistenceSnapshot(pg: PostgresAccess): Promise<PersistenceSnapshot> {
   await sleep(STATS_SETTLE_MS);
   const snapshot: PersistenceSnapshot = { commits: {}, rows: {} };
-  for (const [db, commits] of psql(pg, 'temporal', `SELECT datname, xact_commit FROM pg_stat_database WHERE datname IN (${DATABASES.map((d) => `'${d}'`).join(', ')})`)) {
+  for (const [db, commits] of psql(
+    pg,
+    'temporal',
+    `SELECT datname, xact_commit FROM pg_stat_database WHERE datname IN (${DATABASES.map((d) => `'${d}'`).join(', ')})`,
+  )) {
     snapshot.commits[db!] = Number(commits);
   }
   for (const db of DATABASES) {
-    for (const [table, written] of psql(pg, db, 'SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables')) {
+    for (const [table, written] of psql(
+      pg,
+      db,
+      'SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables',
+    )) {
       snapshot.rows[`${db === 'temporal' ? '' : `${db}.`}${table}`] = Number(written);
     }
   }
@@ -57,9 +69,17 @@ export async function persistenceSnapshot(pg: PostgresAccess): Promise<Persisten
 }
 
 /** What happened between two snapshots, per unit (workflow started, payment funded). */
-export function perUnit(before: PersistenceSnapshot, after: PersistenceSnapshot, units: number): PersistenceSnapshot {
+export function perUnit(
+  before: PersistenceSnapshot,
+  after: PersistenceSnapshot,
+  units: number,
+): PersistenceSnapshot {
   const delta = (a: Record<string, number>, b: Record<string, number>) =>
-    Object.fromEntries(Object.keys(b).map((k) => [k, ((b[k] ?? 0) - (a[k] ?? 0)) / units]).filter(([, v]) => (v as number) > 0));
+    Object.fromEntries(
+      Object.keys(b)
+        .map((k) => [k, ((b[k] ?? 0) - (a[k] ?? 0)) / units])
+        .filter(([, v]) => (v as number) > 0),
+    );
   return { commits: delta(before.commits, after.commits), rows: delta(before.rows, after.rows) };
 }
 
@@ -69,15 +89,34 @@ const total = (values: Record<string, number>) => Object.values(values).reduce((
  * A markdown table: one line per table (and the commits), one column per subject, the payment's excess over
  * the two-workflow skeleton last. Tables the payment writes least come last.
  */
-export function persistenceTable(unit: string, columns: Array<{ label: string; profile: PersistenceSnapshot }>): string {
-  const tables = [...new Set(columns.flatMap((c) => Object.keys(c.profile.rows)))].sort((a, b) => (columns.at(-1)!.profile.rows[b] ?? 0) - (columns.at(-1)!.profile.rows[a] ?? 0));
+export function persistenceTable(
+  unit: string,
+  columns: Array<{ label: string; profile: PersistenceSnapshot }>,
+): string {
+  const tables = [...new Set(columns.flatMap((c) => Object.keys(c.profile.rows)))].sort(
+    (a, b) => (columns.at(-1)!.profile.rows[b] ?? 0) - (columns.at(-1)!.profile.rows[a] ?? 0),
+  );
   const fmt = (v: number | undefined) => (v === undefined ? '0' : v.toFixed(1));
-  const line = (name: string, values: Array<number | undefined>) => `| ${name} | ${values.map(fmt).join(' | ')} |`;
+  const line = (name: string, values: Array<number | undefined>) =>
+    `| ${name} | ${values.map(fmt).join(' | ')} |`;
   return [
     `| ${unit} | ${columns.map((c) => c.label).join(' | ')} |`,
     `|---|${columns.map(() => '---').join('|')}|`,
-    ...DATABASES.map((db) => line(`commits (${db})`, columns.map((c) => c.profile.commits[db]))),
-    line('**rows written, all tables**', columns.map((c) => total(c.profile.rows))),
-    ...tables.map((t) => line(t, columns.map((c) => c.profile.rows[t]))),
+    ...DATABASES.map((db) =>
+      line(
+        `commits (${db})`,
+        columns.map((c) => c.profile.commits[db]),
+      ),
+    ),
+    line(
+      '**rows written, all tables**',
+      columns.map((c) => total(c.profile.rows)),
+    ),
+    ...tables.map((t) =>
+      line(
+        t,
+        columns.map((c) => c.profile.rows[t]),
+      ),
+    ),
   ].join('\n');
 }

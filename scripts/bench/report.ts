@@ -41,13 +41,25 @@ export function markdownTable(rows: readonly Row[]): string {
   const lines = ['| | figure | xborder | baseline | ratio |', '|---|---|---|---|---|'];
   for (const row of rows) {
     const ratio = ratioOf(row);
-    lines.push(`| ${row.scenario} | ${row.figure} | ${format(row.value, row.unit)} | ${format(row.baseline, row.unit)} | ${ratio === null ? '' : `${ratio.toFixed(2)} (${row.ratioLabel})`} |`);
+    lines.push(
+      `| ${row.scenario} | ${row.figure} | ${format(row.value, row.unit)} | ${format(row.baseline, row.unit)} | ${ratio === null ? '' : `${ratio.toFixed(2)} (${row.ratioLabel})`} |`,
+    );
   }
   return lines.join('\n');
 }
 
 /** `actions`: the markdown table of scenarios/actions.ts, when it ran. */
-export function writeResults(dir: string, result: { machine: Machine; options: BenchOptions; rows: Row[]; notes: string[]; failed: string[]; actions?: string | undefined }): { json: string; markdown: string } {
+export function writeResults(
+  dir: string,
+  result: {
+    machine: Machine;
+    options: BenchOptions;
+    rows: Row[];
+    notes: string[];
+    failed: string[];
+    actions?: string | undefined;
+  },
+): { json: string; markdown: string } {
   mkdirSync(dir, { recursive: true });
   const stamp = result.machine.date.replace(/[:.]/g, '-');
   const md = [
@@ -57,7 +69,9 @@ export function writeResults(dir: string, result: { machine: Machine; options: B
     '',
     markdownTable(result.rows),
     '',
-    ...(result.actions ? ['Temporal actions per payment (billed; in brackets: listed, not billed)', '', result.actions, ''] : []),
+    ...(result.actions
+      ? ['Temporal actions per payment (billed; in brackets: listed, not billed)', '', result.actions, '']
+      : []),
     ...result.notes.map((n) => `- ${n}`),
     ...result.failed.map((f) => `- FAILED: ${f}`),
     '',
@@ -66,7 +80,11 @@ export function writeResults(dir: string, result: { machine: Machine; options: B
   ].join('\n');
   const json = path.join(dir, `bench-${stamp}.json`);
   const markdown = path.join(dir, `bench-${stamp}.md`);
-  const body = JSON.stringify({ ...result, rows: result.rows.map((r) => ({ ...r, ratio: ratioOf(r) })) }, null, 2);
+  const body = JSON.stringify(
+    { ...result, rows: result.rows.map((r) => ({ ...r, ratio: ratioOf(r) })) },
+    null,
+    2,
+  );
   writeFileSync(json, body);
   writeFileSync(markdown, md);
   writeFileSync(path.join(dir, 'latest.json'), body);

@@ -10,7 +10,12 @@ import path from 'node:path';
 import { freePort } from '../../src/cli/port-check';
 import { startLocalStack, type LocalStack } from '../../src/cli/stack';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
-import { createTemporalRouter, createWebhookHandler, startIngressServer, type WebhookHandler } from '../../src/ingress';
+import {
+  createTemporalRouter,
+  createWebhookHandler,
+  startIngressServer,
+  type WebhookHandler,
+} from '../../src/ingress';
 import { startTemporalCluster, type TemporalCluster } from '../../test/cluster/temporal-cluster';
 import type { PostgresAccess } from './persistence-profile';
 
@@ -26,7 +31,10 @@ export interface BenchStack extends LocalStack {
  * `engine` dev: the CLI's dev server on SQLite, started by the stack. postgres: the Temporal server on PostgreSQL
  * as temporal-docker runs it (test/cluster/temporal-cluster.ts), which the stack then reuses.
  */
-export async function startBenchStack(log: (line: string) => void, engine: 'dev' | 'postgres' = 'dev'): Promise<BenchStack> {
+export async function startBenchStack(
+  log: (line: string) => void,
+  engine: 'dev' | 'postgres' = 'dev',
+): Promise<BenchStack> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-bench-'));
   const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
   let webhookTaskQueue = 'bench-no-payment-worker-yet';
@@ -38,11 +46,16 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
     port: 0,
     handler: Object.assign(
       async (headers: Parameters<WebhookHandler>[0], body: Parameters<WebhookHandler>[1]) =>
-        handler ? handler(headers, body) : { status: 503, body: { ok: false, code: 'NOT_READY', message: 'bench stack starting' } },
+        handler
+          ? handler(headers, body)
+          : { status: 503, body: { ok: false, code: 'NOT_READY', message: 'bench stack starting' } },
       {
         counters,
         checkHeaders: (headers: Parameters<WebhookHandler>[0]) => handler?.checkHeaders(headers) ?? null,
-        notRead: (status: 408 | 413 | 503, code: string, message: string) => ({ status, body: { ok: false, code, message } }),
+        notRead: (status: 408 | 413 | 503, code: string, message: string) => ({
+          status,
+          body: { ok: false, code, message },
+        }),
       },
     ),
   });
@@ -84,14 +97,22 @@ export async function startBenchStack(log: (line: string) => void, engine: 'dev'
       secrets: [webhookSecret],
       router: { route: (event) => createTemporalRouter(stack.client, webhookTaskQueue).route(event) },
       onOutcome: (outcome, detail) => {
-        if (outcome === 'failed' || outcome === 'rejected') log(`webhook ${outcome}: ${detail.type ?? ''} ${detail.message}`);
+        if (outcome === 'failed' || outcome === 'rejected')
+          log(`webhook ${outcome}: ${detail.type ?? ''} ${detail.message}`);
       },
     });
     return {
       ...stack,
       dir,
       setWebhookTaskQueue: (taskQueue) => void (webhookTaskQueue = taskQueue),
-      postgres: cluster ? { host: cluster.postgres.host, port: cluster.postgres.port, user: cluster.postgres.user, password: cluster.postgres.password } : null,
+      postgres: cluster
+        ? {
+            host: cluster.postgres.host,
+            port: cluster.postgres.port,
+            user: cluster.postgres.user,
+            password: cluster.postgres.password,
+          }
+        : null,
       close: async () => {
         await stack.close();
         await ingress.close();

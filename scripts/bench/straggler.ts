@@ -5,7 +5,10 @@
 import got from 'got';
 import type { Client } from '@temporalio/client';
 import type { ProviderClient } from '../../src/provider';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { PaymentPhaseKey } from '../../workflows/search-attributes';
 
 interface FailedDelivery {
@@ -25,15 +28,23 @@ async function settle<T>(what: Promise<T>): Promise<T | string> {
 }
 
 /** The deliveries the sandbox gave up on or still retries, by provider payment id (one read per diagnosis round). */
-export async function undeliveredWebhooks(sandbox: { url: string; controlHeaders: Record<string, string> }): Promise<Map<string, string[]>> {
+export async function undeliveredWebhooks(sandbox: {
+  url: string;
+  controlHeaders: Record<string, string>;
+}): Promise<Map<string, string[]>> {
   const byPayment = new Map<string, string[]>();
   for (const state of ['failed', 'pending']) {
-    const { data } = await got(`${sandbox.url}/sandbox/webhooks`, { headers: sandbox.controlHeaders, searchParams: { state } }).json<{ data: FailedDelivery[] }>();
+    const { data } = await got(`${sandbox.url}/sandbox/webhooks`, {
+      headers: sandbox.controlHeaders,
+      searchParams: { state },
+    }).json<{ data: FailedDelivery[] }>();
     for (const d of data) {
       const id = d.event.data?.id;
       if (!id) continue;
       const last = d.attempts.at(-1);
-      const tried = last ? `${d.attempts.length} attempts, last: ${last.error ?? `HTTP ${last.status}`}` : 'first attempt in flight';
+      const tried = last
+        ? `${d.attempts.length} attempts, last: ${last.error ?? `HTTP ${last.status}`}`
+        : 'first attempt in flight';
       const line = `${d.eventType} ${d.state} (${tried}${d.nextAttemptAt ? `, next at ${d.nextAttemptAt}` : ''})`;
       byPayment.set(id, [...(byPayment.get(id) ?? []), line]);
     }
@@ -54,10 +65,12 @@ export async function describeStraggler(
   );
   const entityHandle = deps.client.workflow.getHandle(providerPaymentWorkflowId(providerPaymentId));
   const entity = await settle(
-    Promise.all([entityHandle.describe(), entityHandle.query(providerPaymentSnapshotQuery)]).then(([d, s]) => {
-      const last = s.statusHistory.at(-1);
-      return `${d.status.name}, sees ${s.payment?.status ?? 'nothing'}${last ? ` (since ${last.at}, by ${last.cause})` : ''}`;
-    }),
+    Promise.all([entityHandle.describe(), entityHandle.query(providerPaymentSnapshotQuery)]).then(
+      ([d, s]) => {
+        const last = s.statusHistory.at(-1);
+        return `${d.status.name}, sees ${s.payment?.status ?? 'nothing'}${last ? ` (since ${last.at}, by ${last.cause})` : ''}`;
+      },
+    ),
   );
   const service = await settle(deps.provider.payments.get(providerPaymentId).then((p) => p.status));
   const webhooks = deps.undelivered.get(providerPaymentId) ?? [];

@@ -4,7 +4,13 @@ import got from 'got';
 import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type Client } from '@temporalio/client';
 import { startPayment, type PaymentRequest } from '../../src/client/payments';
 import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
-import { SKELETON_PAIR_WORKFLOW_TYPE, SKELETON_WORKFLOW_TYPE, skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal } from './skeleton/messages';
+import {
+  SKELETON_PAIR_WORKFLOW_TYPE,
+  SKELETON_WORKFLOW_TYPE,
+  skeletonCreatedUpdate,
+  skeletonFundSignal,
+  skeletonNoopSignal,
+} from './skeleton/messages';
 
 /** skeleton-pair: the skeleton that also starts a second workflow at create, as the payment starts its entity */
 export type SubjectKind = 'payment' | 'skeleton' | 'skeleton-pair';
@@ -31,7 +37,12 @@ export interface Subject {
 export function paymentRequest(reference: string): PaymentRequest {
   return {
     customerId: 'cus_demo_individual',
-    source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount: 100,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
     reference,
     paymentReason: 'PERSONAL_TRANSFERS',
@@ -39,18 +50,31 @@ export function paymentRequest(reference: string): PaymentRequest {
 }
 
 /** `sandbox`: the bench stack's sandbox (its URL and the control token's header, for the fund call). */
-export function paymentSubject(client: Client, taskQueue: string, sandbox: { url: string; controlHeaders: Record<string, string> }): Subject {
+export function paymentSubject(
+  client: Client,
+  taskQueue: string,
+  sandbox: { url: string; controlHeaders: Record<string, string> },
+): Subject {
   return {
     kind: 'payment',
     async start(key) {
       const began = performance.now();
-      const started = await startPayment(client, { paymentKey: key, request: paymentRequest(key) }, { taskQueue });
+      const started = await startPayment(
+        client,
+        { paymentKey: key, request: paymentRequest(key) },
+        { taskQueue },
+      );
       const createdMs = performance.now() - began;
-      if (started.created.outcome !== 'CREATED') throw new Error(`payment ${key} not created: ${JSON.stringify(started.created)}`);
+      if (started.created.outcome !== 'CREATED')
+        throw new Error(`payment ${key} not created: ${JSON.stringify(started.created)}`);
       return { key, workflowId: started.workflowId, createdId: started.created.providerPaymentId, createdMs };
     },
     async fund(started) {
-      await got.post(`${sandbox.url}/sandbox/payments/${started.createdId}/fund`, { headers: sandbox.controlHeaders, json: {}, retry: { limit: 3, methods: ['POST'] } });
+      await got.post(`${sandbox.url}/sandbox/payments/${started.createdId}/fund`, {
+        headers: sandbox.controlHeaders,
+        json: {},
+        retry: { limit: 3, methods: ['POST'] },
+      });
     },
     async outcome(started) {
       const result = (await client.workflow.getHandle(started.workflowId).result()) as { outcome: string };
@@ -67,19 +91,26 @@ export function paymentSubject(client: Client, taskQueue: string, sandbox: { url
   };
 }
 
-export function skeletonSubject(client: Client, taskQueue: string, kind: 'skeleton' | 'skeleton-pair' = 'skeleton'): Subject {
+export function skeletonSubject(
+  client: Client,
+  taskQueue: string,
+  kind: 'skeleton' | 'skeleton-pair' = 'skeleton',
+): Subject {
   return {
     kind,
     async start(key) {
       const began = performance.now();
       const workflowId = `${kind}:${key}`;
       const createdId = await client.workflow.executeUpdateWithStart(skeletonCreatedUpdate, {
-        startWorkflowOperation: new WithStartWorkflowOperation(kind === 'skeleton' ? SKELETON_WORKFLOW_TYPE : SKELETON_PAIR_WORKFLOW_TYPE, {
-          workflowId,
-          taskQueue,
-          args: [key],
-          workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        }),
+        startWorkflowOperation: new WithStartWorkflowOperation(
+          kind === 'skeleton' ? SKELETON_WORKFLOW_TYPE : SKELETON_PAIR_WORKFLOW_TYPE,
+          {
+            workflowId,
+            taskQueue,
+            args: [key],
+            workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+          },
+        ),
       });
       return { key, workflowId, createdId, createdMs: performance.now() - began };
     },

@@ -32,12 +32,19 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-export async function startBenchWorker(config: WorkerProcessConfig, readyTimeoutMs = 180_000): Promise<BenchWorker> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(__dirname, 'worker-process.ts'), JSON.stringify(config)], {
-    cwd: path.join(__dirname, '..', '..'),
-    detached: true, // its own process group: stopped as a whole
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+export async function startBenchWorker(
+  config: WorkerProcessConfig,
+  readyTimeoutMs = 180_000,
+): Promise<BenchWorker> {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', path.join(__dirname, 'worker-process.ts'), JSON.stringify(config)],
+    {
+      cwd: path.join(__dirname, '..', '..'),
+      detached: true, // its own process group: stopped as a whole
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   live.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   void exited.then(() => live.delete(child));
@@ -83,14 +90,23 @@ export async function startBenchWorker(config: WorkerProcessConfig, readyTimeout
 
   try {
     const ready = await new Promise<Extract<BenchReply, { type: 'ready' }>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the bench worker did not start in time')), readyTimeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error('the bench worker did not start in time')),
+        readyTimeoutMs,
+      );
       onReady = (reply) => (clearTimeout(timer), resolve(reply));
-      void exited.then(() => (clearTimeout(timer), reject(new Error(`the bench worker exited at start (${child.exitCode})`))));
+      void exited.then(
+        () => (
+          clearTimeout(timer),
+          reject(new Error(`the bench worker exited at start (${child.exitCode})`))
+        ),
+      );
     });
     return {
       pid: child.pid!,
       ready: { sinceProcessStartMs: ready.sinceProcessStartMs, createMs: ready.createMs },
-      memory: async () => ((await request({ type: 'memory' })) as Extract<BenchReply, { type: 'memory' }>).memory,
+      memory: async () =>
+        ((await request({ type: 'memory' })) as Extract<BenchReply, { type: 'memory' }>).memory,
       heapSnapshot: async (file) => void (await request({ type: 'heapSnapshot', path: file }, 600_000)),
       cpuProfileStart: async () => void (await request({ type: 'cpuProfileStart' })),
       cpuProfileStop: async (file) => void (await request({ type: 'cpuProfileStop', path: file })),

@@ -6,7 +6,13 @@ import { Session } from 'node:inspector';
 import { performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  makeTelemetryFilterString,
+  NativeConnection,
+  Runtime,
+  Worker,
+} from '@temporalio/worker';
 import { z } from 'zod';
 import { createProviderClient } from '../../src/provider';
 import { runWorker, startXborderWorker, type RunningWorker } from '../../workers/worker';
@@ -56,7 +62,11 @@ async function startSkeletonWorker(config: WorkerProcessConfig): Promise<Running
   const connection = await NativeConnection.connect({ address: config.address });
   const codecs = dataConverterFromEnv(process.env).payloadCodecs ?? [];
   // the pair skeleton's create activity starts its second workflow with a client, as createPaymentAndFollow does
-  const client = new Client({ connection: await Connection.connect({ address: config.address }), namespace: config.namespace, dataConverter: { payloadCodecs: codecs } });
+  const client = new Client({
+    connection: await Connection.connect({ address: config.address }),
+    namespace: config.namespace,
+    dataConverter: { payloadCodecs: codecs },
+  });
   const worker = await Worker.create({
     connection,
     namespace: config.namespace,
@@ -68,7 +78,11 @@ async function startSkeletonWorker(config: WorkerProcessConfig): Promise<Running
     dataConverter: { payloadCodecs: codecs },
     ...(config.maxCachedWorkflows !== undefined ? { maxCachedWorkflows: config.maxCachedWorkflows } : {}),
     ...(config.debugMode ? { debugMode: true } : {}),
-    workerDeploymentOptions: { version: benchDeployment(config), useWorkerVersioning: true, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+    workerDeploymentOptions: {
+      version: benchDeployment(config),
+      useWorkerVersioning: true,
+      defaultVersioningBehavior: 'AUTO_UPGRADE',
+    },
   });
   return runWorker(worker, connection);
 }
@@ -100,7 +114,12 @@ async function main(): Promise<void> {
   const config = WorkerProcessConfigSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
   // the SDK's INFO lines (worker state changes) and core's warnings of slow workflow tasks on a loaded machine
   // would bury the progress line
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) } } });
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: {
+      logging: { forward: {}, filter: makeTelemetryFilterString({ core: 'ERROR', other: 'ERROR' }) },
+    },
+  });
   const send = (reply: BenchReply) => process.send?.(reply);
   const began = performance.now();
   const running = await startWorker(config);
@@ -150,7 +169,9 @@ async function main(): Promise<void> {
 }
 
 function post(session: Session, method: string): Promise<unknown> {
-  return new Promise((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  return new Promise((resolve, reject) =>
+    session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+  );
 }
 
 main().catch((error: unknown) => {

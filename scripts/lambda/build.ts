@@ -81,10 +81,21 @@ export async function buildLambdaWorker(outDir = path.join(LAMBDA_DIST, 'worker'
   // @temporalio/worker and @temporalio/lambda-worker are dev dependencies (optional peers) of the package: a
   // client-only install does without them; the Lambda worker needs them.
   const temporal = Object.fromEntries(
-    Object.entries({ ...pkg.dependencies, ...pick(pkg.devDependencies ?? {}, ['@temporalio/worker', '@temporalio/lambda-worker', '@temporalio/nexus', '@opentelemetry/exporter-trace-otlp-http']) })
+    Object.entries({
+      ...pkg.dependencies,
+      ...pick(pkg.devDependencies ?? {}, [
+        '@temporalio/worker',
+        '@temporalio/lambda-worker',
+        '@temporalio/nexus',
+        '@opentelemetry/exporter-trace-otlp-http',
+      ]),
+    })
       // @opentelemetry/* with them: interceptors-opentelemetry and our tracing share one API instance;
       // nexus-rpc too: the worker and our Nexus service handler must share one copy
-      .filter(([name]) => name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/') || name === 'nexus-rpc'),
+      .filter(
+        ([name]) =>
+          name.startsWith('@temporalio/') || name.startsWith('@opentelemetry/') || name === 'nexus-rpc',
+      ),
   );
   await build({
     entryPoints: [path.join(ROOT, 'workers', 'lambda-main.ts')],
@@ -119,7 +130,8 @@ const LAMBDA_CORE_PLATFORM = { x64: 'x86_64-unknown-linux-gnu', arm64: 'aarch64-
 function pruneForLambda(workerDir: string, arch: keyof typeof LAMBDA_CORE_PLATFORM): void {
   const bridge = path.join(workerDir, 'node_modules', '@temporalio', 'core-bridge');
   for (const platform of readdirSync(path.join(bridge, 'releases'))) {
-    if (platform !== LAMBDA_CORE_PLATFORM[arch]) rmSync(path.join(bridge, 'releases', platform), { recursive: true, force: true });
+    if (platform !== LAMBDA_CORE_PLATFORM[arch])
+      rmSync(path.join(bridge, 'releases', platform), { recursive: true, force: true });
   }
   rmSync(path.join(bridge, 'sdk-core'), { recursive: true, force: true }); // Rust sources, for building from source only
 }
@@ -135,10 +147,15 @@ async function main(): Promise<void> {
   const ingress = await buildLambdaIngress();
   console.log(`lambda ingress: ${path.relative(ROOT, ingress)} (handler index.handler)`);
   const worker = await buildLambdaWorker();
-  console.log(`lambda worker: ${path.relative(ROOT, worker)}/ (handler index.handler; run npm install --omit=dev there for the Lambda platform)`);
+  console.log(
+    `lambda worker: ${path.relative(ROOT, worker)}/ (handler index.handler; run npm install --omit=dev there for the Lambda platform)`,
+  );
   if (args.has('--install')) {
     const arch = process.env.LAMBDA_ARCH === 'arm64' ? 'arm64' : 'x64';
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--os=linux', `--cpu=${arch}`], { cwd: worker, stdio: 'inherit' });
+    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--os=linux', `--cpu=${arch}`], {
+      cwd: worker,
+      stdio: 'inherit',
+    });
     pruneForLambda(worker, arch);
   }
   if (args.has('--zip')) {

@@ -25,7 +25,12 @@ async function main(): Promise<void> {
     taskQueue: 'report-real',
     schedules: false,
     dataConverter: dataConverterFromEnv({ XBORDER_CODEC_KEYS_FILE: writeGeneratedTestKeys() }),
-    sandbox: { log: null, demoData: true, rateLimit: false, stepDelaysMs: { toProcessing: 200, toSent: 200, toCompleted: 200 } },
+    sandbox: {
+      log: null,
+      demoData: true,
+      rateLimit: false,
+      stepDelaysMs: { toProcessing: 200, toSent: 200, toCompleted: 200 },
+    },
   });
   try {
     const from = new Date(Date.now() - 60_000).toISOString();
@@ -35,33 +40,57 @@ async function main(): Promise<void> {
       const batch = await Promise.all(
         Array.from({ length: Math.min(10, n - i) }, async (_, j) => {
           const key = `report-real-${i + j}`;
-          const s = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 20 + ((i + j) % 7)) }, { taskQueue: stack.taskQueue });
+          const s = await startPayment(
+            stack.client,
+            { paymentKey: key, request: demoPaymentRequest(key, 20 + ((i + j) % 7)) },
+            { taskQueue: stack.taskQueue },
+          );
           return s.created.outcome === 'CREATED' ? s.created.providerPaymentId : null;
         }),
       );
       ids.push(...batch.filter((x): x is string => x !== null));
     }
-    for (const id of ids.slice(0, Math.floor(ids.length / 2))) await stack.sandbox.services.payments.fund(id, {});
+    for (const id of ids.slice(0, Math.floor(ids.length / 2)))
+      await stack.sandbox.services.payments.fund(id, {});
     const completed = `WorkflowType = 'payment' AND ExecutionStatus = 'Completed' AND ${PaymentPhaseKey.name} = 'COMPLETED'`;
     for (;;) {
       const { count } = await stack.client.workflow.count(completed);
       if (count >= Math.floor(ids.length / 2)) break;
       await new Promise((r) => setTimeout(r, 1_000));
     }
-    console.log(`${ids.length} payments created, ${Math.floor(ids.length / 2)} COMPLETED in ${Math.round((Date.now() - started) / 1000)} s`);
+    console.log(
+      `${ids.length} payments created, ${Math.floor(ids.length / 2)} COMPLETED in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
     const window = { from, to: new Date(Date.now() + 3_600_000).toISOString() };
     for (let run = 1; run <= 3; run++) {
       const t = process.hrtime.bigint();
-      const report = await readReconciliationReport({ client: stack.client, listPayments: (q) => stack.provider.payments.listAll(q) }, window, new Date());
+      const report = await readReconciliationReport(
+        { client: stack.client, listPayments: (q) => stack.provider.payments.listAll(q) },
+        window,
+        new Date(),
+      );
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
-      console.log(JSON.stringify({ run, payments: report.counts.payments, matched: report.counts.matched, open: report.counts.open, mismatches: report.mismatches.length, readAndCompareMs: Math.round(ms), rssMb: Math.round(process.memoryUsage().rss / 1_048_576) }));
+      console.log(
+        JSON.stringify({
+          run,
+          payments: report.counts.payments,
+          matched: report.counts.matched,
+          open: report.counts.open,
+          mismatches: report.mismatches.length,
+          readAndCompareMs: Math.round(ms),
+          rssMb: Math.round(process.memoryUsage().rss / 1_048_576),
+        }),
+      );
     }
   } finally {
     await stack.close();
   }
 }
 
-void main().then(() => process.exit(0), (error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

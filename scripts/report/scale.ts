@@ -8,7 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { readReconciliationReport } from '../../activities/report-reader';
 import { writeReportFolder } from '../../activities/report-writer';
-import { fakePayment, fakePaymentWorkflow, pagedServiceList, pagedVisibility, type PagedCounters } from '../../test/support/report-fakes';
+import {
+  fakePayment,
+  fakePaymentWorkflow,
+  pagedServiceList,
+  pagedVisibility,
+  type PagedCounters,
+} from '../../test/support/report-fakes';
 
 const peakRssMb = () => {
   const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -26,31 +32,57 @@ async function main(): Promise<void> {
     {
       payment: {
         count: n,
-        make: (i) => fakePaymentWorkflow(`k${i}`, `pay_${i}`, { startTime: startOf(i), ...(i % 100 === 1 ? { sourceAmount: 100.2 } : {}), ...(i % 50 === 7 ? { running: true, phase: 'IN_PROGRESS' } : {}) }),
+        make: (i) =>
+          fakePaymentWorkflow(`k${i}`, `pay_${i}`, {
+            startTime: startOf(i),
+            ...(i % 100 === 1 ? { sourceAmount: 100.2 } : {}),
+            ...(i % 50 === 7 ? { running: true, phase: 'IN_PROGRESS' } : {}),
+          }),
       },
       providerPayment: {
         count: n,
-        make: (i) => ({ workflowId: `provider-payment:pay_${i}`, type: 'providerPayment', running: false, startTime: startOf(i), searchAttributes: { ProviderPaymentId: `pay_${i}`, PaymentStatus: 'COMPLETED' } }),
+        make: (i) => ({
+          workflowId: `provider-payment:pay_${i}`,
+          type: 'providerPayment',
+          running: false,
+          startTime: startOf(i),
+          searchAttributes: { ProviderPaymentId: `pay_${i}`, PaymentStatus: 'COMPLETED' },
+        }),
       },
       paymentEvents: {
         count: n,
-        make: (i) => ({ workflowId: `payment-events:k${i}`, type: 'paymentEvents', running: i % 100 === 2, startTime: startOf(i), searchAttributes: i % 100 === 2 ? { PaymentPhase: 'EVENTS_UNDELIVERED' } : ({} as Record<string, string>) }),
+        make: (i) => ({
+          workflowId: `payment-events:k${i}`,
+          type: 'paymentEvents',
+          running: i % 100 === 2,
+          startTime: startOf(i),
+          searchAttributes:
+            i % 100 === 2 ? { PaymentPhase: 'EVENTS_UNDELIVERED' } : ({} as Record<string, string>),
+        }),
       },
     },
     counters,
   );
   const listPayments = pagedServiceList(
     n,
-    (i) => fakePayment(`pay_${i}`, { createdAt: startOf(i).toISOString(), status: i % 100 === 3 ? 'REFUNDED' : i % 50 === 7 ? 'PROCESSING' : 'COMPLETED' }),
+    (i) =>
+      fakePayment(`pay_${i}`, {
+        createdAt: startOf(i).toISOString(),
+        status: i % 100 === 3 ? 'REFUNDED' : i % 50 === 7 ? 'PROCESSING' : 'COMPLETED',
+      }),
     counters,
   );
   const folder = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-report-scale-')), 'report');
   const baseline = peakRssMb();
   const started = process.hrtime.bigint();
   // as the daily activity and `xborder report` run it: payments.csv streamed while the comparison runs
-  const report = await writeReportFolder(folder, (onRow) => readReconciliationReport({ client, listPayments, onRow }, window, now));
+  const report = await writeReportFolder(folder, (onRow) =>
+    readReconciliationReport({ client, listPayments, onRow }, window, now),
+  );
   const totalMs = Number(process.hrtime.bigint() - started) / 1e6;
-  const files = Object.fromEntries(readdirSync(folder).map((name) => [name, statSync(path.join(folder, name)).size]));
+  const files = Object.fromEntries(
+    readdirSync(folder).map((name) => [name, statSync(path.join(folder, name)).size]),
+  );
   console.log(
     JSON.stringify({
       payments: n,

@@ -50,6 +50,8 @@ export function cliDataConverter(env: Environment, cwd: string): CliCodec {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     // malformed JSON, an unreadable file: the configuration is wrong, the network is not to blame
-    throw new UsageError(`payload encryption keys: ${error instanceof Error ? error.message : String(error)}`);
+    throw new UsageError(
+      `payload encryption keys: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -93,7 +93,9 @@ export async function cliContext(flags: ConnectionFlags, env: Environment): Prom
   try {
     client = await connectClient(temporal, codec.dataConverter, {
       tracing,
-      ...(connectTimeoutSeconds !== undefined ? { connectTimeoutMs: Math.round(connectTimeoutSeconds * 1000) } : {}),
+      ...(connectTimeoutSeconds !== undefined
+        ? { connectTimeoutMs: Math.round(connectTimeoutSeconds * 1000) }
+        : {}),
     });
   } catch (error) {
     throw new CannotConnectError(temporal.address, temporal.namespace, error);

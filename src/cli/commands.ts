@@ -19,7 +19,9 @@ const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('
  */
 function refuseArguments(command: string, args: string[]): void {
   if (args.length > 0) {
-    throw new UsageError(`takes no arguments (configured from the environment; see \`xborder ${command} --help\`), got "${args.join(' ')}"`);
+    throw new UsageError(
+      `takes no arguments (configured from the environment; see \`xborder ${command} --help\`), got "${args.join(' ')}"`,
+    );
   }
 }
 
@@ -77,7 +79,8 @@ export const commands: Command[] = [
   },
   {
     name: 'codec-server',
-    summary: 'decodes and encodes payloads for the Temporal UI and CLI, with a bearer token (see docs/codec.md)',
+    summary:
+      'decodes and encodes payloads for the Temporal UI and CLI, with a bearer token (see docs/codec.md)',
     run: async (args, env) => {
       if (!wantsHelp(args)) refuseArguments('codec-server', args);
       return (await import('./codec-server')).runCodecServer(wantsHelp(args) ? ['--help'] : args, env);
@@ -100,7 +103,8 @@ export const commands: Command[] = [
   },
   {
     name: 'events',
-    summary: 'outbound events of a payment (or --transfer a transfer): `events redeliver <key>` sends the undelivered ones now, `events state <key>`',
+    summary:
+      'outbound events of a payment (or --transfer a transfer): `events redeliver <key>` sends the undelivered ones now, `events state <key>`',
     run: async (args, env) => (await import('./events')).runEvents(args, env),
   },
   {
@@ -110,7 +114,8 @@ export const commands: Command[] = [
   },
   {
     name: 'report',
-    summary: 'the reconciliation report: service, workflows and events compared, as CSV, JSON and HTML (exit code 1 on any mismatch)',
+    summary:
+      'the reconciliation report: service, workflows and events compared, as CSV, JSON and HTML (exit code 1 on any mismatch)',
     run: async (args, env) => (await import('./report')).runReport(args, env),
   },
   {
@@ -120,7 +125,8 @@ export const commands: Command[] = [
   },
   {
     name: 'deploy',
-    summary: 'Worker Deployment Versioning: status | set-current <buildId> | ramp <buildId> <percent> | stop-ramp',
+    summary:
+      'Worker Deployment Versioning: status | set-current <buildId> | ramp <buildId> <percent> | stop-ramp',
     run: async (args, env) => (await import('./deploy')).runDeploy(args, env),
   },
 ];

@@ -10,7 +10,13 @@ export function demoCustomer(): Record<string, unknown> {
     phone: '+5511999999999',
     birthDate: '1990-05-20',
     accountPurpose: 'Receiving savings sent from abroad',
-    address: { line1: 'Rua A 1', city: 'São Paulo', postalCode: '01000-000', stateRegionOrProvince: 'SP', countryCode: 'BR' },
+    address: {
+      line1: 'Rua A 1',
+      city: 'São Paulo',
+      postalCode: '01000-000',
+      stateRegionOrProvince: 'SP',
+      countryCode: 'BR',
+    },
   };
 }
 
@@ -32,7 +38,12 @@ export function demoAccount(): Record<string, unknown> {
 
 export function demoPaymentRequest(): Record<string, unknown> {
   return {
-    source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount: 100,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'BRL', rail: 'PIX' },
     reference: 'demo transfer',
     paymentReason: 'PERSONAL_TRANSFERS',

@@ -11,10 +11,22 @@ import {
   type DeploymentStatus,
   type DeploymentVersionSummary,
 } from '../client/worker-deployments';
-import { countOpenRuns, openRunQueries, withOpenRuns, type BuildOpenRuns } from '../client/deployment-open-runs';
+import {
+  countOpenRuns,
+  openRunQueries,
+  withOpenRuns,
+  type BuildOpenRuns,
+} from '../client/deployment-open-runs';
 import { DEFAULT_DEPLOYMENT_NAME } from '../../workers/config';
 import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
-import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, type ConnectionFlags, parseCommandArgs, printJson } from './cli-env';
+import {
+  CONNECTION_OPTIONS,
+  CONNECTION_USAGE,
+  cliContext,
+  type ConnectionFlags,
+  parseCommandArgs,
+  printJson,
+} from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
 
@@ -97,12 +109,17 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
   if (deploymentName.trim() === '') throw new UsageError('--deployment must not be empty', DEPLOY_USAGE);
   const [sub, ...rest] = positionals;
   if (sub === undefined) throw new UsageError('give a subcommand', DEPLOY_USAGE);
-  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown subcommand "${sub}"`, DEPLOY_USAGE);
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw new UsageError(`unknown subcommand "${sub}"`, DEPLOY_USAGE);
   const arity = ARITY[sub as (typeof SUBCOMMANDS)[number]];
   if (rest.length !== arity.count)
-    throw new UsageError(`${sub} takes ${arity.what}, got ${rest.length === 0 ? 'none' : `"${rest.join(' ')}"`}`, DEPLOY_USAGE);
+    throw new UsageError(
+      `${sub} takes ${arity.what}, got ${rest.length === 0 ? 'none' : `"${rest.join(' ')}"`}`,
+      DEPLOY_USAGE,
+    );
   const buildId = rest[0];
-  if (buildId !== undefined && buildId.trim() === '') throw new UsageError(`${sub}: the build id must not be empty`, DEPLOY_USAGE);
+  if (buildId !== undefined && buildId.trim() === '')
+    throw new UsageError(`${sub}: the build id must not be empty`, DEPLOY_USAGE);
   switch (sub) {
     case 'set-current':
     case 'drained':
@@ -111,14 +128,18 @@ export function parseDeployArgs(args: string[], env: Environment): DeployArgs {
       const raw = rest[1]!.replace(/%$/, '');
       const percentage = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(percentage) || percentage < 0 || percentage > 100)
-        throw new UsageError(`ramp: the percentage must be a number from 0 to 100, got "${rest[1]}"`, DEPLOY_USAGE);
+        throw new UsageError(
+          `ramp: the percentage must be a number from 0 to 100, got "${rest[1]}"`,
+          DEPLOY_USAGE,
+        );
       return { help: false, ...common, command: { sub, buildId: buildId!, percentage } };
     }
     case 'status':
       return { help: false, ...common, command: { sub } };
     case 'build-id': {
       const bundlePath = values.bundle ?? env.XBORDER_WORKFLOW_BUNDLE;
-      if (!bundlePath) throw new UsageError('build-id: give --bundle PATH (or set XBORDER_WORKFLOW_BUNDLE)', DEPLOY_USAGE);
+      if (!bundlePath)
+        throw new UsageError('build-id: give --bundle PATH (or set XBORDER_WORKFLOW_BUNDLE)', DEPLOY_USAGE);
       return { help: false, ...common, command: { sub, bundlePath } };
     }
     default:
@@ -150,7 +171,13 @@ export async function runDeploy(args: string[], env: Environment): Promise<numbe
       return EXIT.NOT_OK;
     }
     if (error instanceof DeploymentStepRefusedError) {
-      if (parsed.json) printJson({ deploymentName: parsed.deploymentName, refused: true, buildId: error.buildId, reason: error.serverMessage });
+      if (parsed.json)
+        printJson({
+          deploymentName: parsed.deploymentName,
+          refused: true,
+          buildId: error.buildId,
+          reason: error.serverMessage,
+        });
       console.error(error.message);
       return EXIT.NOT_OK;
     }
@@ -166,7 +193,10 @@ export async function runDeployCommand(
   options: { deploymentName: string; allowNoPollers: boolean; json: boolean },
 ): Promise<number> {
   const name = options.deploymentName;
-  const set = { allowNoPollers: options.allowNoPollers, identity: `xborder deploy (${client.options.identity})` };
+  const set = {
+    allowNoPollers: options.allowNoPollers,
+    identity: `xborder deploy (${client.options.identity})`,
+  };
   const done = (text: string, result: Record<string, unknown>) => {
     if (options.json) printJson({ deploymentName: name, ...result });
     else console.log(text);
@@ -200,17 +230,26 @@ export async function runDeployCommand(
       // the same visibility counts as `status` (deployment-open-runs.ts): a PINNED run finishes only on its build
       const runs = await countOpenRuns(client, name, command.buildId);
       const text = `${name}: build ${command.buildId} holds ${runs.pinned} open PINNED run(s) (${runs.open} open)${runs.pinned === 0 ? ': drained, its workers may stop' : ': keep its workers running'}`;
-      if (options.json) printJson({ deploymentName: name, buildId: command.buildId, drained: runs.pinned === 0, openRuns: runs });
+      if (options.json)
+        printJson({
+          deploymentName: name,
+          buildId: command.buildId,
+          drained: runs.pinned === 0,
+          openRuns: runs,
+        });
       else console.log(text);
       return runs.pinned === 0 ? EXIT.OK : EXIT.NOT_OK;
     }
     case 'stop-ramp': {
       const previous = await setRampingVersion(client, name, '', 0, set);
-      return done(`${name}: no ramp (was ${previous.previousBuildId ?? 'none'} at ${previous.previousPercentage}%)`, {
-        action: 'stop-ramp',
-        previousBuildId: previous.previousBuildId,
-        previousPercentage: previous.previousPercentage,
-      });
+      return done(
+        `${name}: no ramp (was ${previous.previousBuildId ?? 'none'} at ${previous.previousPercentage}%)`,
+        {
+          action: 'stop-ramp',
+          previousBuildId: previous.previousBuildId,
+          previousPercentage: previous.previousPercentage,
+        },
+      );
     }
   }
 }
@@ -221,7 +260,9 @@ export function formatOpenRuns(runs: BuildOpenRuns): string {
   return `${runs.open} open run${runs.open === 1 ? '' : 's'}, ${runs.pinned} PINNED${runs.pinned > 0 ? ': holds this build' : ''}`;
 }
 
-export type DeploymentStatusWithOpenRuns = Omit<DeploymentStatus, 'versions'> & { versions: Array<DeploymentVersionSummary & { openRuns: BuildOpenRuns }> };
+export type DeploymentStatusWithOpenRuns = Omit<DeploymentStatus, 'versions'> & {
+  versions: Array<DeploymentVersionSummary & { openRuns: BuildOpenRuns }>;
+};
 
 export function formatStatus(s: DeploymentStatusWithOpenRuns): string {
   const width = Math.max(8, ...s.versions.map((v) => v.buildId.length));
@@ -232,7 +273,8 @@ export function formatStatus(s: DeploymentStatusWithOpenRuns): string {
     `  ramping:  ${s.rampingBuildId ? `${s.rampingBuildId} at ${s.rampingPercentage}%` : '-'}`,
     `  builds:`,
     ...s.versions.map(
-      (v) => `    ${v.buildId.padEnd(width)}  ${v.status.padEnd(8)}  ${drainage(v.drainage)}  ${formatOpenRuns(v.openRuns)}`,
+      (v) =>
+        `    ${v.buildId.padEnd(width)}  ${v.status.padEnd(8)}  ${drainage(v.drainage)}  ${formatOpenRuns(v.openRuns)}`,
     ),
     `  (open runs counted in visibility: ${openRunQueries(s.deploymentName, '<build>').open})`,
   ].join('\n');

@@ -30,7 +30,9 @@ export async function startDevEventReceiver(options: {
     onEvent: (event, info) => {
       const key = isTransferEvent(event) ? `transfer ${event.transferKey}` : `payment ${event.paymentKey}`;
       const code = event.data.code ? ` ${event.data.code}` : '';
-      options.log(`event #${event.sequence} ${event.type}${code} (${key}${info.finality === 'final' ? ', final' : ''})`);
+      options.log(
+        `event #${event.sequence} ${event.type}${code} (${key}${info.finality === 'final' ? ', final' : ''})`,
+      );
     },
   });
   const server: Server = createServer((req, res) => {

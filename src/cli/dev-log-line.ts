@@ -9,7 +9,9 @@ export function devLogLine(entry: LogEntry): string {
   const at = new Date(Number(timestampNanos / 1000000n)).toISOString();
   if (meta === undefined) return `${at} [${level}] ${message}`;
   if ('error' in meta) return `${at} [${level}] ${message} ${format(meta)}`;
-  const where = [meta.workflowId, meta.activityType ?? meta.workflowType].filter((v) => typeof v === 'string').join(' ');
+  const where = [meta.workflowId, meta.activityType ?? meta.workflowType]
+    .filter((v) => typeof v === 'string')
+    .join(' ');
   return `${at} [${level}] ${message}${where ? ` (${where})` : ''}`;
 }
 

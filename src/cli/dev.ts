@@ -5,13 +5,25 @@
 // once, mode 0600), so a second `npm start` reuses what is there. No secret is printed: the log names the files.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { checkPrivateFile, ensurePrivateDir, PrivatePathError, writePrivateFile } from '../support/private-files';
+import {
+  checkPrivateFile,
+  ensurePrivateDir,
+  PrivatePathError,
+  writePrivateFile,
+} from '../support/private-files';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Runtime } from '@temporalio/worker';
 import { redactingConsoleLogger } from '../telemetry/console-logger';
 import { temporalUiLink } from '../client/stuck';
-import { codecDataConverter, codecKeysFromEnv, dataConverterFromEnv, generateCodecKeys, staticKeyProvider, parseCodecKeys } from '../codec';
+import {
+  codecDataConverter,
+  codecKeysFromEnv,
+  dataConverterFromEnv,
+  generateCodecKeys,
+  staticKeyProvider,
+  parseCodecKeys,
+} from '../codec';
 import { DEFAULT_CODEC_SERVER_PORT } from '../codec/server';
 import { runDemoTransfer } from './demo';
 import { startLocalStack } from './stack';
@@ -39,7 +51,10 @@ const USAGE = `Usage: xborder dev [options]   (npm start)
 ${devEnvironmentHelp()}`;
 
 /** A secret of the local stack's data directory: read when it exists (ours, narrowed to 0600), else generated 0600. */
-export function loadOrCreateSecret(file: string, make = () => `whsec_${randomBytes(24).toString('base64')}`): string {
+export function loadOrCreateSecret(
+  file: string,
+  make = () => `whsec_${randomBytes(24).toString('base64')}`,
+): string {
   if (existsSync(file)) {
     checkPrivateFile(file); // ours, 0600 (an older xborder or a copied .data/ may have left it wider)
     return readFileSync(file, 'utf8').trim();
@@ -56,7 +71,11 @@ export function loadOrCreateSecret(file: string, make = () => `whsec_${randomByt
  */
 function devDataConverter(dataDir: string, env: Environment) {
   const fromEnv = codecKeysFromEnv(env).kind;
-  if (fromEnv !== 'missing') return { dataConverter: dataConverterFromEnv(env), source: fromEnv === 'disabled' ? 'disabled' : 'the environment' };
+  if (fromEnv !== 'missing')
+    return {
+      dataConverter: dataConverterFromEnv(env),
+      source: fromEnv === 'disabled' ? 'disabled' : 'the environment',
+    };
   const file = path.join(dataDir, 'codec-keys.json');
   const text = loadOrCreateSecret(file, () => JSON.stringify(generateCodecKeys(), null, 2));
   return { dataConverter: codecDataConverter(staticKeyProvider(parseCodecKeys(text, file))), source: file };
@@ -104,7 +123,8 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   const port = (name: string, fallback: number) => {
     const raw = values[name as 'temporal-port'];
     const n = raw === undefined ? fallback : Number(raw);
-    if (!Number.isInteger(n) || n <= 0 || n > 65535) throw new UsageError(`--${name} must be a port number, got ${raw}`, USAGE);
+    if (!Number.isInteger(n) || n <= 0 || n > 65535)
+      throw new UsageError(`--${name} must be a port number, got ${raw}`, USAGE);
     return n;
   };
   const temporalPort = port('temporal-port', 7233);
@@ -137,7 +157,8 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     throw error;
   }
   const started = Date.now();
-  const log = (line: string) => console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
+  const log = (line: string) =>
+    console.log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 
   // The worker's own state changes are noise here; warnings and errors still show.
   // redacted: the SDK's activity warnings carry the task token (src/telemetry/console-logger.ts)
@@ -146,16 +167,29 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   log(`starting the local stack (state in ${dataDir})`);
   // XBORDER_TRACING=otlp (or OTEL_EXPORTER_OTLP_ENDPOINT) traces the whole stack, one service name
   const tracing = installTracingFor(tracingConfigFromEnv(env), 'xborder-dev');
-  if (tracing) log('tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)');
+  if (tracing)
+    log(
+      'tracing on: spans go to the OTLP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT, default http://localhost:4318)',
+    );
   const codec = devDataConverter(dataDir, env);
-  const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () => randomBytes(24).toString('base64url'));
+  const codecToken = loadOrCreateSecret(path.join(dataDir, 'codec-server-token'), () =>
+    randomBytes(24).toString('base64url'),
+  );
   const sandboxApiKeyFile = path.join(dataDir, 'sandbox-api-key');
   const sandboxControlTokenFile = path.join(dataDir, 'sandbox-control-token');
-  log(codec.dataConverter.payloadCodecs ? `payloads encrypted (keys from ${codec.source})` : 'payloads NOT encrypted (XBORDER_CODEC=disabled)');
+  log(
+    codec.dataConverter.payloadCodecs
+      ? `payloads encrypted (keys from ${codec.source})`
+      : 'payloads NOT encrypted (XBORDER_CODEC=disabled)',
+  );
   const eventsSecretFile = path.join(dataDir, 'events-secret');
   let eventReceiver: DevEventReceiver | null = null;
   if (!eventsFromEnv.defaultEndpoint) {
-    eventReceiver = await startDevEventReceiver({ port: eventsPort, secret: loadOrCreateSecret(eventsSecretFile), log });
+    eventReceiver = await startDevEventReceiver({
+      port: eventsPort,
+      secret: loadOrCreateSecret(eventsSecretFile),
+      log,
+    });
   }
   const stack = await startLocalStack({
     temporalPort,
@@ -165,10 +199,14 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     ingressPort,
     webhookSecret: loadOrCreateSecret(path.join(dataDir, 'webhook-secret')),
     apiKey: loadOrCreateSecret(sandboxApiKeyFile, () => `sk_${randomBytes(16).toString('hex')}`),
-    sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () => randomBytes(24).toString('base64url')),
+    sandboxControlToken: loadOrCreateSecret(sandboxControlTokenFile, () =>
+      randomBytes(24).toString('base64url'),
+    ),
     dataConverter: codec.dataConverter,
     quoteRefresh: quoteRefreshConfigFromEnv(env),
-    events: eventReceiver ? { ...eventsFromEnv, defaultEndpoint: eventReceiver.config.defaultEndpoint } : eventsFromEnv,
+    events: eventReceiver
+      ? { ...eventsFromEnv, defaultEndpoint: eventReceiver.config.defaultEndpoint }
+      : eventsFromEnv,
     reports: { dir: path.join(dataDir, 'reports') },
     ...(codec.dataConverter.payloadCodecs ? { codecServer: { port: codecPort, token: codecToken } } : {}),
     sandbox: { dataFile: path.join(dataDir, 'sandbox.json'), demoData: true },
@@ -203,8 +241,12 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
   try {
     log(`Temporal UI       ${stack.temporal.uiUrl}`);
     // absolute: the `$(cat …)` lines work pasted into any shell, in any directory
-    log(`sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${sandboxApiKeyFile}); OpenAPI at /openapi.json)`);
-    log(`sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${sandboxControlTokenFile}))`);
+    log(
+      `sandbox API       ${stack.sandbox.url}/v1  (X-Api-Key: $(cat ${sandboxApiKeyFile}); OpenAPI at /openapi.json)`,
+    );
+    log(
+      `sandbox controls  ${stack.sandbox.url}/sandbox/...  (X-Sandbox-Control-Token: $(cat ${sandboxControlTokenFile}))`,
+    );
     log(`webhook ingress   ${stack.ingress.webhookUrl}`);
     log(
       eventReceiver
@@ -215,20 +257,31 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
     // every worker is versioned: which build this is, and whether it is the one new workflows go to
     log(
       `worker            task queue ${stack.taskQueue}` +
-        (d ? `, Worker Deployment ${d.deploymentName}, build ${d.buildId} (${d.action === 'other-current' ? `NOT current: ${d.currentBuildId} is` : 'current'})` : ''),
+        (d
+          ? `, Worker Deployment ${d.deploymentName}, build ${d.buildId} (${d.action === 'other-current' ? `NOT current: ${d.currentBuildId} is` : 'current'})`
+          : ''),
     );
     if (d?.action === 'other-current') {
-      log(`the demo's workflows go to build ${d.currentBuildId}; to run them here: xborder deploy set-current ${d.buildId}`);
+      log(
+        `the demo's workflows go to build ${d.currentBuildId}; to run them here: xborder deploy set-current ${d.buildId}`,
+      );
     }
-    log(`Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`);
+    log(
+      `Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`,
+    );
     // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
     log('for the CLI / connectClient() in another shell:');
-    for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source)) console.log(`  ${line}`);
+    for (const line of copyLines(stack.temporal.address, stack.temporal.uiUrl, codec.source))
+      console.log(`  ${line}`);
     if (stack.codecServer) {
       const tokenFile = path.join(dataDir, 'codec-server-token');
-      log(`codec server      ${stack.codecServer.url}  (CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${tokenFile})")`);
+      log(
+        `codec server      ${stack.codecServer.url}  (CLI: --codec-endpoint ${stack.codecServer.url} --codec-auth "Bearer $(cat ${tokenFile})")`,
+      );
       // The token is never printed nor handed to the UI server (whose settings answer anyone): the person pastes it.
-      log(`  decoded payloads in the UI: Settings > Codec Server, "Use my browser setting", endpoint ${stack.codecServer.url}/<token of ${tokenFile}> (docs/codec.md)`);
+      log(
+        `  decoded payloads in the UI: Settings > Codec Server, "Use my browser setting", endpoint ${stack.codecServer.url}/<token of ${tokenFile}> (docs/codec.md)`,
+      );
     }
 
     let demoOk = true;

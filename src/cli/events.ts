@@ -59,14 +59,22 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
     try {
       const asked = await redeliverAllEvents(ctx.client);
       if (values.json) printJson({ redeliveryAsked: asked });
-      else console.log(`redelivery asked of ${asked.length} delivery workflow(s): \`xborder events state <key>\` shows progress`);
+      else
+        console.log(
+          `redelivery asked of ${asked.length} delivery workflow(s): \`xborder events state <key>\` shows progress`,
+        );
       return EXIT.OK;
     } finally {
       await ctx.close();
     }
   }
   if ((sub !== 'redeliver' && sub !== 'state') || !paymentKey || rest.length > 0) {
-    throw new UsageError(sub === undefined ? 'give a subcommand' : `expected "redeliver|state <paymentKey>", got "${positionals.join(' ')}"`, USAGE);
+    throw new UsageError(
+      sub === undefined
+        ? 'give a subcommand'
+        : `expected "redeliver|state <paymentKey>", got "${positionals.join(' ')}"`,
+      USAGE,
+    );
   }
   const transfer = values.transfer === true;
   const key = paymentKey.replace(transfer ? /^transfer:/ : /^payment:/, '');
@@ -76,15 +84,27 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
     let state: PaymentEventsSnapshot;
     let attempt: EventDeliveryAttempt | null;
     try {
-      if (transfer) state = sub === 'redeliver' ? await redeliverTransferEvents(ctx.client, key) : await getTransferEventsState(ctx.client, key);
-      else state = sub === 'redeliver' ? await redeliverPaymentEvents(ctx.client, key) : await getPaymentEventsState(ctx.client, key);
+      if (transfer)
+        state =
+          sub === 'redeliver'
+            ? await redeliverTransferEvents(ctx.client, key)
+            : await getTransferEventsState(ctx.client, key);
+      else
+        state =
+          sub === 'redeliver'
+            ? await redeliverPaymentEvents(ctx.client, key)
+            : await getPaymentEventsState(ctx.client, key);
       // the POST waiting in Temporal's backoff runs now too, not at its next retry (up to 15 min away)
-      if (sub === 'redeliver' && state.pending.length > 0) await retryPendingDeliveryNow(ctx.client, workflowId);
+      if (sub === 'redeliver' && state.pending.length > 0)
+        await retryPendingDeliveryNow(ctx.client, workflowId);
       attempt = state.pending.length > 0 ? await describeEventDelivery(ctx.client, workflowId) : null;
     } catch (err) {
       if ((err as { name?: string }).name !== 'WorkflowNotFoundError') throw err;
       if (values.json) printJson({ [transfer ? 'transferKey' : 'paymentKey']: key, found: false });
-      else console.error(`no running delivery workflow for ${key}: every event handed over was delivered, or none was`);
+      else
+        console.error(
+          `no running delivery workflow for ${key}: every event handed over was delivered, or none was`,
+        );
       return EXIT.NOT_OK;
     }
     if (values.json) printJson({ ...state, attempt });
@@ -97,13 +117,30 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
   }
 }
 
-function printState(state: PaymentEventsSnapshot, attempt: EventDeliveryAttempt | null, redeliver: boolean): void {
-  console.log(`${state.paymentKey}: ${state.delivered} delivered in this run, ${state.pending.length} waiting`);
+function printState(
+  state: PaymentEventsSnapshot,
+  attempt: EventDeliveryAttempt | null,
+  redeliver: boolean,
+): void {
+  console.log(
+    `${state.paymentKey}: ${state.delivered} delivered in this run, ${state.pending.length} waiting`,
+  );
   for (const p of state.pending) console.log(`  #${p.sequence} ${p.type} ${p.id}`);
   if (attempt) {
-    const when = attempt.state === 'RUNNING' ? 'running now' : attempt.nextAttemptAt ? `next at ${attempt.nextAttemptAt}` : 'next not scheduled';
-    console.log(`  attempt ${attempt.attempt} (${when})${attempt.lastError ? `; last: ${attempt.lastError}${attempt.lastAttemptAt ? ` at ${attempt.lastAttemptAt}` : ''}` : ''}`);
+    const when =
+      attempt.state === 'RUNNING'
+        ? 'running now'
+        : attempt.nextAttemptAt
+          ? `next at ${attempt.nextAttemptAt}`
+          : 'next not scheduled';
+    console.log(
+      `  attempt ${attempt.attempt} (${when})${attempt.lastError ? `; last: ${attempt.lastError}${attempt.lastAttemptAt ? ` at ${attempt.lastAttemptAt}` : ''}` : ''}`,
+    );
   }
-  if (state.undeliveredSince) console.log(`  a whole retry window failed; undelivered since ${state.undeliveredSince}: ${state.lastError ?? ''}`);
-  if (redeliver && state.pending.length > 0) console.log('  redelivery asked: `xborder events state` shows progress');
+  if (state.undeliveredSince)
+    console.log(
+      `  a whole retry window failed; undelivered since ${state.undeliveredSince}: ${state.lastError ?? ''}`,
+    );
+  if (redeliver && state.pending.length > 0)
+    console.log('  redelivery asked: `xborder events state` shows progress');
 }

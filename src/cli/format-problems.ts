@@ -32,7 +32,9 @@ export function quoteLine(quote: PaymentState['quote'], created: PaymentCreated 
   const parts = [`quote: rate ${quote?.exchangeRate ?? '?'}, valid until ${quote?.expiresAt ?? '?'}`];
   if (created?.outcome === 'CREATED') {
     if (created.destinationAmount != null)
-      parts.push(`the recipient gets ${created.destinationAmount} ${created.destinationCurrencyCode ?? ''}`.trimEnd());
+      parts.push(
+        `the recipient gets ${created.destinationAmount} ${created.destinationCurrencyCode ?? ''}`.trimEnd(),
+      );
     parts.push(`fee ${created.fee}${created.feeCurrencyCode ? ` ${created.feeCurrencyCode}` : ''}`);
   }
   return parts.join('; ');

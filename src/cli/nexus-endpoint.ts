@@ -29,8 +29,13 @@ export async function ensureNexusEndpoint(
     const existing = endpoints?.find((e) => e.spec?.name === name);
     if (existing) {
       const worker = existing.spec?.target?.worker;
-      if (worker?.namespace === target.namespace && worker?.taskQueue === target.taskQueue) return 'unchanged';
-      await connection.operatorService.updateNexusEndpoint({ id: existing.id, version: existing.version, spec });
+      if (worker?.namespace === target.namespace && worker?.taskQueue === target.taskQueue)
+        return 'unchanged';
+      await connection.operatorService.updateNexusEndpoint({
+        id: existing.id,
+        version: existing.version,
+        spec,
+      });
       log(`Nexus endpoint ${name} now targets ${target.namespace}/${target.taskQueue}`);
       return 'updated';
     }

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { startPayment } from '../client/payments';
-import { checkPaymentInput, PaymentRequestInvalidError, type PaymentRequest } from '../client/payment-request';
+import {
+  checkPaymentInput,
+  PaymentRequestInvalidError,
+  type PaymentRequest,
+} from '../client/payment-request';
 import { temporalUiLink } from '../client/stuck';
 import {
   CONNECTION_OPTIONS,
@@ -82,7 +86,9 @@ export async function runPay(args: string[], env: Environment): Promise<number> 
       ...v,
       path: v.path === 'paymentKey' ? '--key' : v.path.replace(/^request\.?/, ''),
     }));
-    throw new UsageError(`the request is refused (nothing was sent; the key is still free):\n${formatViolations(named)}`);
+    throw new UsageError(
+      `the request is refused (nothing was sent; the key is still free):\n${formatViolations(named)}`,
+    );
   }
 
   const ctx = await cliContext(values, env);

@@ -16,7 +16,12 @@ export function isListening(host: string, port: number): Promise<boolean> {
 }
 
 /** Waits for a TCP listener; `failed()` returning a message stops the wait at once (the process died). */
-export async function waitUntilListening(host: string, port: number, timeoutMs: number, failed: () => string | null): Promise<void> {
+export async function waitUntilListening(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  failed: () => string | null,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const reason = failed();
@@ -53,7 +58,11 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boo
  * Stops a child for good: `signal` (a clean shutdown) to the child, and after `graceMs` without an exit SIGKILL
  * to it and to its process group. Resolves once it has exited (or 10 s after the SIGKILL).
  */
-export async function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
+export async function stopChild(
+  child: ChildProcess,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 10_000,
+): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill(signal);
   if (await waitForExit(child, graceMs)) return;

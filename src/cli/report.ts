@@ -36,7 +36,11 @@ function devSandboxKey(from: string): string | null {
 
 function providerOf(env: Environment) {
   const apiKey = env.XBORDER_PROVIDER_API_KEY ?? devSandboxKey(process.cwd());
-  if (!apiKey) throw new UsageError('no service key: set XBORDER_PROVIDER_URL and XBORDER_PROVIDER_API_KEY (or run inside a checkout after `npm start`)', USAGE);
+  if (!apiKey)
+    throw new UsageError(
+      'no service key: set XBORDER_PROVIDER_URL and XBORDER_PROVIDER_API_KEY (or run inside a checkout after `npm start`)',
+      USAGE,
+    );
   return createProviderClient({
     baseUrl: env.XBORDER_PROVIDER_URL ?? DEV_SANDBOX_URL,
     apiKey,
@@ -77,10 +81,17 @@ export async function runReport(args: string[], env: Environment): Promise<numbe
   try {
     const out = path.resolve(values.out ?? path.join('reports', reportName({ window })));
     const report = await writeReportFolder(out, (onRow) =>
-      readReconciliationReport({ client: ctx.client, listPayments: (query) => provider.payments.listAll(query), onRow }, window, new Date()),
+      readReconciliationReport(
+        { client: ctx.client, listPayments: (query) => provider.payments.listAll(query), onRow },
+        window,
+        new Date(),
+      ),
     );
     if (values.json) printJson(report);
-    else process.stdout.write(`${summaryText(report)}written: ${out}/{payments.csv,totals.csv,report.json,report.html}\n`);
+    else
+      process.stdout.write(
+        `${summaryText(report)}written: ${out}/{payments.csv,totals.csv,report.json,report.html}\n`,
+      );
     return report.allMatch ? EXIT.OK : EXIT.NOT_OK;
   } finally {
     await ctx.close();

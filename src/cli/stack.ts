@@ -10,8 +10,18 @@ import { QuoteRefreshConfigSchema, type QuoteRefreshConfig } from '../client/quo
 import { ensureSchedules } from '../client/schedules';
 import { ensureReconcileSchedule } from '../client/reconcile-schedule';
 import { ensureReportSchedule } from '../client/report-schedule';
-import { describeFirstCurrent, makeCurrentIfNone, type FirstCurrentOutcome } from '../client/worker-deployments';
-import { createWebhookHandler, createTemporalRouter, startIngressServer, type IngressServer, type WebhookHandler } from '../ingress';
+import {
+  describeFirstCurrent,
+  makeCurrentIfNone,
+  type FirstCurrentOutcome,
+} from '../client/worker-deployments';
+import {
+  createWebhookHandler,
+  createTemporalRouter,
+  startIngressServer,
+  type IngressServer,
+  type WebhookHandler,
+} from '../ingress';
 import { createProviderClient, type ProviderClient } from '../provider';
 import { startSandbox, type SandboxOptions } from '../sandbox';
 import { startXborderWorker, type RunningXborderWorker } from '../../workers/worker';
@@ -90,7 +100,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const apiKey = options.apiKey ?? `sk_${randomBytes(16).toString('hex')}`;
   const closers: Array<() => Promise<void>> = [];
   const close = async () => {
-    for (const closer of closers.reverse()) await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
+    for (const closer of closers.reverse())
+      await closer().catch((error: unknown) => log(`shutdown: ${String(error)}`));
   };
   try {
     const { dataConverter } = options;
@@ -123,7 +134,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const webhooks = createWebhookHandler({
       secrets: [webhookSecret],
       router: createTemporalRouter(client, taskQueue),
-      onOutcome: (outcome, detail) => log(`webhook ${outcome}: ${detail.type ?? ''} ${detail.eventId ?? ''} ${outcome === 'accepted' ? '' : detail.message}`),
+      onOutcome: (outcome, detail) =>
+        log(
+          `webhook ${outcome}: ${detail.type ?? ''} ${detail.eventId ?? ''} ${outcome === 'accepted' ? '' : detail.message}`,
+        ),
     });
     const ingress = await startIngressServer({ handler: webhooks, port: options.ingressPort ?? 0 });
     closers.push(() => ingress.close());
@@ -159,22 +173,47 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // A versioned worker gets tasks once its build is current: the first build of the deployment makes itself
       // current; another build already current is left as it is (and said so), as `xborder worker` does.
       const version = worker.version!; // versioned: its build id derived from the bundle unless the caller named one
-      deployment = await makeCurrentIfNone(client, version, { identity: `xborder stack (${client.options.identity})` });
+      deployment = await makeCurrentIfNone(client, version, {
+        identity: `xborder stack (${client.options.identity})`,
+      });
       log(describeFirstCurrent(deployment));
     }
     if (options.schedules !== false) {
-      const schedule = await ensureSchedules(client, { ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })), taskQueue });
+      const schedule = await ensureSchedules(client, {
+        ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })),
+        taskQueue,
+      });
       log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
       // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
       const reconcile = await ensureReconcileSchedule(client, { taskQueue });
       log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
       if (options.reports) {
         const report = await ensureReportSchedule(client, { taskQueue });
-        log(`schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'} (reports in ${options.reports.dir})`);
+        log(
+          `schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'} (reports in ${options.reports.dir})`,
+        );
       }
     }
-    log(`stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`);
-    return { temporal, client, sandbox, provider, ingress, webhooks, worker, deployment, codecServer, dataConverter, taskQueue, namespace, webhookSecret, apiKey, close };
+    log(
+      `stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`,
+    );
+    return {
+      temporal,
+      client,
+      sandbox,
+      provider,
+      ingress,
+      webhooks,
+      worker,
+      deployment,
+      codecServer,
+      dataConverter,
+      taskQueue,
+      namespace,
+      webhookSecret,
+      apiKey,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

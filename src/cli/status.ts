@@ -1,5 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { cancelPayment, getPaymentState, PaymentAlreadyFinishedError, toPaymentWorkflowId } from '../client/payments';
+import {
+  cancelPayment,
+  getPaymentState,
+  PaymentAlreadyFinishedError,
+  toPaymentWorkflowId,
+} from '../client/payments';
 import { temporalUiLink } from '../client/stuck';
 import type { PaymentState } from '../../workflows/payment/api';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
@@ -132,7 +137,8 @@ export async function runCancel(args: string[], env: Environment): Promise<numbe
   } catch (error) {
     if (error instanceof CannotConnectError) throw error;
     if (error instanceof PaymentAlreadyFinishedError) {
-      if (values.json) printJson({ cancelled: false, finished: true, outcome: error.outcome, error: error.message });
+      if (values.json)
+        printJson({ cancelled: false, finished: true, outcome: error.outcome, error: error.message });
       console.error(`cancel refused: ${error.message}`);
       return EXIT.NOT_OK;
     }

@@ -43,7 +43,10 @@ export async function runStuck(args: string[], env: Environment): Promise<number
   const hours =
     numberFlag('in-progress-hours', values['in-progress-hours'], (n) => n > 0, 'a positive number', USAGE) ??
     24;
-  const options = { inProgressLimitMs: hours * 3_600_000, deploymentName: values.deployment || env.XBORDER_DEPLOYMENT_NAME || DEFAULT_DEPLOYMENT_NAME };
+  const options = {
+    inProgressLimitMs: hours * 3_600_000,
+    deploymentName: values.deployment || env.XBORDER_DEPLOYMENT_NAME || DEFAULT_DEPLOYMENT_NAME,
+  };
   if (values.queries) {
     const queries = stuckQueries(options);
     if (values.json) printJson(queries);

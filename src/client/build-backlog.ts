@@ -5,7 +5,11 @@
 // gauge reads a build's backlog instead of describing each PINNED run on it.
 import { isGrpcServiceError, type Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { describeWorkerDeployment, WorkerDeploymentNotFoundError, type DeploymentStatus } from './worker-deployments';
+import {
+  describeWorkerDeployment,
+  WorkerDeploymentNotFoundError,
+  type DeploymentStatus,
+} from './worker-deployments';
 
 const GRPC_NOT_FOUND = 5;
 const TASK_QUEUE_TYPE_WORKFLOW = temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW;
@@ -24,7 +28,11 @@ function durationSeconds(d: { seconds?: unknown; nanos?: number | null } | null 
 }
 
 /** The workflow-task backlog of one build, across its task queues (the oldest age, the summed count). */
-export async function workflowBacklogOf(client: Client, deploymentName: string, buildId: string): Promise<TaskBacklog> {
+export async function workflowBacklogOf(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+): Promise<TaskBacklog> {
   try {
     const response = await client.workflowService.describeWorkerDeploymentVersion({
       namespace: client.options.namespace,
@@ -55,18 +63,34 @@ function timestampMs(ts: { seconds?: unknown; nanos?: number | null } | null | u
 }
 
 /** Workers of `buildId` that polled `taskQueue` (workflow and activity tasks) within LIVE_POLLER_MS of `now`. */
-export async function pollersOf(client: Client, taskQueue: string, deploymentName: string, buildId: string, now: Date = new Date()): Promise<{ workflow: number; activity: number }> {
+export async function pollersOf(
+  client: Client,
+  taskQueue: string,
+  deploymentName: string,
+  buildId: string,
+  now: Date = new Date(),
+): Promise<{ workflow: number; activity: number }> {
   const count = async (taskQueueType: number) => {
-    const response = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType });
+    const response = await client.workflowService.describeTaskQueue({
+      namespace: client.options.namespace,
+      taskQueue: { name: taskQueue },
+      taskQueueType,
+    });
     return (response.pollers ?? []).filter(
-      (p) => p.deploymentOptions?.deploymentName === deploymentName && p.deploymentOptions?.buildId === buildId && now.getTime() - timestampMs(p.lastAccessTime) <= LIVE_POLLER_MS,
+      (p) =>
+        p.deploymentOptions?.deploymentName === deploymentName &&
+        p.deploymentOptions?.buildId === buildId &&
+        now.getTime() - timestampMs(p.lastAccessTime) <= LIVE_POLLER_MS,
     ).length;
   };
   return { workflow: await count(TASK_QUEUE_TYPE_WORKFLOW), activity: await count(TASK_QUEUE_TYPE_ACTIVITY) };
 }
 
 /** The deployment's routing, or null when no versioned worker ever polled (nothing is pinned, nothing is current). */
-export async function deploymentOrNull(client: Client, deploymentName: string): Promise<DeploymentStatus | null> {
+export async function deploymentOrNull(
+  client: Client,
+  deploymentName: string,
+): Promise<DeploymentStatus | null> {
   try {
     return await describeWorkerDeployment(client, deploymentName);
   } catch (error) {
@@ -78,5 +102,10 @@ export async function deploymentOrNull(client: Client, deploymentName: string): 
 /** Builds that may hold PINNED runs but get no new work: neither current nor ramping, and not known drained or never used. */
 export function retiredBuilds(status: DeploymentStatus): string[] {
   const live = new Set([status.currentBuildId, status.rampingBuildId].filter((b): b is string => !!b));
-  return status.versions.filter((v) => !live.has(v.buildId) && v.status !== 'INACTIVE' && v.drainage !== 'DRAINED' && v.status !== 'DRAINED').map((v) => v.buildId);
+  return status.versions
+    .filter(
+      (v) =>
+        !live.has(v.buildId) && v.status !== 'INACTIVE' && v.drainage !== 'DRAINED' && v.status !== 'DRAINED',
+    )
+    .map((v) => v.buildId);
 }

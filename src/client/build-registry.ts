@@ -13,7 +13,10 @@ export const BUNDLE_DIGEST_KEY = 'xborder.workflowBundleSha256';
 const GRPC_NOT_FOUND = 5;
 const GRPC_FAILED_PRECONDITION = 9;
 
-type VersionCalls = Pick<temporal.api.workflowservice.v1.WorkflowService, 'describeWorkerDeploymentVersion' | 'updateWorkerDeploymentVersionMetadata'>;
+type VersionCalls = Pick<
+  temporal.api.workflowservice.v1.WorkflowService,
+  'describeWorkerDeploymentVersion' | 'updateWorkerDeploymentVersionMetadata'
+>;
 
 export interface BuildRef {
   namespace: string;
@@ -61,9 +64,14 @@ export async function registeredBundleDigest(service: VersionCalls, build: Build
 }
 
 /** Before the worker polls: throws BuildIdTakenError when another bundle holds the build id. */
-export async function refuseTakenBuildId(service: VersionCalls, build: BuildRef, ownDigest: string): Promise<void> {
+export async function refuseTakenBuildId(
+  service: VersionCalls,
+  build: BuildRef,
+  ownDigest: string,
+): Promise<void> {
   const registered = await registeredBundleDigest(service, build);
-  if (registered !== null && registered !== ownDigest) throw new BuildIdTakenError(build, registered, ownDigest);
+  if (registered !== null && registered !== ownDigest)
+    throw new BuildIdTakenError(build, registered, ownDigest);
 }
 
 export interface RecordBundleOptions {
@@ -79,7 +87,12 @@ export interface RecordBundleOptions {
  * loser another digest and it gets BuildIdTakenError (it stops before its first task is worth anything: a build
  * gets tasks only once current or ramping, an operator step).
  */
-export async function recordBundleDigest(service: VersionCalls, build: BuildRef, ownDigest: string, options: RecordBundleOptions = {}): Promise<'recorded' | 'matched'> {
+export async function recordBundleDigest(
+  service: VersionCalls,
+  build: BuildRef,
+  ownDigest: string,
+  options: RecordBundleOptions = {},
+): Promise<'recorded' | 'matched'> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     try {
@@ -97,10 +110,15 @@ export async function recordBundleDigest(service: VersionCalls, build: BuildRef,
       if (after === ownDigest) return 'recorded';
     } catch (error) {
       // the version is unknown until the worker's first poll reached the server: wait for it
-      const unknownYet = isGrpcServiceError(error) && (error.code === GRPC_NOT_FOUND || error.code === GRPC_FAILED_PRECONDITION);
+      const unknownYet =
+        isGrpcServiceError(error) &&
+        (error.code === GRPC_NOT_FOUND || error.code === GRPC_FAILED_PRECONDITION);
       if (!unknownYet || Date.now() >= deadline) throw error;
     }
-    if (Date.now() >= deadline) throw new Error(`build ${build.buildId} of ${build.deploymentName}: the server did not know the version within the wait; its bundle is not recorded`);
+    if (Date.now() >= deadline)
+      throw new Error(
+        `build ${build.buildId} of ${build.deploymentName}: the server did not know the version within the wait; its bundle is not recorded`,
+      );
     await new Promise((resolve) => setTimeout(resolve, options.retryEveryMs ?? 250));
   }
 }

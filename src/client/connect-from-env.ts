@@ -14,7 +14,10 @@ import { temporalConfigFromEnv } from './connection-config';
  * (docs/codec.md; no keys is an error unless XBORDER_CODEC=disabled), traces when this process installed tracing
  * or XBORDER_TRACING=otlp / an OTLP endpoint variable turns them on. Every variable is read during this call.
  */
-export async function connectClientFromEnv(env: Environment = process.env, options: ConnectClientOptions = {}): Promise<Client> {
+export async function connectClientFromEnv(
+  env: Environment = process.env,
+  options: ConnectClientOptions = {},
+): Promise<Client> {
   const temporal = temporalConfigFromEnv(env);
   const dataConverter = dataConverterOf(codecConfigFromEnv(env));
   const tracing = options.tracing ?? (currentTracing() !== null || tracingModeFromEnv(env) === 'otlp');

@@ -31,23 +31,37 @@ export interface BuildOpenRunQueries {
   pinned: string;
 }
 
-export async function countOpenRuns(client: Client, deploymentName: string, buildId: string): Promise<BuildOpenRuns> {
+export async function countOpenRuns(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+): Promise<BuildOpenRuns> {
   const queries = openRunQueries(deploymentName, buildId);
-  const [open, pinned] = await Promise.all([client.workflow.count(queries.open), client.workflow.count(queries.pinned)]);
+  const [open, pinned] = await Promise.all([
+    client.workflow.count(queries.open),
+    client.workflow.count(queries.pinned),
+  ]);
   return { open: open.count, pinned: pinned.count };
 }
 
 /** `xborder deploy status`: the deployment's status with each build's open runs counted. */
-export async function withOpenRuns<S extends { deploymentName: string; versions: Array<{ buildId: string }> }>(
+export async function withOpenRuns<
+  S extends { deploymentName: string; versions: Array<{ buildId: string }> },
+>(
   client: Client,
   status: S,
 ): Promise<S & { versions: Array<S['versions'][number] & { openRuns: BuildOpenRuns }> }> {
   const versions = [];
-  for (const v of status.versions) versions.push({ ...v, openRuns: await countOpenRuns(client, status.deploymentName, v.buildId) });
+  for (const v of status.versions)
+    versions.push({ ...v, openRuns: await countOpenRuns(client, status.deploymentName, v.buildId) });
   return { ...status, versions };
 }
 
 /** True while `buildId` holds an open PINNED run: its workers must keep running (or the run be moved). */
-export async function holdsOpenRuns(client: Client, deploymentName: string, buildId: string): Promise<boolean> {
+export async function holdsOpenRuns(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+): Promise<boolean> {
   return (await countOpenRuns(client, deploymentName, buildId)).pinned > 0;
 }

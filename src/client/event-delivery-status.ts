@@ -6,10 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeOptionalFailureToOptionalError } from '@temporalio/common/lib/internal-non-workflow';
 import { ApplicationFailure } from '@temporalio/common';
-import {
-  PAYMENT_EVENTS_WORKFLOW_TYPE,
-  redeliverEventsSignal,
-} from '../../workflows/payment-events/api';
+import { PAYMENT_EVENTS_WORKFLOW_TYPE, redeliverEventsSignal } from '../../workflows/payment-events/api';
 
 /** The POST of the oldest waiting event, as Temporal retries it now. */
 export interface EventDeliveryAttempt {
@@ -30,11 +27,19 @@ const iso = (t: { seconds?: unknown; nanos?: number | null } | null | undefined)
 };
 
 /** The delivery's pending POST of `workflowId` (payment-events:<key>); null when none is pending. */
-export async function describeEventDelivery(client: Client, workflowId: string): Promise<EventDeliveryAttempt | null> {
+export async function describeEventDelivery(
+  client: Client,
+  workflowId: string,
+): Promise<EventDeliveryAttempt | null> {
   const description = await client.workflow.getHandle(workflowId).describe();
-  const pending = description.raw.pendingActivities?.find((a) => a.activityType?.name === 'deliverPaymentEvent');
+  const pending = description.raw.pendingActivities?.find(
+    (a) => a.activityType?.name === 'deliverPaymentEvent',
+  );
   if (!pending) return null;
-  const error = await decodeOptionalFailureToOptionalError(client.workflow.options.loadedDataConverter, pending.lastFailure);
+  const error = await decodeOptionalFailureToOptionalError(
+    client.workflow.options.loadedDataConverter,
+    pending.lastFailure,
+  );
   const lastError = !error
     ? null
     : error instanceof ApplicationFailure && error.type

@@ -4,7 +4,12 @@
 // `handle(headers, rawBody)` answers a status; `nodeListener` is the same for Node's http (and anything that passes
 // (req, res) through untouched).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { verifyXborderEvent, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders } from './verify-event';
+import {
+  verifyXborderEvent,
+  WebhookVerificationError,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+} from './verify-event';
 import { isTransferEvent, type XborderOutboundEvent } from '../contract/outbound-events';
 import { eventFinality, type EventFinality } from './event-finality';
 
@@ -114,7 +119,8 @@ export function createEventReceiver(options: EventReceiverOptions): EventReceive
     try {
       event = verifyXborderEvent(options.secrets, headers, rawBody, options.verify);
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return { status: 400, outcome: 'refused', message: error.message };
+      if (error instanceof WebhookVerificationError)
+        return { status: 400, outcome: 'refused', message: error.message };
       throw error;
     }
     const record: EventRecord = { id: event.id, stream: eventStream(event), sequence: event.sequence };
@@ -122,7 +128,12 @@ export function createEventReceiver(options: EventReceiverOptions): EventReceive
     try {
       decision = await options.store.accept(record);
     } catch (error) {
-      return { status: 500, outcome: 'failed', message: `the store failed: ${(error as Error).message}`, event };
+      return {
+        status: 500,
+        outcome: 'failed',
+        message: `the store failed: ${(error as Error).message}`,
+        event,
+      };
     }
     if (decision !== 'accepted') return { status: 204, outcome: decision, event };
     const info: ReceivedEventInfo = isTransferEvent(event)
@@ -132,7 +143,12 @@ export function createEventReceiver(options: EventReceiverOptions): EventReceive
       await options.onEvent(event, info);
     } catch (error) {
       await Promise.resolve(options.store.release(record)).catch(() => undefined);
-      return { status: 500, outcome: 'failed', message: `the handler failed: ${(error as Error).message}`, event };
+      return {
+        status: 500,
+        outcome: 'failed',
+        message: `the handler failed: ${(error as Error).message}`,
+        event,
+      };
     }
     return { status: 204, outcome: 'processed', event };
   };

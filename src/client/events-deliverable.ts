@@ -34,7 +34,12 @@ export function eventsIdentityTag(config: DeliverableEndpoints | undefined): str
 export function parseEventsIdentityTag(identity: string): Set<string> | null {
   const word = identity.split(/\s+/).find((w) => w.startsWith(TAG));
   if (!word) return null;
-  return new Set(word.slice(TAG.length).split(',').filter((p) => p && p !== 'none'));
+  return new Set(
+    word
+      .slice(TAG.length)
+      .split(',')
+      .filter((p) => p && p !== 'none'),
+  );
 }
 
 /** Can a worker with this tag deliver events to `url` (undefined: the default endpoint)? */

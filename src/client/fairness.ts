@@ -14,17 +14,23 @@ export const MAX_FAIRNESS_KEY_BYTES = 64;
 /** The key for an opaque id: itself when it fits, else a hash of it (same id → same key). */
 export function fairnessKeyOf(id: string): string {
   if (Buffer.byteLength(id) <= MAX_FAIRNESS_KEY_BYTES) return id;
-  return `sha256:${createHash('sha256').update(id).digest('hex').slice(0, MAX_FAIRNESS_KEY_BYTES - 'sha256:'.length)}`;
+  return `sha256:${createHash('sha256')
+    .update(id)
+    .digest('hex')
+    .slice(0, MAX_FAIRNESS_KEY_BYTES - 'sha256:'.length)}`;
 }
 
 /** The start option `{ priority: { fairnessKey } }`, or nothing when no customer is known. */
-export function fairnessPriority(customerId: string | null | undefined): { priority: Priority } | Record<string, never> {
+export function fairnessPriority(
+  customerId: string | null | undefined,
+): { priority: Priority } | Record<string, never> {
   return customerId ? { priority: { fairnessKey: fairnessKeyOf(customerId) } } : {};
 }
 
 function stringAt(value: unknown, ...path: string[]): string | null {
   let at: unknown = value;
-  for (const key of path) at = at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    at = at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
   return typeof at === 'string' && at.length > 0 ? at : null;
 }
 

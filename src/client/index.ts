@@ -39,6 +39,10 @@ export * from './verify-event';
 // the receiving end of outbound events, mounted in a few lines (README, "How a backend learns outcomes")
 export * from './event-receiver';
 export * from './event-finality';
-export { describeEventDelivery, redeliverAllEvents, type EventDeliveryAttempt } from './event-delivery-status';
+export {
+  describeEventDelivery,
+  redeliverAllEvents,
+  type EventDeliveryAttempt,
+} from './event-delivery-status';
 // outbound events: the delivery workflow's ID and messages (redeliver, state), for backends and operators
 export * from '../../workflows/payment-events/api';

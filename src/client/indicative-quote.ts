@@ -39,7 +39,7 @@ export class IndicativeQuoteError extends Error {
   constructor(
     readonly type: IndicativeQuoteErrorType,
     message: string,
-    readonly details: { pair: string; ageMs?: number; maxAgeMs?: number } ,
+    readonly details: { pair: string; ageMs?: number; maxAgeMs?: number },
   ) {
     super(message);
     this.name = 'IndicativeQuoteError';
@@ -73,13 +73,20 @@ export interface IndicativeQuote {
 }
 
 /** The whole board (every pair with its fetch time), or RATE_BOARD_UNAVAILABLE when no board runs. */
-export async function readRateBoard(client: Client, boardWorkflowId = RATE_BOARD_WORKFLOW_ID): Promise<RateBoardEntry[]> {
+export async function readRateBoard(
+  client: Client,
+  boardWorkflowId = RATE_BOARD_WORKFLOW_ID,
+): Promise<RateBoardEntry[]> {
   try {
     const snapshot = await client.workflow.getHandle(boardWorkflowId).query(rateBoardQuery);
     return BoardSnapshotSchema.parse(snapshot).entries;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      throw new IndicativeQuoteError('RATE_BOARD_UNAVAILABLE', `no rate board is running (workflow ${boardWorkflowId}); is the quote-refresh Schedule created?`, { pair: '*' });
+      throw new IndicativeQuoteError(
+        'RATE_BOARD_UNAVAILABLE',
+        `no rate board is running (workflow ${boardWorkflowId}); is the quote-refresh Schedule created?`,
+        { pair: '*' },
+      );
     }
     throw err;
   }
@@ -96,7 +103,11 @@ export async function getIndicativeQuote(
   const entries = await readRateBoard(client, options.boardWorkflowId);
   const entry = entries.find((e) => ratePairKey(e.pair) === key);
   if (!entry) {
-    throw new IndicativeQuoteError('RATE_MISSING', `the rate board has no rate for ${key}; add the pair to the quote-refresh configuration`, { pair: key });
+    throw new IndicativeQuoteError(
+      'RATE_MISSING',
+      `the rate board has no rate for ${key}; add the pair to the quote-refresh configuration`,
+      { pair: key },
+    );
   }
   const now = (options.now ?? new Date()).getTime();
   const ageMs = Math.max(0, now - Date.parse(entry.fetchedAt));

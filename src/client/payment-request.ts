@@ -3,12 +3,7 @@
 // before executing it): the same key with a corrected request starts afresh. Every such refusal is one typed error
 // with the service's violation shape, {path, rule, message}, naming the field the caller wrote.
 import type { z } from 'zod';
-import {
-  BLOCKCHAIN_RAILS,
-  CURRENCY_RAILS,
-  validatePaymentRequest,
-  type Violation,
-} from '../contract';
+import { BLOCKCHAIN_RAILS, CURRENCY_RAILS, validatePaymentRequest, type Violation } from '../contract';
 import { isKnownCurrencyCode, isStablecoinCode, ISO_4217_CODES } from '../contract/currency-codes';
 import { personalDataInKey } from '../codec/identifiers';
 import { PaymentInputSchema } from '../../workflows/inputs';
@@ -89,7 +84,11 @@ function asJson(input: unknown): unknown {
     return text === undefined ? undefined : (JSON.parse(text) as unknown);
   } catch (error) {
     throw new PaymentRequestInvalidError([
-      { path: '', rule: 'NOT_JSON', message: `the input cannot be sent as JSON (${(error as Error).message})` },
+      {
+        path: '',
+        rule: 'NOT_JSON',
+        message: `the input cannot be sent as JSON (${(error as Error).message})`,
+      },
     ]);
   }
 }
@@ -102,7 +101,9 @@ function issueToViolation(issue: z.core.$ZodIssue): Violation {
 }
 
 const FIAT_RAIL_CURRENCY = new Map<string, string>(
-  Object.entries(CURRENCY_RAILS).flatMap(([currency, rails]) => rails.map((rail) => [rail, currency] as [string, string])),
+  Object.entries(CURRENCY_RAILS).flatMap(([currency, rails]) =>
+    rails.map((rail) => [rail, currency] as [string, string]),
+  ),
 );
 
 /**
@@ -129,8 +130,10 @@ export function currencyViolations(request: Record<string, unknown>): Violation[
     const onChain = (BLOCKCHAIN_RAILS as readonly string[]).includes(rail);
     const railCurrency = FIAT_RAIL_CURRENCY.get(rail);
     let why: string | null = null;
-    if (onChain && ISO_4217_CODES.has(code)) why = `${rail} is a blockchain: it carries stablecoins, not ${code}`;
-    else if (isStablecoinCode(code) && railCurrency) why = `${rail} is a ${railCurrency} bank rail: ${code} moves on a blockchain`;
+    if (onChain && ISO_4217_CODES.has(code))
+      why = `${rail} is a blockchain: it carries stablecoins, not ${code}`;
+    else if (isStablecoinCode(code) && railCurrency)
+      why = `${rail} is a ${railCurrency} bank rail: ${code} moves on a blockchain`;
     else if (railCurrency && railCurrency !== code) why = `${rail} carries ${railCurrency}, not ${code}`;
     if (why) violations.push({ path: `${side}.rail`, rule: 'RAIL_NOT_FOR_CURRENCY', message: why });
   }

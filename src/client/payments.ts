@@ -1,7 +1,13 @@
 // What backend services call to start and follow payments. Typed from workflows/messages.ts.
 import { amountsMemo } from '../report/memo';
 import { refusePersonalDataInKey } from '../codec/identifiers';
-import { checkPaymentInput, parsePaymentInputShape, PaymentRequestInvalidError, type ParsedPaymentInput, type StartPaymentInput } from './payment-request';
+import {
+  checkPaymentInput,
+  parsePaymentInputShape,
+  PaymentRequestInvalidError,
+  type ParsedPaymentInput,
+  type StartPaymentInput,
+} from './payment-request';
 import { eventsNotDeliverable } from './events-deliverable';
 import {
   isGrpcServiceError,
@@ -14,7 +20,10 @@ import {
   WorkflowIdReusePolicy,
   type Client,
 } from '@temporalio/client';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import {
   awaitCreatedForRequestUpdate,
   awaitCreatedUpdate,
@@ -151,7 +160,8 @@ async function startPaymentTraced(
       // A closed run holds its key (its payment may have moved money), unless it was refused before anything was
       // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
       // call is attached to (USE_EXISTING), with the same-request check.
-      workflowIdReusePolicy: freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+      workflowIdReusePolicy:
+        freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
       // the amounts asked for (read back page by page by the reconciliation report: src/report/memo.ts), the caller's
       // memo (the Nexus owner) and a freed key's run number
       ...startMemo({ ...amountsMemo(parsed.request), ...(options.memo ?? {}) }, freedRun),
@@ -172,7 +182,9 @@ async function startPaymentTraced(
       } else {
         // Refused before the update when the key is taken by another request; checked again after, for a race.
         const existed = await sameRequestOrThrow();
-        created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, { startWorkflowOperation });
+        created = await client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
+          startWorkflowOperation,
+        });
         if (!existed) await sameRequestOrThrow();
       }
       const handle = await startWorkflowOperation.workflowHandle();
@@ -189,7 +201,12 @@ async function startPaymentTraced(
           await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
           const handle = client.workflow.getHandle(workflowId);
           const answer = await handle.query(createdAnswerQuery);
-          if (answer) return { workflowId, created: await endedAnswer(answer, handle), result: () => handle.result() as Promise<PaymentOutcome> };
+          if (answer)
+            return {
+              workflowId,
+              created: await endedAnswer(answer, handle),
+              result: () => handle.result() as Promise<PaymentOutcome>,
+            };
         } catch (readError) {
           if (readError instanceof IdempotencyKeyReusedError) throw readError;
           // no worker at the moment, server busy (the history read or the query): asked again below; a worker
@@ -208,7 +225,8 @@ async function startPaymentTraced(
           checkByHistory = true;
           continue;
         } catch (readError) {
-          if (readError instanceof IdempotencyKeyReusedError || !isTransientStartError(readError)) throw readError;
+          if (readError instanceof IdempotencyKeyReusedError || !isTransientStartError(readError))
+            throw readError;
           error = readError; // the history could not be read just now: asked again below
         }
       }
@@ -231,18 +249,25 @@ async function startPaymentTraced(
  * never "refused, nothing was sent" because a dated rule came into force between the first attempt and the retry
  * (spec: Changes over time). Another request under the key is refused as such (IdempotencyKeyReusedError).
  */
-async function checkedOrStartedEarlier(client: Client, input: StartPaymentInput): Promise<ParsedPaymentInput> {
+async function checkedOrStartedEarlier(
+  client: Client,
+  input: StartPaymentInput,
+): Promise<ParsedPaymentInput> {
   try {
     return checkPaymentInput(input, new Date());
   } catch (refused) {
     const shape = refused instanceof PaymentRequestInvalidError ? parsePaymentInputShape(input) : null;
     if (!shape) throw refused;
-    const existed = await assertSameRequest(client, PaymentInputSchema, shape.paymentKey, paymentWorkflowId(shape.paymentKey), shape).catch(
-      (err: unknown) => {
-        if (err instanceof IdempotencyKeyReusedError) throw err;
-        return false; // cannot tell now: today's refusal stands (nothing is started by this call)
-      },
-    );
+    const existed = await assertSameRequest(
+      client,
+      PaymentInputSchema,
+      shape.paymentKey,
+      paymentWorkflowId(shape.paymentKey),
+      shape,
+    ).catch((err: unknown) => {
+      if (err instanceof IdempotencyKeyReusedError) throw err;
+      return false; // cannot tell now: today's refusal stands (nothing is started by this call)
+    });
     if (!existed) throw refused;
     return shape;
   }
@@ -262,7 +287,10 @@ async function freedRunOrBound(client: Client, workflowId: string): Promise<numb
 }
 
 /** The memo a start gives: the caller's (Nexus owner, report amounts) and a freed key's run number, together. */
-function startMemo(memo: Record<string, unknown> | undefined, freedRun: number | null): { memo?: Record<string, unknown> } {
+function startMemo(
+  memo: Record<string, unknown> | undefined,
+  freedRun: number | null,
+): { memo?: Record<string, unknown> } {
   const all = { ...(memo ?? {}), ...(freedRun === null ? {} : { [KEY_RUN_MEMO]: freedRun }) };
   return Object.keys(all).length > 0 ? { memo: all } : {};
 }
@@ -323,7 +351,10 @@ function maybeStartedGrpcCode(error: unknown): boolean {
  * are dropped — sending funds to a payment that ended COMPLETED, CANCELLED or EXPIRED would pay again or be
  * returned — and `endedWith` says how it ended (its result, read at once: the workflow is closed).
  */
-async function endedAnswer(answer: PaymentCreated, handle: { result(): Promise<unknown> }): Promise<PaymentCreated> {
+async function endedAnswer(
+  answer: PaymentCreated,
+  handle: { result(): Promise<unknown> },
+): Promise<PaymentCreated> {
   if (answer.outcome !== 'CREATED') return answer;
   const outcome = (await handle.result().catch(() => null)) as PaymentOutcome | null;
   return { ...answer, fundingInstructions: null, endedWith: outcome?.outcome ?? null };
@@ -372,7 +403,13 @@ export async function startTransfer(client: Client, input: TransferInput, option
   if ('accountKey' in parsed.account) refusePersonalDataInKey('accountKey', parsed.account.accountKey);
   if (parsed.payment.paymentKey) refusePersonalDataInKey('paymentKey', parsed.payment.paymentKey);
   const workflowId = transferWorkflowId(parsed.transferKey);
-  const existed = await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+  const existed = await assertSameRequest(
+    client,
+    TransferInputSchema,
+    parsed.transferKey,
+    workflowId,
+    parsed,
+  );
   try {
     const handle = await client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
       workflowId,
@@ -384,7 +421,8 @@ export async function startTransfer(client: Client, input: TransferInput, option
       staticSummary: `Transfer ${parsed.transferKey}`,
       ...fairnessPriority(transferCustomerKey(parsed.customer)), // fairness, as startPayment
     });
-    if (!existed) await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
+    if (!existed)
+      await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     return handle;
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
@@ -394,7 +432,9 @@ export async function startTransfer(client: Client, input: TransferInput, option
     await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     const { runId, raw } = await client.workflow.getHandle(workflowId).describe();
     const firstExecutionRunId = raw.workflowExecutionInfo?.firstRunId || runId;
-    return Object.assign(client.workflow.getHandle(workflowId, undefined, { firstExecutionRunId }), { firstExecutionRunId });
+    return Object.assign(client.workflow.getHandle(workflowId, undefined, { firstExecutionRunId }), {
+      firstExecutionRunId,
+    });
   }
 }
 
@@ -421,7 +461,10 @@ export async function getPaymentState(client: Client, keyOrId: string): Promise<
     return state; // no entity to ask (never started, or gone after retention): the outcome is all we know
   }
   if (!latest || !movedSince(reported, latest)) return { ...state, afterOutcome: null };
-  return { ...state, afterOutcome: { providerStatus: latest.status, code: failureCode(latest), payment: latest } };
+  return {
+    ...state,
+    afterOutcome: { providerStatus: latest.status, code: failureCode(latest), payment: latest },
+  };
 }
 
 type ProviderPayment = NonNullable<PaymentState['afterOutcome']>['payment'];
@@ -450,7 +493,9 @@ export class PaymentAlreadyFinishedError extends Error {
     /** the payment's outcome (COMPLETED, CANCELLED, …); null when it was closed without one (terminated) */
     readonly outcome: PaymentOutcome['outcome'] | null,
   ) {
-    super(`${workflowId} has already finished${outcome ? `: ${outcome}` : ' (closed without an outcome)'}; nothing to cancel`);
+    super(
+      `${workflowId} has already finished${outcome ? `: ${outcome}` : ' (closed without an outcome)'}; nothing to cancel`,
+    );
     this.name = 'PaymentAlreadyFinishedError';
   }
 }

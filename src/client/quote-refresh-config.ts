@@ -16,7 +16,12 @@ export const RatePairSchema = z.object({
 export function parseRatePair(text: string): RatePair {
   const m = /^\s*([A-Z]{3,5}):([A-Z_]+)\s*>\s*([A-Z]{3,5}):([A-Z_]+)\s*$/.exec(text);
   if (!m) throw new Error(`not a rate pair: "${text}" (expected e.g. USD:ACH>EUR:LOCAL)`);
-  return RatePairSchema.parse({ sourceCurrency: m[1], sourceRail: m[2], destinationCurrency: m[3], destinationRail: m[4] });
+  return RatePairSchema.parse({
+    sourceCurrency: m[1],
+    sourceRail: m[2],
+    destinationCurrency: m[3],
+    destinationRail: m[4],
+  });
 }
 
 export function formatRatePair(pair: RatePair): string {
@@ -39,7 +44,10 @@ export const QuoteRefreshConfigSchema = z.object({
   intervalMs: z.number().int().min(1000).default(60_000),
   /** a small catch-up window — after an outage, one late run at most, not a burst */
   catchupWindowMs: z.number().int().min(1000).default(60_000),
-  pairs: z.array(RatePairSchema).min(1).default(() => DEFAULT_QUOTE_PAIRS.map(parseRatePair)),
+  pairs: z
+    .array(RatePairSchema)
+    .min(1)
+    .default(() => DEFAULT_QUOTE_PAIRS.map(parseRatePair)),
   referenceAmount: z.number().positive().default(1000),
   /** pause between two rate calls of one refresh (spec: Limits, "Rate limit": numbers not shown) */
   pauseBetweenCallsMs: z.number().int().nonnegative().default(1000),
@@ -58,7 +66,9 @@ const EnvSchema = z.object({
 });
 
 /** Every variable quoteRefreshConfigFromEnv reads. */
-export const QUOTE_REFRESH_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
+export const QUOTE_REFRESH_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<
+  keyof typeof EnvSchema.shape
+>;
 
 export function quoteRefreshConfigFromEnv(env: Environment): QuoteRefreshConfig {
   const e = parseEnvironment(EnvSchema, env, 'quote-refresh Schedule');

@@ -26,7 +26,9 @@ export async function ensureReconcileSchedule(
   const scheduleId = options.scheduleId ?? RECONCILE_SCHEDULE_ID;
   const everyMs = options.everyMs ?? 15 * 60_000;
   // zod at the edge: the workflow takes its input as parsed here
-  const input: ReconcilePaymentsInput = ReconcilePaymentsInputSchema.parse(options.windowMs ? { windowMs: options.windowMs } : {});
+  const input: ReconcilePaymentsInput = ReconcilePaymentsInputSchema.parse(
+    options.windowMs ? { windowMs: options.windowMs } : {},
+  );
   const parts = {
     spec: { intervals: [{ every: everyMs }] },
     action: {

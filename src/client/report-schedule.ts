@@ -3,7 +3,10 @@
 // Schedule.
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { z } from 'zod';
-import { RECONCILIATION_REPORT_WORKFLOW_TYPE, type ReconciliationReportInput } from '../../workflows/reconciliation-report/api';
+import {
+  RECONCILIATION_REPORT_WORKFLOW_TYPE,
+  type ReconciliationReportInput,
+} from '../../workflows/reconciliation-report/api';
 
 export const REPORT_SCHEDULE_ID = 'reconciliation-report';
 
@@ -16,7 +19,10 @@ const ReportScheduleOptionsSchema = z.object({
 });
 export type ReportScheduleOptions = z.input<typeof ReportScheduleOptionsSchema>;
 
-export async function ensureReportSchedule(client: Client, options: ReportScheduleOptions): Promise<{ scheduleId: string; created: boolean }> {
+export async function ensureReportSchedule(
+  client: Client,
+  options: ReportScheduleOptions,
+): Promise<{ scheduleId: string; created: boolean }> {
   const o = ReportScheduleOptionsSchema.parse(options); // zod at the edge: the workflow takes its input as given here
   const input: ReconciliationReportInput = { days: o.days };
   const parts = {
@@ -33,7 +39,11 @@ export async function ensureReportSchedule(client: Client, options: ReportSchedu
     policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: 24 * 60 * 60_000 },
   };
   try {
-    await client.schedule.create({ scheduleId: o.scheduleId, ...parts, state: { note: 'daily reconciliation report (xborder)' } });
+    await client.schedule.create({
+      scheduleId: o.scheduleId,
+      ...parts,
+      state: { note: 'daily reconciliation report (xborder)' },
+    });
     return { scheduleId: o.scheduleId, created: true };
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;

@@ -32,7 +32,8 @@ export class IdempotencyKeyReusedError extends Error {
 
 /** The paths where two JSON values differ, as `a.b.c` (an array that differs is named as a whole). */
 export function differingFields(ours: unknown, theirs: unknown, prefix = ''): string[] {
-  const plain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const plain = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
   if (plain(ours) && plain(theirs)) {
     const keys = [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].sort();
     return keys.flatMap((k) => differingFields(ours[k], theirs[k], prefix ? `${prefix}.${k}` : k));
@@ -46,7 +47,10 @@ export { canonicalJson } from '../../workflows/request-fingerprint';
 const GRPC_NOT_FOUND = 5;
 
 /** The first argument the latest run of `workflowId` was started with; `undefined` when there is no such workflow. */
-export async function startInputOf(client: Client, workflowId: string): Promise<{ input: unknown } | undefined> {
+export async function startInputOf(
+  client: Client,
+  workflowId: string,
+): Promise<{ input: unknown } | undefined> {
   const { namespace, loadedDataConverter } = client.workflow.options;
   let response;
   try {

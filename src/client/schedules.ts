@@ -1,9 +1,22 @@
 // The quote-refresh Schedule (ARCHITECTURE: refreshQuotes): created or updated idempotently.
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
-import { RATE_BOARD_WORKFLOW_ID, RATE_BOARD_WORKFLOW_TYPE, type RateBoardInput } from '../../workflows/rate-board/api';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleHandle,
+} from '@temporalio/client';
+import {
+  RATE_BOARD_WORKFLOW_ID,
+  RATE_BOARD_WORKFLOW_TYPE,
+  type RateBoardInput,
+} from '../../workflows/rate-board/api';
 import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesInput } from '../../workflows/refresh-quotes/api';
 import { scheduleActionWorkflowId } from '../codec/schedule-binding';
-import { QuoteRefreshConfigSchema, type QuoteRefreshConfigInput, type QuoteRefreshConfig } from './quote-refresh-config';
+import {
+  QuoteRefreshConfigSchema,
+  type QuoteRefreshConfigInput,
+  type QuoteRefreshConfig,
+} from './quote-refresh-config';
 
 export * from './quote-refresh-config';
 
@@ -65,7 +78,10 @@ export async function ensureRateBoard(
  * Creates the Schedule, or updates it to `config` when it exists (never fails with "already exists").
  * An update keeps the Schedule's state: a Schedule an operator paused stays paused.
  */
-export async function ensureSchedules(client: Client, configInput: QuoteRefreshConfigInput): Promise<EnsuredSchedule> {
+export async function ensureSchedules(
+  client: Client,
+  configInput: QuoteRefreshConfigInput,
+): Promise<EnsuredSchedule> {
   const config = QuoteRefreshConfigSchema.parse(configInput);
   const parts = scheduleParts(config);
   await ensureRateBoard(client, config);

@@ -8,7 +8,13 @@
 import type { Client } from '@temporalio/client';
 import { movedAfterOutcome, stuckQueries, type StuckKind, type StuckQueryOptions } from './stuck';
 import { DEFAULT_WAITING_TASK_LIMIT_MS } from './stuck-on-build';
-import { deploymentOrNull, pollersOf, retiredBuilds, workflowBacklogOf, type TaskBacklog } from './build-backlog';
+import {
+  deploymentOrNull,
+  pollersOf,
+  retiredBuilds,
+  workflowBacklogOf,
+  type TaskBacklog,
+} from './build-backlog';
 
 /** The queries as counted: disjoint where the listing dedupes (a payment counts under its most serious kind). */
 export function stuckCountQueries(options: StuckQueryOptions & { now: Date }): Record<StuckKind, string> {
@@ -89,7 +95,11 @@ export async function countStuckPayments(client: Client, options: CountOptions):
         const backlog = await workflowBacklogOf(client, name, buildId);
         if (!options.taskQueue) return { buildId, backlog, pollers: null };
         calls += 2;
-        return { buildId, backlog, pollers: await pollersOf(client, options.taskQueue, name, buildId, options.now) };
+        return {
+          buildId,
+          backlog,
+          pollers: await pollersOf(client, options.taskQueue, name, buildId, options.now),
+        };
       };
       current = await serving(status.currentBuildId);
       ramping = await serving(status.rampingBuildId);

@@ -30,10 +30,16 @@ const StuckGaugeEnvSchema = z.object({
   /** How often to count; 0 turns the gauge off. Default 60 s. */
   XBORDER_STUCK_GAUGE_INTERVAL_MS: z.coerce.number().int().nonnegative().default(60_000),
   /** A payment IN_PROGRESS longer than this is stuck (StuckQueryOptions.inProgressLimitMs). Default 24 h. */
-  XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: z.coerce.number().int().positive().default(24 * 3_600_000),
+  XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3_600_000),
 });
 
-export const STUCK_GAUGE_ENV_VARS = Object.keys(StuckGaugeEnvSchema.shape) as ReadonlyArray<keyof typeof StuckGaugeEnvSchema.shape>;
+export const STUCK_GAUGE_ENV_VARS = Object.keys(StuckGaugeEnvSchema.shape) as ReadonlyArray<
+  keyof typeof StuckGaugeEnvSchema.shape
+>;
 
 export interface StuckGaugeConfig {
   intervalMs: number;
@@ -48,7 +54,10 @@ export interface StuckGaugeConfig {
 
 export function stuckGaugeConfigFromEnv(env: Environment): StuckGaugeConfig {
   const e = parseEnvironment(StuckGaugeEnvSchema, env, 'stuck-gauge');
-  return { intervalMs: e.XBORDER_STUCK_GAUGE_INTERVAL_MS, inProgressLimitMs: e.XBORDER_STUCK_IN_PROGRESS_LIMIT_MS };
+  return {
+    intervalMs: e.XBORDER_STUCK_GAUGE_INTERVAL_MS,
+    inProgressLimitMs: e.XBORDER_STUCK_IN_PROGRESS_LIMIT_MS,
+  };
 }
 
 export interface StuckGauge {
@@ -65,14 +74,44 @@ export interface StuckGaugeOptions extends StuckGaugeConfig {
 }
 
 export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge {
-  const stuck = options.meter.createGauge(STUCK_METRIC_NAMES.stuck, 'int', undefined, 'Running payments matching a stuck query, by kind');
-  const refreshed = options.meter.createGauge(STUCK_METRIC_NAMES.refreshed, 'int', undefined, 'When the stuck-payments gauge was last counted');
+  const stuck = options.meter.createGauge(
+    STUCK_METRIC_NAMES.stuck,
+    'int',
+    undefined,
+    'Running payments matching a stuck query, by kind',
+  );
+  const refreshed = options.meter.createGauge(
+    STUCK_METRIC_NAMES.refreshed,
+    'int',
+    undefined,
+    'When the stuck-payments gauge was last counted',
+  );
   const kinds = Object.keys(stuckQueries()) as StuckKind[];
 
-  const backlogAge = options.meter.createGauge(STUCK_METRIC_NAMES.backlogAge, 'float', undefined, 'Age of the oldest workflow task waiting on the current or ramping build');
-  const backlogTasks = options.meter.createGauge(STUCK_METRIC_NAMES.backlogTasks, 'int', undefined, 'Workflow tasks waiting on the current or ramping build');
-  const pollers = options.meter.createGauge(STUCK_METRIC_NAMES.pollers, 'int', undefined, 'Workers of the current or ramping build polling the task queue');
-  const calls = options.meter.createGauge(STUCK_METRIC_NAMES.calls, 'int', undefined, 'Temporal calls of the last stuck-gauge refresh');
+  const backlogAge = options.meter.createGauge(
+    STUCK_METRIC_NAMES.backlogAge,
+    'float',
+    undefined,
+    'Age of the oldest workflow task waiting on the current or ramping build',
+  );
+  const backlogTasks = options.meter.createGauge(
+    STUCK_METRIC_NAMES.backlogTasks,
+    'int',
+    undefined,
+    'Workflow tasks waiting on the current or ramping build',
+  );
+  const pollers = options.meter.createGauge(
+    STUCK_METRIC_NAMES.pollers,
+    'int',
+    undefined,
+    'Workers of the current or ramping build polling the task queue',
+  );
+  const calls = options.meter.createGauge(
+    STUCK_METRIC_NAMES.calls,
+    'int',
+    undefined,
+    'Temporal calls of the last stuck-gauge refresh',
+  );
 
   const refresh = async (): Promise<StuckCounts> => {
     const now = options.now?.() ?? new Date();
@@ -85,11 +124,15 @@ export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge 
     });
     // Every kind every time, 0 included: a series that disappears cannot resolve an alert.
     for (const kind of kinds) stuck.set(counted.counts[kind] ?? 0, { kind });
-    for (const [build, serving] of [['current', counted.current], ['ramping', counted.ramping]] as const) {
+    for (const [build, serving] of [
+      ['current', counted.current],
+      ['ramping', counted.ramping],
+    ] as const) {
       backlogAge.set(serving?.backlog.ageSeconds ?? 0, { build });
       backlogTasks.set(serving?.backlog.count ?? 0, { build });
       // no pollers counted (no task queue given, no such build): no series value to alert on is better than a false 0
-      const polling = serving?.pollers ?? (build === 'ramping' && options.taskQueue ? { workflow: 0, activity: 0 } : null);
+      const polling =
+        serving?.pollers ?? (build === 'ramping' && options.taskQueue ? { workflow: 0, activity: 0 } : null);
       if (polling) {
         pollers.set(polling.workflow, { build, task_type: 'workflow' });
         pollers.set(polling.activity, { build, task_type: 'activity' });
@@ -109,7 +152,9 @@ export function startStuckPaymentsGauge(options: StuckGaugeOptions): StuckGauge 
         () => undefined,
         (error: unknown) => {
           // Logged, not fatal: the timestamp gauge goes stale and its alert fires if this keeps failing.
-          options.logger?.warn('stuck-payments gauge: count failed', { error: error instanceof Error ? error.message : String(error) });
+          options.logger?.warn('stuck-payments gauge: count failed', {
+            error: error instanceof Error ? error.message : String(error),
+          });
         },
       )
       .finally(() => {

@@ -1,7 +1,13 @@
 // "Stuck" payments, each kind one visibility query on our search attributes (ARCHITECTURE: Search
 // attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { CustomerIdKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey, PUSH_MISMATCH_PHASE } from '../../workflows/search-attributes';
+import {
+  CustomerIdKey,
+  PaymentPhaseKey,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+  PUSH_MISMATCH_PHASE,
+} from '../../workflows/search-attributes';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../workflows/provider-payment/api';
 import { PAYMENT_STATUSES } from '../contract/enums';
 import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
@@ -38,7 +44,9 @@ export interface StuckQueryOptions {
 /** The visibility query of each kind of stuck payment (MOVED_AFTER_OUTCOME: its first step, see findStuckPayments). */
 export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind, string> {
   const now = options.now ?? new Date();
-  const inProgressSince = new Date(now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000)).toISOString();
+  const inProgressSince = new Date(
+    now.getTime() - (options.inProgressLimitMs ?? 24 * 3_600_000),
+  ).toISOString();
   const quotingSince = new Date(now.getTime() - (options.quotingLimitMs ?? 15 * 60_000)).toISOString();
   const running = `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
   // Most serious first: a payment that fits several kinds is listed under the first (findStuckPayments).
@@ -93,7 +101,10 @@ export interface StuckPayment {
   customerId: string | undefined;
 }
 
-export async function findStuckPayments(client: Client, options: StuckQueryOptions = {}): Promise<StuckPayment[]> {
+export async function findStuckPayments(
+  client: Client,
+  options: StuckQueryOptions = {},
+): Promise<StuckPayment[]> {
   const now = options.now ?? new Date();
   const found: StuckPayment[] = [];
   const seen = new Set<string>();
@@ -104,7 +115,11 @@ export async function findStuckPayments(client: Client, options: StuckQueryOptio
     }
     if (kind === 'WAITING_FOR_ITS_BUILD') {
       if (!options.deploymentName) continue;
-      for await (const wf of waitingForItsBuild(client, { deploymentName: options.deploymentName, now, waitingTaskLimitMs: options.waitingTaskLimitMs })) {
+      for await (const wf of waitingForItsBuild(client, {
+        deploymentName: options.deploymentName,
+        now,
+        waitingTaskLimitMs: options.waitingTaskLimitMs,
+      })) {
         if (!seen.has(wf.workflowId)) found.push(stuckOf(kind, wf, now));
         seen.add(wf.workflowId);
       }
@@ -138,7 +153,12 @@ function stuckOf(kind: StuckKind, wf: WorkflowExecutionInfo, now: Date): StuckPa
  * Closed payments whose provider payment moved on after their outcome: the entity says REFUNDED or FAILED while the
  * payment ended otherwise. One list of lingering entities, then one lookup per candidate (few: entities linger 7 days).
  */
-export async function movedAfterOutcome(client: Client, query: string, now: Date, seen: Set<string>): Promise<StuckPayment[]> {
+export async function movedAfterOutcome(
+  client: Client,
+  query: string,
+  now: Date,
+  seen: Set<string>,
+): Promise<StuckPayment[]> {
   const found: StuckPayment[] = [];
   for await (const entity of client.workflow.list({ query })) {
     const id = entity.typedSearchAttributes.get(ProviderPaymentIdKey);
@@ -167,7 +187,12 @@ export async function movedAfterOutcome(client: Client, query: string, now: Date
 }
 
 /** Link to a workflow in the Temporal UI. */
-export function temporalUiLink(uiBaseUrl: string, namespace: string, workflowId: string, runId?: string): string {
+export function temporalUiLink(
+  uiBaseUrl: string,
+  namespace: string,
+  workflowId: string,
+  runId?: string,
+): string {
   const base = `${uiBaseUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
   return runId ? `${base}/${encodeURIComponent(runId)}/history` : base;
 }

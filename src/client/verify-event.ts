@@ -1,11 +1,7 @@
 // What a backend runs on each outbound event it receives (docs/outbound-events.md, "Receiving"): the Standard
 // Webhooks signature over the exact bytes received (the same code our ingress verifies the provider's webhooks
 // with), the timestamp window (a replay days later is refused), then the body against the versioned schema.
-import {
-  verifyWebhook,
-  type VerifyWebhookOptions,
-  type WebhookHeaders,
-} from '../provider/webhook-signature';
+import { verifyWebhook, type VerifyWebhookOptions, type WebhookHeaders } from '../provider/webhook-signature';
 import {
   isTransferEvent,
   XborderOutboundEventSchema,
@@ -17,7 +13,13 @@ import { WebhookVerificationError } from '../provider/errors';
 
 export { WebhookVerificationError };
 export { isTransferEvent };
-export type { WebhookHeaders, VerifyWebhookOptions, XborderEvent, XborderOutboundEvent, XborderTransferEvent };
+export type {
+  WebhookHeaders,
+  VerifyWebhookOptions,
+  XborderEvent,
+  XborderOutboundEvent,
+  XborderTransferEvent,
+};
 
 /**
  * Verifies and parses one delivery. `secrets`: the endpoint's signing secret, or both during a rotation (any one
@@ -36,11 +38,17 @@ export function verifyXborderEvent(
   try {
     json = JSON.parse(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
   } catch {
-    throw new WebhookVerificationError('Event refused: the body is not JSON', { fields: [{ path: 'body', rule: 'json', message: 'not JSON' }] });
+    throw new WebhookVerificationError('Event refused: the body is not JSON', {
+      fields: [{ path: 'body', rule: 'json', message: 'not JSON' }],
+    });
   }
   const parsed = XborderOutboundEventSchema.safeParse(json);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ path: i.path.join('.'), rule: i.code, message: i.message }));
+    const fields = parsed.error.issues.map((i) => ({
+      path: i.path.join('.'),
+      rule: i.code,
+      message: i.message,
+    }));
     throw new WebhookVerificationError('Event refused: the body does not match the event schema', { fields });
   }
   if (parsed.data.id !== id) {

@@ -65,7 +65,11 @@ export interface SetVersionOptions {
 }
 
 /** The server's enum value by name, without its prefix (WORKER_DEPLOYMENT_VERSION_STATUS_DRAINED → DRAINED). */
-function enumName(values: Record<number, string>, value: number | null | undefined, prefix: string): string | null {
+function enumName(
+  values: Record<number, string>,
+  value: number | null | undefined,
+  prefix: string,
+): string | null {
   if (value === null || value === undefined || value === 0) return null;
   const name = values[value];
   return name ? name.replace(prefix, '') : String(value);
@@ -80,7 +84,8 @@ async function notFoundAware<T>(deploymentName: string, call: () => Promise<T>):
   try {
     return await call();
   } catch (error) {
-    if (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND) throw new WorkerDeploymentNotFoundError(deploymentName);
+    if (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)
+      throw new WorkerDeploymentNotFoundError(deploymentName);
     throw error;
   }
 }
@@ -97,7 +102,10 @@ async function routingChange<T>(deploymentName: string, buildId: string, call: (
   }
 }
 
-export async function describeWorkerDeployment(client: Client, deploymentName: string): Promise<DeploymentStatus> {
+export async function describeWorkerDeployment(
+  client: Client,
+  deploymentName: string,
+): Promise<DeploymentStatus> {
   const response = await notFoundAware(deploymentName, () =>
     client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName }),
   );
@@ -191,7 +199,9 @@ const GRPC_ABORTED = 10;
 function worthRetrying(error: unknown): boolean {
   if (error instanceof WorkerDeploymentNotFoundError) return true;
   if (!isGrpcServiceError(error)) return false;
-  return error.code === GRPC_NOT_FOUND || error.code === GRPC_FAILED_PRECONDITION || error.code === GRPC_ABORTED;
+  return (
+    error.code === GRPC_NOT_FOUND || error.code === GRPC_FAILED_PRECONDITION || error.code === GRPC_ABORTED
+  );
 }
 
 /**
@@ -213,10 +223,14 @@ export async function makeCurrentIfNone(
   const namespace = client.options.namespace;
   for (;;) {
     try {
-      const described = await notFoundAware(deploymentName, () => client.workflowService.describeWorkerDeployment({ namespace, deploymentName }));
-      const current = described.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || null;
+      const described = await notFoundAware(deploymentName, () =>
+        client.workflowService.describeWorkerDeployment({ namespace, deploymentName }),
+      );
+      const current =
+        described.workerDeploymentInfo?.routingConfig?.currentDeploymentVersion?.buildId || null;
       if (current === buildId) return { action: 'already-current', deploymentName, buildId };
-      if (current !== null) return { action: 'other-current', deploymentName, buildId, currentBuildId: current };
+      if (current !== null)
+        return { action: 'other-current', deploymentName, buildId, currentBuildId: current };
       await notFoundAware(deploymentName, () =>
         client.workflowService.setWorkerDeploymentCurrentVersion({
           namespace,
@@ -230,7 +244,10 @@ export async function makeCurrentIfNone(
     } catch (error) {
       if (!worthRetrying(error) || Date.now() >= deadline) {
         const why = error instanceof Error ? error.message : String(error);
-        throw new Error(`could not make build ${buildId} current in Worker Deployment ${deploymentName}: ${why}`, { cause: error });
+        throw new Error(
+          `could not make build ${buildId} current in Worker Deployment ${deploymentName}: ${why}`,
+          { cause: error },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, options.retryEveryMs ?? 250));
     }

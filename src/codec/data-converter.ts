@@ -9,8 +9,14 @@ import type { Environment } from '../support/environment';
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
 
 /** Encrypts every payload with the provider's current key; decrypts with any of its keys; encodes failures. */
-export function codecDataConverter(keys: CodecKeyProvider, options: EncryptionCodecOptions = {}): DataConverter {
-  return { payloadCodecs: [new EncryptionCodec(keys, options)], failureConverterPath: FAILURE_CONVERTER_PATH };
+export function codecDataConverter(
+  keys: CodecKeyProvider,
+  options: EncryptionCodecOptions = {},
+): DataConverter {
+  return {
+    payloadCodecs: [new EncryptionCodec(keys, options)],
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+  };
 }
 
 /** The two switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
@@ -31,11 +37,15 @@ const warnOnce = (line: string) => {
  */
 export function codecOptionsFromEnv(env: Environment): EncryptionCodecOptions {
   const plaintext = env.XBORDER_CODEC_PLAINTEXT ?? 'refuse';
-  if (plaintext !== 'refuse' && plaintext !== 'admit') throw new Error(`XBORDER_CODEC_PLAINTEXT must be "refuse" (default) or "admit", got "${plaintext}"`);
+  if (plaintext !== 'refuse' && plaintext !== 'admit')
+    throw new Error(`XBORDER_CODEC_PLAINTEXT must be "refuse" (default) or "admit", got "${plaintext}"`);
   const unbound = env.XBORDER_CODEC_UNBOUND ?? 'admit';
-  if (unbound !== 'refuse' && unbound !== 'admit') throw new Error(`XBORDER_CODEC_UNBOUND must be "admit" (default) or "refuse", got "${unbound}"`);
+  if (unbound !== 'refuse' && unbound !== 'admit')
+    throw new Error(`XBORDER_CODEC_UNBOUND must be "admit" (default) or "refuse", got "${unbound}"`);
   if (plaintext === 'admit') {
-    warnOnce('xborder: XBORDER_CODEC_PLAINTEXT=admit: payloads that are not encrypted are read as data (a migration window only: anyone who reaches Temporal can then signal workflows; docs/codec.md)');
+    warnOnce(
+      'xborder: XBORDER_CODEC_PLAINTEXT=admit: payloads that are not encrypted are read as data (a migration window only: anyone who reaches Temporal can then signal workflows; docs/codec.md)',
+    );
   }
   return { plaintext, unbound };
 }
@@ -73,7 +83,9 @@ export function dataConverterOf(config: CodecConfig): DataConverter {
   if (source.kind === 'disabled') {
     if (!warnedDisabled) {
       warnedDisabled = true;
-      console.warn('xborder: XBORDER_CODEC=disabled: payloads are NOT encrypted (personal data in plaintext in Temporal)');
+      console.warn(
+        'xborder: XBORDER_CODEC=disabled: payloads are NOT encrypted (personal data in plaintext in Temporal)',
+      );
     }
     return { failureConverterPath: FAILURE_CONVERTER_PATH };
   }

@@ -68,7 +68,8 @@ function bindingOf(context: SerializationContext | undefined): Binding | undefin
   return { namespace: context.namespace, workflowId: context.workflowId };
 }
 
-const boundAad = (keyId: string, b: Binding) => Buffer.from(JSON.stringify([BOUND_AAD_VERSION, keyId, b.namespace, b.workflowId]), 'utf8');
+const boundAad = (keyId: string, b: Binding) =>
+  Buffer.from(JSON.stringify([BOUND_AAD_VERSION, keyId, b.namespace, b.workflowId]), 'utf8');
 
 function readBinding(payload: Payload): Binding | undefined {
   const raw = text(payload.metadata?.[METADATA_CONTEXT]);
@@ -114,7 +115,9 @@ export class EncryptionCodec implements PayloadCodec {
           [METADATA_ENCODING]: utf8(ENCRYPTED_ENCODING),
           [METADATA_KEY_ID]: utf8(key.id),
           [METADATA_CIPHER]: utf8(CIPHER),
-          ...(binding ? { [METADATA_CONTEXT]: utf8(JSON.stringify([binding.namespace, binding.workflowId])) } : {}),
+          ...(binding
+            ? { [METADATA_CONTEXT]: utf8(JSON.stringify([binding.namespace, binding.workflowId])) }
+            : {}),
         },
         data: new Uint8Array(sealed),
       };
@@ -128,7 +131,9 @@ export class EncryptionCodec implements PayloadCodec {
   /** A payload of another namespace's workflow this decoder was told to read (admitBoundTo). */
   private admitsFromElsewhere(binding: Binding, context: SerializationContext): boolean {
     if (binding.namespace === context.namespace) return false;
-    return this.admitBoundTo.some((a) => a.namespace === binding.namespace && binding.workflowId.startsWith(a.workflowIdPrefix));
+    return this.admitBoundTo.some(
+      (a) => a.namespace === binding.namespace && binding.workflowId.startsWith(a.workflowIdPrefix),
+    );
   }
 
   private async decodeOne(payload: Payload, context: SerializationContext | undefined): Promise<Payload> {
@@ -147,7 +152,10 @@ export class EncryptionCodec implements PayloadCodec {
     const binding = readBinding(payload);
     const expected = bindingOf(context);
     const wrongWorkflow =
-      binding && context && (binding.namespace !== context.namespace || (expected && !sameWorkflow(binding.workflowId, expected.workflowId)));
+      binding &&
+      context &&
+      (binding.namespace !== context.namespace ||
+        (expected && !sameWorkflow(binding.workflowId, expected.workflowId)));
     if (wrongWorkflow && !this.admitsFromElsewhere(binding, context)) {
       throw new CodecError(
         'WRONG_WORKFLOW',
@@ -170,7 +178,8 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     const sealed = Buffer.from(payload.data ?? new Uint8Array());
-    if (sealed.length < IV_BYTES + TAG_BYTES) throw new CodecError('MALFORMED', `encrypted payload too short (${sealed.length} bytes)`);
+    if (sealed.length < IV_BYTES + TAG_BYTES)
+      throw new CodecError('MALFORMED', `encrypted payload too short (${sealed.length} bytes)`);
     const iv = sealed.subarray(0, IV_BYTES);
     const tag = sealed.subarray(sealed.length - TAG_BYTES);
     const body = sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES);

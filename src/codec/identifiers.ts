@@ -15,7 +15,8 @@ const CPF = /(?<!\d)(\d{3})(\.?)(\d{3})\.?(\d{3})(-?)(\d{2})(?!\d)/g;
 const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** Dates and timestamps (2026-11-23, 20261123174040, 2026-11-23T17:40): ids made from a clock, not from a person. */
-const DATE = /(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:[T_-]?(?:[01]\d|2[0-3]):?[0-5]\d(?::?[0-5]\d)?)?/g;
+const DATE =
+  /(?:19|20)\d\d-?(?:0[1-9]|1[0-2])-?(?:0[1-9]|[12]\d|3[01])(?:[T_-]?(?:[01]\d|2[0-3]):?[0-5]\d(?::?[0-5]\d)?)?/g;
 
 /** Why the value looks like personal data, or null. */
 export function personalDataInKey(value: string): string | null {
@@ -32,7 +33,9 @@ export function personalDataInKey(value: string): string | null {
 export function refusePersonalDataInKey(name: string, value: string): void {
   const found = personalDataInKey(value);
   if (found) {
-    throw new Error(`${name} looks like it contains ${found}: keys become workflow IDs, which are never encrypted; use an opaque id (docs/codec.md)`);
+    throw new Error(
+      `${name} looks like it contains ${found}: keys become workflow IDs, which are never encrypted; use an opaque id (docs/codec.md)`,
+    );
   }
 }
 

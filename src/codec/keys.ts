@@ -32,7 +32,12 @@ export const CodecKeysSchema = z
     current: z.string().regex(KEY_ID, 'key ids are 1-64 characters of A-Z a-z 0-9 . _ -'),
     keys: z.record(
       z.string().regex(KEY_ID, 'key ids are 1-64 characters of A-Z a-z 0-9 . _ -'),
-      z.string().refine((b64) => Buffer.from(b64, 'base64').length === 32, 'each key is 32 bytes, base64 (openssl rand -base64 32)'),
+      z
+        .string()
+        .refine(
+          (b64) => Buffer.from(b64, 'base64').length === 32,
+          'each key is 32 bytes, base64 (openssl rand -base64 32)',
+        ),
     ),
   })
   .refine((k) => k.current in k.keys, { message: '"current" must name one of "keys"', path: ['current'] });
@@ -42,7 +47,10 @@ export type CodecKeysJson = z.infer<typeof CodecKeysSchema>;
 export function staticKeyProvider(json: CodecKeysJson): CodecKeyProvider {
   const parsed = CodecKeysSchema.parse(json);
   const keys = new Map<string, CodecKey>(
-    Object.entries(parsed.keys).map(([id, b64]) => [id, { id, material: createSecretKey(Buffer.from(b64, 'base64')) }]),
+    Object.entries(parsed.keys).map(([id, b64]) => [
+      id,
+      { id, material: createSecretKey(Buffer.from(b64, 'base64')) },
+    ]),
   );
   const current = keys.get(parsed.current)!;
   return {
@@ -62,7 +70,9 @@ export function parseCodecKeys(text: string, source: string): CodecKeysJson {
   }
   const parsed = CodecKeysSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    const problems = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
     throw new Error(`${source} is invalid: ${problems}`);
   }
   return parsed.data;
@@ -87,19 +97,36 @@ export function codecKeysFromEnv(env: Environment): CodecKeysSource {
     throw new Error('Set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE, not both.');
   }
   if (env.XBORDER_CODEC_KEYS) {
-    return { kind: 'keys', keys: refusePublishedKeys(parseCodecKeys(env.XBORDER_CODEC_KEYS, 'XBORDER_CODEC_KEYS'), 'XBORDER_CODEC_KEYS'), source: 'XBORDER_CODEC_KEYS' };
+    return {
+      kind: 'keys',
+      keys: refusePublishedKeys(
+        parseCodecKeys(env.XBORDER_CODEC_KEYS, 'XBORDER_CODEC_KEYS'),
+        'XBORDER_CODEC_KEYS',
+      ),
+      source: 'XBORDER_CODEC_KEYS',
+    };
   }
   if (env.XBORDER_CODEC_KEYS_FILE) {
     let text: string;
     try {
       text = readFileSync(env.XBORDER_CODEC_KEYS_FILE, 'utf8');
     } catch (error) {
-      throw new Error(`XBORDER_CODEC_KEYS_FILE: cannot read ${env.XBORDER_CODEC_KEYS_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new Error(
+        `XBORDER_CODEC_KEYS_FILE: cannot read ${env.XBORDER_CODEC_KEYS_FILE} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     const keys = parseCodecKeys(text, `XBORDER_CODEC_KEYS_FILE (${env.XBORDER_CODEC_KEYS_FILE})`);
-    return { kind: 'keys', keys: refusePublishedKeys(keys, 'XBORDER_CODEC_KEYS_FILE'), source: env.XBORDER_CODEC_KEYS_FILE };
+    return {
+      kind: 'keys',
+      keys: refusePublishedKeys(keys, 'XBORDER_CODEC_KEYS_FILE'),
+      source: env.XBORDER_CODEC_KEYS_FILE,
+    };
   }
-  if (env.XBORDER_CODEC !== undefined && env.XBORDER_CODEC !== 'disabled' && env.XBORDER_CODEC !== 'enabled') {
+  if (
+    env.XBORDER_CODEC !== undefined &&
+    env.XBORDER_CODEC !== 'disabled' &&
+    env.XBORDER_CODEC !== 'enabled'
+  ) {
     throw new Error(`XBORDER_CODEC must be "enabled" or "disabled", got "${env.XBORDER_CODEC}"`);
   }
   return env.XBORDER_CODEC === 'disabled' ? { kind: 'disabled' } : { kind: 'missing' };
@@ -110,6 +137,7 @@ export function codecKeysFromEnv(env: Environment): CodecKeysSource {
  * anything: every process reads its keys here, so each refuses them at start, naming the variable and the key id.
  */
 function refusePublishedKeys(keys: CodecKeysJson, variable: string): CodecKeysJson {
-  for (const [id, b64] of Object.entries(keys.keys)) refuseKnownSecret(`${variable} key "${id}"`, b64, 'codec-key');
+  for (const [id, b64] of Object.entries(keys.keys))
+    refuseKnownSecret(`${variable} key "${id}"`, b64, 'codec-key');
   return keys;
 }

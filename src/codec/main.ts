@@ -15,7 +15,9 @@ export async function runCodecServer(config: CodecServerConfig): Promise<void> {
     host: config.host,
     port: config.port,
   });
-  console.log(`codec-server: listening on ${server.url} (${config.tokens.length} token(s), CORS origins: ${config.allowedOrigins.join(', ') || 'none'})`);
+  console.log(
+    `codec-server: listening on ${server.url} (${config.tokens.length} token(s), CORS origins: ${config.allowedOrigins.join(', ') || 'none'})`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

@@ -5,13 +5,19 @@ import { codecKeysFromEnv, type CodecKeysJson } from './keys';
 import { DEFAULT_CODEC_SERVER_PORT } from './server';
 import { parseEnvironment, type Environment } from '../support/environment';
 
-const list = (s: string | undefined) => (s ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string | undefined) =>
+  (s ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 const EnvSchema = z.object({
   XBORDER_CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
   XBORDER_CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_CODEC_SERVER_PORT),
   /** Comma-separated bearer tokens (16+ characters each); required. */
-  XBORDER_CODEC_SERVER_TOKENS: z.string().min(1, 'XBORDER_CODEC_SERVER_TOKENS is required: the codec server never runs unauthenticated'),
+  XBORDER_CODEC_SERVER_TOKENS: z
+    .string()
+    .min(1, 'XBORDER_CODEC_SERVER_TOKENS is required: the codec server never runs unauthenticated'),
   /** Comma-separated browser origins allowed by CORS (the Temporal UI's, e.g. http://127.0.0.1:8233). */
   XBORDER_CODEC_SERVER_ORIGINS: z.string().optional(),
   /** Comma-separated DNS names the server is reached by beyond IP literals, localhost and single labels (DNS rebinding). */
@@ -19,8 +25,16 @@ const EnvSchema = z.object({
 });
 
 /** Every variable of the codec server's own (the keys' variables besides); the compose test checks them. */
-export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
-export const CODEC_KEY_ENV_VARS = ['XBORDER_CODEC_KEYS', 'XBORDER_CODEC_KEYS_FILE', 'XBORDER_CODEC', 'XBORDER_CODEC_PLAINTEXT', 'XBORDER_CODEC_UNBOUND'] as const;
+export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<
+  keyof typeof EnvSchema.shape
+>;
+export const CODEC_KEY_ENV_VARS = [
+  'XBORDER_CODEC_KEYS',
+  'XBORDER_CODEC_KEYS_FILE',
+  'XBORDER_CODEC',
+  'XBORDER_CODEC_PLAINTEXT',
+  'XBORDER_CODEC_UNBOUND',
+] as const;
 
 export interface CodecServerConfig {
   host: string;
@@ -37,7 +51,10 @@ export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');
   const keys = codecKeysFromEnv(env);
-  if (keys.kind !== 'keys') throw new Error('The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).');
+  if (keys.kind !== 'keys')
+    throw new Error(
+      'The codec server needs the payload keys: set XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE (docs/codec.md).',
+    );
   return {
     host: e.XBORDER_CODEC_SERVER_HOST,
     port: e.XBORDER_CODEC_SERVER_PORT,

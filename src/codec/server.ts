@@ -54,15 +54,24 @@ const ALLOWED_HEADERS = 'authorization, content-type, x-namespace';
 
 const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
 const PayloadsBodySchema = z.object({
-  payloads: z.array(z.object({ metadata: z.record(z.string(), base64).optional().nullable(), data: base64.optional().nullable() })),
+  payloads: z.array(
+    z.object({
+      metadata: z.record(z.string(), base64).optional().nullable(),
+      data: base64.optional().nullable(),
+    }),
+  ),
 });
 
 const toPayload = (p: z.infer<typeof PayloadsBodySchema>['payloads'][number]): Payload => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, new Uint8Array(Buffer.from(v, 'base64'))]),
+  ),
   data: new Uint8Array(Buffer.from(p.data ?? '', 'base64')),
 });
 const fromPayload = (p: Payload) => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
@@ -89,7 +98,9 @@ function tokenMatcher(tokens: string[]): (candidate: string | undefined) => bool
 
 export async function startCodecServer(options: CodecServerOptions): Promise<CodecServer> {
   if (options.tokens.length === 0 || options.tokens.some((t) => secretStrengthProblem('token', t) !== null)) {
-    throw new Error('The codec server needs at least one random token of 24+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.');
+    throw new Error(
+      'The codec server needs at least one random token of 24+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.',
+    );
   }
   const isToken = tokenMatcher(options.tokens);
   const origins = new Set(options.allowedOrigins ?? []);
@@ -101,114 +112,143 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
   let buffered = 0;
 
   // Node checks its request timeouts every connectionsCheckingInterval (30 s by default): too coarse here.
-  const server = http.createServer({ connectionsCheckingInterval: 1_000, requestTimeout: bodyTimeoutMs, headersTimeout: Math.min(bodyTimeoutMs, 10_000) }, (req, res) => {
-    const origin = req.headers.origin;
-    const cors: Record<string, string> =
-      origin && origins.has(origin)
-        ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' }
-        : { vary: 'Origin' };
-    const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...cors, ...extra });
-      res.end(JSON.stringify(body));
-    };
-    const segments = (req.url ?? '/').split('?')[0]!.split('/').filter(Boolean);
-    const route = segments.at(-1);
-    const pathToken = segments.length === 2 ? decodePathSegment(segments[0]!) : undefined;
-    const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
-    const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
+  const server = http.createServer(
+    {
+      connectionsCheckingInterval: 1_000,
+      requestTimeout: bodyTimeoutMs,
+      headersTimeout: Math.min(bodyTimeoutMs, 10_000),
+    },
+    (req, res) => {
+      const origin = req.headers.origin;
+      const cors: Record<string, string> =
+        origin && origins.has(origin)
+          ? {
+              'access-control-allow-origin': origin,
+              'access-control-allow-credentials': 'true',
+              vary: 'Origin',
+            }
+          : { vary: 'Origin' };
+      const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          'cache-control': 'no-store',
+          ...cors,
+          ...extra,
+        });
+        res.end(JSON.stringify(body));
+      };
+      const segments = (req.url ?? '/').split('?')[0]!.split('/').filter(Boolean);
+      const route = segments.at(-1);
+      const pathToken = segments.length === 2 ? decodePathSegment(segments[0]!) : undefined;
+      const known = (route === 'encode' || route === 'decode') && segments.length <= 2;
+      const done = (status: number) => log(`codec-server ${req.method} /${route ?? ''} ${status}`);
 
-    // DNS rebinding: a page whose domain resolves here is refused before anything else (src/support/host-check.ts).
-    if (!isOwnHost(req.headers.host, { allowedHosts: options.allowedHosts ?? [] })) {
-      done(MISDIRECTED.status);
-      return send(MISDIRECTED.status, { message: MISDIRECTED.message });
-    }
-    if (req.method === 'GET' && segments.length === 1 && route === 'health') return send(200, { ok: true });
-    if (!known) {
-      done(404);
-      return send(404, { message: 'POST /encode or /decode' });
-    }
-    if (req.method === 'OPTIONS') {
-      // Preflight carries no credentials: answer it for allowed origins only.
-      if (!origin || !origins.has(origin)) {
-        done(403);
-        return send(403, { message: 'origin not allowed' });
+      // DNS rebinding: a page whose domain resolves here is refused before anything else (src/support/host-check.ts).
+      if (!isOwnHost(req.headers.host, { allowedHosts: options.allowedHosts ?? [] })) {
+        done(MISDIRECTED.status);
+        return send(MISDIRECTED.status, { message: MISDIRECTED.message });
       }
-      res.writeHead(204, {
-        ...cors,
-        'access-control-allow-methods': 'POST, OPTIONS',
-        'access-control-allow-headers': ALLOWED_HEADERS,
-        'access-control-max-age': '600',
+      if (req.method === 'GET' && segments.length === 1 && route === 'health') return send(200, { ok: true });
+      if (!known) {
+        done(404);
+        return send(404, { message: 'POST /encode or /decode' });
+      }
+      if (req.method === 'OPTIONS') {
+        // Preflight carries no credentials: answer it for allowed origins only.
+        if (!origin || !origins.has(origin)) {
+          done(403);
+          return send(403, { message: 'origin not allowed' });
+        }
+        res.writeHead(204, {
+          ...cors,
+          'access-control-allow-methods': 'POST, OPTIONS',
+          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-max-age': '600',
+        });
+        return res.end();
+      }
+      if (req.method !== 'POST') {
+        done(405);
+        return send(405, { message: 'POST only' }, { allow: 'POST, OPTIONS' });
+      }
+      const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+      if (!isToken(bearer) && !isToken(pathToken)) {
+        done(401);
+        return send(
+          401,
+          { message: 'missing or invalid codec server token' },
+          { 'www-authenticate': 'Bearer' },
+        );
+      }
+
+      /** Answers and closes the connection: the rest of the body is never read. */
+      const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
+        done(status);
+        send(status, { message }, { connection: 'close', ...extra });
+        res.once('finish', () => req.socket.destroy());
+      };
+      const declared =
+        req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+      if (declared !== undefined && declared > maxBytes) return refuse(413, `body over ${maxBytes} bytes`);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let held = 0;
+      let reading = true;
+      const release = () => {
+        buffered -= held;
+        held = 0;
+      };
+      res.once('close', release);
+      req.on('error', () => undefined); // an aborted upload: 'close' frees its bytes
+      req.on('data', (chunk: Buffer) => {
+        if (!reading) return;
+        size += chunk.length;
+        if (size > maxBytes) {
+          reading = false;
+          return refuse(413, `body over ${maxBytes} bytes`);
+        }
+        if (buffered + chunk.length > maxBuffered) {
+          reading = false;
+          return refuse(503, 'too many payloads being decoded; retry shortly', { 'retry-after': '1' });
+        }
+        buffered += chunk.length;
+        held += chunk.length;
+        chunks.push(chunk);
       });
-      return res.end();
-    }
-    if (req.method !== 'POST') {
-      done(405);
-      return send(405, { message: 'POST only' }, { allow: 'POST, OPTIONS' });
-    }
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    if (!isToken(bearer) && !isToken(pathToken)) {
-      done(401);
-      return send(401, { message: 'missing or invalid codec server token' }, { 'www-authenticate': 'Bearer' });
-    }
-
-    /** Answers and closes the connection: the rest of the body is never read. */
-    const refuse = (status: number, message: string, extra: Record<string, string> = {}) => {
-      done(status);
-      send(status, { message }, { connection: 'close', ...extra });
-      res.once('finish', () => req.socket.destroy());
-    };
-    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-    if (declared !== undefined && declared > maxBytes) return refuse(413, `body over ${maxBytes} bytes`);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let held = 0;
-    let reading = true;
-    const release = () => {
-      buffered -= held;
-      held = 0;
-    };
-    res.once('close', release);
-    req.on('error', () => undefined); // an aborted upload: 'close' frees its bytes
-    req.on('data', (chunk: Buffer) => {
-      if (!reading) return;
-      size += chunk.length;
-      if (size > maxBytes) {
-        reading = false;
-        return refuse(413, `body over ${maxBytes} bytes`);
-      }
-      if (buffered + chunk.length > maxBuffered) {
-        reading = false;
-        return refuse(503, 'too many payloads being decoded; retry shortly', { 'retry-after': '1' });
-      }
-      buffered += chunk.length;
-      held += chunk.length;
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (!reading) return;
-      let body: z.infer<typeof PayloadsBodySchema>;
-      try {
-        const parsed = PayloadsBodySchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-        body = parsed.data;
-      } catch (error) {
-        done(400);
-        return send(400, { message: `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${(error as Error).message}` });
-      }
-      void convert(route, options.codecs, body.payloads.map(toPayload)).then(
-        (payloads) => {
-          done(200);
-          send(200, { payloads: payloads.map(fromPayload) });
-        },
-        (error: unknown) => {
-          // A payload this server cannot decrypt (unknown key id, altered bytes): say why, never what.
-          const status = error instanceof CodecError ? 422 : 500;
-          done(status);
-          send(status, error instanceof CodecError ? { type: error.type, message: error.message } : { message: 'codec failure' });
-        },
-      );
-    });
-  });
+      req.on('end', () => {
+        if (!reading) return;
+        let body: z.infer<typeof PayloadsBodySchema>;
+        try {
+          const parsed = PayloadsBodySchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          if (!parsed.success)
+            throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+          body = parsed.data;
+        } catch (error) {
+          done(400);
+          return send(400, {
+            message: `body must be {"payloads":[{"metadata":{...},"data":"<base64>"}]}: ${(error as Error).message}`,
+          });
+        }
+        void convert(route, options.codecs, body.payloads.map(toPayload)).then(
+          (payloads) => {
+            done(200);
+            send(200, { payloads: payloads.map(fromPayload) });
+          },
+          (error: unknown) => {
+            // A payload this server cannot decrypt (unknown key id, altered bytes): say why, never what.
+            const status = error instanceof CodecError ? 422 : 500;
+            done(status);
+            send(
+              status,
+              error instanceof CodecError
+                ? { type: error.type, message: error.message }
+                : { message: 'codec failure' },
+            );
+          },
+        );
+      });
+    },
+  );
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -233,7 +273,11 @@ export async function startCodecServer(options: CodecServerOptions): Promise<Cod
  * while the workers refuse it. There is no workflow context here (the UI sends none): a payload bound to its
  * workflow is authenticated with the binding it carries.
  */
-async function convert(route: 'encode' | 'decode', codecs: PayloadCodec[], payloads: Payload[]): Promise<Payload[]> {
+async function convert(
+  route: 'encode' | 'decode',
+  codecs: PayloadCodec[],
+  payloads: Payload[],
+): Promise<Payload[]> {
   let result = payloads;
   if (route === 'encode') {
     for (const codec of codecs) result = await codec.encode(result);

@@ -28,7 +28,13 @@ export function reachRails(stored: readonly string[], bankCountry: string | unde
   const out: string[] = [];
   for (const rail of stored) {
     const mapped =
-      rail === 'DOMESTIC WIRE' ? ['DOMESTIC_WIRE'] : rail === 'WIRE' ? ['SWIFT'] : rail === 'CRYPTO' ? [...BLOCKCHAIN_RAILS] : [resolveLocalRail(rail, bankCountry)];
+      rail === 'DOMESTIC WIRE'
+        ? ['DOMESTIC_WIRE']
+        : rail === 'WIRE'
+          ? ['SWIFT']
+          : rail === 'CRYPTO'
+            ? [...BLOCKCHAIN_RAILS]
+            : [resolveLocalRail(rail, bankCountry)];
     for (const r of mapped) if (!out.includes(r)) out.push(r);
   }
   return out;

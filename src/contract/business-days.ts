@@ -27,7 +27,8 @@ export function addBusinessDays(instant: Date, n: number, holidays: ReadonlySet<
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`n must be a non-negative integer, got ${n}`);
   if (Number.isNaN(instant.getTime())) throw new RangeError('instant is not a valid date');
   for (const h of holidays) {
-    if (typeof h !== 'string' || !ISO_DATE.test(h)) throw new RangeError(`holiday ${h} is not a YYYY-MM-DD date`);
+    if (typeof h !== 'string' || !ISO_DATE.test(h))
+      throw new RangeError(`holiday ${h} is not a YYYY-MM-DD date`);
   }
   let t = instant.getTime();
   if (!isBusinessDay(new Date(t), holidays)) {

@@ -70,7 +70,10 @@ export const BusinessCustomerRequestSchema = z.looseObject({
   name: z.string().min(1),
   description: z.string().optional(),
   estimatedAnnualRevenueUSD: z
-    .enum([...ESTIMATED_ANNUAL_REVENUE_USD, ...(Object.keys(FAULTY_ANNUAL_REVENUE_USD) as (keyof typeof FAULTY_ANNUAL_REVENUE_USD)[])])
+    .enum([
+      ...ESTIMATED_ANNUAL_REVENUE_USD,
+      ...(Object.keys(FAULTY_ANNUAL_REVENUE_USD) as (keyof typeof FAULTY_ANNUAL_REVENUE_USD)[]),
+    ])
     .optional(),
   expectedMonthlyPaymentsUSD: z.number().nonnegative().optional(),
   operatesInProhibitedCountries: z.boolean().optional(),
@@ -102,5 +105,8 @@ const responseFields = {
 };
 export const IndividualCustomerSchema = IndividualCustomerRequestSchema.extend(responseFields);
 export const BusinessCustomerSchema = BusinessCustomerRequestSchema.extend(responseFields);
-export const CustomerSchema = z.discriminatedUnion('type', [IndividualCustomerSchema, BusinessCustomerSchema]);
+export const CustomerSchema = z.discriminatedUnion('type', [
+  IndividualCustomerSchema,
+  BusinessCustomerSchema,
+]);
 export type Customer = z.infer<typeof CustomerSchema>;

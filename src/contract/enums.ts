@@ -35,8 +35,26 @@ export function isBlockchainRail(value: unknown): value is BlockchainRail {
 export const STABLECOINS = ['USDC', 'USDT', 'EURC'] as const;
 // The spec names USD … PHP "and others"; the tail (MXN …) is our choice of common corridors.
 export const FIAT_CURRENCIES = [
-  'USD', 'EUR', 'GBP', 'JPY', 'CAD', 'BRL', 'INR', 'PHP',
-  'MXN', 'HKD', 'AUD', 'CHF', 'SGD', 'CNY', 'COP', 'ARS', 'CLP', 'NGN', 'KES', 'ZAR',
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CAD',
+  'BRL',
+  'INR',
+  'PHP',
+  'MXN',
+  'HKD',
+  'AUD',
+  'CHF',
+  'SGD',
+  'CNY',
+  'COP',
+  'ARS',
+  'CLP',
+  'NGN',
+  'KES',
+  'ZAR',
 ] as const;
 export type Stablecoin = (typeof STABLECOINS)[number];
 export function isStablecoin(code: string): code is Stablecoin {

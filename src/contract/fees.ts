@@ -45,16 +45,24 @@ export class FeeCalculationError extends Error {
 }
 
 function checkInputs(c: Common): void {
-  if (!(c.midMarketRate > 0) || !Number.isFinite(c.midMarketRate)) throw new FeeCalculationError('midMarketRate must be a positive number');
-  for (const [name, fee] of [['serviceFee', c.serviceFee], ['developerFee', c.developerFee]] as const) {
-    if (!(fee.fixed >= 0) || !Number.isFinite(fee.fixed)) throw new FeeCalculationError(`${name}.fixed must be ≥ 0`);
-    if (!(fee.variable >= 0 && fee.variable < 1)) throw new FeeCalculationError(`${name}.variable must be in [0, 1)`);
+  if (!(c.midMarketRate > 0) || !Number.isFinite(c.midMarketRate))
+    throw new FeeCalculationError('midMarketRate must be a positive number');
+  for (const [name, fee] of [
+    ['serviceFee', c.serviceFee],
+    ['developerFee', c.developerFee],
+  ] as const) {
+    if (!(fee.fixed >= 0) || !Number.isFinite(fee.fixed))
+      throw new FeeCalculationError(`${name}.fixed must be ≥ 0`);
+    if (!(fee.variable >= 0 && fee.variable < 1))
+      throw new FeeCalculationError(`${name}.variable must be in [0, 1)`);
   }
 }
 
 function finish(c: Common, sourceAmount: number, destinationAmount: number): CalculatedAmounts {
   const source = c.sourceCurrency ? roundMinor(sourceAmount, c.sourceCurrency) : sourceAmount;
-  const destination = c.destinationCurrency ? roundMinor(destinationAmount, c.destinationCurrency) : destinationAmount;
+  const destination = c.destinationCurrency
+    ? roundMinor(destinationAmount, c.destinationCurrency)
+    : destinationAmount;
   // Fee from the exact amounts, rounded on its own: the rounding of D must not leak into the fee.
   const fee = sourceAmount - destinationAmount / c.midMarketRate;
   return {
@@ -70,7 +78,8 @@ export function destinationFromSource(input: FromSourceInput): CalculatedAmounts
   const S = input.sourceAmount;
   const { serviceFee: s, developerFee: d, midMarketRate: m } = input;
   const D = ((S - s.fixed) * (1 - s.variable) - d.fixed) * m * (1 - d.variable);
-  if (!(D > 0)) throw new FeeCalculationError(`fees take the whole source amount ${S}: nothing is left to send`);
+  if (!(D > 0))
+    throw new FeeCalculationError(`fees take the whole source amount ${S}: nothing is left to send`);
   return finish(input, S, D);
 }
 

@@ -11,6 +11,12 @@ import { isInForce } from './rules';
  */
 export function currentRail(rail: string, chain: unknown, asOf: Date): string {
   if (rail === 'WIRE' && !isInForce('RAILS_ENUM_ENFORCED', asOf)) return 'SWIFT';
-  if (rail === 'CRYPTO' && !isInForce('CRYPTO_RAIL_REMOVED', asOf) && typeof chain === 'string' && chain.length > 0) return chain;
+  if (
+    rail === 'CRYPTO' &&
+    !isInForce('CRYPTO_RAIL_REMOVED', asOf) &&
+    typeof chain === 'string' &&
+    chain.length > 0
+  )
+    return chain;
   return rail;
 }

@@ -2,7 +2,23 @@ import { STABLECOINS } from './enums';
 
 // Minor units per currency (ISO 4217 exponents; stablecoins: our choice of 6, docs/spec-gaps.md).
 // The spec does not state rounding; amounts are JSON numbers (spec: Resources and their fields).
-const ZERO_DECIMALS = ['JPY', 'KRW', 'VND', 'CLP', 'ISK', 'PYG', 'UGX', 'XAF', 'XOF', 'XPF', 'KMF', 'DJF', 'GNF', 'RWF', 'VUV'];
+const ZERO_DECIMALS = [
+  'JPY',
+  'KRW',
+  'VND',
+  'CLP',
+  'ISK',
+  'PYG',
+  'UGX',
+  'XAF',
+  'XOF',
+  'XPF',
+  'KMF',
+  'DJF',
+  'GNF',
+  'RWF',
+  'VUV',
+];
 const THREE_DECIMALS = ['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND'];
 export const STABLECOIN_DECIMALS = 6;
 export const DEFAULT_DECIMALS = 2;
@@ -32,7 +48,8 @@ export function roundMinor(amount: number, currency: string, mode: RoundingMode 
   if (!Number.isFinite(amount)) throw new RangeError(`amount must be finite, got ${amount}`);
   const factor = 10 ** minorUnits(currency);
   const scaled = Number((Math.abs(amount) * factor).toPrecision(15));
-  const rounded = mode === 'up' ? Math.ceil(scaled) : mode === 'down' ? Math.floor(scaled) : Math.round(scaled);
+  const rounded =
+    mode === 'up' ? Math.ceil(scaled) : mode === 'down' ? Math.floor(scaled) : Math.round(scaled);
   const result = (Math.sign(amount) * rounded) / factor;
   return result === 0 ? 0 : result; // no -0
 }

@@ -43,7 +43,12 @@ export const XborderEventDataSchema = z.object({
   quote: z.object({ exchangeRate: z.number(), expiresAt: z.string() }).nullable(),
   /** what to send where (the provider's deposit details) until the quote expires; null for a pulled payment */
   fundingInstructions: z
-    .object({ rail: z.string(), amount: z.number(), currencyCode: z.string(), toAddress: z.string().nullable() })
+    .object({
+      rail: z.string(),
+      amount: z.number(),
+      currencyCode: z.string(),
+      toAddress: z.string().nullable(),
+    })
     .nullable(),
   fundingDeadline: z.string().nullable(),
   /** FAILED/REFUNDED: the provider's error code; REJECTED: the first rule broken; NEEDS_ATTENTION: the alert kind */
@@ -136,11 +141,16 @@ export const EventEndpointUrlSchema = z.string().superRefine((u, ctx) => {
   try {
     url = new URL(u);
   } catch {
-    ctx.addIssue({ code: 'custom', message: 'events.url must be an absolute URL, e.g. https://backend.example/xborder-events' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'events.url must be an absolute URL, e.g. https://backend.example/xborder-events',
+    });
     return;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') ctx.addIssue({ code: 'custom', message: 'events.url must be http(s)' });
-  else if (url.username || url.password) ctx.addIssue({ code: 'custom', message: 'events.url must not hold credentials (user:password@)' });
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    ctx.addIssue({ code: 'custom', message: 'events.url must be http(s)' });
+  else if (url.username || url.password)
+    ctx.addIssue({ code: 'custom', message: 'events.url must not hold credentials (user:password@)' });
 });
 export const PaymentEventsOptionsSchema = z.object({ url: EventEndpointUrlSchema.optional() }).strict();
 export type PaymentEventsOptions = z.infer<typeof PaymentEventsOptionsSchema>;

@@ -118,7 +118,9 @@ export function chainOfRail(rail: unknown): string | null {
  */
 export function toCurrentPaymentFields(raw: unknown): Record<string, unknown> {
   if (!isRecord(raw)) {
-    throw new ContractParseError('payment', [{ path: '', rule: 'SCHEMA', message: 'a payment must be a JSON object' }]);
+    throw new ContractParseError('payment', [
+      { path: '', rule: 'SCHEMA', message: 'a payment must be a JSON object' },
+    ]);
   }
   const out = cloneJson(raw);
   for (const move of PAYMENT_FIELD_MAP) {
@@ -126,7 +128,11 @@ export function toCurrentPaymentFields(raw: unknown): Record<string, unknown> {
     if (move.current !== null && oldValue !== undefined) {
       const currentValue = getPath(out, move.current);
       if (move.kind === 'chain') {
-        if (typeof oldValue === 'string' && oldValue !== '' && (currentValue === undefined || currentValue === 'CRYPTO')) {
+        if (
+          typeof oldValue === 'string' &&
+          oldValue !== '' &&
+          (currentValue === undefined || currentValue === 'CRYPTO')
+        ) {
           setPath(out, move.current, oldValue);
         }
       } else if (currentValue === undefined) {
@@ -138,7 +144,8 @@ export function toCurrentPaymentFields(raw: unknown): Record<string, unknown> {
   for (const [path, value] of LEGACY_DEFAULTS) {
     if (getPath(out, path) === undefined) setPath(out, path, cloneJson(value));
   }
-  if (getPath(out, 'quote.expiresAt') === undefined) setPath(out, 'quote.expiresAt', getPath(out, 'lifecycle.createdAt'));
+  if (getPath(out, 'quote.expiresAt') === undefined)
+    setPath(out, 'quote.expiresAt', getPath(out, 'lifecycle.createdAt'));
   if (out.fundingInstructions === undefined && isRecord(out.source)) {
     out.fundingInstructions = {
       rail: out.source.rail,
@@ -173,7 +180,9 @@ export function toTransitionalPayment(p: Payment): Record<string, unknown> {
     const value = getPath(out, move.current);
     setPath(out, move.old, move.kind === 'chain' ? chainOfRail(value) : (value ?? null));
   }
-  const stamps = Object.values(p.lifecycle).filter((t): t is string => typeof t === 'string').sort();
+  const stamps = Object.values(p.lifecycle)
+    .filter((t): t is string => typeof t === 'string')
+    .sort();
   out.updatedAt = stamps.length > 0 ? stamps[stamps.length - 1] : null;
   out.documentReference = null;
   return out;

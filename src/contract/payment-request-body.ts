@@ -28,4 +28,3 @@ export type PaymentRequest = {
   paymentReason: PaymentReason;
   returnAddress?: string;
 };
-

@@ -11,7 +11,11 @@ export function isKnownPaymentStatus(status: string): boolean {
  * What of a payment the contract does not know: an unlisted status, a `statusReasons` that is not a list of
  * strings, an `error` without a string `code`. Empty when everything is known.
  */
-export function unknownPaymentValues(p: { status: string; statusReasons: unknown; error: unknown }): string[] {
+export function unknownPaymentValues(p: {
+  status: string;
+  statusReasons: unknown;
+  error: unknown;
+}): string[] {
   const out: string[] = [];
   if (!isKnownPaymentStatus(p.status)) out.push(`status ${p.status}`);
   const reasons = p.statusReasons;

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import {
-  EXPIRED_QUOTE_BEHAVIORS,
-  PAYMENT_STATUSES,
-  PAYMENT_TYPES,
-} from './enums';
+import { EXPIRED_QUOTE_BEHAVIORS, PAYMENT_STATUSES, PAYMENT_TYPES } from './enums';
 import { CurrencyCode, NullableNumber, NullableString, NullableTimestamp, Timestamp } from './primitives';
 
 // spec: Payment (structure fixed from 2026-03-30). Every object is loose: unknown fields are kept.
@@ -57,7 +53,12 @@ export const PaymentSchema = z.looseObject({
   status: z.union([z.enum(PAYMENT_STATUSES), z.string().min(1)]),
   // spec: Payment rule 3 — types not shown; ours: array of strings (docs/spec-gaps.md). Another shape is kept
   // as sent rather than refusing the whole payment.
-  statusReasons: z.union([z.array(z.string()).nullable(), z.array(z.unknown()), z.looseObject({}), z.string()]),
+  statusReasons: z.union([
+    z.array(z.string()).nullable(),
+    z.array(z.unknown()),
+    z.looseObject({}),
+    z.string(),
+  ]),
   error: z.union([PaymentErrorSchema, z.string(), z.looseObject({})]).nullable(),
   type: z.enum(PAYMENT_TYPES),
   comment: NullableString,

@@ -73,7 +73,11 @@ export function normalizeRate(raw: unknown, railKey: LegacyRailKey = 'LOCAL'): R
   const amounts = r.calculatedAmounts[railKey];
   if (!fee || !amounts) {
     throw new ContractParseError('legacy rate', [
-      { path: `calculatedAmounts.${railKey}`, rule: 'SCHEMA', message: `calculatedAmounts.${railKey}: the legacy rate has no ${railKey} entry: pick another rail` },
+      {
+        path: `calculatedAmounts.${railKey}`,
+        rule: 'SCHEMA',
+        message: `calculatedAmounts.${railKey}: the legacy rate has no ${railKey} entry: pick another rail`,
+      },
     ]);
   }
   return {

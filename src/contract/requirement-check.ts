@@ -27,12 +27,19 @@ export function requirementsCountryOf(body: Record<string, unknown>): string | u
  * every rail; an account reached on no listed rail — none sent, no country default — can be paid on any rail,
  * so every item applies) and to the holder type (without one, only the items every holder type needs).
  */
-function applies(item: AccountRequirement, rails: readonly string[], country: string | undefined, holderType: string | undefined): boolean {
+function applies(
+  item: AccountRequirement,
+  rails: readonly string[],
+  country: string | undefined,
+  holderType: string | undefined,
+): boolean {
   const itemRails = reachRails(item.rails, country);
   const railOk = itemRails.length === 0 || rails.length === 0 || itemRails.some((r) => rails.includes(r));
   const holderOk =
     item.accountHolderTypes.length === 0 ||
-    (holderType ? item.accountHolderTypes.includes(holderType as never) : item.accountHolderTypes.length >= 2);
+    (holderType
+      ? item.accountHolderTypes.includes(holderType as never)
+      : item.accountHolderTypes.length >= 2);
   return railOk && holderOk;
 }
 
@@ -45,8 +52,15 @@ function withCurrentNames(body: Record<string, unknown>): Record<string, unknown
   const holder = (body.accountHolder ?? body.paymentAccountHolder) as Record<string, unknown> | undefined;
   if (holder === undefined || holder === null || typeof holder !== 'object') return body;
   const address = holder.address as Record<string, unknown> | undefined;
-  const state = address && typeof address === 'object' && address.stateRegionOrProvince === undefined ? address.stateOrProvince : undefined;
-  return { ...body, accountHolder: state === undefined ? holder : { ...holder, address: { ...address, stateRegionOrProvince: state } } };
+  const state =
+    address && typeof address === 'object' && address.stateRegionOrProvince === undefined
+      ? address.stateOrProvince
+      : undefined;
+  return {
+    ...body,
+    accountHolder:
+      state === undefined ? holder : { ...holder, address: { ...address, stateRegionOrProvince: state } },
+  };
 }
 
 /**
@@ -93,7 +107,11 @@ export function requirementViolations(
       }
     }
     if (item.enum.length > 0 && !item.enum.includes(text)) {
-      violations.push({ path: item.variableName, rule: 'NOT_IN_ENUM', message: `${item.variableName} must be one of ${item.enum.join(', ')}` });
+      violations.push({
+        path: item.variableName,
+        rule: 'NOT_IN_ENUM',
+        message: `${item.variableName} must be one of ${item.enum.join(', ')}`,
+      });
     }
   }
   return violations;

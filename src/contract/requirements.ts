@@ -46,9 +46,11 @@ export const REQUIREMENTS_REMOVED_FROM_2026_07_31 = [
 export function normalizeRequirements(raw: unknown): AccountRequirement[] {
   const current = AccountRequirementsSchema.safeParse(raw);
   if (current.success) return current.data;
-  if (Array.isArray(raw)) throw new ContractParseError('account requirements', zodIssuesToViolations(current.error));
+  if (Array.isArray(raw))
+    throw new ContractParseError('account requirements', zodIssuesToViolations(current.error));
   const legacy = LegacyAccountRequirementsSchema.safeParse(raw);
-  if (!legacy.success) throw new ContractParseError('legacy account requirements', zodIssuesToViolations(legacy.error));
+  if (!legacy.success)
+    throw new ContractParseError('legacy account requirements', zodIssuesToViolations(legacy.error));
   const byName = new Map<string, AccountRequirement>();
   for (const holderType of CUSTOMER_TYPES) {
     for (const item of legacy.data[holderType as CustomerType]) {

@@ -6,8 +6,22 @@
 // subdomain (ops@eu.acme.com is another mailbox).
 
 export const PUBLIC_MAIL_DOMAINS: readonly string[] = [
-  'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'live.com', 'yahoo.com', 'icloud.com',
-  'me.com', 'proton.me', 'protonmail.com', 'aol.com', 'gmx.com', 'gmx.de', 'mail.com', 'yandex.ru', 'zoho.com',
+  'gmail.com',
+  'googlemail.com',
+  'outlook.com',
+  'hotmail.com',
+  'live.com',
+  'yahoo.com',
+  'icloud.com',
+  'me.com',
+  'proton.me',
+  'protonmail.com',
+  'aol.com',
+  'gmx.com',
+  'gmx.de',
+  'mail.com',
+  'yandex.ru',
+  'zoho.com',
 ];
 
 /** Providers that ignore dots in the local part, so `t.e.a.m@` is the same mailbox as `team@`. */
@@ -16,7 +30,13 @@ const DOTS_IGNORED = ['gmail.com', 'googlemail.com'];
 function split(email: string): { local: string; domain: string } | null {
   const at = email.lastIndexOf('@');
   if (at <= 0 || at === email.length - 1) return null;
-  return { local: email.slice(0, at).trim().toLowerCase(), domain: email.slice(at + 1).trim().toLowerCase() };
+  return {
+    local: email.slice(0, at).trim().toLowerCase(),
+    domain: email
+      .slice(at + 1)
+      .trim()
+      .toLowerCase(),
+  };
 }
 
 /** The mailbox an address delivers to: the local part without its `+tag` (and without dots for Gmail). */

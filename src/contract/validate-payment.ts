@@ -22,23 +22,42 @@ export function paymentRequestViolations(body: unknown, asOf: Date, schemaCheck:
     const obj = isRecord(body[side]) ? body[side] : {};
     const rail = str(obj.rail);
     if (obj.chain !== undefined) {
-      v.dated('CHAIN_FIELD_REMOVED', `${side}.chain`, `remove ${side}.chain and put the blockchain name in ${side}.rail`);
+      v.dated(
+        'CHAIN_FIELD_REMOVED',
+        `${side}.chain`,
+        `remove ${side}.chain and put the blockchain name in ${side}.rail`,
+      );
     }
     if (rail === undefined) continue;
     if (rail === 'CRYPTO') {
       // spec: Rail values — CRYPTO removed from use as of 2026-03-04; before it the chain replaces it.
       if (v.inForce('CRYPTO_RAIL_REMOVED')) {
-        v.add(`${side}.rail`, 'CRYPTO_RAIL_REMOVED', `CRYPTO is no longer a rail: put the blockchain name (e.g. POLYGON) in ${side}.rail`);
+        v.add(
+          `${side}.rail`,
+          'CRYPTO_RAIL_REMOVED',
+          `CRYPTO is no longer a rail: put the blockchain name (e.g. POLYGON) in ${side}.rail`,
+        );
       } else if (side === 'source' && !isPresent(obj.chain)) {
         // source.chain is a field the spec shows ("the chain value replaces it"), and funding instructions need
         // one chain. destination.chain is not among the spec's request fields, so it is never required: the
         // service pays on the destination account's own chain (the sandbox: its first blockchain rail).
-        v.add(`${side}.chain`, UNDATED_RULES.CRYPTO_NEEDS_CHAIN, `with rail CRYPTO add ${side}.chain (the blockchain name)`);
+        v.add(
+          `${side}.chain`,
+          UNDATED_RULES.CRYPTO_NEEDS_CHAIN,
+          `with rail CRYPTO add ${side}.chain (the blockchain name)`,
+        );
       }
     } else if (!isRail(rail)) {
       // spec: POST /payments body / Errors 2 — outside the enumerated list: HTTP 400 from 2026-07-31.
-      const hint = rail in DEPRECATED_RAILS ? ` (${rail} is deprecated: use ${DEPRECATED_RAILS[rail as keyof typeof DEPRECATED_RAILS]})` : '';
-      v.dated('RAILS_ENUM_ENFORCED', `${side}.rail`, `${rail} is not an accepted rail${hint}: use one of ${RAILS.join(', ')}`);
+      const hint =
+        rail in DEPRECATED_RAILS
+          ? ` (${rail} is deprecated: use ${DEPRECATED_RAILS[rail as keyof typeof DEPRECATED_RAILS]})`
+          : '';
+      v.dated(
+        'RAILS_ENUM_ENFORCED',
+        `${side}.rail`,
+        `${rail} is not an accepted rail${hint}: use one of ${RAILS.join(', ')}`,
+      );
     }
   }
 
@@ -48,9 +67,17 @@ export function paymentRequestViolations(body: unknown, asOf: Date, schemaCheck:
 
   const reason = str(body.paymentReason);
   if (reason === OTHER_REASON && v.inForce('REASON_OTHER_REFUSED')) {
-    v.add('paymentReason', 'REASON_OTHER_REFUSED', `OTHER is no longer accepted: pick the reason that fits (${PAYMENT_REASONS.join(', ')})`);
+    v.add(
+      'paymentReason',
+      'REASON_OTHER_REFUSED',
+      `OTHER is no longer accepted: pick the reason that fits (${PAYMENT_REASONS.join(', ')})`,
+    );
   } else if (reason !== undefined && !isPaymentReason(reason)) {
-    v.dated('PAYMENT_REASONS_ENUM', 'paymentReason', `${reason} is not an accepted payment reason: use one of ${PAYMENT_REASONS.join(', ')}`);
+    v.dated(
+      'PAYMENT_REASONS_ENUM',
+      'paymentReason',
+      `${reason} is not an accepted payment reason: use one of ${PAYMENT_REASONS.join(', ')}`,
+    );
   }
   return v.list;
 }

@@ -11,7 +11,10 @@ export type SchemaViolation = { path: string; rule: string; message: string };
 export const SCHEMA_RULE = 'SCHEMA';
 
 export function pathToString(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** A zod issue: a path and zod's English message. */
@@ -24,7 +27,8 @@ export function issuesToViolations(issues: readonly SchemaIssue[], prefix = ''):
   return issues.map((issue) => {
     const path = [prefix, pathToString(issue.path)].filter((p) => p !== '').join('.');
     // an invalid_type issue whose value was absent ("Invalid input: expected string, received undefined")
-    const missing = issue.message.startsWith('Invalid input: expected ') && issue.message.endsWith('received undefined');
+    const missing =
+      issue.message.startsWith('Invalid input: expected ') && issue.message.endsWith('received undefined');
     return {
       path,
       rule: SCHEMA_RULE,

@@ -29,7 +29,11 @@ const IngressEnvSchema = z.object({
   /** Webhooks handled at once; more wait in line, and one that waited 5 s is answered 503 (node-server.ts: why). */
   XBORDER_INGRESS_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(DEFAULT_MAX_IN_FLIGHT),
   /** Bytes of webhook bodies held in memory at once, all requests together; past it 503 + Retry-After (node-server.ts: why). */
-  XBORDER_INGRESS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
+  XBORDER_INGRESS_MAX_BUFFERED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(DEFAULT_MAX_BUFFERED_BYTES),
   /** Open connections at once; Node drops the ones past it. */
   XBORDER_INGRESS_MAX_CONNECTIONS: z.coerce.number().int().positive().default(DEFAULT_MAX_CONNECTIONS),
   XBORDER_INGRESS_HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_HEADERS_TIMEOUT_MS),
@@ -38,7 +42,9 @@ const IngressEnvSchema = z.object({
 });
 
 /** Every variable of the ingress's own (TEMPORAL_ENV_VARS besides); the compose test checks temporal-docker against it. */
-export const INGRESS_ENV_VARS = Object.keys(IngressEnvSchema.shape) as ReadonlyArray<keyof typeof IngressEnvSchema.shape>;
+export const INGRESS_ENV_VARS = Object.keys(IngressEnvSchema.shape) as ReadonlyArray<
+  keyof typeof IngressEnvSchema.shape
+>;
 
 /** Everything the ingress process reads from its environment, once, at its entry (main.ts, lambda-main.ts). */
 export interface IngressConfig {
@@ -63,7 +69,9 @@ export interface IngressConfig {
 
 export function ingressConfigFromEnv(env: Environment): IngressConfig {
   const e = parseEnvironment(IngressEnvSchema, env, 'ingress');
-  const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',').map((s) => s.trim()).filter(Boolean);
+  const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   refuseKnownSecrets('XBORDER_WEBHOOK_SECRETS', secrets, 'webhook-secret');
   return {
     temporal: temporalConfigFromEnv(env),

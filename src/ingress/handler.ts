@@ -39,7 +39,10 @@ export interface WebhookHandlerOptions {
    */
   maxSignedBodyBytes?: number;
   /** Called once per outcome for logs and metrics; never receives the body or secrets. */
-  onOutcome?: (outcome: keyof IngressCounters, detail: { eventId?: string; type?: string; message: string }) => void;
+  onOutcome?: (
+    outcome: keyof IngressCounters,
+    detail: { eventId?: string; type?: string; message: string },
+  ) => void;
 }
 
 export const DEFAULT_MAX_WEBHOOK_BYTES = 1024 * 1024;
@@ -61,7 +64,9 @@ function checkSecrets(secrets: readonly string[]): void {
   for (const [i, secret] of secrets.entries()) {
     const key = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : '';
     if (!key || Buffer.from(key, 'base64').length === 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(key)) {
-      throw new Error(`Webhook secret #${i + 1} is not of the form whsec_<base64> (check XBORDER_WEBHOOK_SECRETS).`);
+      throw new Error(
+        `Webhook secret #${i + 1} is not of the form whsec_<base64> (check XBORDER_WEBHOOK_SECRETS).`,
+      );
     }
     // Every entry holds the same line as the environment's (src/security/known-secrets.ts): a published key in any
     // spelling, or a key outside Standard Webhooks' 24–64 bytes, never verifies anything.
@@ -152,12 +157,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     }
     const parsed = IngressEventSchema.safeParse(json);
     if (!parsed.success) {
-      const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      const where = parsed.error.issues
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
       return answer('rejected', 400, 'INVALID_EVENT', `event envelope does not match the contract: ${where}`);
     }
     // The envelope id and the webhook-id are the same event; dedupe on the envelope id, fall back to the header.
     const eventId = parsed.data.id ?? webhookId;
-    const event = { ...parsed.data, id: eventId, createdAt: parsed.data.createdAt ?? new Date().toISOString() };
+    const event = {
+      ...parsed.data,
+      id: eventId,
+      createdAt: parsed.data.createdAt ?? new Date().toISOString(),
+    };
     if (recent.has(eventId)) {
       return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', { eventId, type: event.type });
     }
@@ -165,7 +176,10 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     const route = options.router.route(event);
     if (!route) {
       recent.add(eventId);
-      return answer('ignored', 202, 'IGNORED', `no workflow follows ${event.type} events`, { eventId, type: event.type });
+      return answer('ignored', 202, 'IGNORED', `no workflow follows ${event.type} events`, {
+        eventId,
+        type: event.type,
+      });
     }
     try {
       await route.deliver();
@@ -173,12 +187,21 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       // Signed callers only reach this far; still, a connection failure's text (which may quote configuration) is
       // logged through onOutcome, not answered.
       if (error instanceof TemporalUnavailableError) {
-        return answer('failed', 503, 'TEMPORAL_UNAVAILABLE', 'Temporal is not reachable; retry later', { eventId, type: event.type });
+        return answer('failed', 503, 'TEMPORAL_UNAVAILABLE', 'Temporal is not reachable; retry later', {
+          eventId,
+          type: event.type,
+        });
       }
-      return answer('failed', 503, 'DELIVERY_FAILED', `Temporal did not accept the signal: ${(error as Error).message}`, {
-        eventId,
-        type: event.type,
-      });
+      return answer(
+        'failed',
+        503,
+        'DELIVERY_FAILED',
+        `Temporal did not accept the signal: ${(error as Error).message}`,
+        {
+          eventId,
+          type: event.type,
+        },
+      );
     }
     recent.add(eventId);
     return answer('accepted', 200, 'ACCEPTED', `delivered to ${route.workflowId}`, {

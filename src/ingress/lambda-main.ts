@@ -35,20 +35,29 @@ export interface LambdaIngress {
 }
 
 function answer(statusCode: number, code: string, message: string): LambdaProxyResult {
-  return { statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ok: false, code, message }) };
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ok: false, code, message }),
+  };
 }
 
 export function createLambdaIngress(env: Environment, deps?: LambdaIngressDeps): LambdaIngress {
   // Parsed now, so a bad variable or a malformed secret fails the cold start instead of every event later.
   const config = ingressConfigFromEnv(env);
   // The codec's data converter is made at the first connect, as before: missing keys answer 503 and are logged.
-  const connect = deps?.connect ?? ((temporal: TemporalConnectionConfig) => connectClient(temporal, dataConverterOf(config.codec)));
+  const connect =
+    deps?.connect ??
+    ((temporal: TemporalConnectionConfig) => connectClient(temporal, dataConverterOf(config.codec)));
   // a span per webhook by OTLP/HTTP when the environment turns tracing on; flushed before each answer
   // returns (the container is frozen after it, and a batch would wait for the next invocation)
   const tracing = installTracingFor(config.tracing, 'xborder-ingress-lambda');
   // Outcomes go to JSON log lines (CloudWatch); there is no /metrics endpoint to scrape in a Lambda.
   const telemetry = createIngressTelemetry({
-    logger: createJsonLogger({ level: config.telemetry.logLevel, base: { service: 'xborder-ingress-lambda' } }),
+    logger: createJsonLogger({
+      level: config.telemetry.logLevel,
+      base: { service: 'xborder-ingress-lambda' },
+    }),
   });
   let connects = 0;
   let client: Promise<Client> | undefined;
@@ -59,7 +68,10 @@ export function createLambdaIngress(env: Environment, deps?: LambdaIngressDeps):
       connects++;
       try {
         const c = await connect(config.temporal);
-        telemetry.logger.info('connected to Temporal', { temporal: describeTemporalConfig(config.temporal), taskQueue: config.taskQueue });
+        telemetry.logger.info('connected to Temporal', {
+          temporal: describeTemporalConfig(config.temporal),
+          taskQueue: config.taskQueue,
+        });
         return c;
       } catch (error) {
         client = undefined; // the next invocation tries again

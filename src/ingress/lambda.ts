@@ -13,14 +13,21 @@ export interface LambdaProxyResult {
   body: string;
 }
 
-export function toLambdaHandler(handler: WebhookHandler): (event: LambdaProxyEvent) => Promise<LambdaProxyResult> {
+export function toLambdaHandler(
+  handler: WebhookHandler,
+): (event: LambdaProxyEvent) => Promise<LambdaProxyResult> {
   return async (event) => {
     // Header names are case-insensitive; Lambda keeps the sender's case.
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(event.headers ?? {}))
+      if (value !== undefined) headers[name.toLowerCase()] = value;
     const raw = event.body ?? '';
     const body = event.isBase64Encoded ? Buffer.from(raw, 'base64') : raw;
     const result = await handler(headers, body);
-    return { statusCode: result.status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(result.body) };
+    return {
+      statusCode: result.status,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(result.body),
+    };
   };
 }

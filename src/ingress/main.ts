@@ -35,7 +35,9 @@ export async function runIngress(config: IngressConfig): Promise<void> {
     headersTimeoutMs: config.headersTimeoutMs,
     bodyTimeoutMs: config.bodyTimeoutMs,
   });
-  console.log(`ingress: listening on ${server.webhookUrl}, Temporal ${describeTemporalConfig(config.temporal)}`);
+  console.log(
+    `ingress: listening on ${server.webhookUrl}, Temporal ${describeTemporalConfig(config.temporal)}`,
+  );
   const stop = async () => {
     await server.close();
     await metricsServer?.close();

@@ -1,7 +1,12 @@
 // Node HTTP adapter of the webhook handler: POST <path> with the raw body; GET /health.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_SIGNED_WEBHOOK_BYTES, DEFAULT_MAX_WEBHOOK_BYTES, type WebhookHandler, type WebhookResponse } from './handler';
+import {
+  DEFAULT_MAX_SIGNED_WEBHOOK_BYTES,
+  DEFAULT_MAX_WEBHOOK_BYTES,
+  type WebhookHandler,
+  type WebhookResponse,
+} from './handler';
 
 export interface IngressServerOptions {
   handler: WebhookHandler;
@@ -115,17 +120,29 @@ export async function startIngressServer(options: IngressServerOptions): Promise
       res.once('finish', () => req.socket.destroy());
     };
     if (req.method === 'GET' && req.url === '/health') {
-      return send(200, { ok: true, counters: options.handler.counters, inFlight, waiting: line.length, overloaded, buffered, overBudget });
+      return send(200, {
+        ok: true,
+        counters: options.handler.counters,
+        inFlight,
+        waiting: line.length,
+        overloaded,
+        buffered,
+        overBudget,
+      });
     }
-    if (req.url?.split('?')[0] !== path) return send(404, { ok: false, code: 'NOT_FOUND', message: `POST webhooks to ${path}` });
-    if (req.method !== 'POST') return send(405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'POST only' });
+    if (req.url?.split('?')[0] !== path)
+      return send(404, { ok: false, code: 'NOT_FOUND', message: `POST webhooks to ${path}` });
+    if (req.method !== 'POST')
+      return send(405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: 'POST only' });
     req.on('error', () => undefined); // an aborted upload is the sender's business; 'close' below frees its bytes
 
     const refused = options.handler.checkHeaders(req.headers);
     if (refused) return sendAndClose(refused);
     // A larger body is never read, whoever signed it: a retry cannot fix it, so 4xx, counted `failed` and logged.
-    const tooLarge = () => options.handler.notRead(413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes, not read`);
-    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    const tooLarge = () =>
+      options.handler.notRead(413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes, not read`);
+    const declared =
+      req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
     if (declared !== undefined && declared > maxBytes) return sendAndClose(tooLarge());
 
     let held = 0;
@@ -143,12 +160,16 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     };
     const overTheBudget = () => {
       overBudget++;
-      sendAndClose(options.handler.notRead(503, 'OVERLOADED', 'too many webhook bodies in memory; retry later'), {
-        'retry-after': String(OVER_BUDGET_RETRY_AFTER_SEC),
-      });
+      sendAndClose(
+        options.handler.notRead(503, 'OVERLOADED', 'too many webhook bodies in memory; retry later'),
+        {
+          'retry-after': String(OVER_BUDGET_RETRY_AFTER_SEC),
+        },
+      );
     };
     // A declared length is reserved whole, before reading: refused at once rather than after the bytes came.
-    if (declared !== undefined && Number.isFinite(declared) && declared > 0 && !reserve(declared)) return overTheBudget();
+    if (declared !== undefined && Number.isFinite(declared) && declared > 0 && !reserve(declared))
+      return overTheBudget();
     const reservedUpFront = held > 0;
 
     let reading = true;
@@ -156,7 +177,9 @@ export async function startIngressServer(options: IngressServerOptions): Promise
     // the callback runs later than the declarations below it
     const bodyTimer = setTimeout(() => {
       stopReading();
-      sendAndClose(options.handler.notRead(408, 'REQUEST_TIMEOUT', `body not received within ${bodyTimeoutMs} ms`));
+      sendAndClose(
+        options.handler.notRead(408, 'REQUEST_TIMEOUT', `body not received within ${bodyTimeoutMs} ms`),
+      );
     }, bodyTimeoutMs);
     const stopReading = () => {
       reading = false;
@@ -194,16 +217,26 @@ export async function startIngressServer(options: IngressServerOptions): Promise
           overloaded++;
           return send(
             503,
-            { ok: false, code: 'OVERLOADED', message: `waited ${maxQueueWaitMs} ms behind ${maxInFlight} webhooks waiting on Temporal; retry later` },
+            {
+              ok: false,
+              code: 'OVERLOADED',
+              message: `waited ${maxQueueWaitMs} ms behind ${maxInFlight} webhooks waiting on Temporal; retry later`,
+            },
             { 'retry-after': String(OVERLOADED_RETRY_AFTER_SEC) },
           );
         }
         // the slot is held until the handler settles: a sender that gave up does not stop the signal
-        options.handler(req.headers, Buffer.concat(chunks))
+        options
+          .handler(req.headers, Buffer.concat(chunks))
           .then(
             (result) => send(result.status, result.body),
             // never the error's text: it may quote configuration, and the caller may not be who signed
-            () => send(500, { ok: false, code: 'INTERNAL_ERROR', message: 'the ingress failed on this webhook; retry later' }),
+            () =>
+              send(500, {
+                ok: false,
+                code: 'INTERNAL_ERROR',
+                message: 'the ingress failed on this webhook; retry later',
+              }),
           )
           .finally(() => {
             release();
@@ -216,7 +249,9 @@ export async function startIngressServer(options: IngressServerOptions): Promise
   // The whole request, headers and body: a backstop behind the body timer above (Node wants it >= headersTimeout).
   server.requestTimeout = headersTimeoutMs + bodyTimeoutMs + 1_000;
   server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
   return {

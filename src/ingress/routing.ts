@@ -2,9 +2,21 @@
 // so an event that arrives before anyone knows the resource (or for one nobody here started: PAYIN,
 // automatic conversion) starts the entity instead of being lost (ARCHITECTURE: providerPayment).
 import type { Client } from '@temporalio/client';
-import { CustomerSchema, normalizePayment, type Customer, type Payment, type WebhookEvent } from '../contract';
-import { providerCustomerWorkflowId, signalWithStartProviderCustomer } from '../../workflows/provider-customer/api';
-import { providerPaymentWorkflowId, signalWithStartProviderPayment } from '../../workflows/provider-payment/api';
+import {
+  CustomerSchema,
+  normalizePayment,
+  type Customer,
+  type Payment,
+  type WebhookEvent,
+} from '../contract';
+import {
+  providerCustomerWorkflowId,
+  signalWithStartProviderCustomer,
+} from '../../workflows/provider-customer/api';
+import {
+  providerPaymentWorkflowId,
+  signalWithStartProviderPayment,
+} from '../../workflows/provider-payment/api';
 import { fairnessPriority } from '../client/fairness';
 
 export interface RoutedEvent {
@@ -59,9 +71,13 @@ export class TemporalUnavailableError extends Error {
 }
 
 /** Routes payment.* to `provider-payment:<id>` and customer.* to `provider-customer:<id>`. */
-export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Client>), taskQueue: string): EventRouter {
+export function createTemporalRouter(
+  clientOrConnect: Client | (() => Promise<Client>),
+  taskQueue: string,
+): EventRouter {
   // A function is called at the first delivery, so only a verified webhook makes the Temporal connection (Lambda).
-  const clientNow = async (): Promise<Client> => (typeof clientOrConnect === 'function' ? clientOrConnect() : clientOrConnect);
+  const clientNow = async (): Promise<Client> =>
+    typeof clientOrConnect === 'function' ? clientOrConnect() : clientOrConnect;
   return {
     route(event) {
       const id = resourceId(event);
@@ -75,7 +91,12 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
             await signalWithStartProviderPayment(client, {
               taskQueue,
               input: { providerPaymentId: id },
-              event: { eventId: event.id, type: event.type, createdAt: event.createdAt, payment: paymentOf(event) },
+              event: {
+                eventId: event.id,
+                type: event.type,
+                createdAt: event.createdAt,
+                payment: paymentOf(event),
+              },
               // an entity the webhook starts gets the customer's fairness key (one the payment started
               // as its child inherited the payment's); a start of an existing run ignores it
               ...fairnessPriority(customerIdOf(event)),
@@ -92,7 +113,12 @@ export function createTemporalRouter(clientOrConnect: Client | (() => Promise<Cl
             await signalWithStartProviderCustomer(client, {
               taskQueue,
               input: { customerId: id },
-              event: { eventId: event.id, type: event.type, createdAt: event.createdAt, customer: customerOf(event) },
+              event: {
+                eventId: event.id,
+                type: event.type,
+                createdAt: event.createdAt,
+                customer: customerOf(event),
+              },
               ...fairnessPriority(id), // the customer's own fairness key
             });
           },

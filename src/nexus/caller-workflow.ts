@@ -7,12 +7,15 @@ import { convertNexusLinkToWorkflowEventLink } from '@temporalio/nexus/lib/link-
 const WORKFLOW_EVENT_LINK = 'temporal.api.common.v1.Link.WorkflowEvent';
 
 /** The namespace and workflow ID of the first workflow-event link, or undefined (a caller that is no workflow). */
-export function callerWorkflowOf(links: readonly Link[] | undefined): { namespace: string; workflowId: string } | undefined {
+export function callerWorkflowOf(
+  links: readonly Link[] | undefined,
+): { namespace: string; workflowId: string } | undefined {
   for (const link of links ?? []) {
     if (link.type !== WORKFLOW_EVENT_LINK) continue;
     try {
       const event = convertNexusLinkToWorkflowEventLink(link);
-      if (event.namespace && event.workflowId) return { namespace: event.namespace, workflowId: event.workflowId };
+      if (event.namespace && event.workflowId)
+        return { namespace: event.namespace, workflowId: event.workflowId };
     } catch {
       // a malformed link names nobody: the answer is left unbound, as without links
     }

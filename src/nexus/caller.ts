@@ -24,9 +24,13 @@ export const NEXUS_OWNER_MEMO = 'xborderNexusOwner';
 export function currentCaller(): string {
   const endpoint = operationInfo().endpoint;
   if (!endpoint)
-    throw new nexus.HandlerError('UNAUTHORIZED', 'the xborder Nexus service answers requests routed through a Nexus endpoint only (one endpoint per caller: SECURITY.md, "Nexus")', {
-      retryableOverride: false,
-    });
+    throw new nexus.HandlerError(
+      'UNAUTHORIZED',
+      'the xborder Nexus service answers requests routed through a Nexus endpoint only (one endpoint per caller: SECURITY.md, "Nexus")',
+      {
+        retryableOverride: false,
+      },
+    );
   return endpoint;
 }
 
@@ -34,7 +38,11 @@ export function currentCaller(): string {
 export function paymentNotFound(paymentKey: string): nexus.OperationError {
   const message = `no payment has the key ${paymentKey}`;
   return new nexus.OperationError('failed', message, {
-    cause: ApplicationFailure.create({ message, type: XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_NOT_FOUND, nonRetryable: true }),
+    cause: ApplicationFailure.create({
+      message,
+      type: XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_NOT_FOUND,
+      nonRetryable: true,
+    }),
   });
 }
 
@@ -48,12 +56,18 @@ export async function ownerOf(client: Client, workflowId: string): Promise<strin
     const owner = description.memo?.[NEXUS_OWNER_MEMO];
     return typeof owner === 'string' ? owner : null;
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === 5)) return undefined;
+    if (error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === 5))
+      return undefined;
     throw error; // a read that failed: the SDK retries the request
   }
 }
 
 /** Goes on only when the payment exists and is the caller's; otherwise the not-found answer. */
-export async function assertOwnedBy(client: Client, caller: string, paymentKey: string, workflowId: string): Promise<void> {
+export async function assertOwnedBy(
+  client: Client,
+  caller: string,
+  paymentKey: string,
+  workflowId: string,
+): Promise<void> {
   if ((await ownerOf(client, workflowId)) !== caller) throw paymentNotFound(paymentKey);
 }

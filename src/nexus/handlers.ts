@@ -5,9 +5,18 @@
 // the caller's identity recorded at start and checked on every operation (./caller.ts), and answers bound to the
 // caller's workflow (src/codec/nexus-result-binding.ts).
 import * as nexus from 'nexus-rpc';
-import { TemporalOperationHandler, TemporalOperationResult, getClient, operationInfo } from '@temporalio/nexus';
+import {
+  TemporalOperationHandler,
+  TemporalOperationResult,
+  getClient,
+  operationInfo,
+} from '@temporalio/nexus';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import {
   cancelPayment,
   getPaymentState,
@@ -17,7 +26,11 @@ import {
   StartPaymentUnconfirmedError,
   toPaymentWorkflowId,
 } from '../client/payments';
-import { checkPaymentInput, PaymentRequestInvalidError, type ParsedPaymentInput } from '../client/payment-request';
+import {
+  checkPaymentInput,
+  PaymentRequestInvalidError,
+  type ParsedPaymentInput,
+} from '../client/payment-request';
 import { IdempotencyKeyReusedError, startInputOf } from '../client/same-request';
 import { bindNexusAnswerTo } from '../codec/nexus-result-binding';
 import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentOutcome } from '../../workflows/payment/api';
@@ -34,7 +47,12 @@ import {
 /** A refusal of the operation itself (not of the request's transport): an OperationError, never retried. */
 function operationFailed(type: string, message: string, details?: unknown): nexus.OperationError {
   return new nexus.OperationError('failed', message, {
-    cause: ApplicationFailure.create({ message, type, nonRetryable: true, ...(details ? { details: [details] } : {}) }),
+    cause: ApplicationFailure.create({
+      message,
+      type,
+      nonRetryable: true,
+      ...(details ? { details: [details] } : {}),
+    }),
   });
 }
 
@@ -53,7 +71,10 @@ function asStartFailure(error: unknown): unknown {
     });
   }
   if (error instanceof IdempotencyKeyReusedError)
-    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, error.message, { paymentKey: error.key, workflowId: error.workflowId });
+    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, error.message, {
+      paymentKey: error.key,
+      workflowId: error.workflowId,
+    });
   // the start may have happened: asked again by the caller's server (a retryable handler error), same key, same answer
   if (error instanceof StartPaymentUnconfirmedError)
     return new nexus.HandlerError('UNAVAILABLE', error.message, { retryableOverride: true });
@@ -74,7 +95,11 @@ export function checkNexusPaymentInput(input: unknown, asOf: Date): ParsedPaymen
 
 /** Another caller's key: refused as taken, with nothing of that payment (it exists: the key space is shared). */
 function keyTaken(paymentKey: string): nexus.OperationError {
-  return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, `the key ${paymentKey} is taken; use another key`, { paymentKey });
+  return operationFailed(
+    XBORDER_NEXUS_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED,
+    `the key ${paymentKey} is taken; use another key`,
+    { paymentKey },
+  );
 }
 
 /**
@@ -115,11 +140,18 @@ const startPaymentOperation: nexus.OperationHandler<StartPaymentInput, StartedPa
       throw asStartFailure(error);
     }
     // another start (the client, another caller) may have taken the key between the read and the start
-    if (before === undefined && (await ownerOf(client, started.workflowId)) !== caller) throw keyTaken(paymentKey);
-    return nexus.HandlerStartOperationResult.sync({ workflowId: started.workflowId, created: started.created });
+    if (before === undefined && (await ownerOf(client, started.workflowId)) !== caller)
+      throw keyTaken(paymentKey);
+    return nexus.HandlerStartOperationResult.sync({
+      workflowId: started.workflowId,
+      created: started.created,
+    });
   },
   async cancel() {
-    throw new nexus.HandlerError('NOT_IMPLEMENTED', 'startPayment answers at once; cancel a payment with cancelPayment');
+    throw new nexus.HandlerError(
+      'NOT_IMPLEMENTED',
+      'startPayment answers at once; cancel a payment with cancelPayment',
+    );
   },
 };
 
@@ -146,10 +178,16 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       // it has ended: its outcome at once
       try {
-        return TemporalOperationResult.sync((await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome);
+        return TemporalOperationResult.sync(
+          (await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome,
+        );
       } catch (closedWithout) {
         // terminated or failed before any outcome: nothing to wait for, nothing to retry
-        throw operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED, `${workflowId} closed without an outcome (${String(closedWithout)})`, { outcome: null });
+        throw operationFailed(
+          XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
+          `${workflowId} closed without an outcome (${String(closedWithout)})`,
+          { outcome: null },
+        );
       }
     }
   },
@@ -158,8 +196,10 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
   // too: a forged token for another caller's payment cancels nothing and learns nothing.
   async cancelWorkflowRun(_ctx, { workflowId }) {
     const client = getClient();
-    if (!workflowId.startsWith(paymentWorkflowId(''))) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
-    if ((await ownerOf(client, workflowId)) !== currentCaller()) throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    if (!workflowId.startsWith(paymentWorkflowId('')))
+      throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    if ((await ownerOf(client, workflowId)) !== currentCaller())
+      throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
     await client.workflow.getHandle(workflowId).cancel();
   },
 });
@@ -167,12 +207,18 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
 /** NOT_FOUND, a finished payment or a refused update as the typed, non-retryable failures of service.ts. */
 function asOperationFailure(error: unknown, ref: PaymentRef): unknown {
   if (error instanceof PaymentAlreadyFinishedError)
-    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED, error.message, { outcome: error.outcome });
-  if (error instanceof WorkflowNotFoundError || (error as { code?: unknown })?.code === 5) return paymentNotFound(ref.paymentKey);
+    return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED, error.message, {
+      outcome: error.outcome,
+    });
+  if (error instanceof WorkflowNotFoundError || (error as { code?: unknown })?.code === 5)
+    return paymentNotFound(ref.paymentKey);
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause as { type?: unknown; message?: unknown } | undefined;
     if (cause?.type === PAYMENT_FAILURE_TYPES.CANCEL_REFUSED)
-      return operationFailed(XBORDER_NEXUS_FAILURE_TYPES.CANCEL_REFUSED, String(cause.message ?? 'cancel refused'));
+      return operationFailed(
+        XBORDER_NEXUS_FAILURE_TYPES.CANCEL_REFUSED,
+        String(cause.message ?? 'cancel refused'),
+      );
   }
   return error;
 }
@@ -180,7 +226,9 @@ function asOperationFailure(error: unknown, ref: PaymentRef): unknown {
 function refOf(input: unknown): PaymentRef {
   const key = (input as { paymentKey?: unknown } | null)?.paymentKey;
   if (typeof key !== 'string' || key.length === 0)
-    throw new nexus.HandlerError('BAD_REQUEST', 'paymentKey (a non-empty string) is required', { retryableOverride: false });
+    throw new nexus.HandlerError('BAD_REQUEST', 'paymentKey (a non-empty string) is required', {
+      retryableOverride: false,
+    });
   return { paymentKey: key };
 }
 

@@ -73,7 +73,8 @@ export const XBORDER_NEXUS_FAILURE_TYPES = {
   /** cancelPayment: the payment refused the cancel (funds are in) */
   CANCEL_REFUSED: 'CANCEL_REFUSED',
 } as const;
-export type XborderNexusFailureType = (typeof XBORDER_NEXUS_FAILURE_TYPES)[keyof typeof XBORDER_NEXUS_FAILURE_TYPES];
+export type XborderNexusFailureType =
+  (typeof XBORDER_NEXUS_FAILURE_TYPES)[keyof typeof XBORDER_NEXUS_FAILURE_TYPES];
 
 const KNOWN_TYPES = new Set<string>(Object.values(XBORDER_NEXUS_FAILURE_TYPES));
 

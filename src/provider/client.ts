@@ -34,9 +34,11 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     throw new TypeError('createProviderClient: apiKey is required');
   }
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError('createProviderClient: timeoutMs must be > 0');
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError('createProviderClient: timeoutMs must be > 0');
   const retryLimit = options.retry?.limit ?? 0;
-  if (!Number.isInteger(retryLimit) || retryLimit < 0) throw new TypeError('createProviderClient: retry.limit must be a whole number >= 0');
+  if (!Number.isInteger(retryLimit) || retryLimit < 0)
+    throw new TypeError('createProviderClient: retry.limit must be a whole number >= 0');
 
   const apiBase = resolveApiBase(options);
   const asOf = resolveAsOf(options.asOf);

@@ -15,7 +15,11 @@ export const API_PREFIX = '/v1';
  * The URL every request path is appended to: `{base_url}/v1`. A base URL that already ends in /v1 is kept as is.
  * Exactly one of baseUrl / environment must be given.
  */
-export function resolveApiBase(opts: { baseUrl?: string; environment?: EnvironmentName; allowPlainHttp?: boolean }): string {
+export function resolveApiBase(opts: {
+  baseUrl?: string;
+  environment?: EnvironmentName;
+  allowPlainHttp?: boolean;
+}): string {
   if (opts.baseUrl !== undefined && opts.environment !== undefined) {
     throw new TypeError('createProviderClient: give either baseUrl or environment, not both');
   }
@@ -24,7 +28,9 @@ export function resolveApiBase(opts: { baseUrl?: string; environment?: Environme
     base = opts.baseUrl;
   } else if (opts.environment !== undefined) {
     if (!Object.prototype.hasOwnProperty.call(ENVIRONMENTS, opts.environment)) {
-      throw new TypeError(`createProviderClient: unknown environment "${String(opts.environment)}" (sandbox | production)`);
+      throw new TypeError(
+        `createProviderClient: unknown environment "${String(opts.environment)}" (sandbox | production)`,
+      );
     }
     base = ENVIRONMENTS[opts.environment];
   } else {

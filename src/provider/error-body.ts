@@ -6,5 +6,10 @@ export function readErrorBody(json: unknown): ServiceErrorInfo | undefined {
   const parsed = ErrorBodySchema.safeParse(json);
   if (!parsed.success) return undefined;
   const { code, message, requestId, fields } = parsed.data.error;
-  return { code, message, requestId, fields: fields.map(({ path, rule, message: m }) => ({ path, rule, message: m })) };
+  return {
+    code,
+    message,
+    requestId,
+    fields: fields.map(({ path, rule, message: m }) => ({ path, rule, message: m })),
+  };
 }

@@ -51,10 +51,16 @@ export function errorFromResponse(ctx: HttpErrorContext, info: ServiceErrorInfo)
   const { status } = ctx;
 
   if (status === 400 || status === 422 || status === 413) {
-    return new ValidationError(`${where} was refused as invalid (${status}${codeText})${said}${fieldText}`, details);
+    return new ValidationError(
+      `${where} was refused as invalid (${status}${codeText})${said}${fieldText}`,
+      details,
+    );
   }
   if (status === 401) {
-    return new AuthError(`${where} was not authenticated (401${codeText})${said}; check the API key (X-Api-Key)`, details);
+    return new AuthError(
+      `${where} was not authenticated (401${codeText})${said}; check the API key (X-Api-Key)`,
+      details,
+    );
   }
   if (status === 403) {
     // spec: Authentication 5 (IP allowlist per key, enforced from 2026-03-30)
@@ -75,7 +81,8 @@ export function errorFromResponse(ctx: HttpErrorContext, info: ServiceErrorInfo)
     );
   }
   if (status === 429) {
-    const wait = ctx.retryAfterMs === undefined ? 'no Retry-After given' : `retry after ${ctx.retryAfterMs} ms`;
+    const wait =
+      ctx.retryAfterMs === undefined ? 'no Retry-After given' : `retry after ${ctx.retryAfterMs} ms`;
     return new RateLimitedError(`${where} was rate limited (429${codeText}); ${wait}`, details);
   }
   if (status >= 500) {

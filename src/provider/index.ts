@@ -31,11 +31,23 @@ export {
 } from './errors';
 export { parseRetryAfter } from './retry-after';
 export { type RateBudget, type RateBudgetOptions, createRateBudget, sharedRateBudget } from './rate-budget';
-export { verifyWebhook, signWebhook, type WebhookHeaders, type VerifyWebhookOptions, type VerifiedWebhook } from './webhook-signature';
+export {
+  verifyWebhook,
+  signWebhook,
+  type WebhookHeaders,
+  type VerifyWebhookOptions,
+  type VerifiedWebhook,
+} from './webhook-signature';
 export { parseWebhookEvent, type ParsedWebhookEvent } from './webhook-event';
 export {
   checkAccountAgainstRequirements,
   type RequirementMismatch,
   type RequirementCheckOptions,
 } from './requirements-check';
-export { expectedQuoteAmounts, compareQuoteAmounts, type QuoteAmountInput, type QuoteCurrencies, type QuoteDifference } from './quote';
+export {
+  expectedQuoteAmounts,
+  compareQuoteAmounts,
+  type QuoteAmountInput,
+  type QuoteCurrencies,
+  type QuoteDifference,
+} from './quote';

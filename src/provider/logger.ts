@@ -34,6 +34,7 @@ export function logRequest(logger: ProviderLogger, fields: RequestLogFields): vo
   const meta: Record<string, unknown> = { ...fields };
   if (fields.errorType === null && fields.status !== null && fields.status < 400) logger.info(message, meta);
   // deferred by our own rate budget: nothing was sent, nothing failed at the service
-  else if ((fields.status !== null && fields.status < 500) || fields.errorType === 'RateBudgetError') logger.warn(message, meta);
+  else if ((fields.status !== null && fields.status < 500) || fields.errorType === 'RateBudgetError')
+    logger.warn(message, meta);
   else logger.error(message, meta);
 }

@@ -71,7 +71,10 @@ function parseItems<T>(items: readonly unknown[], parseItem: (raw: unknown) => T
       out.push(parseItem(raw));
     } catch (thrown) {
       for (const issue of issuesOf(thrown)) {
-        fields.push({ ...issue, path: `${prefix}[${index}]${issue.path === '(root)' ? '' : joinPath(issue.path)}` });
+        fields.push({
+          ...issue,
+          path: `${prefix}[${index}]${issue.path === '(root)' ? '' : joinPath(issue.path)}`,
+        });
       }
     }
   });

@@ -50,7 +50,8 @@ export function compareQuoteAmounts(
   for (const field of ['sourceAmount', 'destinationAmount', 'totalFeeInSourceCurrency'] as const) {
     const value = actual[field];
     if (value === undefined) continue;
-    if (Math.abs(value - expected[field]) > tolerance + 1e-9) out.push({ field, expected: expected[field], actual: value });
+    if (Math.abs(value - expected[field]) > tolerance + 1e-9)
+      out.push({ field, expected: expected[field], actual: value });
   }
   return out;
 }

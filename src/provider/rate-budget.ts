@@ -49,7 +49,8 @@ export function jitteredRetryAfter(retryAfterMs: number, random: () => number = 
 
 export function createRateBudget(options: RateBudgetOptions): RateBudget {
   const { callsPerSecond } = options;
-  if (!Number.isFinite(callsPerSecond) || callsPerSecond <= 0) throw new TypeError('rate budget: callsPerSecond must be > 0');
+  if (!Number.isFinite(callsPerSecond) || callsPerSecond <= 0)
+    throw new TypeError('rate budget: callsPerSecond must be > 0');
   const burst = Math.max(1, Math.floor(options.burst ?? callsPerSecond));
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_BUDGET_WAIT_MS;
   const now = options.now ?? Date.now;
@@ -86,10 +87,13 @@ export function createRateBudget(options: RateBudgetOptions): RateBudget {
         const wait = startAt - t;
         if (wait > maxWaitMs) {
           const what = where ? `${where.method} ${where.path}` : 'the call';
-          throw new RateBudgetError(`${what} was not sent: the provider rate budget has no call to spare for ${Math.ceil(wait)} ms`, {
-            ...(where ? { method: where.method, path: where.path } : {}),
-            retryAfterMs: Math.ceil(wait),
-          });
+          throw new RateBudgetError(
+            `${what} was not sent: the provider rate budget has no call to spare for ${Math.ceil(wait)} ms`,
+            {
+              ...(where ? { method: where.method, path: where.path } : {}),
+              retryAfterMs: Math.ceil(wait),
+            },
+          );
         }
         tat = nextTat;
         if (wait <= 0) return;

@@ -65,7 +65,13 @@ function checkOne(account: unknown, req: AccountRequirement): RequirementMismatc
   const example = req.example ? ` (example: ${req.example})` : '';
   const value = readPath(account, path);
   if (value === undefined || value === null || value === '') {
-    return [{ path, rule: 'required', message: `${path} is required for this rail and holder type: add it${example}` }];
+    return [
+      {
+        path,
+        rule: 'required',
+        message: `${path} is required for this rail and holder type: add it${example}`,
+      },
+    ];
   }
   if (typeof value !== 'string' && typeof value !== 'number') {
     return [{ path, rule: 'type', message: `${path} must be a string${example}` }];
@@ -77,10 +83,18 @@ function checkOne(account: unknown, req: AccountRequirement): RequirementMismatc
     try {
       pattern = new RegExp(req.regex);
     } catch {
-      out.push({ path, rule: 'invalidRequirement', message: `the service's pattern for ${path} is not a valid regular expression; it was not checked` });
+      out.push({
+        path,
+        rule: 'invalidRequirement',
+        message: `the service's pattern for ${path} is not a valid regular expression; it was not checked`,
+      });
     }
     if (pattern && !pattern.test(text)) {
-      out.push({ path, rule: 'regex', message: `${path} does not have the required format ${req.regex}${example}` });
+      out.push({
+        path,
+        rule: 'regex',
+        message: `${path} does not have the required format ${req.regex}${example}`,
+      });
     }
   }
   if (req.enum.length > 0 && !req.enum.includes(text)) {
@@ -97,7 +111,9 @@ function appliesToRails(req: AccountRequirement, railsInUse: readonly string[] |
 
 function readRails(account: unknown): string[] | null {
   const rails = readPath(account, 'rails');
-  return Array.isArray(rails) && rails.length > 0 ? rails.filter((r): r is string => typeof r === 'string') : null;
+  return Array.isArray(rails) && rails.length > 0
+    ? rails.filter((r): r is string => typeof r === 'string')
+    : null;
 }
 
 function readHolderType(account: unknown): CustomerType | undefined {
@@ -109,7 +125,8 @@ function readHolderType(account: unknown): CustomerType | undefined {
 export function readPath(root: unknown, dotted: string): unknown {
   let node: unknown = root;
   for (const key of dotted.split('.')) {
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) return undefined;
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key))
+      return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;

@@ -13,7 +13,11 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
 }
 
 export function zodIssuesToFields(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: formatIssuePath(issue.path), rule: issue.code, message: issue.message }));
+  return error.issues.map((issue) => ({
+    path: formatIssuePath(issue.path),
+    rule: issue.code,
+    message: issue.message,
+  }));
 }
 
 export interface ShapeContext {
@@ -27,7 +31,10 @@ export interface ShapeContext {
 export function toResponseShapeError(thrown: unknown, ctx: ShapeContext): ProviderError {
   if (thrown instanceof ProviderError && !(thrown instanceof ResponseShapeError)) return thrown;
   const fields: FieldIssue[] = issuesOf(thrown);
-  const shown = fields.slice(0, 5).map((f) => `${f.path}: ${f.message}`).join('; ');
+  const shown = fields
+    .slice(0, 5)
+    .map((f) => `${f.path}: ${f.message}`)
+    .join('; ');
   const more = fields.length > 5 ? ` (+${fields.length - 5} more)` : '';
   return new ResponseShapeError(
     `The answer to ${ctx.method} ${ctx.path} does not match the contract at ${shown}${more}`,
@@ -50,5 +57,7 @@ export function issuesOf(thrown: unknown): FieldIssue[] {
       message: String(v.message ?? 'does not match the contract'),
     }));
   }
-  return [{ path: '(root)', rule: 'normalize', message: thrown instanceof Error ? thrown.message : String(thrown) }];
+  return [
+    { path: '(root)', rule: 'normalize', message: thrown instanceof Error ? thrown.message : String(thrown) },
+  ];
 }

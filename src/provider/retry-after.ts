@@ -2,7 +2,10 @@
 // spec: Limits (rate limit); the 429 + Retry-After answer itself is our decision (docs/spec-gaps.md).
 
 /** Milliseconds to wait, or undefined when the header is absent or unreadable. Never negative. */
-export function parseRetryAfter(value: string | string[] | undefined, now: Date = new Date()): number | undefined {
+export function parseRetryAfter(
+  value: string | string[] | undefined,
+  now: Date = new Date(),
+): number | undefined {
   const raw = Array.isArray(value) ? value[0] : value;
   if (raw === undefined) return undefined;
   const text = raw.trim();

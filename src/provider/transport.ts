@@ -84,7 +84,9 @@ export function createTransport(opts: TransportOptions): Transport {
             maxRetryAfter: opts.retry.maxRetryAfterMs ?? 60_000,
             // a Retry-After is honoured with jitter, never exactly (every worker that heard it would return at once)
             calculateDelay: ({ computedValue, retryAfter }) =>
-              computedValue > 0 && retryAfter !== undefined ? jitteredRetryAfter(computedValue) : computedValue,
+              computedValue > 0 && retryAfter !== undefined
+                ? jitteredRetryAfter(computedValue)
+                : computedValue,
           }
         : { limit: 0 },
   });
@@ -145,7 +147,13 @@ export function createTransport(opts: TransportOptions): Transport {
       // got's own repeats of this call before it gave up (a scalar: nothing else of got's error is kept)
       const repeats = (thrown as { request?: { retryCount?: unknown } } | null)?.request?.retryCount;
       retryCount = typeof repeats === 'number' ? repeats : 0;
-      const error = transportFailure(thrown, { method: spec.method, path: fullPath, isCreatingCall, timeoutMs: opts.timeoutMs, retryCount });
+      const error = transportFailure(thrown, {
+        method: spec.method,
+        path: fullPath,
+        isCreatingCall,
+        timeoutMs: opts.timeoutMs,
+        retryCount,
+      });
       finish(error.type);
       throw error;
     }
@@ -233,19 +241,31 @@ function transportFailure(
   ctx: { method: string; path: string; isCreatingCall: boolean; timeoutMs: number; retryCount: number },
 ): ProviderError {
   const name = thrown instanceof Error ? thrown.name : '';
-  const code = typeof (thrown as { code?: unknown })?.code === 'string' ? (thrown as { code: string }).code : undefined;
+  const code =
+    typeof (thrown as { code?: unknown })?.code === 'string' ? (thrown as { code: string }).code : undefined;
   const unknownOutcome = ctx.isCreatingCall
     ? '; the outcome is unknown: repeat the call with the same idempotency key'
     : '';
-  const details = { method: ctx.method, path: ctx.path, outcomeUnknown: ctx.isCreatingCall, retryCount: ctx.retryCount };
+  const details = {
+    method: ctx.method,
+    path: ctx.path,
+    outcomeUnknown: ctx.isCreatingCall,
+    retryCount: ctx.retryCount,
+  };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    return new TimeoutError(`${ctx.method} ${ctx.path} got no answer within ${ctx.timeoutMs} ms${unknownOutcome}`, {
-      ...details,
-      timeoutMs: ctx.timeoutMs,
-    });
+    return new TimeoutError(
+      `${ctx.method} ${ctx.path} got no answer within ${ctx.timeoutMs} ms${unknownOutcome}`,
+      {
+        ...details,
+        timeoutMs: ctx.timeoutMs,
+      },
+    );
   }
-  return new NetworkError(`${ctx.method} ${ctx.path} failed on the network (${code || name || 'error'})${unknownOutcome}`, {
-    ...details,
-    networkCode: code,
-  });
+  return new NetworkError(
+    `${ctx.method} ${ctx.path} failed on the network (${code || name || 'error'})${unknownOutcome}`,
+    {
+      ...details,
+      networkCode: code,
+    },
+  );
 }

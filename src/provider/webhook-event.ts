@@ -36,15 +36,22 @@ export function parseWebhookEvent(body: string | Uint8Array | unknown): ParsedWe
   try {
     const event = WebhookEventSchema.parse(json);
     const base: EventBase = { id: event.id, type: event.type, createdAt: event.createdAt };
-    if (isPaymentEventType(event.type)) return { ...base, kind: 'payment', data: normalizePayment(event.data) };
-    if (event.type === 'account.deposit') return { ...base, kind: 'deposit', data: LegacyDepositSchema.parse(event.data) };
-    if (event.type.startsWith('account.')) return { ...base, kind: 'account', data: normalizeAccount(event.data) };
-    if (event.type.startsWith('customer.')) return { ...base, kind: 'customer', data: CustomerSchema.parse(event.data) };
+    if (isPaymentEventType(event.type))
+      return { ...base, kind: 'payment', data: normalizePayment(event.data) };
+    if (event.type === 'account.deposit')
+      return { ...base, kind: 'deposit', data: LegacyDepositSchema.parse(event.data) };
+    if (event.type.startsWith('account.'))
+      return { ...base, kind: 'account', data: normalizeAccount(event.data) };
+    if (event.type.startsWith('customer.'))
+      return { ...base, kind: 'customer', data: CustomerSchema.parse(event.data) };
     return { ...base, kind: 'unknown', data: event.data };
   } catch (thrown) {
     const fields = issuesOf(thrown);
     throw new ResponseShapeError(
-      `Webhook event does not match the contract at ${fields.map((f) => `${f.path}: ${f.message}`).slice(0, 5).join('; ')}`,
+      `Webhook event does not match the contract at ${fields
+        .map((f) => `${f.path}: ${f.message}`)
+        .slice(0, 5)
+        .join('; ')}`,
       { fields },
     );
   }
@@ -55,6 +62,8 @@ function parseJson(body: string | Uint8Array): unknown {
   try {
     return parseJsonText(text);
   } catch {
-    throw new ResponseShapeError('Webhook body is not JSON', { fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }] });
+    throw new ResponseShapeError('Webhook body is not JSON', {
+      fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }],
+    });
   }
 }

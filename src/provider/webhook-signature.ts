@@ -69,11 +69,17 @@ export interface WebhookSignatureHeaders {
  * caller without plausible headers costs no memory (SECURITY.md, "The webhook ingress"). Throws
  * WebhookVerificationError; verifyWebhook runs it too, so the two can never disagree.
  */
-export function checkWebhookHeaders(headers: WebhookHeaders, options: VerifyWebhookOptions = {}): WebhookSignatureHeaders {
+export function checkWebhookHeaders(
+  headers: WebhookHeaders,
+  options: VerifyWebhookOptions = {},
+): WebhookSignatureHeaders {
   return readSignatureHeaders(headers, options);
 }
 
-function readSignatureHeaders(headers: WebhookHeaders, options: VerifyWebhookOptions): WebhookSignatureHeaders {
+function readSignatureHeaders(
+  headers: WebhookHeaders,
+  options: VerifyWebhookOptions,
+): WebhookSignatureHeaders {
   const id = readHeader(headers, 'webhook-id');
   const timestampText = readHeader(headers, 'webhook-timestamp');
   const signatureHeader = readHeader(headers, 'webhook-signature');
@@ -85,13 +91,16 @@ function readSignatureHeaders(headers: WebhookHeaders, options: VerifyWebhookOpt
   if (missing.length > 0) {
     refuse(`missing header(s): ${missing.map(([name]) => name).join(', ')}`, 'headers');
   }
-  if (!/^\d{1,15}$/.test(timestampText!)) refuse('webhook-timestamp is not whole seconds since the epoch', 'timestamp');
+  if (!/^\d{1,15}$/.test(timestampText!))
+    refuse('webhook-timestamp is not whole seconds since the epoch', 'timestamp');
 
   const timestampSec = Number(timestampText);
   const tolerance = options.toleranceSec ?? DEFAULT_TOLERANCE_SEC;
   const nowSec = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (timestampSec < nowSec - tolerance) refuse(`webhook-timestamp is too old (more than ${tolerance} s ago)`, 'timestamp');
-  if (timestampSec > nowSec + tolerance) refuse(`webhook-timestamp is too new (more than ${tolerance} s ahead)`, 'timestamp');
+  if (timestampSec < nowSec - tolerance)
+    refuse(`webhook-timestamp is too old (more than ${tolerance} s ago)`, 'timestamp');
+  if (timestampSec > nowSec + tolerance)
+    refuse(`webhook-timestamp is too new (more than ${tolerance} s ahead)`, 'timestamp');
   if (!signatureHeader!.split(' ').some(isPlausibleV1Entry)) {
     refuse('webhook-signature has no v1,<base64 HMAC-SHA256> entry', 'signature');
   }
@@ -104,7 +113,12 @@ function isPlausibleV1Entry(entry: string): boolean {
 }
 
 /** Signs like the sender does; for tests, the sandbox-free demo and tools. Returns the `v1,<base64>` entry. */
-export function signWebhook(secret: string, id: string, timestampSec: number, rawBody: string | Uint8Array): string {
+export function signWebhook(
+  secret: string,
+  id: string,
+  timestampSec: number,
+  rawBody: string | Uint8Array,
+): string {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   const mac = createHmac('sha256', decodeSecret(secret))
     .update(Buffer.concat([Buffer.from(`${id}.${timestampSec}.`, 'utf8'), body]))

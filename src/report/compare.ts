@@ -73,10 +73,15 @@ export interface ReportBuilderOptions {
   onRow?: (row: ReportRow) => void;
 }
 
-export function createReportBuilder(window: ReportWindow, now: Date, options: ReportBuilderOptions = {}): ReportBuilder {
+export function createReportBuilder(
+  window: ReportWindow,
+  now: Date,
+  options: ReportBuilderOptions = {},
+): ReportBuilder {
   const fromMs = Date.parse(window.from);
   const toMs = Date.parse(window.to);
-  const inWindow = (iso: string | null) => iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
+  const inWindow = (iso: string | null) =>
+    iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
   const byProviderId = new Map<string, WorkflowRecord>();
   const withoutProviderId: WorkflowRecord[] = [];
   const entityStatus = new Map<string, string | null>();
@@ -92,14 +97,25 @@ export function createReportBuilder(window: ReportWindow, now: Date, options: Re
   const sumsOf = (currency: string): Sums => {
     let s = sums.get(currency);
     if (!s) {
-      s = { serviceSource: ZERO, workflowSource: ZERO, serviceDestination: ZERO, workflowDestination: ZERO, serviceFees: ZERO, notCompared: 0 };
+      s = {
+        serviceSource: ZERO,
+        workflowSource: ZERO,
+        serviceDestination: ZERO,
+        workflowDestination: ZERO,
+        serviceFees: ZERO,
+        notCompared: 0,
+      };
       sums.set(currency, s);
     }
     return s;
   };
 
   /** Adds one side's amounts. `workflow` undefined: the workflow record holds none, the side is not compared. */
-  const addSide = (side: 'Source' | 'Destination', service: Money | null, workflow: Money | null | undefined) => {
+  const addSide = (
+    side: 'Source' | 'Destination',
+    service: Money | null,
+    workflow: Money | null | undefined,
+  ) => {
     if (workflow === undefined) {
       if (service) sumsOf(service.currencyCode).notCompared++;
       return;
@@ -112,9 +128,16 @@ export function createReportBuilder(window: ReportWindow, now: Date, options: Re
     const kinds: MismatchKind[] = [];
     const outcome = w && !w.running ? w.phase : null;
     if (w && s) {
-      if (outcome && (outcome === 'COMPLETED' || outcome === 'EXPIRED') && (s.status === 'REFUNDED' || s.status === 'FAILED')) kinds.push('MOVED_AFTER_OUTCOME');
-      else if (outcome && SAME_OUTCOME[outcome] && !SAME_OUTCOME[outcome]!.includes(s.status)) kinds.push('OUTCOME_DIFFERS');
-      if (w.amounts && (differs(w.amounts.source, s.source) || differs(w.amounts.destination, s.destination))) kinds.push('AMOUNT_DIFFERS');
+      if (
+        outcome &&
+        (outcome === 'COMPLETED' || outcome === 'EXPIRED') &&
+        (s.status === 'REFUNDED' || s.status === 'FAILED')
+      )
+        kinds.push('MOVED_AFTER_OUTCOME');
+      else if (outcome && SAME_OUTCOME[outcome] && !SAME_OUTCOME[outcome]!.includes(s.status))
+        kinds.push('OUTCOME_DIFFERS');
+      if (w.amounts && (differs(w.amounts.source, s.source) || differs(w.amounts.destination, s.destination)))
+        kinds.push('AMOUNT_DIFFERS');
     }
     if (!w && s && !entityOnly) kinds.push('UNKNOWN_TO_WORKFLOWS');
     if (w && !s && w.providerPaymentId) kinds.push('MISSING_AT_SERVICE');
@@ -125,7 +148,16 @@ export function createReportBuilder(window: ReportWindow, now: Date, options: Re
     const final = s ? FINAL_SERVICE.has(s.status) : Boolean(outcome);
     const funded = (s && FUNDED_SERVICE.has(s.status)) || (w?.running && w.phase === 'IN_PROGRESS');
     const ageMs = createdAt ? Math.max(0, now.getTime() - Date.parse(createdAt)) : null;
-    const state = kinds.length > 0 ? 'MISMATCHED' : final ? 'MATCHED' : funded ? 'IN_FLIGHT' : w && !w.running ? 'MATCHED' : 'OPEN';
+    const state =
+      kinds.length > 0
+        ? 'MISMATCHED'
+        : final
+          ? 'MATCHED'
+          : funded
+            ? 'IN_FLIGHT'
+            : w && !w.running
+              ? 'MATCHED'
+              : 'OPEN';
     const row: ReportRow = {
       day: (createdAt ?? window.from).slice(0, 10),
       paymentKey: w?.paymentKey ?? null,
@@ -152,17 +184,39 @@ export function createReportBuilder(window: ReportWindow, now: Date, options: Re
     else if (state === 'IN_FLIGHT') counts.inFlight++;
     else counts.open++;
     if (state === 'IN_FLIGHT') {
-      inFlight.push({ paymentKey: row.paymentKey, providerPaymentId: row.providerPaymentId, status: row.serviceStatus ?? row.workflowPhase ?? '', ageMs: row.ageMs ?? 0, source: row.serviceSource ?? row.workflowSource });
+      inFlight.push({
+        paymentKey: row.paymentKey,
+        providerPaymentId: row.providerPaymentId,
+        status: row.serviceStatus ?? row.workflowPhase ?? '',
+        ageMs: row.ageMs ?? 0,
+        source: row.serviceSource ?? row.workflowSource,
+      });
     }
     const amounts = w ? w.amounts : s ? ({ source: null, destination: null } as const) : null;
-    addSide('Source', s?.source ?? null, entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null));
-    addSide('Destination', s?.destination ?? null, entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null));
+    addSide(
+      'Source',
+      s?.source ?? null,
+      entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null),
+    );
+    addSide(
+      'Destination',
+      s?.destination ?? null,
+      entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null),
+    );
     if (s) sumsOf(s.source.currencyCode).serviceFees += exactOf(s.fee);
     const day = days.get(row.day) ?? { day: row.day, payments: 0, mismatched: 0 };
     day.payments++;
     if (kinds.length > 0) day.mismatched++;
     days.set(row.day, day);
-    for (const kind of kinds) mismatches.push({ kind, paymentKey: row.paymentKey, providerPaymentId: row.providerPaymentId, service: describeService(s), workflow: describeWorkflow(w, eventsNotDelivered), action: ACTIONS[kind] });
+    for (const kind of kinds)
+      mismatches.push({
+        kind,
+        paymentKey: row.paymentKey,
+        providerPaymentId: row.providerPaymentId,
+        service: describeService(s),
+        workflow: describeWorkflow(w, eventsNotDelivered),
+        action: ACTIONS[kind],
+      });
   };
 
   return {
@@ -237,6 +291,10 @@ function describeService(s: ServiceRecord | null): string {
 
 function describeWorkflow(w: WorkflowRecord | null, eventsNotDelivered: boolean): string {
   if (!w) return 'no workflow';
-  const asked = w.amounts?.source ? `${w.amounts.source.amount} ${w.amounts.source.currencyCode}` : w.amounts?.destination ? `→ ${w.amounts.destination.amount} ${w.amounts.destination.currencyCode}` : 'amount not recorded';
+  const asked = w.amounts?.source
+    ? `${w.amounts.source.amount} ${w.amounts.source.currencyCode}`
+    : w.amounts?.destination
+      ? `→ ${w.amounts.destination.amount} ${w.amounts.destination.currencyCode}`
+      : 'amount not recorded';
   return `${w.running ? 'running' : 'closed'} ${w.phase ?? '?'}, asked ${asked}${eventsNotDelivered ? ', events not delivered' : ''}`;
 }

@@ -3,15 +3,38 @@
 import type { ReconciliationReport, ReportRow } from './types';
 
 const ROW_COLUMNS = [
-  'day', 'paymentKey', 'providerPaymentId', 'state', 'kinds', 'workflowPhase', 'workflowRunning', 'serviceStatus', 'serviceType',
-  'serviceSourceAmount', 'serviceSourceCurrency', 'workflowSourceAmount', 'workflowSourceCurrency',
-  'serviceDestinationAmount', 'serviceDestinationCurrency', 'workflowDestinationAmount', 'workflowDestinationCurrency',
-  'serviceFee', 'ageSeconds', 'eventsNotDelivered',
+  'day',
+  'paymentKey',
+  'providerPaymentId',
+  'state',
+  'kinds',
+  'workflowPhase',
+  'workflowRunning',
+  'serviceStatus',
+  'serviceType',
+  'serviceSourceAmount',
+  'serviceSourceCurrency',
+  'workflowSourceAmount',
+  'workflowSourceCurrency',
+  'serviceDestinationAmount',
+  'serviceDestinationCurrency',
+  'workflowDestinationAmount',
+  'workflowDestinationCurrency',
+  'serviceFee',
+  'ageSeconds',
+  'eventsNotDelivered',
 ] as const;
 
 const TOTAL_COLUMNS = [
-  'currency', 'serviceSource', 'workflowSource', 'sourceDifference', 'serviceDestination', 'workflowDestination',
-  'destinationDifference', 'serviceFees', 'notCompared',
+  'currency',
+  'serviceSource',
+  'workflowSource',
+  'sourceDifference',
+  'serviceDestination',
+  'workflowDestination',
+  'destinationDifference',
+  'serviceFees',
+  'notCompared',
 ] as const;
 
 export function csvField(value: string | number | boolean | null): string {
@@ -24,10 +47,26 @@ export function csvField(value: string | number | boolean | null): string {
 
 function rowFields(r: ReportRow): (string | number | boolean | null)[] {
   return [
-    r.day, r.paymentKey, r.providerPaymentId, r.state, r.kinds.join(' '), r.workflowPhase, r.workflowRunning, r.serviceStatus, r.serviceType,
-    r.serviceSource?.amount ?? null, r.serviceSource?.currencyCode ?? null, r.workflowSource?.amount ?? null, r.workflowSource?.currencyCode ?? null,
-    r.serviceDestination?.amount ?? null, r.serviceDestination?.currencyCode ?? null, r.workflowDestination?.amount ?? null, r.workflowDestination?.currencyCode ?? null,
-    r.serviceFee, r.ageMs === null ? null : Math.floor(r.ageMs / 1000), r.eventsNotDelivered,
+    r.day,
+    r.paymentKey,
+    r.providerPaymentId,
+    r.state,
+    r.kinds.join(' '),
+    r.workflowPhase,
+    r.workflowRunning,
+    r.serviceStatus,
+    r.serviceType,
+    r.serviceSource?.amount ?? null,
+    r.serviceSource?.currencyCode ?? null,
+    r.workflowSource?.amount ?? null,
+    r.workflowSource?.currencyCode ?? null,
+    r.serviceDestination?.amount ?? null,
+    r.serviceDestination?.currencyCode ?? null,
+    r.workflowDestination?.amount ?? null,
+    r.workflowDestination?.currencyCode ?? null,
+    r.serviceFee,
+    r.ageMs === null ? null : Math.floor(r.ageMs / 1000),
+    r.eventsNotDelivered,
   ];
 }
 
@@ -48,7 +87,21 @@ export function paymentsCsv(report: ReconciliationReport): string {
 export function totalsCsv(report: ReconciliationReport): string {
   const lines = [TOTAL_COLUMNS.join(',')];
   for (const t of report.totals) {
-    lines.push([t.currencyCode, t.serviceSource, t.workflowSource, t.sourceDifference, t.serviceDestination, t.workflowDestination, t.destinationDifference, t.serviceFees, t.notCompared].map(csvField).join(','));
+    lines.push(
+      [
+        t.currencyCode,
+        t.serviceSource,
+        t.workflowSource,
+        t.sourceDifference,
+        t.serviceDestination,
+        t.workflowDestination,
+        t.destinationDifference,
+        t.serviceFees,
+        t.notCompared,
+      ]
+        .map(csvField)
+        .join(','),
+    );
   }
   return `${lines.join('\r\n')}\r\n`;
 }

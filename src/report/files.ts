@@ -19,6 +19,7 @@ export function summaryFiles(report: ReconciliationReport): Record<string, strin
 
 /** A report's folder name: its window, readable and sortable (`2026-11-20_2026-11-21`). */
 export function reportName(report: Pick<ReconciliationReport, 'window'>): string {
-  const day = (iso: string) => (iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace(/[:.]/g, '-'));
+  const day = (iso: string) =>
+    iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace(/[:.]/g, '-');
   return `${day(report.window.from)}_${day(report.window.to)}`;
 }

@@ -3,7 +3,10 @@
 import type { DayFigures, ReconciliationReport } from './types';
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const CSS = `
@@ -30,25 +33,36 @@ export function chartSvg(days: DayFigures[]): string {
   const bar = Math.max(2, Math.min(40, slot * 0.7));
   const y = (v: number) => pad.top + innerH - (v / max) * innerH;
   const parts: string[] = [];
-  parts.push(`<line x1="${pad.left}" y1="${pad.top + innerH}" x2="${width - pad.right}" y2="${pad.top + innerH}" stroke="#8c959f"/>`);
+  parts.push(
+    `<line x1="${pad.left}" y1="${pad.top + innerH}" x2="${width - pad.right}" y2="${pad.top + innerH}" stroke="#8c959f"/>`,
+  );
   for (const tick of [0, max / 2, max]) {
     const v = Math.round(tick);
-    parts.push(`<text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#57606a">${v}</text>`);
+    parts.push(
+      `<text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end" font-size="11" fill="#57606a">${v}</text>`,
+    );
   }
   const labelEvery = Math.ceil(days.length / 12);
   days.forEach((d, i) => {
     const x = pad.left + i * slot + (slot - bar) / 2;
     const title = `<title>${escapeHtml(d.day)}: ${d.payments} payments, ${d.mismatched} mismatched</title>`;
-    parts.push(`<rect x="${x.toFixed(1)}" y="${y(d.payments).toFixed(1)}" width="${bar.toFixed(1)}" height="${(pad.top + innerH - y(d.payments)).toFixed(1)}" fill="#54aeff">${title}</rect>`);
+    parts.push(
+      `<rect x="${x.toFixed(1)}" y="${y(d.payments).toFixed(1)}" width="${bar.toFixed(1)}" height="${(pad.top + innerH - y(d.payments)).toFixed(1)}" fill="#54aeff">${title}</rect>`,
+    );
     if (d.mismatched > 0)
-      parts.push(`<rect x="${x.toFixed(1)}" y="${y(d.mismatched).toFixed(1)}" width="${bar.toFixed(1)}" height="${(pad.top + innerH - y(d.mismatched)).toFixed(1)}" fill="#cf222e">${title}</rect>`);
+      parts.push(
+        `<rect x="${x.toFixed(1)}" y="${y(d.mismatched).toFixed(1)}" width="${bar.toFixed(1)}" height="${(pad.top + innerH - y(d.mismatched)).toFixed(1)}" fill="#cf222e">${title}</rect>`,
+      );
     if (i % labelEvery === 0)
-      parts.push(`<text x="${(x + bar / 2).toFixed(1)}" y="${height - pad.bottom + 16}" text-anchor="middle" font-size="11" fill="#57606a">${escapeHtml(d.day.slice(5))}</text>`);
+      parts.push(
+        `<text x="${(x + bar / 2).toFixed(1)}" y="${height - pad.bottom + 16}" text-anchor="middle" font-size="11" fill="#57606a">${escapeHtml(d.day.slice(5))}</text>`,
+      );
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="Payments and mismatches by day" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${parts.join('')}</svg>`;
 }
 
-const cell = (text: string | number | null, numeric = false) => `<td${numeric ? ' class="num"' : ''}>${escapeHtml(text === null ? '—' : String(text))}</td>`;
+const cell = (text: string | number | null, numeric = false) =>
+  `<td${numeric ? ' class="num"' : ''}>${escapeHtml(text === null ? '—' : String(text))}</td>`;
 
 function formatAge(ms: number): string {
   const h = Math.floor(ms / 3_600_000);
@@ -62,22 +76,39 @@ export function reportHtml(report: ReconciliationReport): string {
     ? `<div class="verdict ok" id="verdict">Everything matches: ${c.payments} payments, difference 0.00 in every currency</div>`
     : `<div class="verdict bad" id="verdict">${report.mismatches.length} mismatches on ${c.mismatched} payments</div>`;
   const cards = [
-    ['payments', c.payments], ['matched', c.matched], ['mismatched', c.mismatched], ['money in flight', c.inFlight], ['awaiting funds', c.open],
-  ].map(([k, v]) => `<div class="card"><b>${v}</b>${k}</div>`).join('');
+    ['payments', c.payments],
+    ['matched', c.matched],
+    ['mismatched', c.mismatched],
+    ['money in flight', c.inFlight],
+    ['awaiting funds', c.open],
+  ]
+    .map(([k, v]) => `<div class="card"><b>${v}</b>${k}</div>`)
+    .join('');
   const totals = report.totals
-    .map((t) => `<tr>${cell(t.currencyCode)}${cell(t.serviceSource, true)}${cell(t.workflowSource, true)}${cell(t.sourceDifference, true)}${cell(t.serviceDestination, true)}${cell(t.workflowDestination, true)}${cell(t.destinationDifference, true)}${cell(t.serviceFees, true)}${cell(t.notCompared, true)}</tr>`)
+    .map(
+      (t) =>
+        `<tr>${cell(t.currencyCode)}${cell(t.serviceSource, true)}${cell(t.workflowSource, true)}${cell(t.sourceDifference, true)}${cell(t.serviceDestination, true)}${cell(t.workflowDestination, true)}${cell(t.destinationDifference, true)}${cell(t.serviceFees, true)}${cell(t.notCompared, true)}</tr>`,
+    )
     .join('');
   const mismatches = report.mismatches
-    .map((m) => `<tr><td class="kind">${escapeHtml(m.kind)}</td>${cell(m.paymentKey)}${cell(m.providerPaymentId)}${cell(m.service)}${cell(m.workflow)}${cell(m.action)}</tr>`)
+    .map(
+      (m) =>
+        `<tr><td class="kind">${escapeHtml(m.kind)}</td>${cell(m.paymentKey)}${cell(m.providerPaymentId)}${cell(m.service)}${cell(m.workflow)}${cell(m.action)}</tr>`,
+    )
     .join('');
   // the two kinds finance follows up apart: also in the mismatches above, listed here by payment
   const subset = (kind: string, id: string, title: string) => {
     const rows = report.mismatches.filter((m) => m.kind === kind);
-    const body = rows.map((m) => `<tr>${cell(m.paymentKey)}${cell(m.providerPaymentId)}${cell(m.service)}</tr>`).join('');
+    const body = rows
+      .map((m) => `<tr>${cell(m.paymentKey)}${cell(m.providerPaymentId)}${cell(m.service)}</tr>`)
+      .join('');
     return `<h2>${title} (${rows.length})</h2>\n${rows.length === 0 ? '<p>None.</p>' : `<table id="${id}"><tr><th>payment key</th><th>provider payment</th><th>service</th></tr>${body}</table>`}`;
   };
   const inFlight = report.inFlight
-    .map((f) => `<tr>${cell(f.paymentKey)}${cell(f.providerPaymentId)}${cell(f.status)}${cell(f.source ? `${f.source.amount} ${f.source.currencyCode}` : null, true)}${cell(formatAge(f.ageMs), true)}</tr>`)
+    .map(
+      (f) =>
+        `<tr>${cell(f.paymentKey)}${cell(f.providerPaymentId)}${cell(f.status)}${cell(f.source ? `${f.source.amount} ${f.source.currencyCode}` : null, true)}${cell(formatAge(f.ageMs), true)}</tr>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

@@ -16,8 +16,13 @@ const moneyOf = (side: unknown): Money | null => {
 };
 
 /** The memo startPayment gives: the side(s) of the request that carry an amount (spec: POST /payments, one of the two). */
-export function amountsMemo(request: { source?: unknown; destination?: unknown }): Record<string, RequestedAmounts> {
-  return { [AMOUNTS_MEMO_KEY]: { source: moneyOf(request.source), destination: moneyOf(request.destination) } };
+export function amountsMemo(request: {
+  source?: unknown;
+  destination?: unknown;
+}): Record<string, RequestedAmounts> {
+  return {
+    [AMOUNTS_MEMO_KEY]: { source: moneyOf(request.source), destination: moneyOf(request.destination) },
+  };
 }
 
 /** The amounts read back from a listed workflow's memo; null when it has none (a transfer's payment, an older one). */

@@ -11,9 +11,17 @@ export function summaryText(report: ReconciliationReport): string {
   ];
   for (const t of report.totals) {
     lines.push(
-      [t.currencyCode.padEnd(8), t.serviceSource.padStart(14), t.workflowSource.padStart(15), t.sourceDifference.padStart(10),
-        t.serviceDestination.padStart(19), t.workflowDestination.padStart(20), t.destinationDifference.padStart(10),
-        t.serviceFees.padStart(12), String(t.notCompared).padStart(12)].join('  '),
+      [
+        t.currencyCode.padEnd(8),
+        t.serviceSource.padStart(14),
+        t.workflowSource.padStart(15),
+        t.sourceDifference.padStart(10),
+        t.serviceDestination.padStart(19),
+        t.workflowDestination.padStart(20),
+        t.destinationDifference.padStart(10),
+        t.serviceFees.padStart(12),
+        String(t.notCompared).padStart(12),
+      ].join('  '),
     );
   }
   lines.push('');
@@ -25,7 +33,9 @@ export function summaryText(report: ReconciliationReport): string {
     lines.push(`  do:       ${m.action}`);
   }
   for (const f of report.inFlight) {
-    lines.push(`IN_FLIGHT  ${f.paymentKey ?? '-'}  ${f.providerPaymentId ?? '-'}  ${f.status}  ${Math.round(f.ageMs / 60_000)} min`);
+    lines.push(
+      `IN_FLIGHT  ${f.paymentKey ?? '-'}  ${f.providerPaymentId ?? '-'}  ${f.status}  ${Math.round(f.ageMs / 60_000)} min`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -122,7 +122,13 @@ export interface ReconciliationReport {
   allMatch: boolean;
   counts: { payments: number; matched: number; mismatched: number; inFlight: number; open: number };
   mismatches: Mismatch[];
-  inFlight: { paymentKey: string | null; providerPaymentId: string | null; status: string; ageMs: number; source: Money | null }[];
+  inFlight: {
+    paymentKey: string | null;
+    providerPaymentId: string | null;
+    status: string;
+    ageMs: number;
+    source: Money | null;
+  }[];
   totals: CurrencyTotals[];
   byDay: DayFigures[];
   /** every payment's line; empty when they were streamed to a writer instead (payments.csv) */

@@ -13,7 +13,9 @@ export class ReportWindowError extends Error {
 function instant(text: string, what: string): number {
   const ms = Date.parse(DAY.test(text) ? `${text}T00:00:00.000Z` : text);
   if (!Number.isFinite(ms) || (!DAY.test(text) && !/T.*(Z|[+-]\d{2}:\d{2})$/.test(text))) {
-    throw new ReportWindowError(`${what} must be a day (YYYY-MM-DD, UTC) or an ISO 8601 instant with its offset, got "${text}"`);
+    throw new ReportWindowError(
+      `${what} must be a day (YYYY-MM-DD, UTC) or an ISO 8601 instant with its offset, got "${text}"`,
+    );
   }
   return ms;
 }

@@ -38,13 +38,17 @@ const SeedSchema = z.object({
 });
 
 const list = (value: string | undefined): string[] => (value ?? '').split(/[\s;]+/).filter(Boolean);
-const truthy = (value: string | undefined): boolean => value !== undefined && /^(1|true|yes|on)$/i.test(value);
+const truthy = (value: string | undefined): boolean =>
+  value !== undefined && /^(1|true|yes|on)$/i.test(value);
 
 /**
  * The sandbox's command line and environment → startSandbox options (flags win over env). Reads the seed
  * file. Used by `npm run sandbox` (src/sandbox/main.ts) and by `xborder sandbox`.
  */
-export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): { options: SandboxOptions; help: boolean; secretsFile?: string } {
+export function parseSandboxArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { options: SandboxOptions; help: boolean; secretsFile?: string } {
   try {
     return parseArgsUnchecked(argv, env);
   } catch (err) {
@@ -54,10 +58,26 @@ export function parseSandboxArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 }
 
-function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { options: SandboxOptions; help: boolean; secretsFile?: string } {
+function parseArgsUnchecked(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { options: SandboxOptions; help: boolean; secretsFile?: string } {
   const flags = new Map<string, string[]>();
   let help = false;
-  const valued = new Set(['port', 'host', 'api-key', 'webhook-url', 'webhook-delivery', 'webhook-secret', 'control-token', 'secrets-file', 'as-of', 'data-file', 'seed', 'rate-limit']);
+  const valued = new Set([
+    'port',
+    'host',
+    'api-key',
+    'webhook-url',
+    'webhook-delivery',
+    'webhook-secret',
+    'control-token',
+    'secrets-file',
+    'as-of',
+    'data-file',
+    'seed',
+    'rate-limit',
+  ]);
   const bool = new Set(['demo-data', 'quiet']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -89,14 +109,16 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   const port = one('port', 'SANDBOX_PORT');
   if (port !== undefined) {
     options.port = Number(port);
-    if (!/^\d{1,5}$/.test(port.trim()) || options.port > 65535) throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
+    if (!/^\d{1,5}$/.test(port.trim()) || options.port > 65535)
+      throw new SandboxArgsError(`--port must be 0..65535, got ${port}`);
   }
   const host = one('host', 'SANDBOX_HOST');
   if (host) options.host = host;
   const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
   if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
   // Secrets given to the sandbox are real ones (the ingress and worker hold the same): none published in the repository.
-  for (const [i, k] of (options.apiKeys ?? []).entries()) refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key, 'api-key');
+  for (const [i, k] of (options.apiKeys ?? []).entries())
+    refuseKnownSecret(`--api-key / SANDBOX_API_KEYS (#${i + 1})`, k.key, 'api-key');
   const urls = flags.get('webhook-url') ?? list(env.SANDBOX_WEBHOOK_URLS);
   for (const url of urls) {
     if (!URL.canParse(url)) throw new SandboxArgsError(`--webhook-url ${url} is not a URL`);
@@ -104,12 +126,14 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   if (urls.length > 0) options.webhookUrls = urls;
   const delivery = one('webhook-delivery', 'SANDBOX_WEBHOOK_DELIVERY');
   if (delivery) {
-    if (delivery !== 'broadcast' && delivery !== 'spread') throw new SandboxArgsError('--webhook-delivery must be broadcast or spread');
+    if (delivery !== 'broadcast' && delivery !== 'spread')
+      throw new SandboxArgsError('--webhook-delivery must be broadcast or spread');
     options.webhookDelivery = delivery;
   }
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
-    if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
+    if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
+      throw new SandboxArgsError('--webhook-secret must look like whsec_<base64>');
     refuseKnownSecret('--webhook-secret / SANDBOX_WEBHOOK_SECRET', secret, 'webhook-secret');
     options.webhookSecret = secret;
   }
@@ -121,21 +145,24 @@ function parseArgsUnchecked(argv: readonly string[], env: NodeJS.ProcessEnv): { 
   const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');
   const asOf = one('as-of', 'SANDBOX_AS_OF');
   if (asOf) {
-    if (Number.isNaN(Date.parse(asOf))) throw new SandboxArgsError(`--as-of ${asOf} is not an ISO 8601 instant`);
+    if (Number.isNaN(Date.parse(asOf)))
+      throw new SandboxArgsError(`--as-of ${asOf} is not an ISO 8601 instant`);
     options.asOf = new Date(asOf);
   }
   const dataFile = one('data-file', 'SANDBOX_DATA_FILE');
   if (dataFile) options.dataFile = dataFile;
   const seedFile = one('seed', 'SANDBOX_SEED_FILE');
   if (seedFile) options.seed = readSeed(seedFile);
-  if (flags.has('demo-data') ? truthy(flags.get('demo-data')!.at(-1)) : truthy(env.SANDBOX_DEMO_DATA)) options.demoData = true;
+  if (flags.has('demo-data') ? truthy(flags.get('demo-data')!.at(-1)) : truthy(env.SANDBOX_DEMO_DATA))
+    options.demoData = true;
   if (flags.has('quiet') ? truthy(flags.get('quiet')!.at(-1)) : truthy(env.SANDBOX_QUIET)) options.log = null;
   const rateLimit = one('rate-limit', 'SANDBOX_RATE_LIMIT');
   if (rateLimit) {
     if (rateLimit === 'off') options.rateLimit = false;
     else {
       const m = /^(\d+)\/(\d+(?:\.\d+)?)$/.exec(rateLimit);
-      if (!m) throw new SandboxArgsError(`--rate-limit must be <requests>/<seconds> or off, got ${rateLimit}`);
+      if (!m)
+        throw new SandboxArgsError(`--rate-limit must be <requests>/<seconds> or off, got ${rateLimit}`);
       options.rateLimit = { requests: Number(m[1]), windowMs: Number(m[2]) * 1000 };
     }
   }
@@ -150,6 +177,9 @@ function readSeed(file: string): SeedData {
     throw new SandboxArgsError(`--seed ${file}: ${(err as Error).message}`);
   }
   const parsed = SeedSchema.safeParse(raw);
-  if (!parsed.success) throw new SandboxArgsError(`--seed ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new SandboxArgsError(
+      `--seed ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }

@@ -43,8 +43,12 @@ export class SandboxClock {
 
 /** Parses an ISO 8601 duration (PnDTnHnMnS, PnW) into milliseconds; months and years are refused (ambiguous). */
 export function parseIsoDuration(text: string): number {
-  const m = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text);
-  if (!m || text === 'P' || text.endsWith('T')) throw new RangeError(`Not an ISO 8601 duration of weeks/days/hours/minutes/seconds: ${text}`);
+  const m =
+    /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(
+      text,
+    );
+  if (!m || text === 'P' || text.endsWith('T'))
+    throw new RangeError(`Not an ISO 8601 duration of weeks/days/hours/minutes/seconds: ${text}`);
   const [, w, d, h, min, s] = m.map((v) => (v === undefined ? 0 : Number(v)));
   return Math.round(((((w! * 7 + d!) * 24 + h!) * 60 + min!) * 60 + s!) * 1000);
 }

@@ -39,7 +39,10 @@ export class SandboxCore {
     restored: SandboxData | null,
   ) {
     // A restored clock resumes where it stopped (the downtime does not count); --as-of may only move it forward.
-    const startMs = Math.max(restored?.clockNowMs ?? -Infinity, options.asOf?.getTime() ?? (restored ? -Infinity : Date.now()));
+    const startMs = Math.max(
+      restored?.clockNowMs ?? -Infinity,
+      options.asOf?.getTime() ?? (restored ? -Infinity : Date.now()),
+    );
     this.clock = new SandboxClock(new Date(startMs));
     this.scheduler = new Scheduler(() => this.clock.nowMs());
     this.data = restored ?? emptyData(startMs);
@@ -50,10 +53,16 @@ export class SandboxCore {
       () => this.data.deliveries,
       this.scheduler,
       () => this.clock.nowMs(),
-      { secret: () => this.webhookSecret, retryScheduleMs: options.webhookRetryScheduleMs, timeoutMs: options.webhookTimeoutMs },
+      {
+        secret: () => this.webhookSecret,
+        retryScheduleMs: options.webhookRetryScheduleMs,
+        timeoutMs: options.webhookTimeoutMs,
+      },
       () => this.saver.saveSoon(),
     );
-    this.idempotency = new IdempotencyStore(this.data.idempotency, options.idempotencyWindowMs, () => this.clock.nowMs());
+    this.idempotency = new IdempotencyStore(this.data.idempotency, options.idempotencyWindowMs, () =>
+      this.clock.nowMs(),
+    );
     this.rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : null;
     // spec: POST /sandbox/clock fires everything that became due.
     this.clock.onMove(() => this.scheduler.runDue());
@@ -74,7 +83,12 @@ export class SandboxCore {
   /** Records an event and queues its signed deliveries: one per webhook URL, or one spread over them. */
   emit(type: string, data: Record<string, unknown>, atMs?: number): SandboxEvent {
     // A snapshot: the stored objects keep changing after the event.
-    const event: SandboxEvent = { id: this.newId('evt'), type, createdAt: this.nowIso(atMs), data: structuredClone(data) };
+    const event: SandboxEvent = {
+      id: this.newId('evt'),
+      type,
+      createdAt: this.nowIso(atMs),
+      data: structuredClone(data),
+    };
     this.recentEvents.push(event);
     if (this.recentEvents.length > RECENT_EVENTS) this.recentEvents.shift();
     const body = JSON.stringify(event);

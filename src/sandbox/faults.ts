@@ -32,7 +32,8 @@ export class FaultInjector {
   constructor(private readonly random: () => number = Math.random) {}
 
   add(spec: FaultSpec): Fault {
-    const kind = spec.kind ?? (spec.status === undefined && spec.latencyMs !== undefined ? 'latency' : 'error');
+    const kind =
+      spec.kind ?? (spec.status === undefined && spec.latencyMs !== undefined ? 'latency' : 'error');
     const fault: Fault = { ...spec, kind, id: `flt_${randomUUID().slice(0, 8)}`, fired: 0 };
     this.faults.push(fault);
     return fault;
@@ -50,7 +51,14 @@ export class FaultInjector {
   pick(method: string, template: string, path: string): Fault[] {
     const fired: Fault[] = [];
     for (const f of this.faults) {
-      if (f.route !== undefined && f.route !== `${method} ${template}` && f.route !== template && f.route !== path && f.route !== `${method} ${path}`) continue;
+      if (
+        f.route !== undefined &&
+        f.route !== `${method} ${template}` &&
+        f.route !== template &&
+        f.route !== path &&
+        f.route !== `${method} ${path}`
+      )
+        continue;
       if (f.count !== undefined && f.fired >= f.count) continue;
       if (this.random() >= f.rate) continue;
       f.fired++;

@@ -21,7 +21,13 @@ import { controlRouter } from './routes/control';
 export { parseApiKeySpec, CONTROL_TOKEN_HEADER, type ApiKeyConfig } from './http/auth';
 export { parseIsoDuration, SandboxClock } from './clock';
 export { signWebhook, webhookHeaders, generateWebhookSecret } from './webhooks/signing';
-export { DEFAULT_API_KEY, DEFAULT_PORT, type SandboxOptions, type SeedData, type StepDelays } from './options';
+export {
+  DEFAULT_API_KEY,
+  DEFAULT_PORT,
+  type SandboxOptions,
+  type SeedData,
+  type StepDelays,
+} from './options';
 export { type Delivery, type DeliveryAttempt } from './webhooks/delivery';
 export { type SandboxEvent } from './core';
 

@@ -51,8 +51,23 @@ const COMPONENTS: Record<string, z.ZodType> = {
  * `deprecated`: a legacy or removed endpoint (410 ENDPOINT_REMOVED after its date; spec: Endpoints, Versioning).
  * `links`: the GET that reads back what the call created (OpenAPI links, for stateful testing).
  */
-const IO: Record<string, { request?: string; response: string; status?: number; optionalBody?: boolean; deprecated?: boolean; links?: Record<string, string> }> = {
-  'POST /v1/payments': { request: 'CreatePaymentRequest', response: 'Payment', status: 201, links: { GetPayment: 'GET /v1/payments/:id' } },
+const IO: Record<
+  string,
+  {
+    request?: string;
+    response: string;
+    status?: number;
+    optionalBody?: boolean;
+    deprecated?: boolean;
+    links?: Record<string, string>;
+  }
+> = {
+  'POST /v1/payments': {
+    request: 'CreatePaymentRequest',
+    response: 'Payment',
+    status: 201,
+    links: { GetPayment: 'GET /v1/payments/:id' },
+  },
   'GET /v1/payments': { response: 'PaymentList' },
   'GET /v1/payments/:id': { response: 'Payment' },
   'GET /v1/payments/customer/:customerId': { response: 'PaymentList' },
@@ -60,18 +75,36 @@ const IO: Record<string, { request?: string; response: string; status?: number; 
   'GET /v1/payment/recipient/:recipient': { response: 'PaymentList', deprecated: true },
   'GET /v1/payments/corridors': { response: 'CorridorList' },
   'POST /v1/payments/corridors': { request: 'CorridorFilter', response: 'CorridorList', optionalBody: true },
-  'POST /v1/configuration/corridors': { request: 'CorridorFilter', response: 'CorridorList', optionalBody: true, deprecated: true },
+  'POST /v1/configuration/corridors': {
+    request: 'CorridorFilter',
+    response: 'CorridorList',
+    optionalBody: true,
+    deprecated: true,
+  },
   'GET /v1/payments/rate': { response: 'Rate' },
-  'POST /v1/customers': { request: 'CreateCustomerRequest', response: 'Customer', status: 201, links: { GetCustomer: 'GET /v1/customers/:id' } },
+  'POST /v1/customers': {
+    request: 'CreateCustomerRequest',
+    response: 'Customer',
+    status: 201,
+    links: { GetCustomer: 'GET /v1/customers/:id' },
+  },
   'GET /v1/customers': { response: 'CustomerList' },
   'GET /v1/customers/:id': { response: 'Customer' },
-  'POST /v1/accounts': { request: 'CreateAccountRequest', response: 'Account', status: 201, links: { GetAccount: 'GET /v1/accounts/:id' } },
+  'POST /v1/accounts': {
+    request: 'CreateAccountRequest',
+    response: 'Account',
+    status: 201,
+    links: { GetAccount: 'GET /v1/accounts/:id' },
+  },
   'GET /v1/accounts': { response: 'AccountList' },
   'GET /v1/accounts/:id': { response: 'Account' },
   'GET /v1/accounts/requirements': { response: 'AccountRequirements' },
   'GET /v1/configurations/corridors': { response: 'LegacyCorridorList', deprecated: true },
   'GET /v1/payments/rate/service': { response: 'LegacyRate', deprecated: true },
-  'GET /v1/accounts/requirements/external-bank-accounts': { response: 'LegacyAccountRequirements', deprecated: true },
+  'GET /v1/accounts/requirements/external-bank-accounts': {
+    response: 'LegacyAccountRequirements',
+    deprecated: true,
+  },
 };
 
 interface QueryParam {
@@ -83,23 +116,47 @@ interface QueryParam {
 
 const str = { type: 'string' };
 const PAGING: QueryParam[] = [
-  { name: 'limit', schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
-  { name: 'cursor', schema: { type: 'string', minLength: 1 }, description: 'the nextCursor of the previous page' },
+  {
+    name: 'limit',
+    schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
+  },
+  {
+    name: 'cursor',
+    schema: { type: 'string', minLength: 1 },
+    description: 'the nextCursor of the previous page',
+  },
 ];
 const REQUIREMENTS_QUERY: QueryParam[] = [
-  { name: 'bankCountryCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{2}$', example: 'US' } },
-  { name: 'currencyCode', required: true, schema: { type: 'string', pattern: '^[A-Za-z]{3,5}$', example: 'USD' } },
+  {
+    name: 'bankCountryCode',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z]{2}$', example: 'US' },
+  },
+  {
+    name: 'currencyCode',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Za-z]{3,5}$', example: 'USD' },
+  },
 ];
 
 /** Query parameters of each GET (docs/spec-gaps.md: the spec shows none but the rate's rails). */
 const QUERY: Record<string, QueryParam[]> = {
-  'GET /v1/payments': [{ name: 'status', schema: str }, { name: 'type', schema: str }, { name: 'customerId', schema: str }, ...PAGING],
+  'GET /v1/payments': [
+    { name: 'status', schema: str },
+    { name: 'type', schema: str },
+    { name: 'customerId', schema: str },
+    ...PAGING,
+  ],
   'GET /v1/payments/customer/:customerId': PAGING,
   'GET /v1/payments/entity/:entityId': PAGING,
   'GET /v1/payment/recipient/:recipient': PAGING,
   'GET /v1/customers': PAGING,
   'GET /v1/accounts': [{ name: 'customerId', schema: str }, { name: 'type', schema: str }, ...PAGING],
-  'GET /v1/payments/corridors': [{ name: 'sourceCurrencyCode', schema: str }, { name: 'destinationCurrencyCode', schema: str }, { name: 'destinationCountryCode', schema: str }],
+  'GET /v1/payments/corridors': [
+    { name: 'sourceCurrencyCode', schema: str },
+    { name: 'destinationCurrencyCode', schema: str },
+    { name: 'destinationCountryCode', schema: str },
+  ],
   'GET /v1/payments/rate': rateQuery(),
   'GET /v1/payments/rate/service': [
     { name: 'sourceCurrency', required: true, schema: { type: 'string', minLength: 1 } },
@@ -112,12 +169,17 @@ const QUERY: Record<string, QueryParam[]> = {
 
 /** GET /v1/payments/rate: one parameter per field of RateQuerySchema, required when the schema requires it. */
 function rateQuery(): QueryParam[] {
-  const object = jsonSchema(RateQuerySchema) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  const object = jsonSchema(RateQuerySchema) as {
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(object.properties).map(([name, schema]) => ({
     name,
     required: object.required?.includes(name) ?? false,
     schema,
-    ...(name === 'sourceAmount' || name === 'destinationAmount' ? { description: 'exactly one of sourceAmount and destinationAmount' } : {}),
+    ...(name === 'sourceAmount' || name === 'destinationAmount'
+      ? { description: 'exactly one of sourceAmount and destinationAmount' }
+      : {}),
   }));
 }
 
@@ -136,8 +198,10 @@ function withoutFaultyRevenueValues(schema: unknown): unknown {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object') {
       const record = node as Record<string, unknown>;
-      const property = (record.properties as Record<string, { enum?: unknown[] }> | undefined)?.estimatedAnnualRevenueUSD;
-      if (Array.isArray(property?.enum)) property.enum = property.enum.filter((v) => !faulty.includes(String(v)));
+      const property = (record.properties as Record<string, { enum?: unknown[] }> | undefined)
+        ?.estimatedAnnualRevenueUSD;
+      if (Array.isArray(property?.enum))
+        property.enum = property.enum.filter((v) => !faulty.includes(String(v)));
       Object.values(record).forEach(walk);
     }
   };
@@ -151,30 +215,68 @@ const operationId = (key: string): string => key.replace(/[^A-Za-z0-9]+/g, '_');
 /** `serverUrl`: the sandbox root (paths carry the /v1 prefix themselves). */
 export function buildOpenApi(api: Router, serverUrl: string): Record<string, unknown> {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-  const errorResponse = { description: 'Error', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  const errorResponse = {
+    description: 'Error',
+    content: { 'application/json': { schema: ref('ErrorBody') } },
+  };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of api.list()) {
     const key = `${route.method} ${route.template}`;
     const io = IO[key];
     const path = route.template.replace(/:(\w+)/g, '{$1}');
-    const params = [...route.template.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const params = [...route.template.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     // X-Api-Key is the security scheme below, not a parameter (a generated value would be a wrong key).
     const headers = [
-      ...(route.idempotent ? [{ name: 'X-Idempotency-Key', in: 'header', required: route.idempotent === true, schema: { type: 'string', minLength: 1 } }] : []),
+      ...(route.idempotent
+        ? [
+            {
+              name: 'X-Idempotency-Key',
+              in: 'header',
+              required: route.idempotent === true,
+              schema: { type: 'string', minLength: 1 },
+            },
+          ]
+        : []),
     ];
     const query = (QUERY[key] ?? []).map((q) => ({ in: 'query', required: false, ...q }));
     const links = Object.fromEntries(
-      Object.entries(io?.links ?? {}).map(([name, target]) => [name, { operationId: operationId(target), parameters: { id: '$response.body#/id' } }]),
+      Object.entries(io?.links ?? {}).map(([name, target]) => [
+        name,
+        { operationId: operationId(target), parameters: { id: '$response.body#/id' } },
+      ]),
     );
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = {
       operationId: operationId(key),
       ...(io?.deprecated ? { deprecated: true } : {}),
       parameters: [...params, ...query, ...headers],
-      ...(io?.request ? { requestBody: { required: !io.optionalBody, content: { 'application/json': { schema: ref(io.request) } } } } : {}),
+      ...(io?.request
+        ? {
+            requestBody: {
+              required: !io.optionalBody,
+              content: { 'application/json': { schema: ref(io.request) } },
+            },
+          }
+        : {}),
       responses: {
-        [String(io?.status ?? 200)]: { description: 'OK', content: { 'application/json': { schema: io ? ref(io.response) : {} } }, ...(io?.links ? { links } : {}) },
-        ...(io?.deprecated ? { '410': { description: 'ENDPOINT_REMOVED after the end date', content: { 'application/json': { schema: ref('ErrorBody') } } } } : {}),
+        [String(io?.status ?? 200)]: {
+          description: 'OK',
+          content: { 'application/json': { schema: io ? ref(io.response) : {} } },
+          ...(io?.links ? { links } : {}),
+        },
+        ...(io?.deprecated
+          ? {
+              '410': {
+                description: 'ENDPOINT_REMOVED after the end date',
+                content: { 'application/json': { schema: ref('ErrorBody') } },
+              },
+            }
+          : {}),
         '4XX': errorResponse,
         '5XX': errorResponse,
       },
@@ -182,11 +284,20 @@ export function buildOpenApi(api: Router, serverUrl: string): Record<string, unk
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'xborder payments service sandbox', version: '1.0.0', description: 'Generated from the zod schemas of src/contract. See docs/sandbox.md.' },
+    info: {
+      title: 'xborder payments service sandbox',
+      version: '1.0.0',
+      description: 'Generated from the zod schemas of src/contract. See docs/sandbox.md.',
+    },
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, withoutFaultyRevenueValues(jsonSchema(schema))])),
+      schemas: Object.fromEntries(
+        Object.entries(COMPONENTS).map(([name, schema]) => [
+          name,
+          withoutFaultyRevenueValues(jsonSchema(schema)),
+        ]),
+      ),
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } },
     },
     security: [{ apiKey: [] }],

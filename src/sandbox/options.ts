@@ -108,7 +108,9 @@ export const DEFAULT_API_KEY = 'sk_sandbox_test';
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_TEAM_EMAIL = 'team@xborder.test';
 /** Svix-like schedule after the immediate attempt: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 export const DEFAULT_USD_RATES: Record<string, number> = {
   USD: 1,

@@ -6,7 +6,8 @@ import { type SandboxData } from './state';
 export function loadData(file: string): SandboxData | null {
   if (!existsSync(file)) return null;
   const data = JSON.parse(readFileSync(file, 'utf8')) as SandboxData;
-  if (data.version !== 1) throw new Error(`${file}: unsupported sandbox data version ${String(data.version)}`);
+  if (data.version !== 1)
+    throw new Error(`${file}: unsupported sandbox data version ${String(data.version)}`);
   return data;
 }
 

@@ -27,7 +27,12 @@ export class Scheduler {
     this.handlers.set(kind, handler);
   }
 
-  schedule(kind: string, dueAtMs: number, data: Record<string, unknown>, id = `${kind}:${this.seq + 1}`): Job {
+  schedule(
+    kind: string,
+    dueAtMs: number,
+    data: Record<string, unknown>,
+    id = `${kind}:${this.seq + 1}`,
+  ): Job {
     const job: Job = { id, kind, dueAtMs, seq: ++this.seq, data };
     this.insert(job);
     return job;

@@ -4,10 +4,20 @@ import { type Job } from './scheduler';
 import { type Delivery } from './webhooks/delivery';
 
 /** A stored customer: the response object (request fields + id, status, createdAt). */
-export type StoredCustomer = Record<string, unknown> & { id: string; type: string; status: string; createdAt: string };
+export type StoredCustomer = Record<string, unknown> & {
+  id: string;
+  type: string;
+  status: string;
+  createdAt: string;
+};
 
 /** A stored account: the response object (request fields + id, createdAt). */
-export type StoredAccount = Record<string, unknown> & { id: string; type: string; createdAt: string; customerId?: string };
+export type StoredAccount = Record<string, unknown> & {
+  id: string;
+  type: string;
+  createdAt: string;
+  customerId?: string;
+};
 
 /** What the sandbox knows about a payment beyond its public object. */
 export interface PaymentMeta {

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** Where each process's variables are listed, with the page that describes them: the end of each configuration error. */
-export const CONFIGURATION_DOCS = 'docs/architecture.md, "Configuration", says which page describes each variable';
+export const CONFIGURATION_DOCS =
+  'docs/architecture.md, "Configuration", says which page describes each variable';
 
 /** A wrong or missing variable: thrown at start-up, before the process connects to anything. */
 export class ConfigurationError extends Error {
@@ -23,7 +24,11 @@ export class ConfigurationError extends Error {
  * The schema's variables from `env`, or a ConfigurationError listing every wrong one: its name, the rule it broke
  * (the schema's message), and what to do. Values are never quoted: some are secrets.
  */
-export function parseEnvironment<S extends z.ZodType>(schema: S, env: Environment, what: string): z.output<S> {
+export function parseEnvironment<S extends z.ZodType>(
+  schema: S,
+  env: Environment,
+  what: string,
+): z.output<S> {
   const parsed = schema.safeParse(env);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`);

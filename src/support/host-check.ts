@@ -37,10 +37,15 @@ export function isOwnHost(header: string | undefined, options: HostCheckOptions 
   const name = hostName(header);
   if (!name) return false;
   if (IPV4.test(name) || (name.includes(':') && IPV6.test(name))) return true;
-  if (name === 'localhost' || (name.endsWith('.localhost') && name.split('.').every((l) => LABEL.test(l)))) return true;
+  if (name === 'localhost' || (name.endsWith('.localhost') && name.split('.').every((l) => LABEL.test(l))))
+    return true;
   if (LABEL.test(name)) return true;
   return (options.allowedHosts ?? []).some((allowed) => allowed.toLowerCase().replace(/\.$/, '') === name);
 }
 
 /** The answer body for a refused Host (names nothing of the request). */
-export const MISDIRECTED = { status: 421, message: 'this server answers its own host names only (DNS rebinding protection); add the name to the allowed hosts if you reach it through a proxy' } as const;
+export const MISDIRECTED = {
+  status: 421,
+  message:
+    'this server answers its own host names only (DNS rebinding protection); add the name to the allowed hosts if you reach it through a proxy',
+} as const;

@@ -3,7 +3,16 @@
 // checked before use: owned by another user → refused with a clear message (it is not ours to trust or to change);
 // ours but open to the group or others → narrowed (chmod) and said so, since an older xborder (or a umask of 022)
 // left it that way and a refusal would only make people widen it by hand.
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** A data directory or file another user owns: not used. Not retryable: fix the owner or pick another path. */
@@ -27,18 +36,26 @@ function narrow(target: string, kind: 'directory' | 'file', mode: number, log: (
   }
   if ((stat.mode & GROUP_OR_OTHER) !== 0) {
     chmodSync(target, mode);
-    log(`${target}: ${kind} mode was ${(stat.mode & 0o777).toString(8)}, readable by other users; set to ${mode.toString(8)} (it holds secrets or personal data)`);
+    log(
+      `${target}: ${kind} mode was ${(stat.mode & 0o777).toString(8)}, readable by other users; set to ${mode.toString(8)} (it holds secrets or personal data)`,
+    );
   }
 }
 
 /** Creates `dir` (and parents) 0700, or checks an existing one: ours, and narrowed to 0700 when it was wider. */
-export function ensurePrivateDir(dir: string, log: (line: string) => void = (line) => console.warn(`xborder: ${line}`)): void {
+export function ensurePrivateDir(
+  dir: string,
+  log: (line: string) => void = (line) => console.warn(`xborder: ${line}`),
+): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   narrow(dir, 'directory', 0o700, log);
 }
 
 /** Checks an existing file: ours, and narrowed to 0600 when it was wider. */
-export function checkPrivateFile(file: string, log: (line: string) => void = (line) => console.warn(`xborder: ${line}`)): void {
+export function checkPrivateFile(
+  file: string,
+  log: (line: string) => void = (line) => console.warn(`xborder: ${line}`),
+): void {
   narrow(file, 'file', 0o600, log);
 }
 

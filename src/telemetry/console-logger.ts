@@ -23,6 +23,12 @@ export function redactingConsoleLogger(
   format: (entry: LogEntry) => string = sdkLine,
 ): DefaultLogger {
   return new DefaultLogger(level, (entry: LogEntry) =>
-    write(format({ ...entry, message: redactText(entry.message), meta: entry.meta ? (redact(entry.meta) as LogEntry['meta']) : undefined })),
+    write(
+      format({
+        ...entry,
+        message: redactText(entry.message),
+        meta: entry.meta ? (redact(entry.meta) as LogEntry['meta']) : undefined,
+      }),
+    ),
   );
 }

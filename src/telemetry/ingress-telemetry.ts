@@ -32,9 +32,15 @@ export function createIngressTelemetry(
     onOutcome(outcome, detail) {
       metrics.webhookEvent(outcome, detail.type);
       const level = outcome === 'failed' ? 'WARN' : outcome === 'rejected' ? 'WARN' : 'INFO';
-      logger.log(level, `webhook ${outcome}`, { outcome, eventId: detail.eventId, eventType: detail.type, detail: detail.message });
+      logger.log(level, `webhook ${outcome}`, {
+        outcome,
+        eventId: detail.eventId,
+        eventType: detail.type,
+        detail: detail.message,
+      });
     },
-    startServer: () => (bind ? startMetricsServer({ registry, host: bind.host, port: bind.port }) : Promise.resolve(null)),
+    startServer: () =>
+      bind ? startMetricsServer({ registry, host: bind.host, port: bind.port }) : Promise.resolve(null),
   };
 }
 
@@ -52,7 +58,10 @@ export function ingressTelemetryConfigFromEnv(env: Environment): IngressTelemetr
 }
 
 /** The ingress's telemetry from its configuration; `service` names its log lines. */
-export function ingressTelemetryOf(config: IngressTelemetryConfig, service = 'xborder-ingress'): IngressTelemetry {
+export function ingressTelemetryOf(
+  config: IngressTelemetryConfig,
+  service = 'xborder-ingress',
+): IngressTelemetry {
   return createIngressTelemetry({
     ...(config.metricsAddress ? { metricsAddress: config.metricsAddress } : {}),
     logger: createJsonLogger({ level: config.logLevel, base: { service } }),

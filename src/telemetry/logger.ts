@@ -39,7 +39,12 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): JsonLogger {
     try {
       line = JSON.stringify(entry, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     } catch {
-      line = JSON.stringify({ time: entry.time, level, message: entry.message, note: 'meta not serialisable' });
+      line = JSON.stringify({
+        time: entry.time,
+        level,
+        message: entry.message,
+        note: 'meta not serialisable',
+      });
     }
     write(line);
   };
@@ -59,7 +64,9 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): JsonLogger {
 export function logLevelFromEnv(env: Environment): LogLevel {
   const raw = (env.XBORDER_LOG_LEVEL ?? 'INFO').toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
-    throw new Error(`XBORDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.XBORDER_LOG_LEVEL}"`);
+    throw new Error(
+      `XBORDER_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${env.XBORDER_LOG_LEVEL}"`,
+    );
   }
   return raw as LogLevel;
 }

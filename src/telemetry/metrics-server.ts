@@ -10,7 +10,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(options: { registry: PrometheusRegistry; host?: string; port?: number }): Promise<MetricsServer> {
+export async function startMetricsServer(options: {
+  registry: PrometheusRegistry;
+  host?: string;
+  port?: number;
+}): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     if (req.method === 'GET' && (req.url === '/metrics' || req.url?.startsWith('/metrics?'))) {
       res.writeHead(200, { 'content-type': PROMETHEUS_CONTENT_TYPE });
@@ -29,7 +33,8 @@ export async function startMetricsServer(options: { registry: PrometheusRegistry
   return {
     url: `http://${host}:${port}/metrics`,
     port,
-    close: () => new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
   };
 }
 
@@ -37,6 +42,7 @@ export async function startMetricsServer(options: { registry: PrometheusRegistry
 export function parseBindAddress(value: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(value.trim());
   const port = m ? Number(m[2]) : NaN;
-  if (!m || port > 65535) throw new Error(`not a bind address: "${value}" (expected host:port, e.g. 127.0.0.1:9464)`);
+  if (!m || port > 65535)
+    throw new Error(`not a bind address: "${value}" (expected host:port, e.g. 127.0.0.1:9464)`);
   return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
 }

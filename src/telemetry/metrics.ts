@@ -34,7 +34,10 @@ export function createXborderMetrics(meter: MetricMeter): XborderMetrics {
   return {
     paymentOutcome: (outcome) => counter(METRIC_NAMES.payments, 'Payments by outcome').add(1, { outcome }),
     webhookEvent: (result, eventType) =>
-      counter(METRIC_NAMES.webhookEvents, 'Webhook events by result').add(1, { result, event_type: eventType ?? 'unknown' }),
+      counter(METRIC_NAMES.webhookEvents, 'Webhook events by result').add(1, {
+        result,
+        event_type: eventType ?? 'unknown',
+      }),
     providerError: (type) => counter(METRIC_NAMES.providerErrors, 'Provider errors by type').add(1, { type }),
   };
 }

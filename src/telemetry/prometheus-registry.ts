@@ -39,7 +39,10 @@ function labels(tags: MetricTags): string {
 export class PrometheusRegistry implements MetricMeter {
   private readonly families = new Map<string, Family>();
 
-  constructor(private readonly baseTags: MetricTags = {}, families?: Map<string, Family>) {
+  constructor(
+    private readonly baseTags: MetricTags = {},
+    families?: Map<string, Family>,
+  ) {
     if (families) this.families = families;
   }
 
@@ -55,7 +58,11 @@ export class PrometheusRegistry implements MetricMeter {
     return family;
   }
 
-  private record(family: Family, tags: MetricTags, apply: (s: { value: number; count: number }) => void): void {
+  private record(
+    family: Family,
+    tags: MetricTags,
+    apply: (s: { value: number; count: number }) => void,
+  ): void {
     const key = seriesKey(tags);
     let s = family.series.get(key);
     if (!s) {
@@ -68,7 +75,11 @@ export class PrometheusRegistry implements MetricMeter {
   createCounter(name: string, unit?: string, description?: string): MetricCounter {
     const family = this.family(name, 'counter', description);
     const make = (tags: MetricTags): MetricCounter => ({
-      name, unit, description, kind: 'counter', valueType: 'int',
+      name,
+      unit,
+      description,
+      kind: 'counter',
+      valueType: 'int',
       add: (value, extra) => {
         if (value < 0) throw new Error(`counter ${name} cannot decrease`);
         this.record(family, { ...tags, ...extra }, (s) => void (s.value += value));
@@ -78,10 +89,19 @@ export class PrometheusRegistry implements MetricMeter {
     return make({ ...this.baseTags });
   }
 
-  createGauge(name: string, valueType: NumericMetricValueType = 'int', unit?: string, description?: string): MetricGauge {
+  createGauge(
+    name: string,
+    valueType: NumericMetricValueType = 'int',
+    unit?: string,
+    description?: string,
+  ): MetricGauge {
     const family = this.family(name, 'gauge', description);
     const make = (tags: MetricTags): MetricGauge => ({
-      name, unit, description, kind: 'gauge', valueType,
+      name,
+      unit,
+      description,
+      kind: 'gauge',
+      valueType,
       set: (value, extra) => this.record(family, { ...tags, ...extra }, (s) => void (s.value = value)),
       withTags: (more) => make({ ...tags, ...more }),
     });
@@ -89,10 +109,19 @@ export class PrometheusRegistry implements MetricMeter {
   }
 
   /** Rendered as sum and count (a summary without quantiles): enough for rates and averages. */
-  createHistogram(name: string, valueType: NumericMetricValueType = 'int', unit?: string, description?: string): MetricHistogram {
+  createHistogram(
+    name: string,
+    valueType: NumericMetricValueType = 'int',
+    unit?: string,
+    description?: string,
+  ): MetricHistogram {
     const family = this.family(name, 'histogram', description);
     const make = (tags: MetricTags): MetricHistogram => ({
-      name, unit, description, kind: 'histogram', valueType,
+      name,
+      unit,
+      description,
+      kind: 'histogram',
+      valueType,
       record: (value, extra) =>
         this.record(family, { ...tags, ...extra }, (s) => {
           s.value += value;
@@ -120,7 +149,10 @@ export class PrometheusRegistry implements MetricMeter {
       lines.push(`# TYPE ${f.name} ${f.kind === 'histogram' ? 'summary' : f.kind}`);
       for (const s of f.series.values()) {
         if (f.kind === 'histogram') {
-          lines.push(`${f.name}_sum${labels(s.tags)} ${s.value}`, `${f.name}_count${labels(s.tags)} ${s.count}`);
+          lines.push(
+            `${f.name}_sum${labels(s.tags)} ${s.value}`,
+            `${f.name}_count${labels(s.tags)} ${s.count}`,
+          );
         } else {
           lines.push(`${f.name}${labels(s.tags)} ${s.value}`);
         }

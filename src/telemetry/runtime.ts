@@ -46,7 +46,10 @@ export interface InstalledTelemetry {
  * Installs the process-wide Temporal Runtime. Call once, before the first NativeConnection or Worker is
  * created (Runtime.install throws afterwards).
  */
-export function installTelemetryRuntime(config: TelemetryConfig, logger: JsonLogger = createJsonLogger({ level: config.logLevel, base: { service: 'xborder-worker' } })): InstalledTelemetry {
+export function installTelemetryRuntime(
+  config: TelemetryConfig,
+  logger: JsonLogger = createJsonLogger({ level: config.logLevel, base: { service: 'xborder-worker' } }),
+): InstalledTelemetry {
   const runtime = Runtime.install(telemetryRuntimeOptions(config, logger));
   return {
     runtime,

@@ -32,7 +32,15 @@ import { temporal } from '@temporalio/proto';
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const EventType = temporal.api.enums.v1.EventType;
 
-export const BILLED_KINDS = ['start', 'signal', 'update', 'activity', 'localActivity', 'timer', 'upsert'] as const;
+export const BILLED_KINDS = [
+  'start',
+  'signal',
+  'update',
+  'activity',
+  'localActivity',
+  'timer',
+  'upsert',
+] as const;
 export const LISTED_KINDS = ['memo', 'marker', 'changeVersion'] as const;
 export type BilledKind = (typeof BILLED_KINDS)[number];
 export type ListedKind = (typeof LISTED_KINDS)[number];
@@ -59,12 +67,16 @@ function typeOf(event: HistoryEvent): number | undefined {
   const raw = event.eventType as unknown;
   if (typeof raw === 'number') return raw;
   if (typeof raw !== 'string') return undefined;
-  const long = raw.startsWith('EVENT_TYPE_') ? raw : `EVENT_TYPE_${raw.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
+  const long = raw.startsWith('EVENT_TYPE_')
+    ? raw
+    : `EVENT_TYPE_${raw.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}`;
   return (EventType as unknown as Record<string, number | undefined>)[long];
 }
 
 function isChangeVersionOnly(event: HistoryEvent): boolean {
-  const keys = Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
+  const keys = Object.keys(
+    event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+  );
   return keys.length > 0 && keys.every((k) => k === CHANGE_VERSION_KEY);
 }
 

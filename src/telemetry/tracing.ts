@@ -75,7 +75,9 @@ function otlpExporter(): SpanExporter {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     loaded = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
   } catch (error) {
-    throw new Error(`Tracing by OTLP needs ${OTLP_EXPORTER_PACKAGE}: npm install ${OTLP_EXPORTER_PACKAGE} (${String(error)})`);
+    throw new Error(
+      `Tracing by OTLP needs ${OTLP_EXPORTER_PACKAGE}: npm install ${OTLP_EXPORTER_PACKAGE} (${String(error)})`,
+    );
   }
   return new loaded.OTLPTraceExporter();
 }
@@ -94,7 +96,9 @@ export function currentTracing(): Tracing | null {
 export function installTracing(options: { serviceName: string; spanProcessor?: SpanProcessor }): Tracing {
   if (installed) return installed;
   const resource = new Resource({ 'service.name': options.serviceName });
-  const spanProcessor = new RedactingSpanProcessor(options.spanProcessor ?? new BatchSpanProcessor(otlpExporter()));
+  const spanProcessor = new RedactingSpanProcessor(
+    options.spanProcessor ?? new BatchSpanProcessor(otlpExporter()),
+  );
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   provider.register({
@@ -125,7 +129,9 @@ export function installTracing(options: { serviceName: string; spanProcessor?: S
  * otherwise; when it is off, the tracing already installed (or null).
  */
 export function installTracingFor(config: TracingConfig, serviceName: string): Tracing | null {
-  return config.mode === 'off' ? installed : installTracing({ serviceName: config.serviceName ?? serviceName });
+  return config.mode === 'off'
+    ? installed
+    : installTracing({ serviceName: config.serviceName ?? serviceName });
 }
 
 /** installTracingFor(tracingConfigFromEnv(env), serviceName): for tests and tools that hold an environment record. */
@@ -136,7 +142,8 @@ export function installTracingFromEnv(serviceName: string, env: Environment): Tr
 function redactValue(key: string, value: AttributeValue | undefined): AttributeValue | undefined {
   if (isSensitiveKey(key)) return REDACTED;
   if (typeof value === 'string') return redactText(value);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? redactText(v) : v)) as AttributeValue;
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' ? redactText(v) : v)) as AttributeValue;
   return value;
 }
 
@@ -163,7 +170,9 @@ export function redactedSpan(span: ReadableSpan): ReadableSpan {
         ...(event.attributes ? { attributes: redactAttributes(event.attributes) } : {}),
       })),
     },
-    status: { value: span.status.message ? { ...span.status, message: redactText(span.status.message) } : span.status },
+    status: {
+      value: span.status.message ? { ...span.status, message: redactText(span.status.message) } : span.status,
+    },
   });
   return view;
 }

@@ -35,7 +35,9 @@ async function main() {
     const ours = (response.pollers ?? []).filter((p) => (p.identity ?? '').endsWith(suffix));
     const last = Math.max(0, ...ours.map((p) => timestampMs(p.lastAccessTime)));
     if (ours.length === 0 || Date.now() - last > MAX_SILENCE_MS) {
-      console.error(`unhealthy: no poll of task queue ${taskQueue} from *${suffix} in the last ${MAX_SILENCE_MS / 1000}s`);
+      console.error(
+        `unhealthy: no poll of task queue ${taskQueue} from *${suffix} in the last ${MAX_SILENCE_MS / 1000}s`,
+      );
       return 1;
     }
     return 0;

@@ -19,14 +19,20 @@ afterAll(() => {
 
 it('runs `npm run bench -- --quick` to the end and prints the table of P1, P2, P3 and P5', async () => {
   const root = path.join(__dirname, '..', '..');
-  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    let stdout = '';
-    let stderr = '';
-    child = spawn('npm', ['run', '--silent', 'bench', '--', '--quick'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
-  });
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+    (resolve) => {
+      let stdout = '';
+      let stderr = '';
+      child = spawn('npm', ['run', '--silent', 'bench', '--', '--quick'], {
+        cwd: root,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.once('exit', (exitCode) => resolve({ code: exitCode, stdout, stderr }));
+    },
+  );
   if (code !== 0) console.error(`bench stderr:\n${stderr.slice(-4000)}`);
   expect(stdout).toContain('| | figure | xborder | baseline | ratio |');
   for (const scenario of ['P1', 'P2', 'P3', 'P5']) expect(stdout).toContain(`| ${scenario} |`);

@@ -2,7 +2,12 @@
 // body schema and the dated rules of validate-payment.ts, all in force today), sent through startPayment and
 // startTransfer. Each must be refused with a field-level violation before any provider call that moves money.
 import type { LocalStack } from '../../src/cli/stack';
-import { PaymentRequestInvalidError, startPayment, startTransfer, type PaymentRequest } from '../../src/client/payments';
+import {
+  PaymentRequestInvalidError,
+  startPayment,
+  startTransfer,
+  type PaymentRequest,
+} from '../../src/client/payments';
 
 export interface BrokenRequest {
   /** what is broken, e.g. "source.rail = CRYPTO" */
@@ -15,7 +20,12 @@ export interface BrokenRequest {
 export function validRequest(reference: string): Record<string, unknown> {
   return {
     customerId: 'cus_demo_individual',
-    source: { currencyCode: 'USDC', amount: 25, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount: 25,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
     reference,
     paymentReason: 'PERSONAL_TRANSFERS',
@@ -34,10 +44,28 @@ const BREAKS: Array<[path: string, values: Bad[]]> = [
   ['destination.currencyCode', [MISSING, '', 'B', 'BR', 'BRAZIL', 986, null, []]],
   ['source.amount', [MISSING, 0, -1, -0.01, -1e9, '25', null, true, {}, []]],
   ['source.rail', [MISSING, '', 'CRYPTO', 'WIRE', 'FPS', 'BANANA', 'polygon', 'PIXX', 'SEPA', 5, null]],
-  ['destination.rail', [MISSING, '', 'CRYPTO', 'WIRE', 'FPS', 'TELEPORT', 'pix', 'SEPA_INSTANT', 'RTP', 9, null]],
+  [
+    'destination.rail',
+    [MISSING, '', 'CRYPTO', 'WIRE', 'FPS', 'TELEPORT', 'pix', 'SEPA_INSTANT', 'RTP', 9, null],
+  ],
   ['destination.accountId', [MISSING, '', 12, null, {}]],
   // Removed by the 2026-07-31 change (REMOVED_PAYMENT_REASONS), OTHER, unknown and malformed values.
-  ['paymentReason', [MISSING, '', 'OTHER', 'REMITTANCE', 'CONSULTING_FEES', 'INHERITANCE_PAYMENTS', 'GIFT', 'personal_transfers', 'BRIBES', 3, null]],
+  [
+    'paymentReason',
+    [
+      MISSING,
+      '',
+      'OTHER',
+      'REMITTANCE',
+      'CONSULTING_FEES',
+      'INHERITANCE_PAYMENTS',
+      'GIFT',
+      'personal_transfers',
+      'BRIBES',
+      3,
+      null,
+    ],
+  ],
   ['source.fromAddress', [17, false, {}]],
   ['source.accountId', ['', 99, false]],
   ['customerId', ['', 5, null]],
@@ -51,7 +79,11 @@ const BREAKS: Array<[path: string, values: Bad[]]> = [
   ['destination.chain', ['ETHEREUM', '']],
 ];
 
-function setPath(target: Record<string, unknown>, dotted: string, value: unknown): Record<string, unknown> | unknown {
+function setPath(
+  target: Record<string, unknown>,
+  dotted: string,
+  value: unknown,
+): Record<string, unknown> | unknown {
   if (dotted === '') return value; // the whole body
   const parts = dotted.split('.');
   let node = target;
@@ -68,8 +100,11 @@ export function brokenRequests(referencePrefix: string): BrokenRequest[] {
   for (const [field, values] of BREAKS) {
     for (const value of values) {
       const reference = `${referencePrefix}-${out.length}`;
-      const request = setPath(structuredClone(validRequest(reference)), field, value) as Record<string, unknown>;
-      const shown = value === MISSING ? 'missing' : JSON.stringify(value) ?? String(value);
+      const request = setPath(structuredClone(validRequest(reference)), field, value) as Record<
+        string,
+        unknown
+      >;
+      const shown = value === MISSING ? 'missing' : (JSON.stringify(value) ?? String(value));
       out.push({ rule: `${field || 'body'} = ${shown}`, path: field, request });
     }
   }
@@ -94,7 +129,14 @@ export interface BadInputResult {
  */
 export async function runBadInput(stack: LocalStack, prefix: string): Promise<BadInputResult> {
   const broken = brokenRequests(prefix);
-  const result: BadInputResult = { requests: broken.length, viaTransfer: 0, refused: 0, wrongField: [], notRefused: [], sandboxPayments: 0 };
+  const result: BadInputResult = {
+    requests: broken.length,
+    viaTransfer: 0,
+    refused: 0,
+    wrongField: [],
+    notRefused: [],
+    sandboxPayments: 0,
+  };
   await Promise.all(
     broken.map(async (b, i) => {
       const key = `${prefix}-${i}`;
@@ -105,15 +147,26 @@ export async function runBadInput(stack: LocalStack, prefix: string): Promise<Ba
           result.viaTransfer++;
           const handle = await startTransfer(
             stack.client,
-            { transferKey: key, customer: { customerId: 'cus_demo_individual' }, account: { accountId: 'acc_demo_brl_bank' }, payment: { paymentKey: key, request: b.request } },
+            {
+              transferKey: key,
+              customer: { customerId: 'cus_demo_individual' },
+              account: { accountId: 'acc_demo_brl_bank' },
+              payment: { paymentKey: key, request: b.request },
+            },
             { taskQueue: stack.taskQueue },
           );
-          const done = (await handle.result()) as { payment?: { outcome?: string; violations?: Array<{ path: string }> } | null };
+          const done = (await handle.result()) as {
+            payment?: { outcome?: string; violations?: Array<{ path: string }> } | null;
+          };
           if (done.payment?.outcome === 'REJECTED') violations = done.payment.violations ?? [];
         } else {
           try {
             // broken on purpose: the request is checked at run time, as one coming from JSON is
-            const started = await startPayment(stack.client, { paymentKey: key, request: b.request as PaymentRequest }, { taskQueue: stack.taskQueue });
+            const started = await startPayment(
+              stack.client,
+              { paymentKey: key, request: b.request as PaymentRequest },
+              { taskQueue: stack.taskQueue },
+            );
             if (started.created.outcome === 'REJECTED') violations = started.created.violations;
           } catch (error) {
             if (!(error instanceof PaymentRequestInvalidError)) throw error;
@@ -126,7 +179,11 @@ export async function runBadInput(stack: LocalStack, prefix: string): Promise<Ba
           return;
         }
         result.refused++;
-        const names = (v: { path: string }) => b.path === '' || v.path === b.path || v.path.startsWith(`${b.path}.`) || b.path.startsWith(`${v.path}.`);
+        const names = (v: { path: string }) =>
+          b.path === '' ||
+          v.path === b.path ||
+          v.path.startsWith(`${b.path}.`) ||
+          b.path.startsWith(`${v.path}.`);
         if (!violations.some(names))
           result.wrongField.push(`${b.rule}: ${violations.map((v) => v.path).join(', ') || 'no violations'}`);
       } catch (error) {

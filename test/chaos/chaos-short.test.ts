@@ -7,12 +7,17 @@ import { resultTable } from './run-scenario';
 jest.setTimeout(40 * 60_000);
 
 it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook under any scenario (short profile)', async () => {
-  const seed = process.env.XBORDER_CHAOS_SEED ? Number(process.env.XBORDER_CHAOS_SEED) : Math.floor(Math.random() * 1_000_000);
+  const seed = process.env.XBORDER_CHAOS_SEED
+    ? Number(process.env.XBORDER_CHAOS_SEED)
+    : Math.floor(Math.random() * 1_000_000);
   const lines: string[] = [];
   const results = await runChaos({ profile: 'short', seed, log: (line) => lines.push(line) });
-  console.log(`chaos, short profile, seed ${seed}\n${resultTable(results)}\n${results.flatMap((r) => r.problems.map((p) => `${r.scenario}/${r.engine}: ${p}`)).join('\n')}`);
+  console.log(
+    `chaos, short profile, seed ${seed}\n${resultTable(results)}\n${results.flatMap((r) => r.problems.map((p) => `${r.scenario}/${r.engine}: ${p}`)).join('\n')}`,
+  );
   // a lost payment: the state and history of its workflow, read before the engine stopped (unfinished.ts)
-  for (const r of results.filter((x) => x.diagnostics?.length)) console.log(`${r.scenario}/${r.engine}: unfinished payments\n${r.diagnostics!.join('\n')}`);
+  for (const r of results.filter((x) => x.diagnostics?.length))
+    console.log(`${r.scenario}/${r.engine}: unfinished payments\n${r.diagnostics!.join('\n')}`);
   expect(results.map((r) => `${r.scenario}/${r.engine}`)).toEqual([
     'worker-sigkill/cluster',
     'server-sigkill/cluster',
@@ -26,7 +31,11 @@ it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook und
     'receiver-outage/dev-server',
   ]);
   // The disruptions really happened (a scenario whose disruption never struck proves nothing).
-  for (const r of results.filter((x) => !['provider-faults', 'bad-input'].includes(x.scenario))) expect({ scenario: r.scenario, struck: r.disruptions > 0 }).toEqual({ scenario: r.scenario, struck: true });
+  for (const r of results.filter((x) => !['provider-faults', 'bad-input'].includes(x.scenario)))
+    expect({ scenario: r.scenario, struck: r.disruptions > 0 }).toEqual({
+      scenario: r.scenario,
+      struck: true,
+    });
   expect(results.find((r) => r.scenario === 'bad-input')!.payments).toBeGreaterThanOrEqual(100);
   expect(failed(results)).toBe(false);
 });

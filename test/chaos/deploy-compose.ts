@@ -37,7 +37,11 @@ interface Watch {
 const watches = new WeakMap<ScenarioContext, Watch>();
 const watchOf = (ctx: ScenarioContext): Watch => {
   let w = watches.get(ctx);
-  if (!w) watches.set(ctx, (w = { maxBacklogAgeS: 0, minPollers: Number.POSITIVE_INFINITY, maxWaiting: 0, samples: 0 }));
+  if (!w)
+    watches.set(
+      ctx,
+      (w = { maxBacklogAgeS: 0, minPollers: Number.POSITIVE_INFINITY, maxWaiting: 0, samples: 0 }),
+    );
   return w;
 };
 
@@ -48,7 +52,12 @@ function watchGauge(ctx: ScenarioContext): void {
   w.stop = () => void (stopped = true);
   void (async () => {
     while (!stopped && !ctx.done()) {
-      const counted = await countStuckPayments(ctx.stack.client, { now: new Date(), deploymentName: ctx.deploymentName, taskQueue: ctx.target.taskQueue, waitingTaskLimitMs: 5_000 }).catch(() => null);
+      const counted = await countStuckPayments(ctx.stack.client, {
+        now: new Date(),
+        deploymentName: ctx.deploymentName,
+        taskQueue: ctx.target.taskQueue,
+        waitingTaskLimitMs: 5_000,
+      }).catch(() => null);
       if (counted) {
         w.samples++;
         w.maxWaiting = Math.max(w.maxWaiting, counted.counts.WAITING_FOR_ITS_BUILD);
@@ -83,8 +92,13 @@ export const DEPLOY_COMPOSE_SCENARIO: Scenario = {
     // upgrade.sh start b: build and start slot b; its id is what `xborder deploy build-id` prints in its container
     const bundlePath = await newBuildBundle();
     w.buildB = derivedBuildId(await workflowBundleDigest({ codePath: bundlePath }));
-    ctx.log(`deploy: slot b starts with build ${w.buildB} beside slot a (build A, current); ${ctx.launched()} payments started`);
-    const slotB = await superviseWorker({ ...ctx.target, bundlePath, version: { deploymentName: ctx.deploymentName } }, ctx.log);
+    ctx.log(
+      `deploy: slot b starts with build ${w.buildB} beside slot a (build A, current); ${ctx.launched()} payments started`,
+    );
+    const slotB = await superviseWorker(
+      { ...ctx.target, bundlePath, version: { deploymentName: ctx.deploymentName } },
+      ctx.log,
+    );
     ctx.addWorkers(slotB);
     await buildRegistered(ctx.stack.client, ctx.deploymentName, w.buildB);
     // the script's `until xborder deploy set-current <new>`: refused until slot b polled every task queue
@@ -100,7 +114,9 @@ export const DEPLOY_COMPOSE_SCENARIO: Scenario = {
     }
     w.pinnedOnAAtFinish = (await countOpenRuns(ctx.stack.client, ctx.deploymentName, 'A')).pinned;
     await ctx.workers.stop();
-    ctx.log(`deploy: deploy drained A: ${w.pinnedOnAAtFinish} open PINNED runs; slot a stopped (compose: re-imaged to ${w.buildB})`);
+    ctx.log(
+      `deploy: deploy drained A: ${w.pinnedOnAAtFinish} open PINNED runs; slot a stopped (compose: re-imaged to ${w.buildB})`,
+    );
     return 3; // slot b started, set-current, slot a stopped
   },
   async check(ctx) {
@@ -110,8 +126,12 @@ export const DEPLOY_COMPOSE_SCENARIO: Scenario = {
     w.stop?.();
     const problems: string[] = [];
     if (!w.currentAt) problems.push('set-current never happened');
-    if (w.maxBacklogAgeS >= 60) problems.push(`the current build's oldest workflow task waited ${Math.round(w.maxBacklogAgeS)} s: XborderCurrentBuildBacklogAging would page`);
-    if (w.minPollers === 0) problems.push('the current build had no workflow poller: XborderCurrentBuildNoPollers would page');
+    if (w.maxBacklogAgeS >= 60)
+      problems.push(
+        `the current build's oldest workflow task waited ${Math.round(w.maxBacklogAgeS)} s: XborderCurrentBuildBacklogAging would page`,
+      );
+    if (w.minPollers === 0)
+      problems.push('the current build had no workflow poller: XborderCurrentBuildNoPollers would page');
     if (w.maxWaiting > 0) problems.push(`${w.maxWaiting} PINNED payments counted waiting for their build`);
     if (w.pinnedOnAAtFinish !== 0) problems.push(`slot a stopped holding ${w.pinnedOnAAtFinish} PINNED runs`);
     const stalled = (w.maxBacklogAgeS >= 60 ? 1 : 0) + w.maxWaiting;
@@ -141,7 +161,7 @@ const stalls = new WeakMap<ScenarioContext, Stall>();
  */
 export const DEPLOY_REPLACE_ONLY_WORKER_SCENARIO: Scenario = {
   name: 'deploy-replace-only-worker',
-  what: 'the old documented upgrade: the only worker replaced by build B, nobody makes B current; the stall is seen by the stuck gauge (no poller, backlog over 60 s), then the runbook step (the current build\'s workers back) lets every payment end',
+  what: "the old documented upgrade: the only worker replaced by build B, nobody makes B current; the stall is seen by the stuck gauge (no poller, backlog over 60 s), then the runbook step (the current build's workers back) lets every payment end",
   engines: ['cluster'],
   // the stall must outlast the server's memory of the stopped poller (2 min): too long for CI's short profile
   shortProfile: false,
@@ -154,32 +174,58 @@ export const DEPLOY_REPLACE_ONLY_WORKER_SCENARIO: Scenario = {
     st.buildB = derivedBuildId(await workflowBundleDigest({ codePath: bundlePath }));
     await ctx.workers.stop();
     const stoppedAt = Date.now();
-    ctx.log(`deploy: the only worker (build A, current) replaced by build ${st.buildB}; nothing made it current`);
-    const b = await superviseWorker({ ...ctx.target, bundlePath, version: { deploymentName: ctx.deploymentName } }, ctx.log);
+    ctx.log(
+      `deploy: the only worker (build A, current) replaced by build ${st.buildB}; nothing made it current`,
+    );
+    const b = await superviseWorker(
+      { ...ctx.target, bundlePath, version: { deploymentName: ctx.deploymentName } },
+      ctx.log,
+    );
     ctx.addWorkers(b);
     const until = Math.min(ctx.deadline - 60_000, Date.now() + 240_000);
     while (Date.now() < until && !(st.maxBacklogAgeS > 60 && st.minPollers === 0)) {
-      const counted = await countStuckPayments(ctx.stack.client, { now: new Date(), deploymentName: ctx.deploymentName, taskQueue: ctx.target.taskQueue }).catch(() => null);
+      const counted = await countStuckPayments(ctx.stack.client, {
+        now: new Date(),
+        deploymentName: ctx.deploymentName,
+        taskQueue: ctx.target.taskQueue,
+      }).catch(() => null);
       const current = counted?.current;
       if (current && current.buildId === 'A') {
         st.maxBacklogAgeS = Math.max(st.maxBacklogAgeS, current.backlog.ageSeconds);
         if (current.pollers) st.minPollers = Math.min(st.minPollers, current.pollers.workflow);
-        ctx.log(`deploy: current build A: ${current.pollers?.workflow ?? '?'} workflow pollers, ${current.backlog.count} tasks waiting, oldest ${Math.round(current.backlog.ageSeconds)} s`);
+        ctx.log(
+          `deploy: current build A: ${current.pollers?.workflow ?? '?'} workflow pollers, ${current.backlog.count} tasks waiting, oldest ${Math.round(current.backlog.ageSeconds)} s`,
+        );
       }
       await sleep(5_000);
     }
     st.stalledFor = Math.round((Date.now() - stoppedAt) / 1000);
     // the runbook: start the current build's workers again. Making B current would not do: the payments already
     // PINNED to A wait for A's workers whatever is current (the first run of this scenario, which did that, left 6).
-    ctx.addWorkers(await startBuild(ctx.stack.client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'A' }, ctx.log));
-    ctx.log(`deploy: after ${st.stalledFor} s, build A's workers back (the runbook step); B stays not current`);
+    ctx.addWorkers(
+      await startBuild(
+        ctx.stack.client,
+        ctx.target,
+        { deploymentName: ctx.deploymentName, buildId: 'A' },
+        ctx.log,
+      ),
+    );
+    ctx.log(
+      `deploy: after ${st.stalledFor} s, build A's workers back (the runbook step); B stays not current`,
+    );
     return 2; // A replaced by B, A back
   },
   async check(ctx) {
     const st = stalls.get(ctx);
     const problems: string[] = [];
-    if (!st || st.maxBacklogAgeS <= 60) problems.push(`the stuck gauge never saw the current build's backlog past 60 s (at most ${Math.round(st?.maxBacklogAgeS ?? 0)} s): XborderCurrentBuildBacklogAging would stay silent`);
-    if (!st || st.minPollers !== 0) problems.push('the stuck gauge never saw the current build without a poller: XborderCurrentBuildNoPollers would stay silent');
+    if (!st || st.maxBacklogAgeS <= 60)
+      problems.push(
+        `the stuck gauge never saw the current build's backlog past 60 s (at most ${Math.round(st?.maxBacklogAgeS ?? 0)} s): XborderCurrentBuildBacklogAging would stay silent`,
+      );
+    if (!st || st.minPollers !== 0)
+      problems.push(
+        'the stuck gauge never saw the current build without a poller: XborderCurrentBuildNoPollers would stay silent',
+      );
     return {
       problems,
       notes: `stall of ${st?.stalledFor ?? '?'} s seen by the gauge: current build A with ${Number.isFinite(st?.minPollers ?? NaN) ? st!.minPollers : '-'} live workflow pollers, oldest task ${Math.round(st?.maxBacklogAgeS ?? 0)} s; then A's workers back (B ${st?.buildB} never current)`,

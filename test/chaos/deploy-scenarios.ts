@@ -42,7 +42,8 @@ const timeline = (ctx: ScenarioContext): Timeline => {
 /** Holds payment `index` until the scenario let that many through (its deploy step before them is done). */
 async function gate(ctx: ScenarioContext, index: number): Promise<void> {
   const t = timeline(ctx);
-  while (index >= t.gate && !ctx.done()) await new Promise<void>((resolve) => ((t.opened = resolve), setTimeout(resolve, 500)));
+  while (index >= t.gate && !ctx.done())
+    await new Promise<void>((resolve) => ((t.opened = resolve), setTimeout(resolve, 500)));
 }
 
 function open(ctx: ScenarioContext, fraction: number): void {
@@ -77,12 +78,21 @@ async function untilPinnedRunsOn(ctx: ScenarioContext, buildId: string, limitMs 
     if ((runs?.pinned ?? 0) > 0) return;
     await sleep(1_000);
   }
-  ctx.log(`deploy: no open PINNED run seen on ${buildId} within ${Math.round(limitMs / 1000)} s; deploying anyway`);
+  ctx.log(
+    `deploy: no open PINNED run seen on ${buildId} within ${Math.round(limitMs / 1000)} s; deploying anyway`,
+  );
 }
 
 async function startB(ctx: ScenarioContext): Promise<void> {
   ctx.log(`deploy: build B's workers start beside A (${ctx.launched()} payments started)`);
-  ctx.addWorkers(await startBuild(ctx.stack.client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'B' }, ctx.log));
+  ctx.addWorkers(
+    await startBuild(
+      ctx.stack.client,
+      ctx.target,
+      { deploymentName: ctx.deploymentName, buildId: 'B' },
+      ctx.log,
+    ),
+  );
 }
 
 async function deployB(ctx: ScenarioContext, ramp: boolean): Promise<void> {
@@ -104,15 +114,25 @@ async function deployB(ctx: ScenarioContext, ramp: boolean): Promise<void> {
 }
 
 /** Where a payment ran: describe's versioning info (PINNED: the build of all its workflow tasks). */
-async function versioningOf(ctx: ScenarioContext, workflowId: string): Promise<{ behavior: string; buildId: string | undefined; startedAt: number }> {
+async function versioningOf(
+  ctx: ScenarioContext,
+  workflowId: string,
+): Promise<{ behavior: string; buildId: string | undefined; startedAt: number }> {
   const described = await ctx.stack.client.workflow.getHandle(workflowId).describe();
   const info = described.raw.workflowExecutionInfo?.versioningInfo;
   const behaviors: Record<number, string> = { 1: 'PINNED', 2: 'AUTO_UPGRADE' };
-  return { behavior: behaviors[Number(info?.behavior)] ?? String(info?.behavior), buildId: info?.deploymentVersion?.buildId ?? undefined, startedAt: described.startTime.getTime() };
+  return {
+    behavior: behaviors[Number(info?.behavior)] ?? String(info?.behavior),
+    buildId: info?.deploymentVersion?.buildId ?? undefined,
+    startedAt: described.startTime.getTime(),
+  };
 }
 
 /** Payments created before the ramp ran on A, those started after set-current on B, each on one build; entities moved. */
-async function checkBuilds(ctx: ScenarioContext, runs: PaymentRun[]): Promise<{ problems: string[]; notes: string }> {
+async function checkBuilds(
+  ctx: ScenarioContext,
+  runs: PaymentRun[],
+): Promise<{ problems: string[]; notes: string }> {
   const t = timeline(ctx);
   const problems: string[] = [];
   const on: Record<string, number> = {};
@@ -122,10 +142,14 @@ async function checkBuilds(ctx: ScenarioContext, runs: PaymentRun[]): Promise<{ 
     const v = await versioningOf(ctx, run.workflowId);
     on[v.buildId ?? '-'] = (on[v.buildId ?? '-'] ?? 0) + 1;
     if (v.behavior !== 'PINNED') problems.push(`${run.workflowId}: ${v.behavior}, not PINNED`);
-    if (t.rampAt && run.createdAt! < t.rampAt && v.buildId !== 'A') problems.push(`${run.workflowId}: created before the ramp, ran on ${v.buildId}`);
-    if (t.currentAt && run.startCalledAt! > t.currentAt && v.buildId !== 'B') problems.push(`${run.workflowId}: started after set-current B, ran on ${v.buildId}`);
+    if (t.rampAt && run.createdAt! < t.rampAt && v.buildId !== 'A')
+      problems.push(`${run.workflowId}: created before the ramp, ran on ${v.buildId}`);
+    if (t.currentAt && run.startCalledAt! > t.currentAt && v.buildId !== 'B')
+      problems.push(`${run.workflowId}: started after set-current B, ran on ${v.buildId}`);
     if (!run.providerPaymentId) continue;
-    const entity = await versioningOf(ctx, providerPaymentWorkflowId(run.providerPaymentId)).catch(() => undefined);
+    const entity = await versioningOf(ctx, providerPaymentWorkflowId(run.providerPaymentId)).catch(
+      () => undefined,
+    );
     if (entity && t.currentAt && entity.startedAt < t.currentAt) {
       if (entity.buildId === 'B') entitiesMoved++;
       else entitiesOnA++;
@@ -134,7 +158,10 @@ async function checkBuilds(ctx: ScenarioContext, runs: PaymentRun[]): Promise<{ 
   if (!on.A) problems.push('no payment ran on A: the deploy came too early to prove anything');
   if (!on.B) problems.push('no payment ran on B: the deploy came too late to prove anything');
   if (entitiesMoved === 0) problems.push('no entity started on A moved to B');
-  return { problems, notes: `payments on A ${on.A ?? 0}, on B ${on.B ?? 0}; entities started before set-current now on B ${entitiesMoved}, still on A ${entitiesOnA}` };
+  return {
+    problems,
+    notes: `payments on A ${on.A ?? 0}, on B ${on.B ?? 0}; entities started before set-current now on B ${entitiesMoved}, still on A ${entitiesOnA}`,
+  };
 }
 
 export const DEPLOY_SCENARIOS: Scenario[] = [
@@ -179,26 +206,44 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       t.aStoppedAt = Date.now();
       ctx.log(`deploy: A stopped too early, holding ${t.pinnedOnAAtStop} open PINNED runs`);
       // The metric's view while A is down: the gauge of xborder_stuck_payments, a task waiting > 5 s is stuck.
-      const gauge = startStuckPaymentsGauge({ client: ctx.stack.client, meter: new PrometheusRegistry(), intervalMs: 3_600_000, inProgressLimitMs: 24 * 3_600_000, deploymentName: ctx.deploymentName, waitingTaskLimitMs: 5_000 });
+      const gauge = startStuckPaymentsGauge({
+        client: ctx.stack.client,
+        meter: new PrometheusRegistry(),
+        intervalMs: 3_600_000,
+        inProgressLimitMs: 24 * 3_600_000,
+        deploymentName: ctx.deploymentName,
+        waitingTaskLimitMs: 5_000,
+      });
       t.stuckSeen = 0;
       t.waitingSeen = 0;
       // Up to 45 s down: past the 13.5 s a refund payment waits before its funds come (a task then waits on A).
       const downUntil = Date.now() + 45_000;
       while (Date.now() < downUntil && (t.stuckSeen === 0 || t.stuckSeen < t.waitingSeen)) {
         await sleep(3_000);
-        const counts = await gauge.refresh().catch((error: unknown) => void ctx.log(`deploy: stuck gauge failed: ${String(error).slice(0, 300)}`));
+        const counts = await gauge
+          .refresh()
+          .catch(
+            (error: unknown) => void ctx.log(`deploy: stuck gauge failed: ${String(error).slice(0, 300)}`),
+          );
         t.stuckSeen = Math.max(t.stuckSeen, counts?.counts.WAITING_FOR_ITS_BUILD ?? 0);
         // What the server shows, independently of the gauge: PINNED runs on A whose workflow task waits > 5 s.
         let waiting = 0;
-        for await (const wf of ctx.stack.client.workflow.list({ query: openRunQueries(ctx.deploymentName, 'A').pinned })) {
-          const scheduled = (await ctx.stack.client.workflow.getHandle(wf.workflowId).describe()).raw.pendingWorkflowTask?.scheduledTime?.seconds;
+        for await (const wf of ctx.stack.client.workflow.list({
+          query: openRunQueries(ctx.deploymentName, 'A').pinned,
+        })) {
+          const scheduled = (await ctx.stack.client.workflow.getHandle(wf.workflowId).describe()).raw
+            .pendingWorkflowTask?.scheduledTime?.seconds;
           if (scheduled && Date.now() - Number(scheduled) * 1000 > 5_000) waiting++;
         }
         t.waitingSeen = Math.max(t.waitingSeen, waiting);
-        ctx.log(`deploy: A down ${Math.round((Date.now() - t.aStoppedAt) / 1000)} s: ${waiting} PINNED runs on A with a task waiting > 5 s, ${counts?.counts.WAITING_FOR_ITS_BUILD ?? '?'} listed WAITING_FOR_ITS_BUILD`);
+        ctx.log(
+          `deploy: A down ${Math.round((Date.now() - t.aStoppedAt) / 1000)} s: ${waiting} PINNED runs on A with a task waiting > 5 s, ${counts?.counts.WAITING_FOR_ITS_BUILD ?? '?'} listed WAITING_FOR_ITS_BUILD`,
+        );
       }
       await gauge.stop();
-      ctx.log(`deploy: the stuck gauge counted ${t.stuckSeen} payments WAITING_FOR_ITS_BUILD; A's workers back`);
+      ctx.log(
+        `deploy: the stuck gauge counted ${t.stuckSeen} payments WAITING_FOR_ITS_BUILD; A's workers back`,
+      );
       const back = await restartBuildA(ctx);
       t.aBackAt = Date.now();
       await untilNoPinnedRunsOn(ctx, 'A');
@@ -211,16 +256,28 @@ export const DEPLOY_SCENARIOS: Scenario[] = [
       const builds = await checkBuilds(ctx, runs);
       const problems = builds.problems.filter((p) => !p.startsWith('no entity')); // few events after the switch
       if (!t.pinnedOnAAtStop) problems.push('A held no PINNED run when stopped: nothing was stranded');
-      else if (!t.waitingSeen) problems.push(`${t.pinnedOnAAtStop} PINNED runs on a stopped A, none with a waiting task: nothing to see`);
-      else if (!t.stuckSeen) problems.push(`${t.waitingSeen} PINNED runs waiting on a stopped A, none listed stuck`);
-      return { problems, notes: `${builds.notes}; A stopped holding ${t.pinnedOnAAtStop ?? 0} PINNED runs, up to ${t.waitingSeen ?? 0} with a task waiting, ${t.stuckSeen ?? 0} listed WAITING_FOR_ITS_BUILD while down, A back after ${Math.round(((t.aBackAt ?? 0) - (t.aStoppedAt ?? 0)) / 1000)} s` };
+      else if (!t.waitingSeen)
+        problems.push(
+          `${t.pinnedOnAAtStop} PINNED runs on a stopped A, none with a waiting task: nothing to see`,
+        );
+      else if (!t.stuckSeen)
+        problems.push(`${t.waitingSeen} PINNED runs waiting on a stopped A, none listed stuck`);
+      return {
+        problems,
+        notes: `${builds.notes}; A stopped holding ${t.pinnedOnAAtStop ?? 0} PINNED runs, up to ${t.waitingSeen ?? 0} with a task waiting, ${t.stuckSeen ?? 0} listed WAITING_FOR_ITS_BUILD while down, A back after ${Math.round(((t.aBackAt ?? 0) - (t.aStoppedAt ?? 0)) / 1000)} s`,
+      };
     },
   },
 ];
 
 /** A's workers again, without touching the routing (B stays current). */
 async function restartBuildA(ctx: ScenarioContext) {
-  const workers = await startBuild(ctx.stack.client, ctx.target, { deploymentName: ctx.deploymentName, buildId: 'A' }, ctx.log);
+  const workers = await startBuild(
+    ctx.stack.client,
+    ctx.target,
+    { deploymentName: ctx.deploymentName, buildId: 'A' },
+    ctx.log,
+  );
   ctx.addWorkers(workers);
   return workers;
 }

@@ -48,10 +48,26 @@ async function startRestartableDevServer(log: (line: string) => void): Promise<E
   const uiPort = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--ui-port', String(uiPort), '--headless', '--db-filename', path.join(dir, 'temporal.db'), '--log-level', 'error'];
+    const args = [
+      'server',
+      'start-dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--headless',
+      '--db-filename',
+      path.join(dir, 'temporal.db'),
+      '--log-level',
+      'error',
+    ];
     const running = spawn(cli, args, { detached: true, stdio: 'ignore' });
     child = running;
-    await waitUntilListening('127.0.0.1', port, 60_000, () => (running.exitCode !== null ? `dev server exited ${running.exitCode}` : null));
+    await waitUntilListening('127.0.0.1', port, 60_000, () =>
+      running.exitCode !== null ? `dev server exited ${running.exitCode}` : null,
+    );
     log(`dev server on 127.0.0.1:${port}`);
   };
   const kill = async () => {

@@ -35,7 +35,10 @@ export function killAllIngresses(): void {
   for (const child of live) killGroup(child, 'SIGKILL');
 }
 
-export async function startIngressProcess(target: IngressTarget, log: (line: string) => void): Promise<IngressProcess> {
+export async function startIngressProcess(
+  target: IngressTarget,
+  log: (line: string) => void,
+): Promise<IngressProcess> {
   let child: ChildProcess | undefined;
   let started = 0;
   const start = async () => {
@@ -58,9 +61,12 @@ export async function startIngressProcess(target: IngressTarget, log: (line: str
     live.add(running);
     running.once('exit', () => live.delete(running));
     running.stderr?.on('data', (d: Buffer) => {
-      for (const line of d.toString().split('\n')) if (line.trim()) log(`ingress :${target.port}: ${line.slice(0, 300)}`);
+      for (const line of d.toString().split('\n'))
+        if (line.trim()) log(`ingress :${target.port}: ${line.slice(0, 300)}`);
     });
-    await waitUntilListening('127.0.0.1', target.port, 120_000, () => (running.exitCode !== null ? `ingress on :${target.port} exited ${running.exitCode}` : null));
+    await waitUntilListening('127.0.0.1', target.port, 120_000, () =>
+      running.exitCode !== null ? `ingress on :${target.port} exited ${running.exitCode}` : null,
+    );
   };
   const end = async (signal: NodeJS.Signals) => {
     const victim = child;

@@ -92,15 +92,21 @@ async function park(stack: LocalStack, run: PaymentRun, deadline: number): Promi
   run.startCalledAt = Date.now();
   for (;;) {
     try {
-      const started = await startPayment(stack.client, { paymentKey: run.key, request: paymentRequest('PUSHED', run.key, 25) }, { taskQueue: stack.taskQueue });
+      const started = await startPayment(
+        stack.client,
+        { paymentKey: run.key, request: paymentRequest('PUSHED', run.key, 25) },
+        { taskQueue: stack.taskQueue },
+      );
       run.createdAt = Date.now();
       run.workflowId = started.workflowId;
-      if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created).slice(0, 300)}`);
+      if (started.created.outcome !== 'CREATED')
+        throw new Error(`not created: ${JSON.stringify(started.created).slice(0, 300)}`);
       run.providerPaymentId = started.created.providerPaymentId;
       run.stage = 'fund';
       return;
     } catch (error) {
-      if (Date.now() > deadline || (error instanceof Error && error.message.startsWith('not created'))) throw error;
+      if (Date.now() > deadline || (error instanceof Error && error.message.startsWith('not created')))
+        throw error;
       run.startRetries++;
       await sleep(1_000);
     }
@@ -119,9 +125,11 @@ async function fund(stack: LocalStack, run: PaymentRun, deadline: number): Promi
         throwHttpErrors: false,
       });
       if (response.statusCode < 300) return;
-      if (response.statusCode < 500) throw new Error(`fund refused: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (response.statusCode < 500)
+        throw new Error(`fund refused: ${response.statusCode} ${response.body.slice(0, 200)}`);
     } catch (error) {
-      if (Date.now() > deadline || (error instanceof Error && error.message.startsWith('fund refused'))) throw error;
+      if (Date.now() > deadline || (error instanceof Error && error.message.startsWith('fund refused')))
+        throw error;
     }
     await sleep(1_000);
   }
@@ -131,7 +139,9 @@ async function outcome(stack: LocalStack, run: PaymentRun, deadline: number): Pr
   run.stage = 'result';
   for (;;) {
     try {
-      run.outcome = ((await stack.client.workflow.getHandle(run.workflowId).result()) as { outcome: string }).outcome;
+      run.outcome = (
+        (await stack.client.workflow.getHandle(run.workflowId).result()) as { outcome: string }
+      ).outcome;
       run.stage = 'done';
       return;
     } catch (error) {
@@ -168,7 +178,9 @@ async function drainWithSweeps(
     }
     if (Date.now() - movedAt < STALL_MS) continue;
     sweeps.firstAt ||= Date.now();
-    log(`${PARK_SCENARIO} [draining] no payment closed for ${Math.round((Date.now() - movedAt) / 1000)} s at ${now} closed`);
+    log(
+      `${PARK_SCENARIO} [draining] no payment closed for ${Math.round((Date.now() - movedAt) / 1000)} s at ${now} closed`,
+    );
     const result = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-${++sweeps.runs}`, log);
     sweeps.healed += result?.followedSignalled ?? 0;
     movedAt = Date.now();
@@ -178,7 +190,11 @@ async function drainWithSweeps(
 }
 
 /** One run of the reconcile Schedule, logged; a failure is logged and returned as undefined. */
-async function sweep(stack: LocalStack, scheduleId: string, log: (line: string) => void): Promise<ReconcileRecentPaymentsResult | undefined> {
+async function sweep(
+  stack: LocalStack,
+  scheduleId: string,
+  log: (line: string) => void,
+): Promise<ReconcileRecentPaymentsResult | undefined> {
   try {
     const result = await triggerReconcileSchedule(stack, scheduleId, 600_000);
     log(
@@ -193,19 +209,30 @@ async function sweep(stack: LocalStack, scheduleId: string, log: (line: string) 
 }
 
 /** Runs `task` on every run, `concurrency` at once; a failure is recorded on the run, never thrown. */
-async function eachRun(runs: PaymentRun[], concurrency: number, task: (run: PaymentRun) => Promise<void>, settled: (run: PaymentRun) => void): Promise<void> {
+async function eachRun(
+  runs: PaymentRun[],
+  concurrency: number,
+  task: (run: PaymentRun) => Promise<void>,
+  settled: (run: PaymentRun) => void,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     for (let i = next++; i < runs.length; i = next++) {
       const run = runs[i]!;
-      if (!run.error) await task(run).catch((error: unknown) => void (run.error = String(error).slice(0, 300)));
+      if (!run.error)
+        await task(run).catch((error: unknown) => void (run.error = String(error).slice(0, 300)));
       settled(run);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, lane));
 }
 
-export async function runParkScenario(engine: Engine, payments: number, seed: number, log: (line: string) => void): Promise<ScenarioResult> {
+export async function runParkScenario(
+  engine: Engine,
+  payments: number,
+  seed: number,
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
   const began = Date.now();
   // 30 min for the checks and a slow start, then 0.6 s per payment (parked ≈ 4/s and drained ≈ 5/s on a dev server).
   const deadline = began + 30 * 60_000 + 600 * payments;
@@ -223,9 +250,16 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
       apiKey: stack.apiKey,
       env: () => ({ XBORDER_MAX_CACHED_WORKFLOWS: cacheBudget }),
     };
-    workers = await startCurrentBuild(stack.client, target, { deploymentName: `chaos-${PARK_SCENARIO}-${runId}`, buildId: 'A' }, log);
+    workers = await startCurrentBuild(
+      stack.client,
+      target,
+      { deploymentName: `chaos-${PARK_SCENARIO}-${runId}`, buildId: 'A' },
+      log,
+    );
     const w = workers;
-    const runs = Array.from({ length: payments }, (_, i) => newPaymentRun(`chaos-park-k${runId}-${i}`, 'PUSHED'));
+    const runs = Array.from({ length: payments }, (_, i) =>
+      newPaymentRun(`chaos-park-k${runId}-${i}`, 'PUSHED'),
+    );
     const count = { parked: 0, funded: 0, ended: 0, completed: 0 };
     let peakMb = 0;
     let peakWaiting = 0;
@@ -245,8 +279,13 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
         .then((c) => String(c.count))
         .catch(() => '?');
     const report = async (phase: string) => {
-      const [{ memory, health }, closedNow] = await Promise.all([sample(), phase === 'parking' ? Promise.resolve('0') : closed()]);
-      const ingress = health ? `ingress: ${health.counters.accepted} accepted, ${health.inFlight} in flight, ${health.waiting} waiting, ${health.overloaded} shed` : 'ingress: no answer';
+      const [{ memory, health }, closedNow] = await Promise.all([
+        sample(),
+        phase === 'parking' ? Promise.resolve('0') : closed(),
+      ]);
+      const ingress = health
+        ? `ingress: ${health.counters.accepted} accepted, ${health.inFlight} in flight, ${health.waiting} waiting, ${health.overloaded} shed`
+        : 'ingress: no answer';
       log(
         `${PARK_SCENARIO} [${phase}] parked ${count.parked}/${payments}, funded ${count.funded}/${payments}, completed ${closedNow}/${payments} (outcomes read ${count.completed} COMPLETED, ${count.ended - count.completed} other); ` +
           `worker RSS ${memory ? `${memory.rssMb.toFixed(0)} MB (peak ${memory.peakMb.toFixed(0)})` : '-'}; ${ingress}`,
@@ -256,7 +295,12 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     progress = setInterval(() => void report(phase), PROGRESS_EVERY_MS);
 
     const parkStarted = Date.now();
-    await eachRun(runs, START_CONCURRENCY, (run) => park(stack, run, deadline), () => count.parked++);
+    await eachRun(
+      runs,
+      START_CONCURRENCY,
+      (run) => park(stack, run, deadline),
+      () => count.parked++,
+    );
     const parkedAt = Date.now();
     const notParked = runs.filter((r) => r.error).length;
     await report('parked');
@@ -269,11 +313,21 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
 
     phase = 'funding';
     const fundStarted = Date.now();
-    const outcomes = eachRun(runs, RESULT_CONCURRENCY, (run) => outcome(stack, run, deadline), (run) => {
-      count.ended++;
-      if (run.outcome === 'COMPLETED') count.completed++;
-    });
-    await eachRun(runs, FUND_CONCURRENCY, (run) => fund(stack, run, deadline), () => count.funded++);
+    const outcomes = eachRun(
+      runs,
+      RESULT_CONCURRENCY,
+      (run) => outcome(stack, run, deadline),
+      (run) => {
+        count.ended++;
+        if (run.outcome === 'COMPLETED') count.completed++;
+      },
+    );
+    await eachRun(
+      runs,
+      FUND_CONCURRENCY,
+      (run) => fund(stack, run, deadline),
+      () => count.funded++,
+    );
     const fundedAt = Date.now();
     phase = 'draining';
     const sweeps = await drainWithSweeps(stack, outcomes, () => closed().then(Number), runId, log);
@@ -286,9 +340,12 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
     const end = await sample();
 
     phase = 'checking';
-    const counts = await verifyScenario(stack, runs, [], { settleTimeoutMs: Math.min(300_000, Math.max(30_000, deadline - Date.now())) });
+    const counts = await verifyScenario(stack, runs, [], {
+      settleTimeoutMs: Math.min(300_000, Math.max(30_000, deadline - Date.now())),
+    });
     for (const run of runs) {
-      if (run.outcome && run.outcome !== 'COMPLETED') counts.problems.push(`${run.workflowId}: ${run.outcome}, not COMPLETED`);
+      if (run.outcome && run.outcome !== 'COMPLETED')
+        counts.problems.push(`${run.workflowId}: ${run.outcome}, not COMPLETED`);
     }
     const notCompleted = runs.filter((r) => r.outcome && r.outcome !== 'COMPLETED').length;
     counts.wrongOutcomes = Math.max(counts.wrongOutcomes, notCompleted);
@@ -300,7 +357,9 @@ export async function runParkScenario(engine: Engine, payments: number, seed: nu
       `parked in ${seconds(parkedAt - parkStarted)} (${((payments - notParked) / ((parkedAt - parkStarted) / 1000)).toFixed(1)}/s at concurrency ${START_CONCURRENCY}, ${retries} starts asked again)`,
       `funding burst ${seconds(fundedAt - fundStarted)} (concurrency ${FUND_CONCURRENCY}); fund → last outcome (drain) ${seconds(lastEnded - fundStarted)}`,
       `reconcile Schedule after a stall of ${seconds(STALL_MS)}: ${sweeps.runs} runs, ${sweeps.healed} entities told a final status they had missed` +
-        (sweeps.runs > 0 ? ` (first at ${seconds(sweeps.firstAt - fundStarted)} after the first fund call)` : '') +
+        (sweeps.runs > 0
+          ? ` (first at ${seconds(sweeps.firstAt - fundStarted)} after the first fund call)`
+          : '') +
         `; before the burst: ${beforeBurst ? `${beforeBurst.entitiesNotFinal ?? '-'} running entities not final, ${beforeBurst.followedSignalled ?? 0} told, in ${sweepSeconds} s` : 'no answer'}` +
         `; after the drain: ${atEnd ? `${atEnd.entitiesNotFinal ?? '-'} running entities not final, ${atEnd.followedSignalled ?? 0} told` : 'no answer'}`,
       `worker RSS at parked ${atParked ? atParked.rssMb.toFixed(0) : '-'} MB, peak (VmHWM) ${peakMb.toFixed(0)} MB (cache ${cacheBudget} workflows)`,

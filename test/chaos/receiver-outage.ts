@@ -44,13 +44,15 @@ function problemsOf(runs: PaymentRun[], accepted: XborderEvent[]): { problems: s
     const seen = new Set<string>();
     const firsts = mine.filter((e) => (seen.has(e.id) ? false : (seen.add(e.id), true)));
     const sequences = firsts.map((e) => e.sequence);
-    if (sequences.some((s, i) => s !== i + 1)) problems.push(`${run.key}: events out of order or one lost: sequences ${sequences.join(',')}`);
+    if (sequences.some((s, i) => s !== i + 1))
+      problems.push(`${run.key}: events out of order or one lost: sequences ${sequences.join(',')}`);
     if (!firsts.some((e) => e.type === outcomeEvent(run.outcome!))) waiting++;
     else {
       // After the outcome's event only a later movement of the money may come (a return or refund: spec, "States
       // and transitions"), told as payment.moved_after_outcome; anything else after it is out of place.
       const afterOutcome = firsts.slice(firsts.findIndex((e) => e.type === outcomeEvent(run.outcome!)) + 1);
-      for (const late of afterOutcome.filter((e) => e.type !== 'payment.moved_after_outcome')) problems.push(`${run.key}: ${late.type} after its outcome's event`);
+      for (const late of afterOutcome.filter((e) => e.type !== 'payment.moved_after_outcome'))
+        problems.push(`${run.key}: ${late.type} after its outcome's event`);
     }
   }
   return { problems, waiting };
@@ -73,7 +75,8 @@ export const RECEIVER_OUTAGE: Scenario = {
       result = problemsOf(runs, payments());
     }
     const problems = [...result.problems];
-    if (result.waiting > 0) problems.push(`${result.waiting} payments' outcome events never delivered (lost)`);
+    if (result.waiting > 0)
+      problems.push(`${result.waiting} payments' outcome events never delivered (lost)`);
     if (receiver.unverified > 0) problems.push(`${receiver.unverified} deliveries failed verification`);
     // an outage no delivery met proves nothing
     if (receiver.refusedDeliveries === 0) problems.push('no delivery met the 503 outage');

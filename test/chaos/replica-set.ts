@@ -19,7 +19,9 @@ export interface ReplicaPlan {
 }
 
 /** Reserves the ingresses' ports before the stack starts, so the sandbox can be pointed at them. */
-export async function planReplicas(options: { ingressEnv: () => Record<string, string | undefined> } & Omit<StackPlan, 'webhooks' | 'close'>): Promise<ReplicaPlan> {
+export async function planReplicas(
+  options: { ingressEnv: () => Record<string, string | undefined> } & Omit<StackPlan, 'webhooks' | 'close'>,
+): Promise<ReplicaPlan> {
   const { ingressEnv, ...rest } = options;
   const ports = [await freePort(), await freePort()];
   const started: IngressProcess[] = [];
@@ -34,9 +36,23 @@ export async function planReplicas(options: { ingressEnv: () => Record<string, s
     plan,
     async start(ctx) {
       for (const port of ports) {
-        started.push(await startIngressProcess({ temporalAddress: ctx.engine.address, namespace: ctx.engine.namespace, taskQueue: ctx.stack.taskQueue, port, env: ingressEnv }, ctx.log));
+        started.push(
+          await startIngressProcess(
+            {
+              temporalAddress: ctx.engine.address,
+              namespace: ctx.engine.namespace,
+              taskQueue: ctx.stack.taskQueue,
+              port,
+              env: ingressEnv,
+            },
+            ctx.log,
+          ),
+        );
       }
-      const second = await superviseWorker({ ...ctx.target, version: { deploymentName: ctx.deploymentName, buildId: 'A' } }, ctx.log);
+      const second = await superviseWorker(
+        { ...ctx.target, version: { deploymentName: ctx.deploymentName, buildId: 'A' } },
+        ctx.log,
+      );
       ctx.addWorkers(second);
       await second.ready();
       ctx.log(`replicas: ingresses on ${ports.join(', ')} (webhooks spread over both), 2 workers of build A`);
@@ -57,7 +73,10 @@ export interface DeliveryView {
 }
 
 /** Per URL: attempts answered 2xx, refused 4xx, failed otherwise; and deliveries whose retry went to the other replica. */
-export function attemptsByUrl(deliveries: DeliveryView[]): { byUrl: Record<string, { ok: number; refused4xx: number; failed: number }>; failedOver: number } {
+export function attemptsByUrl(deliveries: DeliveryView[]): {
+  byUrl: Record<string, { ok: number; refused4xx: number; failed: number }>;
+  failedOver: number;
+} {
   const byUrl: Record<string, { ok: number; refused4xx: number; failed: number }> = {};
   let failedOver = 0;
   for (const d of deliveries) {

@@ -5,7 +5,13 @@
 // the live one (docs/sandbox.md, "Webhooks"). The common checks then count duplicates, lost and wrong outcomes.
 import { randomBytes } from 'node:crypto';
 import got from 'got';
-import { attemptsByUrl, planReplicas, type DeliveryView, type ReplicaPlan, type ReplicaSet } from './replica-set';
+import {
+  attemptsByUrl,
+  planReplicas,
+  type DeliveryView,
+  type ReplicaPlan,
+  type ReplicaSet,
+} from './replica-set';
 import type { Scenario, ScenarioContext } from './scenarios';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,7 +38,12 @@ export const REPLICAS_SCENARIO: Scenario = {
   async plan() {
     // The ingresses read the environment's codec keys and the stack's secret (given here, generated per run).
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    current = { replicas: await planReplicas({ webhookSecret: secret, ingressEnv: () => ({ XBORDER_WEBHOOK_SECRETS: secret }) }) };
+    current = {
+      replicas: await planReplicas({
+        webhookSecret: secret,
+        ingressEnv: () => ({ XBORDER_WEBHOOK_SECRETS: secret }),
+      }),
+    };
     return current.replicas.plan;
   },
   async setup(ctx) {
@@ -48,23 +59,37 @@ export const REPLICAS_SCENARIO: Scenario = {
     const [victim] = run.set!.ingresses;
     run.killedIngress = victim!.url;
     run.killedAt = Date.now();
-    ctx.log(`replicas: SIGKILL of the process group of the ingress at ${victim!.url} (${ctx.launched()} payments started); it stays down`);
+    ctx.log(
+      `replicas: SIGKILL of the process group of the ingress at ${victim!.url} (${ctx.launched()} payments started); it stays down`,
+    );
     await victim!.kill();
     return 2;
   },
   async check(ctx) {
     const run = current!;
-    const deliveries = (await got(`${ctx.stack.sandbox.url}/sandbox/webhooks`, { headers: ctx.stack.sandbox.controlHeaders }).json<{ data: DeliveryView[] }>()).data;
+    const deliveries = (
+      await got(`${ctx.stack.sandbox.url}/sandbox/webhooks`, {
+        headers: ctx.stack.sandbox.controlHeaders,
+      }).json<{ data: DeliveryView[] }>()
+    ).data;
     const { byUrl, failedOver } = attemptsByUrl(deliveries);
     const problems: string[] = [];
     const killed = byUrl[run.killedIngress ?? ''];
     const survivor = Object.entries(byUrl).find(([url]) => url !== run.killedIngress);
     // The disruption proved something only if the killed ingress had taken its share, and events meant for it went to the other.
-    if (!killed?.ok) problems.push('the killed ingress accepted no webhook before its kill: the spread never reached it');
+    if (!killed?.ok)
+      problems.push('the killed ingress accepted no webhook before its kill: the spread never reached it');
     if (!survivor?.[1].ok) problems.push('the surviving ingress accepted no webhook');
-    if (run.killedAt && failedOver === 0) problems.push('no webhook was retried on the surviving ingress after the kill');
-    for (const [url, row] of Object.entries(byUrl)) if (row.refused4xx) problems.push(`${url}: ${row.refused4xx} webhook attempts refused (4xx)`);
-    const rows = Object.entries(byUrl).map(([url, r]) => `${url.replace(/^http:\/\/127\.0\.0\.1:/, ':')} ${r.ok} accepted / ${r.failed} failed`);
-    return { problems, notes: `webhook attempts by ingress: ${rows.join(', ')}; ${failedOver} deliveries retried on the other ingress` };
+    if (run.killedAt && failedOver === 0)
+      problems.push('no webhook was retried on the surviving ingress after the kill');
+    for (const [url, row] of Object.entries(byUrl))
+      if (row.refused4xx) problems.push(`${url}: ${row.refused4xx} webhook attempts refused (4xx)`);
+    const rows = Object.entries(byUrl).map(
+      ([url, r]) => `${url.replace(/^http:\/\/127\.0\.0\.1:/, ':')} ${r.ok} accepted / ${r.failed} failed`,
+    );
+    return {
+      problems,
+      notes: `webhook attempts by ingress: ${rows.join(', ')}; ${failedOver} deliveries retried on the other ingress`,
+    };
   },
 };

@@ -13,7 +13,14 @@ import { startWebhookStorm, type WebhookStorm } from './webhook-storm';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import { startCurrentBuild } from './versioned-workers';
 import { describeUnfinished } from './unfinished';
-import { drivePayin, drivePayment, newPaymentRun, pickKind, type PayinRun, type PaymentRun } from './workload';
+import {
+  drivePayin,
+  drivePayment,
+  newPaymentRun,
+  pickKind,
+  type PayinRun,
+  type PaymentRun,
+} from './workload';
 
 export interface ChaosProfile {
   name: string;
@@ -67,11 +74,19 @@ async function stackOn(engine: Engine, webhookUrls?: string[], plan: StackPlan =
   });
 }
 
-export async function runScenario(scenario: Scenario, engine: Engine, profile: ChaosProfile, seed: number, log: (line: string) => void): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  engine: Engine,
+  profile: ChaosProfile,
+  seed: number,
+  log: (line: string) => void,
+): Promise<ScenarioResult> {
   const began = Date.now();
   const deadline = began + profile.timeoutMs;
   const random = seededRandom(seed);
-  const storm: WebhookStorm | undefined = scenario.storm ? await startWebhookStorm(seededRandom(seed + 1)) : undefined;
+  const storm: WebhookStorm | undefined = scenario.storm
+    ? await startWebhookStorm(seededRandom(seed + 1))
+    : undefined;
   let stack: LocalStack | undefined;
   let workers: WorkerSupervisor | undefined;
   const moreWorkers: WorkerSupervisor[] = [];
@@ -85,7 +100,14 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     // Versioned workers, a deployment per scenario run (versioned-workers.ts): build A serves.
     const deploymentName = `chaos-${scenario.name}-${runId}`;
     const workerEnv = () => ({ ...receiver?.workerEnv(), ...plan.workerEnv?.() });
-    const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey, env: workerEnv };
+    const target: WorkerTarget = {
+      temporalAddress: engine.address,
+      namespace: engine.namespace,
+      taskQueue: stack.taskQueue,
+      providerUrl: stack.sandbox.url,
+      apiKey: stack.apiKey,
+      env: workerEnv,
+    };
     workers = await startCurrentBuild(stack.client, target, { deploymentName, buildId: 'A' }, log);
     let finished = false;
     let launched = 0;
@@ -117,11 +139,13 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
     // A disruption that fails ends the traffic at once (its gates open: ctx.done()) and fails the scenario
     // after the payments already started are settled, instead of holding the rest back until the deadline.
     let disruptionFailure: { error: unknown } | undefined;
-    const disruption = (scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0)).catch((error: unknown) => {
-      disruptionFailure = { error };
-      finished = true;
-      return 0;
-    });
+    const disruption = (scenario.disrupt ? scenario.disrupt(ctx) : Promise.resolve(0)).catch(
+      (error: unknown) => {
+        disruptionFailure = { error };
+        finished = true;
+        return 0;
+      },
+    );
     const traffic = (async () => {
       for (let i = 0; i < profile.payments; i++) {
         await scenario.beforePayment?.(ctx, i);
@@ -132,9 +156,26 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         const run = newPaymentRun(key, kind);
         runs.push(run);
         launched = i + 1;
-        const driven = drivePayment(s, kind, key, amount, { quoteValidityMs: QUOTE_VALIDITY_MS, deadline: paymentDeadline, random: seededRandom(seed + 100 + i), events: receiver !== undefined }, run);
+        const driven = drivePayment(
+          s,
+          kind,
+          key,
+          amount,
+          {
+            quoteValidityMs: QUOTE_VALIDITY_MS,
+            deadline: paymentDeadline,
+            random: seededRandom(seed + 100 + i),
+            events: receiver !== undefined,
+          },
+          run,
+        );
         // past the deadline: the run as far as it got (a copy: the driver may still be writing to its own)
-        payments.push(withDeadline(driven, paymentDeadline, () => ({ ...run, error: `timed out (driver at stage ${run.stage}${run.error ? `; ${run.error}` : ''})` })));
+        payments.push(
+          withDeadline(driven, paymentDeadline, () => ({
+            ...run,
+            error: `timed out (driver at stage ${run.stage}${run.error ? `; ${run.error}` : ''})`,
+          })),
+        );
         if (i % 10 === 5) payins.push(drivePayin(s, random.int(20, 200), paymentDeadline));
         await new Promise((resolve) => setTimeout(resolve, profile.spreadMs));
       }
@@ -169,7 +210,12 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
       counts.wrongOutcomes += own.problems.length;
       counts.problems.push(...own.problems);
     }
-    const diagnostics = counts.lost > 0 ? await describeUnfinished(stack, finishedRuns).catch((error: unknown) => [`   (no dump: ${String(error)})`]) : [];
+    const diagnostics =
+      counts.lost > 0
+        ? await describeUnfinished(stack, finishedRuns).catch((error: unknown) => [
+            `   (no dump: ${String(error)})`,
+          ])
+        : [];
     for (const line of diagnostics) log(line);
     const stormCounts = storm?.counts();
     const retries = finishedRuns.reduce((n, r) => n + r.startRetries, 0);
@@ -184,7 +230,11 @@ export async function runScenario(scenario: Scenario, engine: Engine, profile: C
         ...(own?.notes ? [own.notes] : []),
         `${retries} startPayment calls made again by the backend (no answer the first time)`,
         `reconcile Schedule: ${reconciled.signalled.length} PAYINs/conversions signalled, ${counts.untrackedBeforeSchedule} had no entity before, ${reconciled.followedSignalled ?? 0} followed entities told a missed final status`,
-        ...(stormCounts ? [`storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`] : []),
+        ...(stormCounts
+          ? [
+              `storm: ${stormCounts.events} events, ${stormCounts.dropped} dropped, ${stormCounts.copiesSent} copies sent, ${stormCounts.ingress5xx} answered 5xx`,
+            ]
+          : []),
       ].join('; '),
       ...counts,
       diagnostics,
@@ -218,11 +268,26 @@ function withDeadline<T>(work: Promise<T>, deadline: number, fallback: () => T):
 }
 
 /** The bad-input scenario: ≥ 100 broken requests on a fresh stack, none may reach the provider. */
-export async function runBadInputScenario(engine: Engine, seed: number, log: (line: string) => void): Promise<ScenarioResult & { badInput: BadInputResult }> {
+export async function runBadInputScenario(
+  engine: Engine,
+  seed: number,
+  log: (line: string) => void,
+): Promise<ScenarioResult & { badInput: BadInputResult }> {
   const began = Date.now();
   const stack = await stackOn(engine);
-  const target: WorkerTarget = { temporalAddress: engine.address, namespace: engine.namespace, taskQueue: stack.taskQueue, providerUrl: stack.sandbox.url, apiKey: stack.apiKey };
-  const workers = await startCurrentBuild(stack.client, target, { deploymentName: `chaos-bad-input-${randomUUID().slice(0, 6)}`, buildId: 'A' }, log);
+  const target: WorkerTarget = {
+    temporalAddress: engine.address,
+    namespace: engine.namespace,
+    taskQueue: stack.taskQueue,
+    providerUrl: stack.sandbox.url,
+    apiKey: stack.apiKey,
+  };
+  const workers = await startCurrentBuild(
+    stack.client,
+    target,
+    { deploymentName: `chaos-bad-input-${randomUUID().slice(0, 6)}`, buildId: 'A' },
+    log,
+  );
   try {
     const badInput = await runBadInput(stack, `bad-${randomUUID().slice(0, 6)}`);
     return {
@@ -242,7 +307,11 @@ export async function runBadInputScenario(engine: Engine, seed: number, log: (li
       webhooksUnreconciled: 0,
       reconciledBySchedule: 0,
       untrackedBeforeSchedule: 0,
-      problems: [...badInput.notRefused.map((r) => `not refused: ${r}`), ...badInput.wrongField.map((r) => `wrong field: ${r}`), ...(badInput.sandboxPayments ? [`${badInput.sandboxPayments} provider payments created`] : [])],
+      problems: [
+        ...badInput.notRefused.map((r) => `not refused: ${r}`),
+        ...badInput.wrongField.map((r) => `wrong field: ${r}`),
+        ...(badInput.sandboxPayments ? [`${badInput.sandboxPayments} provider payments created`] : []),
+      ],
       notes: `${badInput.refused}/${badInput.requests} refused (${badInput.viaTransfer} via startTransfer), ${badInput.sandboxPayments} provider payments`,
       badInput,
     };
@@ -254,7 +323,8 @@ export async function runBadInputScenario(engine: Engine, seed: number, log: (li
 
 /** The markdown table of the report and docs/deployment.md. */
 export function resultTable(results: ScenarioResult[]): string {
-  const head = '| Scenario | Engine | Payments (+PAYINs) | Disruptions | Duplicates | Lost | Wrong outcomes | Webhooks delivered / reconciled / neither | Reconcile Schedule: events reconciled / PAYINs untracked before | Time | Seed |';
+  const head =
+    '| Scenario | Engine | Payments (+PAYINs) | Disruptions | Duplicates | Lost | Wrong outcomes | Webhooks delivered / reconciled / neither | Reconcile Schedule: events reconciled / PAYINs untracked before | Time | Seed |';
   const rows = results.map(
     (r) =>
       `| ${r.scenario} | ${r.engine} | ${r.payments}${r.payins ? ` (+${r.payins})` : ''} | ${r.disruptions} | ${r.duplicates} | ${r.lost} | ${r.wrongOutcomes} | ${r.webhooksDelivered} / ${r.webhooksReconciled} / ${r.webhooksUnreconciled} | ${r.reconciledBySchedule} / ${r.untrackedBeforeSchedule} | ${r.seconds} s | ${r.seed} |`,

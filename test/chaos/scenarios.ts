@@ -89,7 +89,12 @@ async function until(ctx: ScenarioContext): Promise<void> {
   while (!ctx.done()) await sleep(250);
 }
 
-async function loop(ctx: ScenarioContext, gap: [number, number], strike: () => Promise<void>, max = 1_000): Promise<number> {
+async function loop(
+  ctx: ScenarioContext,
+  gap: [number, number],
+  strike: () => Promise<void>,
+  max = 1_000,
+): Promise<number> {
   let strikes = 0;
   // The first strike early, while the traffic is surely running (a fast run can end within one gap).
   await pause(ctx, ctx.random.int(1_000, 4_000));
@@ -160,10 +165,16 @@ export const SCENARIOS: Scenario[] = [
     what: '10% each: 5xx, 429 + Retry-After, latency, connection drop on every route; and afterCommit 500 on POST /v1/payments',
     engines: ['cluster'],
     async setup(ctx) {
-      for (const fault of PROVIDER_FAULTS) await got.post(`${ctx.stack.sandbox.url}/sandbox/faults`, { headers: ctx.stack.sandbox.controlHeaders, json: fault });
+      for (const fault of PROVIDER_FAULTS)
+        await got.post(`${ctx.stack.sandbox.url}/sandbox/faults`, {
+          headers: ctx.stack.sandbox.controlHeaders,
+          json: fault,
+        });
     },
     async teardown(ctx) {
-      await got.delete(`${ctx.stack.sandbox.url}/sandbox/faults`, { headers: ctx.stack.sandbox.controlHeaders });
+      await got.delete(`${ctx.stack.sandbox.url}/sandbox/faults`, {
+        headers: ctx.stack.sandbox.controlHeaders,
+      });
     },
   },
   {

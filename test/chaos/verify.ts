@@ -5,7 +5,10 @@
 // and the payment-reconcile Schedule the scenario triggers at its end).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import type { PayinRun, PaymentRun } from './workload';
 
 export interface ScenarioCounts {
@@ -72,7 +75,8 @@ export async function verifyScenario(
   for await (const p of stack.provider.payments.listAll()) sandboxPayments.push(p as SandboxPayment);
   const byId = new Map(sandboxPayments.map((p) => [p.id, p]));
   const byReference = new Map<string, SandboxPayment[]>();
-  for (const p of sandboxPayments) if (p.reference) byReference.set(p.reference, [...(byReference.get(p.reference) ?? []), p]);
+  for (const p of sandboxPayments)
+    if (p.reference) byReference.set(p.reference, [...(byReference.get(p.reference) ?? []), p]);
 
   let duplicates = 0;
   let lost = 0;
@@ -81,26 +85,39 @@ export async function verifyScenario(
     const held = byReference.get(run.key) ?? [];
     if (held.length > 1) {
       duplicates += held.length - 1;
-      problems.push(`${run.workflowId} (${run.kind}): ${held.length} provider payments ${held.map((p) => p.id).join(', ')}`);
+      problems.push(
+        `${run.workflowId} (${run.kind}): ${held.length} provider payments ${held.map((p) => p.id).join(', ')}`,
+      );
     }
     const provider = run.providerPaymentId ? byId.get(run.providerPaymentId) : undefined;
     if (!run.outcome || !provider) {
       lost++;
-      problems.push(`${run.workflowId} (${run.kind}): lost: outcome ${run.outcome ?? '-'}, provider payment ${run.providerPaymentId ?? '-'} ${provider ? provider.status : 'not in the sandbox'}${run.error ? `; ${run.error}` : ''}`);
+      problems.push(
+        `${run.workflowId} (${run.kind}): lost: outcome ${run.outcome ?? '-'}, provider payment ${run.providerPaymentId ?? '-'} ${provider ? provider.status : 'not in the sandbox'}${run.error ? `; ${run.error}` : ''}`,
+      );
       continue;
     }
     if (run.outcome !== expectedOutcome(provider)) {
       wrongOutcomes++;
-      problems.push(`${run.workflowId} (${run.kind}): outcome ${run.outcome}, sandbox ${provider.id} ${provider.status}${provider.lifecycle?.refundedAt ? ' (refunded)' : ''}`);
+      problems.push(
+        `${run.workflowId} (${run.kind}): outcome ${run.outcome}, sandbox ${provider.id} ${provider.status}${provider.lifecycle?.refundedAt ? ' (refunded)' : ''}`,
+      );
     }
   }
 
   // Webhooks: the deliveries of every provider payment of this run (payments, PAYINs, conversions).
-  const ids = new Set<string>([...runs.flatMap((r) => (r.providerPaymentId ? [r.providerPaymentId] : [])), ...payins.flatMap((p) => p.providerPaymentIds)]);
+  const ids = new Set<string>([
+    ...runs.flatMap((r) => (r.providerPaymentId ? [r.providerPaymentId] : [])),
+    ...payins.flatMap((p) => p.providerPaymentIds),
+  ]);
   for (const p of payins) if (p.error) problems.push(`PAYIN not made: ${p.error}`);
   const deliveries = options.deliveriesOf
     ? await options.deliveriesOf()
-    : (await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<{ data: DeliveryView[] }>()).data;
+    : (
+        await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<{
+          data: DeliveryView[];
+        }>()
+      ).data;
   let webhooksDelivered = 0;
   const undelivered = new Map<string, number>();
   for (const d of deliveries) {
@@ -116,7 +133,9 @@ export async function verifyScenario(
   let webhooksUnreconciled = 0;
   let reconciledBySchedule = 0;
   const before = options.entitiesBeforeSchedule;
-  const untrackedBeforeSchedule = before ? [...before.values()].filter((status) => status === undefined).length : 0;
+  const untrackedBeforeSchedule = before
+    ? [...before.values()].filter((status) => status === undefined).length
+    : 0;
   const deadline = Date.now() + options.settleTimeoutMs;
   for (const id of ids) {
     let want = byId.get(id)?.status;
@@ -134,7 +153,9 @@ export async function verifyScenario(
       if (before?.has(id) && before.get(id) !== want) reconciledBySchedule += missed;
     } else {
       webhooksUnreconciled += Math.max(missed, 1);
-      problems.push(`entity of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events)`);
+      problems.push(
+        `entity of ${id}: ${have ?? 'no entity'}, sandbox ${want ?? 'unknown'} (${missed} undelivered events)`,
+      );
     }
   }
   return {
@@ -153,7 +174,10 @@ export async function verifyScenario(
 }
 
 /** The status the entity of a provider payment shows (undefined: no entity answers). */
-export async function entityStatus(stack: LocalStack, providerPaymentId: string): Promise<string | undefined> {
+export async function entityStatus(
+  stack: LocalStack,
+  providerPaymentId: string,
+): Promise<string | undefined> {
   return stack.client.workflow
     .getHandle(providerPaymentWorkflowId(providerPaymentId))
     .query(providerPaymentSnapshotQuery)

@@ -3,17 +3,29 @@
 // build A made current once its first worker polls. A versioned worker gets no task before its build is current
 // or ramping.
 import type { Client } from '@temporalio/client';
-import { describeWorkerDeployment, setCurrentVersion, WorkerDeploymentNotFoundError } from '../../src/client/worker-deployments';
+import {
+  describeWorkerDeployment,
+  setCurrentVersion,
+  WorkerDeploymentNotFoundError,
+} from '../../src/client/worker-deployments';
 import { superviseWorker, type WorkerSupervisor, type WorkerTarget } from './worker-supervisor';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once a worker of `buildId` has polled (the build is listed in the deployment). */
-export async function buildRegistered(client: Client, deploymentName: string, buildId: string, timeoutMs = 120_000): Promise<void> {
+export async function buildRegistered(
+  client: Client,
+  deploymentName: string,
+  buildId: string,
+  timeoutMs = 120_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      if ((await describeWorkerDeployment(client, deploymentName)).versions.some((v) => v.buildId === buildId)) return;
+      if (
+        (await describeWorkerDeployment(client, deploymentName)).versions.some((v) => v.buildId === buildId)
+      )
+        return;
     } catch (error) {
       if (!(error instanceof WorkerDeploymentNotFoundError) && Date.now() > until) throw error;
     }
@@ -23,7 +35,12 @@ export async function buildRegistered(client: Client, deploymentName: string, bu
 }
 
 /** Starts the supervised workers of one build and waits until the build is listed. */
-export async function startBuild(client: Client, target: WorkerTarget, version: { deploymentName: string; buildId: string }, log: (line: string) => void): Promise<WorkerSupervisor> {
+export async function startBuild(
+  client: Client,
+  target: WorkerTarget,
+  version: { deploymentName: string; buildId: string },
+  log: (line: string) => void,
+): Promise<WorkerSupervisor> {
   const workers = await superviseWorker({ ...target, version }, log);
   await buildRegistered(client, version.deploymentName, version.buildId);
   return workers;
@@ -46,7 +63,12 @@ export async function untilAccepted<T>(step: () => Promise<T>, attempts = 60): P
 }
 
 /** Build A's workers, made current: where every scenario starts. */
-export async function startCurrentBuild(client: Client, target: WorkerTarget, version: { deploymentName: string; buildId: string }, log: (line: string) => void): Promise<WorkerSupervisor> {
+export async function startCurrentBuild(
+  client: Client,
+  target: WorkerTarget,
+  version: { deploymentName: string; buildId: string },
+  log: (line: string) => void,
+): Promise<WorkerSupervisor> {
   const workers = await startBuild(client, target, version, log);
   await untilAccepted(() => setCurrentVersion(client, version.deploymentName, version.buildId));
   return workers;

@@ -27,7 +27,10 @@ export interface WebhookStorm {
 
 const FORWARDED = ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature'];
 
-export async function startWebhookStorm(random: Random, options: { copies?: number; dropRate?: number; maxExtraDelayMs?: number } = {}): Promise<WebhookStorm> {
+export async function startWebhookStorm(
+  random: Random,
+  options: { copies?: number; dropRate?: number; maxExtraDelayMs?: number } = {},
+): Promise<WebhookStorm> {
   const copies = options.copies ?? 3;
   const dropRate = options.dropRate ?? 0.2;
   const maxDelay = options.maxExtraDelayMs ?? 5_000;
@@ -40,7 +43,13 @@ export async function startWebhookStorm(random: Random, options: { copies?: numb
   const forward = async (headers: Record<string, string>, body: Buffer): Promise<number> => {
     copiesSent++;
     try {
-      const response = await got.post(ingressUrl, { headers, body, throwHttpErrors: false, retry: { limit: 0 }, timeout: { request: 15_000 } });
+      const response = await got.post(ingressUrl, {
+        headers,
+        body,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        timeout: { request: 15_000 },
+      });
       if (response.statusCode >= 500) ingress5xx++;
       return response.statusCode;
     } catch {
@@ -55,12 +64,20 @@ export async function startWebhookStorm(random: Random, options: { copies?: numb
       void (async () => {
         const body = Buffer.concat(chunks);
         const headers: Record<string, string> = {};
-        for (const name of FORWARDED) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+        for (const name of FORWARDED)
+          if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
         const id = headers['webhook-id'] ?? `unknown-${events.size}`;
         let entry = events.get(id);
         if (!entry) {
           const event = JSON.parse(body.toString('utf8')) as { type?: string; data?: { id?: string } };
-          entry = { eventId: id, eventType: event.type ?? '', state: 'pending', event, dropped: random.next() < dropRate, extrasQueued: false };
+          entry = {
+            eventId: id,
+            eventType: event.type ?? '',
+            state: 'pending',
+            event,
+            dropped: random.next() < dropRate,
+            extrasQueued: false,
+          };
           events.set(id, entry);
         }
         if (entry.dropped) {
@@ -73,9 +90,11 @@ export async function startWebhookStorm(random: Random, options: { copies?: numb
         if (!entry.extrasQueued) {
           entry.extrasQueued = true;
           for (let i = 1; i < copies; i++) {
-            const extra = new Promise((resolve) => setTimeout(resolve, random.int(0, maxDelay))).then(async () => {
-              if ((await forward(headers, body)) < 300) entry.state = 'delivered';
-            });
+            const extra = new Promise((resolve) => setTimeout(resolve, random.int(0, maxDelay))).then(
+              async () => {
+                if ((await forward(headers, body)) < 300) entry.state = 'delivered';
+              },
+            );
             inFlight.add(extra);
             void extra.finally(() => inFlight.delete(extra));
           }
@@ -91,8 +110,19 @@ export async function startWebhookStorm(random: Random, options: { copies?: numb
     target(url) {
       ingressUrl = url;
     },
-    deliveries: () => [...events.values()].map(({ eventId, eventType, state, event }) => ({ eventId, eventType, state, event })),
-    counts: () => ({ events: events.size, dropped: [...events.values()].filter((e) => e.dropped).length, copiesSent, ingress5xx }),
+    deliveries: () =>
+      [...events.values()].map(({ eventId, eventType, state, event }) => ({
+        eventId,
+        eventType,
+        state,
+        event,
+      })),
+    counts: () => ({
+      events: events.size,
+      dropped: [...events.values()].filter((e) => e.dropped).length,
+      copiesSent,
+      ingress5xx,
+    }),
     async close() {
       await Promise.all([...inFlight]);
       server.closeAllConnections();

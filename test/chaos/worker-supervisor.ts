@@ -68,7 +68,10 @@ export interface WorkerSupervisor {
   stop(): Promise<void>;
 }
 
-export async function superviseWorker(target: WorkerTarget, log: (line: string) => void = () => undefined): Promise<WorkerSupervisor> {
+export async function superviseWorker(
+  target: WorkerTarget,
+  log: (line: string) => void = () => undefined,
+): Promise<WorkerSupervisor> {
   const bundlePath = target.bundlePath ?? (await prebuiltBundle());
   let current: ChildProcess | undefined;
   let stopping = false;
@@ -97,7 +100,11 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
         XBORDER_ENSURE_SCHEDULES: 'false',
         XBORDER_LOG_LEVEL: 'ERROR',
         ...(target.version
-          ? { XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: target.version.deploymentName, ...(target.version.buildId ? { XBORDER_BUILD_ID: target.version.buildId } : {}) }
+          ? {
+              XBORDER_WORKER_VERSIONING: 'true',
+              XBORDER_DEPLOYMENT_NAME: target.version.deploymentName,
+              ...(target.version.buildId ? { XBORDER_BUILD_ID: target.version.buildId } : {}),
+            }
           : { XBORDER_WORKER_VERSIONING: 'false' }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -127,7 +134,8 @@ export async function superviseWorker(target: WorkerTarget, log: (line: string) 
 
   return {
     async ready() {
-      while (!stopping && (!current || readyChild !== current)) await new Promise((resolve) => setTimeout(resolve, 200));
+      while (!stopping && (!current || readyChild !== current))
+        await new Promise((resolve) => setTimeout(resolve, 200));
     },
     async restart() {
       const victim = current;

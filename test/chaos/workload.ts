@@ -35,7 +35,18 @@ export interface PaymentRun {
 
 /** A run before its start; the scenario keeps it, so a run that times out still shows how far it got. */
 export function newPaymentRun(key: string, kind: PaymentKind): PaymentRun {
-  return { key, kind, workflowId: `payment:${key}`, providerPaymentId: null, outcome: null, error: null, startRetries: 0, stage: 'start', startCalledAt: null, createdAt: null };
+  return {
+    key,
+    kind,
+    workflowId: `payment:${key}`,
+    providerPaymentId: null,
+    outcome: null,
+    error: null,
+    startRetries: 0,
+    stage: 'start',
+    startCalledAt: null,
+    createdAt: null,
+  };
 }
 
 export interface PayinRun {
@@ -46,16 +57,30 @@ export interface PayinRun {
 /** Reference prefix of one run: the checks find the run's payments in the sandbox by it. */
 export function paymentRequest(kind: PaymentKind, key: string, amount: number): PaymentRequest {
   const destination = { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' } as const;
-  const base = { customerId: 'cus_demo_individual', destination, paymentReason: 'PERSONAL_TRANSFERS' } as const;
+  const base = {
+    customerId: 'cus_demo_individual',
+    destination,
+    paymentReason: 'PERSONAL_TRANSFERS',
+  } as const;
   switch (kind) {
     case 'PULL': // funds pulled at once from a virtual account: no funding step, no quote expiry
-      return { ...base, source: { currencyCode: 'USDC', amount, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' }, reference: key };
+      return {
+        ...base,
+        source: { currencyCode: 'USDC', amount, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' },
+        reference: key,
+      };
     default:
       return { ...base, source: pushedSource(amount), reference: key };
   }
 }
 
-const pushedSource = (amount: number) => ({ currencyCode: 'USDC', amount, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' }) as const;
+const pushedSource = (amount: number) =>
+  ({
+    currencyCode: 'USDC',
+    amount,
+    rail: 'POLYGON',
+    fromAddress: '0x1111111111111111111111111111111111111111',
+  }) as const;
 
 export function pickKind(random: Random): PaymentKind {
   const r = random.next();
@@ -71,11 +96,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A sandbox control call (our test's own, not the system's), retried through connection drops; a 4xx is
  * final (409 when the payment already moved on) and returned.
  */
-async function control(url: string, json: Record<string, unknown>, until: number, headers: Record<string, string>): Promise<{ statusCode: number; refunded: boolean }> {
+async function control(
+  url: string,
+  json: Record<string, unknown>,
+  until: number,
+  headers: Record<string, string>,
+): Promise<{ statusCode: number; refunded: boolean }> {
   for (;;) {
     try {
-      const response = await got.post(url, { headers, json, timeout: { request: 10_000 }, retry: { limit: 0 }, throwHttpErrors: false });
-      if (response.statusCode < 500) return { statusCode: response.statusCode, refunded: refundedIn(response.body) };
+      const response = await got.post(url, {
+        headers,
+        json,
+        timeout: { request: 10_000 },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+      });
+      if (response.statusCode < 500)
+        return { statusCode: response.statusCode, refunded: refundedIn(response.body) };
     } catch (error) {
       if (Date.now() > until) throw error;
     }
@@ -87,7 +124,10 @@ async function control(url: string, json: Record<string, unknown>, until: number
 /** Does the control API's answer show a payment whose funds were refunded (lifecycle.refundedAt set)? */
 function refundedIn(body: string): boolean {
   try {
-    const parsed = JSON.parse(body) as { lifecycle?: { refundedAt?: string | null }; data?: { lifecycle?: { refundedAt?: string | null } } };
+    const parsed = JSON.parse(body) as {
+      lifecycle?: { refundedAt?: string | null };
+      data?: { lifecycle?: { refundedAt?: string | null } };
+    };
     return Boolean((parsed.data ?? parsed).lifecycle?.refundedAt);
   } catch {
     return false;
@@ -108,7 +148,14 @@ export async function drivePayment(
     // As a backend does: the same key again until an answer (startPayment retries only briefly itself). The
     // key makes it idempotent: a second call attaches to the first workflow.
     run.startCalledAt = Date.now();
-    const started = await startUntilAnswered(stack, run, kind, amount, options.deadline, options.events === true);
+    const started = await startUntilAnswered(
+      stack,
+      run,
+      kind,
+      amount,
+      options.deadline,
+      options.events === true,
+    );
     run.createdAt = Date.now();
     run.workflowId = started.workflowId;
     if (started.created.outcome !== 'CREATED') {
@@ -129,7 +176,13 @@ export async function drivePayment(
       // back, so the driver does not ask it to (the sandbox's control API would, and the check would compare
       // the workflow's REFUNDED with a FAILED made after it ended).
       const funded = await control(fundUrl, {}, options.deadline, stack.sandbox.controlHeaders);
-      if (!funded.refunded) await control(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' }, options.deadline, stack.sandbox.controlHeaders);
+      if (!funded.refunded)
+        await control(
+          `${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fail`,
+          { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' },
+          options.deadline,
+          stack.sandbox.controlHeaders,
+        );
     } else if (kind === 'EXPIRY_REFUND') {
       // Funds sent after the quote expired: the provider refunds them.
       await sleep(options.quoteValidityMs + 1_500);
@@ -160,13 +213,25 @@ async function resultUntilAnswered(stack: LocalStack, workflowId: string, deadli
   }
 }
 
-async function startUntilAnswered(stack: LocalStack, run: PaymentRun, kind: PaymentKind, amount: number, deadline: number, events: boolean) {
+async function startUntilAnswered(
+  stack: LocalStack,
+  run: PaymentRun,
+  kind: PaymentKind,
+  amount: number,
+  deadline: number,
+  events: boolean,
+) {
   for (;;) {
     try {
       return await startPayment(
         stack.client,
         // Reconcile often: a dropped or late webhook is found by GET within seconds, not an hour.
-        { paymentKey: run.key, request: paymentRequest(kind, run.key, amount), options: { reconcileEveryMs: 3_000 }, ...(events ? { events: {} } : {}) },
+        {
+          paymentKey: run.key,
+          request: paymentRequest(kind, run.key, amount),
+          options: { reconcileEveryMs: 3_000 },
+          ...(events ? { events: {} } : {}),
+        },
         { taskQueue: stack.taskQueue },
       );
     } catch (error) {
@@ -183,9 +248,17 @@ export async function drivePayin(stack: LocalStack, amount: number, deadline: nu
   for (;;) {
     try {
       const body = await got
-        .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount }, timeout: { request: 10_000 }, retry: { limit: 0 } })
+        .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, {
+          headers: stack.sandbox.controlHeaders,
+          json: { amount },
+          timeout: { request: 10_000 },
+          retry: { limit: 0 },
+        })
         .json<{ payin?: { id: string }; conversion?: { id: string } | null }>();
-      return { providerPaymentIds: [body.payin?.id, body.conversion?.id].filter((id): id is string => !!id), error: null };
+      return {
+        providerPaymentIds: [body.payin?.id, body.conversion?.id].filter((id): id is string => !!id),
+        error: null,
+      };
     } catch (error) {
       if (Date.now() > deadline) return { providerPaymentIds: [], error: String(error).slice(0, 300) };
       await sleep(500);

@@ -24,23 +24,32 @@ export interface PostgresServer {
 export function postgresBinDir(): string {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const base = '/usr/lib/postgresql';
-  const versions = existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))) : [];
+  const versions = existsSync(base)
+    ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+    : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql: run scripts/ensure-temporal-server.sh (installs the `postgresql` package)');
+  if (!newest)
+    throw new Error(
+      'no PostgreSQL server binaries under /usr/lib/postgresql: run scripts/ensure-temporal-server.sh (installs the `postgresql` package)',
+    );
   return path.join(base, newest, 'bin');
 }
 
 /** `setpriv` prefix that drops root to the postgres user; nothing when not root. */
 function asPostgresUser(): { prefix: string[]; uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return { prefix: [] };
-  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const id = (flag: string) =>
+    Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   const uid = id('-u');
   const gid = id('-g');
-  if (!Number.isInteger(uid) || uid <= 0) throw new Error('running as root and no `postgres` user to run PostgreSQL as');
+  if (!Number.isInteger(uid) || uid <= 0)
+    throw new Error('running as root and no `postgres` user to run PostgreSQL as');
   return { prefix: ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'], uid, gid };
 }
 
-export async function startPostgres(options: { user?: string; password?: string; log?: (line: string) => void } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  options: { user?: string; password?: string; log?: (line: string) => void } = {},
+): Promise<PostgresServer> {
   const bin = postgresBinDir();
   const user = options.user ?? 'temporal';
   const password = options.password ?? `pw-${Math.random().toString(36).slice(2)}`;
@@ -51,10 +60,21 @@ export async function startPostgres(options: { user?: string; password?: string;
   const socketDir = path.join(dir, 'sock');
   mkdirSync(socketDir);
   writeFileSync(path.join(dir, 'pwfile'), `${password}\n`);
-  if (runAs.uid !== undefined) for (const p of [dir, socketDir, path.join(dir, 'pwfile')]) chownSync(p, runAs.uid, runAs.gid!);
+  if (runAs.uid !== undefined)
+    for (const p of [dir, socketDir, path.join(dir, 'pwfile')]) chownSync(p, runAs.uid, runAs.gid!);
 
   const command = (name: string, args: string[]) => [...runAs.prefix, path.join(bin, name), ...args];
-  const [initCmd, ...initArgs] = command('initdb', ['-D', dataDir, '-U', user, `--pwfile=${path.join(dir, 'pwfile')}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-sync']);
+  const [initCmd, ...initArgs] = command('initdb', [
+    '-D',
+    dataDir,
+    '-U',
+    user,
+    `--pwfile=${path.join(dir, 'pwfile')}`,
+    '--auth=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const init = spawnSync(initCmd!, initArgs, { encoding: 'utf8', cwd: dir });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -67,12 +87,25 @@ export async function startPostgres(options: { user?: string; password?: string;
   const start = async () => {
     // fsync off: this data is thrown away and the OS never crashes under it; a PostgreSQL crash or
     // restart still loses nothing committed (synchronous_commit stays on).
-    const [cmd, ...args] = command('postgres', ['-D', dataDir, '-p', String(port), '-k', socketDir, '-c', `listen_addresses=${host}`, '-c', 'fsync=off']);
+    const [cmd, ...args] = command('postgres', [
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      socketDir,
+      '-c',
+      `listen_addresses=${host}`,
+      '-c',
+      'fsync=off',
+    ]);
     child = spawn(cmd!, args, { cwd: dir, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     const running = child;
-    await waitUntilListening(host, port, 60_000, () => (running.exitCode !== null ? `postgres exited: ${stderr}` : null));
+    await waitUntilListening(host, port, 60_000, () =>
+      running.exitCode !== null ? `postgres exited: ${stderr}` : null,
+    );
     // Listening is not accepting sessions yet (crash recovery after a kill): pg_isready says when.
     const deadline = Date.now() + 60_000;
     while (spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', host, '-p', String(port)]).status !== 0) {

@@ -10,19 +10,36 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { temporalBinaries } from '../../src/cli/temporal-binaries';
-import { containerEnv, DOCKER_DIR, loadCompose, ROOT, type Compose, type Service } from '../docker/compose-model';
+import {
+  containerEnv,
+  DOCKER_DIR,
+  loadCompose,
+  ROOT,
+  type Compose,
+  type Service,
+} from '../docker/compose-model';
 import net from 'node:net';
 import { startPostgres, type PostgresServer } from './postgres';
 import { killGroup, waitForExit, waitUntilListening } from './processes';
 
-const PathsSchema = z.object({ version: z.string(), server: z.string(), sqlTool: z.string(), schemaDir: z.string() });
+const PathsSchema = z.object({
+  version: z.string(),
+  server: z.string(),
+  sqlTool: z.string(),
+  schemaDir: z.string(),
+});
 export type TemporalServerPaths = z.infer<typeof PathsSchema>;
 
 /** Server binary, SQL tool and schema folder, found or built by scripts/ensure-temporal-server.sh. */
 export function temporalServerPaths(): TemporalServerPaths {
-  const run = spawnSync('bash', [path.join(ROOT, 'scripts', 'ensure-temporal-server.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawnSync('bash', [path.join(ROOT, 'scripts', 'ensure-temporal-server.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (run.status !== 0) throw new Error('scripts/ensure-temporal-server.sh failed (see its output above)');
-  return PathsSchema.parse(JSON.parse(readFileSync(path.join(ROOT, '.tools', 'temporal-server-paths.json'), 'utf8')));
+  return PathsSchema.parse(
+    JSON.parse(readFileSync(path.join(ROOT, '.tools', 'temporal-server-paths.json'), 'utf8')),
+  );
 }
 
 export interface TemporalCluster {
@@ -59,7 +76,8 @@ function hostPathOf(containerPath: string, svc: Service, workdir: string): strin
   for (const volume of svc.volumes ?? []) {
     const [source, target] = String(volume).split(':');
     if (!source?.startsWith('.') || !target) continue;
-    if (absolute === target || absolute.startsWith(`${target}/`)) return path.join(DOCKER_DIR, source, absolute.slice(target.length));
+    if (absolute === target || absolute.startsWith(`${target}/`))
+      return path.join(DOCKER_DIR, source, absolute.slice(target.length));
   }
   throw new Error(`${containerPath} is not on a volume of the service`);
 }
@@ -67,7 +85,9 @@ function hostPathOf(containerPath: string, svc: Service, workdir: string): strin
 /** Runs one of temporal-docker/scripts/ with sh, as the admin-tools entrypoint does. */
 function runScript(script: string, env: Record<string, string>, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', [path.join(DOCKER_DIR, 'scripts', script)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), ...env } });
+    const child = spawn('sh', [path.join(DOCKER_DIR, 'scripts', script)], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), ...env },
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -110,12 +130,21 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
   try {
     postgres = await startPostgres({ user: 'temporal', log });
     // What .env would hold; the rest comes from compose.yaml itself.
-    const dotenv = { POSTGRES_USER: postgres.user, POSTGRES_PASSWORD: postgres.password, TEMPORAL_NAMESPACE: namespace };
+    const dotenv = {
+      POSTGRES_USER: postgres.user,
+      POSTGRES_PASSWORD: postgres.password,
+      TEMPORAL_NAMESPACE: namespace,
+    };
     const onHost = { POSTGRES_SEEDS: postgres.host, DB_PORT: String(postgres.port) };
 
     await runScript(
       'setup-schema.sh',
-      { ...containerEnv(service(compose, 'temporal-schema-setup'), dotenv), ...onHost, SCHEMA_DIR: paths.schemaDir, TEMPORAL_SQL_TOOL: paths.sqlTool },
+      {
+        ...containerEnv(service(compose, 'temporal-schema-setup'), dotenv),
+        ...onHost,
+        SCHEMA_DIR: paths.schemaDir,
+        TEMPORAL_SQL_TOOL: paths.sqlTool,
+      },
       log,
     );
 
@@ -125,7 +154,16 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
     // (what freePort() gets) are above it: the server dies with "out of range for type smallint".
     const port = await freeLowPort();
     const ports: Record<string, string> = { FRONTEND_GRPC_PORT: String(port) };
-    for (const name of ['FRONTEND_HTTP_PORT', 'FRONTEND_MEMBERSHIP_PORT', 'HISTORY_GRPC_PORT', 'HISTORY_MEMBERSHIP_PORT', 'MATCHING_GRPC_PORT', 'MATCHING_MEMBERSHIP_PORT', 'WORKER_GRPC_PORT', 'WORKER_MEMBERSHIP_PORT'])
+    for (const name of [
+      'FRONTEND_HTTP_PORT',
+      'FRONTEND_MEMBERSHIP_PORT',
+      'HISTORY_GRPC_PORT',
+      'HISTORY_MEMBERSHIP_PORT',
+      'MATCHING_GRPC_PORT',
+      'MATCHING_MEMBERSHIP_PORT',
+      'WORKER_GRPC_PORT',
+      'WORKER_MEMBERSHIP_PORT',
+    ])
       ports[name] = String(await freeLowPort(Object.values(ports)));
     const serverEnv = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -134,13 +172,22 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
       ...ports,
       // 0.0.0.0 in the container; on a shared host, loopback only.
       BIND_ON_IP: '127.0.0.1',
-      DYNAMIC_CONFIG_FILE_PATH: hostPathOf(composeEnv.DYNAMIC_CONFIG_FILE_PATH ?? '', temporalService, '/etc/temporal'),
+      DYNAMIC_CONFIG_FILE_PATH: hostPathOf(
+        composeEnv.DYNAMIC_CONFIG_FILE_PATH ?? '',
+        temporalService,
+        '/etc/temporal',
+      ),
       LOG_LEVEL: process.env.XBORDER_CLUSTER_LOG_LEVEL ?? 'warn',
     };
     const address = `127.0.0.1:${port}`;
     const startServer = async () => {
       const fd = openSync(serverLog, 'a');
-      const child = spawn(paths.server, ['start'], { cwd: dir, env: serverEnv, detached: true, stdio: ['ignore', fd, fd] });
+      const child = spawn(paths.server, ['start'], {
+        cwd: dir,
+        env: serverEnv,
+        detached: true,
+        stdio: ['ignore', fd, fd],
+      });
       closeSync(fd);
       server = child;
       await waitUntilListening('127.0.0.1', port, 120_000, () =>
@@ -152,7 +199,11 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
 
     await runScript(
       'setup-namespace.sh',
-      { ...containerEnv(service(compose, 'temporal-namespace-setup'), dotenv), TEMPORAL_ADDRESS: address, TEMPORAL_CLI: cli },
+      {
+        ...containerEnv(service(compose, 'temporal-namespace-setup'), dotenv),
+        TEMPORAL_ADDRESS: address,
+        TEMPORAL_CLI: cli,
+      },
       log,
     );
 

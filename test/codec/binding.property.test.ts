@@ -8,20 +8,31 @@ import { defaultPayloadConverter, type SerializationContext } from '@temporalio/
 import { CodecError, EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
 
 const codec = new EncryptionCodec(staticKeyProvider(generateCodecKeys('binding-property')));
-const wf = (workflowId: string, namespace = 'default'): SerializationContext => ({ type: 'workflow', namespace, workflowId });
-const sealedFor = async (id: string, namespace = 'default') => (await codec.encode([defaultPayloadConverter.toPayload({ secret: 'input' })], wf(id, namespace)))[0]!;
+const wf = (workflowId: string, namespace = 'default'): SerializationContext => ({
+  type: 'workflow',
+  namespace,
+  workflowId,
+});
+const sealedFor = async (id: string, namespace = 'default') =>
+  (await codec.encode([defaultPayloadConverter.toPayload({ secret: 'input' })], wf(id, namespace)))[0]!;
 
 /** Independent oracle: `schedule:<x>` and `schedule:<x>-<dddd-dd-ddTdd:dd:ddZ>` are one Schedule's; nothing else is shared. */
 function family(id: string): string | null {
   if (!id.startsWith('schedule:')) return null;
   const template = '-dddd-dd-ddTdd:dd:ddZ';
   const tail = id.slice(-template.length);
-  const isTime = id.length > 'schedule:'.length + template.length && [...template].every((t, i) => (t === 'd' ? tail[i]! >= '0' && tail[i]! <= '9' : tail[i] === t));
+  const isTime =
+    id.length > 'schedule:'.length + template.length &&
+    [...template].every((t, i) => (t === 'd' ? tail[i]! >= '0' && tail[i]! <= '9' : tail[i] === t));
   return isTime ? id.slice(0, -template.length) : id;
 }
 const mayRead = (a: string, b: string) => a === b || (family(b) !== null && family(a) === family(b));
 
-async function outcome(a: string, b: string, namespaceB = 'default'): Promise<'read' | 'WRONG_WORKFLOW' | string> {
+async function outcome(
+  a: string,
+  b: string,
+  namespaceB = 'default',
+): Promise<'read' | 'WRONG_WORKFLOW' | string> {
   try {
     await codec.decode([await sealedFor(a)], wf(b, namespaceB));
     return 'read';
@@ -32,15 +43,54 @@ async function outcome(a: string, b: string, namespaceB = 'default'): Promise<'r
 
 const pad = (n: number, w: number) => String(n).padStart(w, '0');
 const rfc3339 = fc
-  .tuple(fc.integer({ min: 1970, max: 2999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
-  .map(([y, mo, d, h, mi, s]) => `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}Z`);
-const key = fc.oneof(fc.string({ minLength: 1, maxLength: 24 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), fc.uuid(), fc.constantFrom('order-1', 'run', 'x-run', 'Ä', 'A\u030a'));
+  .tuple(
+    fc.integer({ min: 1970, max: 2999 }),
+    fc.integer({ min: 1, max: 12 }),
+    fc.integer({ min: 1, max: 31 }),
+    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.integer({ min: 0, max: 59 }),
+  )
+  .map(
+    ([y, mo, d, h, mi, s]) =>
+      `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}Z`,
+  );
+const key = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 24 }),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+  fc.uuid(),
+  fc.constantFrom('order-1', 'run', 'x-run', 'Ä', 'A\u030a'),
+);
 const workflowA = fc.oneof(
-  fc.tuple(fc.constantFrom('payment:', 'transfer:', 'provider-payment:', 'provider-customer:', 'customer:', 'account:', 'payment-reconcile-run', 'quote-refresh-run', ''), key).map(([p, k]) => p + k),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'payment:',
+        'transfer:',
+        'provider-payment:',
+        'provider-customer:',
+        'customer:',
+        'account:',
+        'payment-reconcile-run',
+        'quote-refresh-run',
+        '',
+      ),
+      key,
+    )
+    .map(([p, k]) => p + k),
   key.map((k) => `schedule:${k}`),
   fc.tuple(key, rfc3339).map(([k, t]) => `schedule:${k}-${t}`),
 );
-const LOOKALIKE: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', x: 'х', ':': '：', '-': '‐' };
+const LOOKALIKE: Record<string, string> = {
+  a: 'а',
+  e: 'е',
+  o: 'о',
+  p: 'р',
+  c: 'с',
+  x: 'х',
+  ':': '：',
+  '-': '‐',
+};
 /** B near A: mostly not A (the property is about B ≠ A; B = A is also drawn and must be read). */
 const near = (a: string) =>
   fc.oneof(
@@ -95,9 +145,13 @@ it('never reads a payload of a workflow that is not a Schedule in `<its ID>-<tim
 
 it('never reads a payload in another namespace, whatever the workflow ID (1,000 cases)', async () => {
   await fc.assert(
-    fc.asyncProperty(workflowA, fc.string({ maxLength: 20 }).filter((n) => n !== 'default'), async (a, namespace) => {
-      expect(await outcome(a, a, namespace)).toBe('WRONG_WORKFLOW');
-    }),
+    fc.asyncProperty(
+      workflowA,
+      fc.string({ maxLength: 20 }).filter((n) => n !== 'default'),
+      async (a, namespace) => {
+        expect(await outcome(a, a, namespace)).toBe('WRONG_WORKFLOW');
+      },
+    ),
     { numRuns: 1_000 },
   );
 });

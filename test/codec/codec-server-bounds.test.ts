@@ -15,7 +15,12 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
 });
 
-async function server(options: { maxConnections?: number; bodyTimeoutMs?: number; maxBodyBytes?: number; maxBufferedBytes?: number }) {
+async function server(options: {
+  maxConnections?: number;
+  bodyTimeoutMs?: number;
+  maxBodyBytes?: number;
+  maxBufferedBytes?: number;
+}) {
   const s = await startCodecServer({ codecs: [codec], tokens: [TOKEN], ...options });
   servers.push(s);
   return s;
@@ -30,9 +35,13 @@ function connect(url: string): { socket: net.Socket; closed: (waitMs: number) =>
   socket.on('data', (d) => (received += d.toString()));
   socket.on('error', () => undefined);
   const ended = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
-  return { socket, closed: (waitMs) => Promise.race([ended, new Promise<null>((r) => setTimeout(() => r(null), waitMs))]) };
+  return {
+    socket,
+    closed: (waitMs) => Promise.race([ended, new Promise<null>((r) => setTimeout(() => r(null), waitMs))]),
+  };
 }
-const head = (length: number) => `POST /${TOKEN}/decode HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+const head = (length: number) =>
+  `POST /${TOKEN}/decode HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 it('closes connections over the cap at once, and serves again once they are gone', async () => {
   const s = await server({ maxConnections: 4 });
@@ -43,7 +52,11 @@ it('closes connections over the cap at once, and serves again once they are gone
   for (const o of open) expect(await o.closed(50)).toBeNull(); // the first four are still open
   for (const o of open) o.socket.destroy();
   await new Promise((r) => setTimeout(r, 200));
-  const answer = await fetch(`${s.url}/decode`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{"payloads":[]}' });
+  const answer = await fetch(`${s.url}/decode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: '{"payloads":[]}',
+  });
   expect(answer.status).toBe(200);
 });
 
@@ -75,6 +88,10 @@ it('answers 503 when the bodies in memory together would pass the budget, and fr
   expect(await second.closed(3_000)).toMatch(/^HTTP\/1\.1 503/);
   first.socket.destroy();
   await new Promise((r) => setTimeout(r, 300));
-  const answer = await fetch(`${s.url}/decode`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: JSON.stringify({ payloads: [] }) + ' '.repeat(800) });
+  const answer = await fetch(`${s.url}/decode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ payloads: [] }) + ' '.repeat(800),
+  });
   expect(answer.status).toBe(200);
 });

@@ -19,7 +19,9 @@ afterAll(async () => {
 });
 
 const toJson = (p: { metadata?: Record<string, Uint8Array | null> | null; data?: Uint8Array | null }) => ({
-  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')])),
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
   data: Buffer.from(p.data ?? []).toString('base64'),
 });
 
@@ -40,11 +42,19 @@ it('decodes with the bearer token, and refuses without it or with a wrong one (4
   const body = await encryptedBody({ email: 'ana.silva@example.org' });
   const ok = await post('/decode', body, { authorization: `Bearer ${TOKEN}` });
   expect(ok.statusCode).toBe(200);
-  const [payload] = (JSON.parse(ok.body) as { payloads: Array<{ metadata: Record<string, string>; data: string }> }).payloads;
+  const [payload] = (
+    JSON.parse(ok.body) as { payloads: Array<{ metadata: Record<string, string>; data: string }> }
+  ).payloads;
   expect(Buffer.from(payload!.metadata.encoding!, 'base64').toString()).toBe('json/plain');
-  expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toEqual({ email: 'ana.silva@example.org' });
+  expect(JSON.parse(Buffer.from(payload!.data, 'base64').toString())).toEqual({
+    email: 'ana.silva@example.org',
+  });
 
-  for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: TOKEN }] as Array<Record<string, string>>) {
+  for (const headers of [
+    {},
+    { authorization: 'Bearer wrong-token-0123456789' },
+    { authorization: TOKEN },
+  ] as Array<Record<string, string>>) {
     const refused = await post('/decode', body, headers);
     expect(refused.statusCode).toBe(401);
     expect(refused.body).not.toContain('ana.silva');
@@ -71,7 +81,11 @@ it('answers the CORS preflight of the UI origin only', async () => {
   const preflight = (origin: string) =>
     got(`${server.url}/decode`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-namespace,authorization' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-namespace,authorization',
+      },
       throwHttpErrors: false,
     });
   const allowed = await preflight(UI_ORIGIN);
@@ -83,7 +97,10 @@ it('answers the CORS preflight of the UI origin only', async () => {
   expect(other.statusCode).toBe(403);
   expect(other.headers['access-control-allow-origin']).toBeUndefined();
   // The actual request from the UI carries the CORS header too.
-  const decoded = await post('/decode', await encryptedBody({ n: 2 }), { origin: UI_ORIGIN, authorization: `Bearer ${TOKEN}` });
+  const decoded = await post('/decode', await encryptedBody({ n: 2 }), {
+    origin: UI_ORIGIN,
+    authorization: `Bearer ${TOKEN}`,
+  });
   expect(decoded.headers['access-control-allow-origin']).toBe(UI_ORIGIN);
 });
 
@@ -93,7 +110,9 @@ it('refuses a bad body (400) and a payload it cannot decrypt (422), without echo
   expect((await post('/decode', { nope: [] }, auth)).statusCode).toBe(400);
   expect((await post('/decode', { payloads: [{ data: '***' }] }, auth)).statusCode).toBe(400);
   const foreign = new EncryptionCodec(staticKeyProvider(generateCodecKeys('other-key')));
-  const [encrypted] = await foreign.encode([defaultPayloadConverter.toPayload({ secret: 'ana.silva@example.org' })]);
+  const [encrypted] = await foreign.encode([
+    defaultPayloadConverter.toPayload({ secret: 'ana.silva@example.org' }),
+  ]);
   const refused = await post('/decode', { payloads: [toJson(encrypted!)] }, auth);
   expect(refused.statusCode).toBe(422);
   expect(JSON.parse(refused.body)).toMatchObject({ type: 'UNKNOWN_KEY_ID' });
@@ -102,15 +121,23 @@ it('refuses a bad body (400) and a payload it cannot decrypt (422), without echo
 });
 
 it('never starts without a token', async () => {
-  await expect(startCodecServer({ codecs: [codec], tokens: [] })).rejects.toThrow(/never runs unauthenticated/);
+  await expect(startCodecServer({ codecs: [codec], tokens: [] })).rejects.toThrow(
+    /never runs unauthenticated/,
+  );
   await expect(startCodecServer({ codecs: [codec], tokens: ['short'] })).rejects.toThrow(/24\+ characters/);
-  await expect(startCodecServer({ codecs: [codec], tokens: ['x'.repeat(40)] })).rejects.toThrow(/24\+ characters/);
+  await expect(startCodecServer({ codecs: [codec], tokens: ['x'.repeat(40)] })).rejects.toThrow(
+    /24\+ characters/,
+  );
 });
 
 it('shows a plaintext payload as it is and decodes a workflow-bound one without a context (the UI sends none)', async () => {
   const auth = { authorization: `Bearer ${TOKEN}` };
   const plain = defaultPayloadConverter.toPayload({ searchAttribute: 'PaymentPhase' });
-  const [bound] = await codec.encode([defaultPayloadConverter.toPayload({ n: 3 })], { type: 'workflow', namespace: 'default', workflowId: 'payment:k1' });
+  const [bound] = await codec.encode([defaultPayloadConverter.toPayload({ n: 3 })], {
+    type: 'workflow',
+    namespace: 'default',
+    workflowId: 'payment:k1',
+  });
   const res = await post('/decode', { payloads: [toJson(plain), toJson(bound!)] }, auth);
   expect(res.statusCode).toBe(200);
   const [shown, decoded] = (JSON.parse(res.body) as { payloads: Array<{ data: string }> }).payloads;

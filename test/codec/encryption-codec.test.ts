@@ -39,7 +39,8 @@ describe('EncryptionCodec', () => {
     const [encrypted] = await codec.encode([original]);
     expect(Buffer.from(encrypted!.metadata!.encoding!).toString()).toBe('binary/encrypted');
     expect(Buffer.from(encrypted!.metadata!['encryption-key-id']!).toString()).toBe('key-a');
-    for (const secret of [...Object.values(PII), 'json/plain']) expect(text(encrypted!)).not.toContain(secret);
+    for (const secret of [...Object.values(PII), 'json/plain'])
+      expect(text(encrypted!)).not.toContain(secret);
     const [decoded] = await codec.decode([encrypted!]);
     expect(fromPayload(decoded!)).toEqual(PII);
     expect(Buffer.from(decoded!.metadata!.encoding!).toString()).toBe('json/plain');
@@ -48,7 +49,9 @@ describe('EncryptionCodec', () => {
   it('uses a fresh 12-byte IV per payload: the same value never encrypts to the same bytes', async () => {
     const codec = codecOf(keysA);
     const [one, two] = await codec.encode([toPayload(PII), toPayload(PII)]);
-    expect(Buffer.from(one!.data!).subarray(0, 12).equals(Buffer.from(two!.data!).subarray(0, 12))).toBe(false);
+    expect(Buffer.from(one!.data!).subarray(0, 12).equals(Buffer.from(two!.data!).subarray(0, 12))).toBe(
+      false,
+    );
     expect(Buffer.from(one!.data!).equals(Buffer.from(two!.data!))).toBe(false);
   });
 
@@ -80,7 +83,10 @@ describe('EncryptionCodec', () => {
     await expectCodecError(codec.decode([flip(-1)]), 'DECRYPT_FAILED'); // tag
     await expectCodecError(codec.decode([flip(0)]), 'DECRYPT_FAILED'); // IV
     // Same key material under another id: the id is authenticated data, so relabelling fails too.
-    const relabelled = { ...encrypted!, metadata: { ...encrypted!.metadata, 'encryption-key-id': new Uint8Array(Buffer.from('key-b')) } };
+    const relabelled = {
+      ...encrypted!,
+      metadata: { ...encrypted!.metadata, 'encryption-key-id': new Uint8Array(Buffer.from('key-b')) },
+    };
     await expectCodecError(codec.decode([relabelled]), 'DECRYPT_FAILED');
     await expectCodecError(codec.decode([{ ...encrypted!, data: new Uint8Array(10) }]), 'MALFORMED');
     const noId = { ...encrypted!, metadata: { encoding: encrypted!.metadata!.encoding! } };
@@ -104,14 +110,19 @@ describe('EncryptionCodec', () => {
     const error = await expectCodecError(codecOf(keysA).decode([plain]), 'PLAINTEXT');
     expect(error.message).toMatch(/XBORDER_CODEC_PLAINTEXT=admit/);
     expect(error.message).not.toContain(PII.email);
-    const [decoded] = await new EncryptionCodec(staticKeyProvider(keysA), { plaintext: 'admit' }).decode([plain]);
+    const [decoded] = await new EncryptionCodec(staticKeyProvider(keysA), { plaintext: 'admit' }).decode([
+      plain,
+    ]);
     expect(decoded).toBe(plain);
     expect(fromPayload(decoded!)).toEqual(PII);
   });
 
   it('encodes failure messages and stack traces into a payload the codec encrypts', async () => {
     const failureConverter = new DefaultFailureConverter({ encodeCommonAttributes: true });
-    const failure = failureConverter.errorToFailure(new Error(`no account for ${PII.email}`), defaultPayloadConverter);
+    const failure = failureConverter.errorToFailure(
+      new Error(`no account for ${PII.email}`),
+      defaultPayloadConverter,
+    );
     expect(failure.message).toBe('Encoded failure');
     expect(JSON.stringify(failure.message) + (failure.stackTrace ?? '')).not.toContain(PII.email);
     const [encrypted] = await codecOf(keysA).encode([failure.encodedAttributes!]);
@@ -124,8 +135,12 @@ describe('keys from the environment', () => {
 
   it('reads XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE, never both', () => {
     expect(codecKeysFromEnv({ XBORDER_CODEC_KEYS: json })).toMatchObject({ kind: 'keys', keys: keysA });
-    expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS: json, XBORDER_CODEC_KEYS_FILE: '/x' })).toThrow(/not both/);
-    expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS_FILE: '/nonexistent/keys.json' })).toThrow(/cannot read/);
+    expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS: json, XBORDER_CODEC_KEYS_FILE: '/x' })).toThrow(
+      /not both/,
+    );
+    expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS_FILE: '/nonexistent/keys.json' })).toThrow(
+      /cannot read/,
+    );
   });
 
   it('rejects keys of the wrong length or a current id that is not listed, without echoing the key', () => {
@@ -140,7 +155,9 @@ describe('keys from the environment', () => {
     })();
     expect(error.message).toMatch(/32 bytes/);
     expect(error.message).not.toContain(short);
-    expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS: JSON.stringify({ current: 'x', keys: keysA.keys }) })).toThrow(/current/);
+    expect(() =>
+      codecKeysFromEnv({ XBORDER_CODEC_KEYS: JSON.stringify({ current: 'x', keys: keysA.keys }) }),
+    ).toThrow(/current/);
     expect(() => codecKeysFromEnv({ XBORDER_CODEC_KEYS: 'not json' })).toThrow(/not JSON/);
   });
 

@@ -10,13 +10,22 @@ import type { LocalStack } from '../../src/cli/stack';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { demoCustomer } from '../../src/cli/demo-data';
 import { startPayment } from '../../src/client/payments';
-import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, onboardCustomerWorkflowId } from '../../workflows/onboard-customer/api';
+import {
+  ONBOARD_CUSTOMER_WORKFLOW_TYPE,
+  onboardCustomerWorkflowId,
+} from '../../workflows/onboard-customer/api';
 import { recordHistories } from '../support/history-recorder';
 import { eventually, startTestStack, uniqueKey } from '../e2e/stack-support';
 
 jest.setTimeout(180_000);
 
-const demo = demoCustomer() as { email: string; phone: string; birthDate: string; accountPurpose: string; address: { line1: string } };
+const demo = demoCustomer() as {
+  email: string;
+  phone: string;
+  birthDate: string;
+  accountPurpose: string;
+  address: { line1: string };
+};
 const business = {
   type: 'BUSINESS',
   name: 'Quokka Scan Imports Ltd',
@@ -24,7 +33,13 @@ const business = {
   email: 'finance@quokka-scan.example',
   phone: '+12125550177',
   accountPurpose: 'Paying coffee suppliers abroad',
-  address: { line1: '77 Wallaby Lane', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' },
+  address: {
+    line1: '77 Wallaby Lane',
+    city: 'New York',
+    postalCode: '10001',
+    stateRegionOrProvince: 'NY',
+    countryCode: 'US',
+  },
   estimatedAnnualRevenueUSD: 'ONE_MILLION_TO_TEN_MILLION',
   expectedMonthlyPaymentsUSD: 250000,
   operatesInProhibitedCountries: false,
@@ -37,15 +52,33 @@ const business = {
     { type: 'PROOF_OF_ADDRESS', fileUrl: 'https://files.example/quokka/lease.pdf' },
     { type: 'PROOF_OF_SOURCE_OF_FUNDS', fileUrl: 'https://files.example/quokka/statement.pdf' },
   ],
-  associatedPersons: [{ firstName: 'Wilhelmina', lastName: 'Quokkasson', title: 'CEO', countryCode: 'US', birthDate: '1981-02-03' }],
+  associatedPersons: [
+    {
+      firstName: 'Wilhelmina',
+      lastName: 'Quokkasson',
+      title: 'CEO',
+      countryCode: 'US',
+      birthDate: '1981-02-03',
+    },
+  ],
 };
 const FROM_ADDRESS = '0x2222222222222222222222222222222222222222';
 
 /** The personal data of the three flows: none of it may appear in plaintext anywhere in Temporal. */
 const PII = [
-  demo.email, demo.phone, demo.birthDate, demo.accountPurpose, demo.address.line1,
-  business.name, business.email, business.phone, business.address.line1, business.sourceOfFundsDescription,
-  'Quokkasson', '1981-02-03', FROM_ADDRESS,
+  demo.email,
+  demo.phone,
+  demo.birthDate,
+  demo.accountPurpose,
+  demo.address.line1,
+  business.name,
+  business.email,
+  business.phone,
+  business.address.line1,
+  business.sourceOfFundsDescription,
+  'Quokkasson',
+  '1981-02-03',
+  FROM_ADDRESS,
 ];
 
 let stack: LocalStack;
@@ -54,11 +87,21 @@ beforeAll(async () => {
   stack = await startTestStack({ sandbox: { demoData: true, quoteValidityMs: 8_000 } });
 });
 afterAll(async () => {
-  for (const [scenario, ids] of toRecord) await recordHistories(stack.client, stack.temporal.address, scenario, ids);
+  for (const [scenario, ids] of toRecord)
+    await recordHistories(stack.client, stack.temporal.address, scenario, ids);
   await stack?.close();
 });
 
-interface ScanCounts { workflows: number; events: number; payloads: number; encrypted: number; searchAttributes: number; patchMarkers: number; localActivityMarkers: number; hits: string[] }
+interface ScanCounts {
+  workflows: number;
+  events: number;
+  payloads: number;
+  encrypted: number;
+  searchAttributes: number;
+  patchMarkers: number;
+  localActivityMarkers: number;
+  hits: string[];
+}
 
 /** Every object with `data` bytes and a `metadata` map is a payload; search attributes are reported apart. */
 function countPayloads(value: unknown, counts: ScanCounts, inSearchAttributes = false): void {
@@ -71,7 +114,8 @@ function countPayloads(value: unknown, counts: ScanCounts, inSearchAttributes = 
     if (encoding && Buffer.from(encoding).toString() === 'binary/encrypted') counts.encrypted += 1;
     return;
   }
-  for (const [key, child] of Object.entries(record)) countPayloads(child, counts, inSearchAttributes || key === 'searchAttributes');
+  for (const [key, child] of Object.entries(record))
+    countPayloads(child, counts, inSearchAttributes || key === 'searchAttributes');
 }
 
 /**
@@ -97,13 +141,24 @@ function isPatchMarker(event: temporal.api.history.v1.IHistoryEvent): boolean {
  * bookkeeping (sequence, attempt, activity type, times), no data of ours, which this checks. Returns the event
  * with `data` left out, for the usual count.
  */
-function withoutLocalActivityBookkeeping(event: temporal.api.history.v1.IHistoryEvent, counts: ScanCounts): temporal.api.history.v1.IHistoryEvent {
+function withoutLocalActivityBookkeeping(
+  event: temporal.api.history.v1.IHistoryEvent,
+  counts: ScanCounts,
+): temporal.api.history.v1.IHistoryEvent {
   const marker = event.markerRecordedEventAttributes;
   if (marker?.markerName !== 'core_local_activity') return event;
   counts.localActivityMarkers += 1;
   for (const payload of marker.details?.data?.payloads ?? []) {
     const parsed = JSON.parse(Buffer.from(payload.data ?? []).toString()) as Record<string, unknown>;
-    const allowed = ['activity_id', 'activity_type', 'attempt', 'backoff', 'complete_time', 'original_schedule_time', 'seq'];
+    const allowed = [
+      'activity_id',
+      'activity_type',
+      'attempt',
+      'backoff',
+      'complete_time',
+      'original_schedule_time',
+      'seq',
+    ];
     expect(Object.keys(parsed).filter((k) => !allowed.includes(k))).toEqual([]);
     expect(parsed.activity_type).toMatch(/^[A-Za-z]+$/);
   }
@@ -113,13 +168,23 @@ function withoutLocalActivityBookkeeping(event: temporal.api.history.v1.IHistory
 
 function scanBytes(where: string, bytes: Uint8Array, counts: ScanCounts) {
   const buffer = Buffer.from(bytes);
-  for (const secret of PII) if (buffer.includes(Buffer.from(secret, 'utf8'))) counts.hits.push(`${secret} in ${where}`);
+  for (const secret of PII)
+    if (buffer.includes(Buffer.from(secret, 'utf8'))) counts.hits.push(`${secret} in ${where}`);
 }
 
 async function scanNamespace(): Promise<ScanCounts> {
   const { workflowService } = stack.client;
   const namespace = stack.namespace;
-  const counts: ScanCounts = { workflows: 0, events: 0, payloads: 0, encrypted: 0, searchAttributes: 0, patchMarkers: 0, localActivityMarkers: 0, hits: [] };
+  const counts: ScanCounts = {
+    workflows: 0,
+    events: 0,
+    payloads: 0,
+    encrypted: 0,
+    searchAttributes: 0,
+    patchMarkers: 0,
+    localActivityMarkers: 0,
+    hits: [],
+  };
   const executions: temporal.api.common.v1.IWorkflowExecution[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -127,7 +192,11 @@ async function scanNamespace(): Promise<ScanCounts> {
     for (const info of page.executions ?? []) {
       executions.push(info.execution!);
       // the visibility record: IDs, memo, search attributes
-      scanBytes(`visibility of ${info.execution!.workflowId}`, temporal.api.workflow.v1.WorkflowExecutionInfo.encode(info).finish(), counts);
+      scanBytes(
+        `visibility of ${info.execution!.workflowId}`,
+        temporal.api.workflow.v1.WorkflowExecutionInfo.encode(info).finish(),
+        counts,
+      );
       countPayloads({ memo: info.memo, searchAttributes: info.searchAttributes }, counts);
     }
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -135,14 +204,27 @@ async function scanNamespace(): Promise<ScanCounts> {
   for (const execution of executions) {
     counts.workflows += 1;
     const described = await workflowService.describeWorkflowExecution({ namespace, execution });
-    scanBytes(`description of ${execution.workflowId}`, temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse.encode(described).finish(), counts);
+    scanBytes(
+      `description of ${execution.workflowId}`,
+      temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse.encode(described).finish(),
+      counts,
+    );
     let token: Uint8Array | undefined;
     do {
-      const page = await workflowService.getWorkflowExecutionHistory({ namespace, execution, nextPageToken: token });
+      const page = await workflowService.getWorkflowExecutionHistory({
+        namespace,
+        execution,
+        nextPageToken: token,
+      });
       for (const event of page.history?.events ?? []) {
         counts.events += 1;
-        scanBytes(`event ${String(event.eventId)} (${temporal.api.enums.v1.EventType[event.eventType!]}) of ${execution.workflowId}`, temporal.api.history.v1.HistoryEvent.encode(event).finish(), counts);
-        if (isPatchMarker(event)) counts.patchMarkers += 1; // Core writes it in plaintext: a patch id only (checked there)
+        scanBytes(
+          `event ${String(event.eventId)} (${temporal.api.enums.v1.EventType[event.eventType!]}) of ${execution.workflowId}`,
+          temporal.api.history.v1.HistoryEvent.encode(event).finish(),
+          counts,
+        );
+        if (isPatchMarker(event))
+          counts.patchMarkers += 1; // Core writes it in plaintext: a patch id only (checked there)
         else countPayloads(withoutLocalActivityBookkeeping(event, counts), counts);
       }
       token = page.nextPageToken?.length ? page.nextPageToken : undefined;
@@ -184,8 +266,14 @@ it('stores none of the personal data of the e2e flows in plaintext: payloads, fa
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error('payment not created');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
-  expect(await started.result()).toMatchObject({ outcome: 'FAILED', code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
+  expect(await started.result()).toMatchObject({
+    outcome: 'FAILED',
+    code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER',
+  });
   toRecord.push(['encrypted-payout-failed', [started.workflowId]]);
 
   // Visibility is eventually consistent: wait until it lists every workflow the flows ran.

@@ -14,12 +14,17 @@ jest.setTimeout(120_000);
 const ROOT = path.resolve(__dirname, '..', '..');
 const CHART = path.join(ROOT, 'deploy', 'helm', 'xborder');
 
-
 /** Found without installing (CI installs them first; a developer runs the scripts once). */
 function installed(): { helm: string; pythonPath: string } | null {
   const runs = (candidate: string) => spawnSync(candidate, ['version', '--short']).status === 0;
-  const helm = [process.env.HELM, path.join(ROOT, '.tools', 'helm', 'helm'), 'helm'].find((c): c is string => Boolean(c) && runs(c!)) ?? null;
-  const probe = (pythonPath: string) => spawnSync('python3', ['-c', 'import kubernetes_validate, jsonschema'], { env: { ...process.env, PYTHONPATH: pythonPath } }).status === 0;
+  const helm =
+    [process.env.HELM, path.join(ROOT, '.tools', 'helm', 'helm'), 'helm'].find(
+      (c): c is string => Boolean(c) && runs(c!),
+    ) ?? null;
+  const probe = (pythonPath: string) =>
+    spawnSync('python3', ['-c', 'import kubernetes_validate, jsonschema'], {
+      env: { ...process.env, PYTHONPATH: pythonPath },
+    }).status === 0;
   const local = path.join(ROOT, '.tools', 'kubernetes-validate');
   const pythonPath = probe('') ? '' : probe(local) ? local : null;
   if (!helm || pythonPath === null) return null;
@@ -29,34 +34,60 @@ function installed(): { helm: string; pythonPath: string } | null {
 const tools = installed();
 const describeWithTools = tools ? describe : describe.skip;
 if (!tools) {
-  console.warn('helm chart validation SKIPPED: run scripts/ensure-helm.sh and scripts/ensure-kubernetes-validate.sh (CI does)');
+  console.warn(
+    'helm chart validation SKIPPED: run scripts/ensure-helm.sh and scripts/ensure-kubernetes-validate.sh (CI does)',
+  );
 }
 
 function render(...values: string[]): string {
-  return execFileSync(tools!.helm, ['template', 'xb', CHART, '--namespace', 'payments', '--kube-version', '1.33.0', ...values.flatMap((v) => ['--set', v])], { encoding: 'utf8' });
+  return execFileSync(
+    tools!.helm,
+    [
+      'template',
+      'xb',
+      CHART,
+      '--namespace',
+      'payments',
+      '--kube-version',
+      '1.33.0',
+      ...values.flatMap((v) => ['--set', v]),
+    ],
+    { encoding: 'utf8' },
+  );
 }
 
 function validate(rendered: string): { status: number | null; out: string } {
-  const run = spawnSync('python3', [path.join(ROOT, 'scripts', 'validate-k8s.py'), '--kubernetes-version', '1.33'], {
-    input: rendered,
-    encoding: 'utf8',
-    env: { ...process.env, PYTHONPATH: tools!.pythonPath },
-  });
+  const run = spawnSync(
+    'python3',
+    [path.join(ROOT, 'scripts', 'validate-k8s.py'), '--kubernetes-version', '1.33'],
+    {
+      input: rendered,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: tools!.pythonPath },
+    },
+  );
   return { status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
 type Obj = { kind: string; metadata: { name: string }; spec: Record<string, any> };
-const objects = (rendered: string): Obj[] => parseAllDocuments(rendered).map((d) => d.toJS() as Obj).filter(Boolean);
+const objects = (rendered: string): Obj[] =>
+  parseAllDocuments(rendered)
+    .map((d) => d.toJS() as Obj)
+    .filter(Boolean);
 
 function podSpecs(all: Obj[]): [string, Record<string, any>][] {
-  return all.filter((o) => o.kind === 'Deployment' || o.kind === 'WorkerDeployment').map((o) => [o.metadata.name, o.spec.template.spec]);
+  return all
+    .filter((o) => o.kind === 'Deployment' || o.kind === 'WorkerDeployment')
+    .map((o) => [o.metadata.name, o.spec.template.spec]);
 }
 
 describeWithTools('deploy/helm/xborder', () => {
   it('renders objects that Kubernetes 1.33 and the Worker Controller CRDs accept, with the default values', () => {
     const result = validate(render());
     console.log(result.out);
-    expect(result.out).toMatch(/ok {3}WorkerDeployment\/xb-worker \(temporal\.io\/v1alpha1, against the CRD\)/);
+    expect(result.out).toMatch(
+      /ok {3}WorkerDeployment\/xb-worker \(temporal\.io\/v1alpha1, against the CRD\)/,
+    );
     expect(result.out).toMatch(/ok {3}Connection\/xb-temporal/);
     expect(result.out).toMatch(/ 0 failed/);
     expect(result.status).toBe(0);
@@ -66,7 +97,12 @@ describeWithTools('deploy/helm/xborder', () => {
     for (const set of [
       ['temporal.mutualTLSSecretName=temporal-mtls'],
       ['temporal.apiKeySecret.name=temporal-api', 'temporal.apiKeySecret.key=key'],
-      ['temporal.existingConnection=shared', 'codecServer.enabled=false', 'worker.rollout.strategy=AllAtOnce', 'worker.reports.existingClaim=finance-reports'],
+      [
+        'temporal.existingConnection=shared',
+        'codecServer.enabled=false',
+        'worker.rollout.strategy=AllAtOnce',
+        'worker.reports.existingClaim=finance-reports',
+      ],
     ]) {
       const result = validate(render(...set));
       expect({ set, status: result.status, out: result.out }).toEqual(expect.objectContaining({ status: 0 }));
@@ -86,21 +122,39 @@ describeWithTools('deploy/helm/xborder', () => {
     for (const [name, spec] of podSpecs(all)) {
       expect({ name, runAsNonRoot: spec.securityContext.runAsNonRoot }).toEqual({ name, runAsNonRoot: true });
       for (const c of spec.containers) {
-        expect({ name, ro: c.securityContext.readOnlyRootFilesystem, esc: c.securityContext.allowPrivilegeEscalation }).toEqual({ name, ro: true, esc: false });
+        expect({
+          name,
+          ro: c.securityContext.readOnlyRootFilesystem,
+          esc: c.securityContext.allowPrivilegeEscalation,
+        }).toEqual({ name, ro: true, esc: false });
         expect(c.readinessProbe).toBeDefined();
         expect(c.livenessProbe).toBeDefined();
         expect(c.resources.requests.memory).toMatch(/Mi$/);
         for (const env of c.env ?? []) {
-          if (/KEY$|SECRETS?$|TOKENS?$|PASSWORD/.test(env.name) && !env.name.endsWith('_FILE')) expect({ name: env.name, from: env.valueFrom?.secretKeyRef?.name }).toEqual({ name: env.name, from: expect.any(String) });
+          if (/KEY$|SECRETS?$|TOKENS?$|PASSWORD/.test(env.name) && !env.name.endsWith('_FILE'))
+            expect({ name: env.name, from: env.valueFrom?.secretKeyRef?.name }).toEqual({
+              name: env.name,
+              from: expect.any(String),
+            });
         }
       }
     }
     const worker = all.find((o) => o.kind === 'WorkerDeployment')!;
     // docs/performance.md: worker peak RSS 974–1,066 MB at 10,000 payments with a cache of 1,000 workflows
-    expect(worker.spec.template.spec.containers[0].resources).toEqual({ requests: { cpu: '1', memory: '1200Mi' }, limits: { memory: '1536Mi' } });
-    expect(worker.spec.template.spec.containers[0].env).toEqual(expect.arrayContaining([{ name: 'XBORDER_ROUTING_MANAGED_BY', value: 'controller' }]));
+    expect(worker.spec.template.spec.containers[0].resources).toEqual({
+      requests: { cpu: '1', memory: '1200Mi' },
+      limits: { memory: '1536Mi' },
+    });
+    expect(worker.spec.template.spec.containers[0].env).toEqual(
+      expect.arrayContaining([{ name: 'XBORDER_ROUTING_MANAGED_BY', value: 'controller' }]),
+    );
     expect(worker.spec.rollout.strategy).toBe('Progressive');
-    expect(all.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name).sort()).toEqual(['xb-codec-server', 'xb-ingress', 'xb-worker']);
+    expect(
+      all
+        .filter((o) => o.kind === 'PodDisruptionBudget')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['xb-codec-server', 'xb-ingress', 'xb-worker']);
   });
 
   it('keeps no secret value in its values file', () => {

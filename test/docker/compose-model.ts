@@ -70,31 +70,34 @@ export function readEnvFile(file: string): Record<string, string> {
  * ${VAR:+alt}. A missing required variable throws, as `docker compose` refuses to start.
  */
 export function interpolate(text: string, env: Record<string, string | undefined>): string {
-  return text.replace(/\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g, (all, _x, braced, op, arg, bare) => {
-    if (all === '$$') return '$';
-    const name = (braced ?? bare) as string;
-    const value = env[name];
-    const set = value !== undefined;
-    const nonEmpty = set && value !== '';
-    switch (op as string | undefined) {
-      case undefined:
-        return value ?? '';
-      case ':-':
-        return nonEmpty ? value : arg;
-      case '-':
-        return set ? value : arg;
-      case ':?':
-        if (!nonEmpty) throw new Error(`required variable ${name} is missing: ${arg}`);
-        return value;
-      case '?':
-        if (!set) throw new Error(`required variable ${name} is missing: ${arg}`);
-        return value;
-      case ':+':
-        return nonEmpty ? arg : '';
-      default:
-        throw new Error(`unsupported interpolation ${all}`);
-    }
-  });
+  return text.replace(
+    /\$(\$|\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (all, _x, braced, op, arg, bare) => {
+      if (all === '$$') return '$';
+      const name = (braced ?? bare) as string;
+      const value = env[name];
+      const set = value !== undefined;
+      const nonEmpty = set && value !== '';
+      switch (op as string | undefined) {
+        case undefined:
+          return value ?? '';
+        case ':-':
+          return nonEmpty ? value : arg;
+        case '-':
+          return set ? value : arg;
+        case ':?':
+          if (!nonEmpty) throw new Error(`required variable ${name} is missing: ${arg}`);
+          return value;
+        case '?':
+          if (!set) throw new Error(`required variable ${name} is missing: ${arg}`);
+          return value;
+        case ':+':
+          return nonEmpty ? arg : '';
+        default:
+          throw new Error(`unsupported interpolation ${all}`);
+      }
+    },
+  );
 }
 
 /**
@@ -114,7 +117,10 @@ export function containerEnv(service: Service, dotenv: Record<string, string>): 
 }
 
 /** "127.0.0.1:4020:4020" → { host: '127.0.0.1', published: 4020, target: 4020 } after interpolation. */
-export function parsePort(spec: string, dotenv: Record<string, string>): { host?: string; published: number; target: number } {
+export function parsePort(
+  spec: string,
+  dotenv: Record<string, string>,
+): { host?: string; published: number; target: number } {
   const parts = interpolate(spec, dotenv).split(':');
   const target = Number(parts.at(-1));
   const published = Number(parts.at(-2) ?? target);
@@ -177,19 +183,24 @@ export function stageEnv(instructions: DockerStage['instructions']): Record<stri
   const env: Record<string, string> = {};
   for (const { op, args } of instructions) {
     if (op !== 'ENV') continue;
-    for (const m of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S+)/g)) env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
+    for (const m of args.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=("[^"]*"|\S+)/g))
+      env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
   }
   return env;
 }
 
 /** What `tsc -p tsconfig.build.json` writes (paths relative to the repository root), and its include list. */
 export function tscBuildOutputs(): { files: Set<string>; include: string[]; outDir: string } {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, 'tsconfig.build.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error('cannot read tsconfig.build.json');
   const files = new Set<string>();
   for (const input of parsed.fileNames) {

@@ -9,7 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { TEMPORAL_ENV_VARS, temporalConfigFromEnv } from '../../src/client/connection-config';
-import { DEFAULT_INGRESS_PATH, DEFAULT_INGRESS_PORT, INGRESS_ENV_VARS, ingressConfigFromEnv } from '../../src/ingress/config';
+import {
+  DEFAULT_INGRESS_PATH,
+  DEFAULT_INGRESS_PORT,
+  INGRESS_ENV_VARS,
+  ingressConfigFromEnv,
+} from '../../src/ingress/config';
 import { createWebhookHandler } from '../../src/ingress/handler';
 import { startIngressServer } from '../../src/ingress/node-server';
 import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
@@ -21,7 +26,11 @@ import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetr
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { codecKeysFromEnv } from '../../src/codec/keys';
-import { CODEC_KEY_ENV_VARS, CODEC_SERVER_ENV_VARS, codecServerConfigFromEnv } from '../../src/codec/server-config';
+import {
+  CODEC_KEY_ENV_VARS,
+  CODEC_SERVER_ENV_VARS,
+  codecServerConfigFromEnv,
+} from '../../src/codec/server-config';
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
 import { knownSecretReason } from '../../src/security/known-secrets';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
@@ -33,7 +42,16 @@ import { EVENTS_ENV_VARS } from '../../workers/events-config';
 import { QUOTE_REFRESH_ENV_VARS } from '../../src/client/quote-refresh-config';
 import { stuckQueries } from '../../src/client/stuck';
 import { PROVIDER_ERROR_TYPES } from '../../src/provider/errors';
-import { alertRules, dashboard, dashboardAsRules, dashboardExprs, labelValues, metricNames, PROMETHEUS_DIR, promtoolPath } from './monitoring-model';
+import {
+  alertRules,
+  dashboard,
+  dashboardAsRules,
+  dashboardExprs,
+  labelValues,
+  metricNames,
+  PROMETHEUS_DIR,
+  promtoolPath,
+} from './monitoring-model';
 import {
   containerEnv,
   DOCKER_DIR,
@@ -60,7 +78,10 @@ const GENERATED: Record<string, string> = {
   XBORDER_PROVIDER_API_KEY: `sk_${randomBytes(16).toString('hex')}`,
   XBORDER_WEBHOOK_SECRETS: `whsec_${randomBytes(24).toString('base64')}`,
   XBORDER_SANDBOX_CONTROL_TOKEN: randomBytes(24).toString('base64'),
-  XBORDER_CODEC_KEYS: JSON.stringify({ current: '2026-11', keys: { '2026-11': randomBytes(32).toString('base64') } }),
+  XBORDER_CODEC_KEYS: JSON.stringify({
+    current: '2026-11',
+    keys: { '2026-11': randomBytes(32).toString('base64') },
+  }),
   XBORDER_CODEC_SERVER_TOKENS: `codec_${randomBytes(24).toString('hex')}`,
 };
 const dotenv = { ...example, ...GENERATED };
@@ -74,7 +95,16 @@ const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'ut
 
 /** The two worker slots of a blue/green deploy (docs/deployment.md, "Upgrades"): the same service but for image tag and host port. */
 const WORKER_SLOTS = ['worker-a', 'worker-b'];
-const LONG_RUNNING = ['postgresql', 'temporal', 'temporal-ui', ...WORKER_SLOTS, 'stuck-gauge', 'ingress', 'sandbox', 'codec-server'];
+const LONG_RUNNING = [
+  'postgresql',
+  'temporal',
+  'temporal-ui',
+  ...WORKER_SLOTS,
+  'stuck-gauge',
+  'ingress',
+  'sandbox',
+  'codec-server',
+];
 const ONE_SHOT = ['temporal-schema-setup', 'temporal-namespace-setup'];
 const OURS = ['worker', 'ingress', 'sandbox', 'codec-server'];
 /** Our image a service runs: the slots and the stuck gauge run the worker's. */
@@ -88,7 +118,10 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
   test('has exactly the cluster, our services, and the sandbox only under the `sandbox` profile', () => {
     expect(Object.keys(compose.services).sort()).toEqual([...LONG_RUNNING, ...ONE_SHOT].sort());
     for (const [name, s] of Object.entries(compose.services)) {
-      expect({ name, profiles: s.profiles }).toEqual({ name, profiles: name === 'sandbox' ? ['sandbox'] : undefined });
+      expect({ name, profiles: s.profiles }).toEqual({
+        name,
+        profiles: name === 'sandbox' ? ['sandbox'] : undefined,
+      });
     }
   });
 
@@ -97,9 +130,17 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
       for (const [name, s] of Object.entries(c.services)) {
         const image = interpolate(s.image, {});
         const tag = image.split(':')[1];
-        expect({ name, tag }).toEqual({ name, tag: expect.stringMatching(/^\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/) });
-        if (OURS.includes(imageOf(name))) expect({ name, image }).toEqual({ name, image: `xborder/${imageOf(name)}:${packageJson.version}` });
-        else expect({ name, image }).toEqual({ name, image: expect.stringMatching(/^[a-z0-9/-]+:\d+\.\d+(\.\d+)?(-[a-z]+)?$/) });
+        expect({ name, tag }).toEqual({
+          name,
+          tag: expect.stringMatching(/^\d+\.\d+(\.\d+)?(-[a-z0-9.]+)?$/),
+        });
+        if (OURS.includes(imageOf(name)))
+          expect({ name, image }).toEqual({ name, image: `xborder/${imageOf(name)}:${packageJson.version}` });
+        else
+          expect({ name, image }).toEqual({
+            name,
+            image: expect.stringMatching(/^[a-z0-9/-]+:\d+\.\d+(\.\d+)?(-[a-z]+)?$/),
+          });
       }
     }
     expect(dotenv.XBORDER_VERSION).toBe(packageJson.version);
@@ -119,7 +160,10 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
     for (const c of [compose, cloud]) {
       for (const [name, s] of Object.entries(c.services)) {
         if (ONE_SHOT.includes(name)) {
-          expect({ name, restart: s.restart }).toEqual({ name, restart: expect.stringMatching(/^on-failure:\d+$/) });
+          expect({ name, restart: s.restart }).toEqual({
+            name,
+            restart: expect.stringMatching(/^on-failure:\d+$/),
+          });
           expect(s.healthcheck).toBeUndefined();
         } else {
           expect({ name, restart: s.restart }).toEqual({ name, restart: 'unless-stopped' });
@@ -138,13 +182,17 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
     });
     expect(deps('temporal-namespace-setup')).toEqual({ temporal: { condition: 'service_healthy' } });
     for (const name of [...WORKER_SLOTS, 'stuck-gauge', 'ingress']) {
-      expect(deps(name)).toEqual({ 'temporal-namespace-setup': { condition: 'service_completed_successfully' } });
+      expect(deps(name)).toEqual({
+        'temporal-namespace-setup': { condition: 'service_completed_successfully' },
+      });
     }
     for (const [name, s] of Object.entries(compose.services)) {
       for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
         const target = service(compose, dep);
-        if (condition === 'service_healthy') expect({ name, dep, health: Boolean(target.healthcheck) }).toEqual({ name, dep, health: true });
-        if (condition === 'service_completed_successfully') expect({ name, dep, oneShot: ONE_SHOT.includes(dep) }).toEqual({ name, dep, oneShot: true });
+        if (condition === 'service_healthy')
+          expect({ name, dep, health: Boolean(target.healthcheck) }).toEqual({ name, dep, health: true });
+        if (condition === 'service_completed_successfully')
+          expect({ name, dep, oneShot: ONE_SHOT.includes(dep) }).toEqual({ name, dep, oneShot: true });
       }
     }
   });
@@ -160,7 +208,10 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
   test('published ports listen on 127.0.0.1 unless .env says otherwise, one address per door', () => {
     // Widening the webhook door (the one port the payments service must reach) widens nothing else: Temporal
     // gRPC, the UI, the codec server, metrics and the sandbox do not authenticate here (SECURITY.md).
-    for (const [file, model] of [['compose.yaml', compose], ['compose.cloud.yaml', cloud]] as const) {
+    for (const [file, model] of [
+      ['compose.yaml', compose],
+      ['compose.cloud.yaml', cloud],
+    ] as const) {
       for (const [name, s] of Object.entries(model.services)) {
         for (const spec of s.ports ?? []) {
           const target = parsePort(spec, {}).target;
@@ -168,10 +219,19 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
           expect({ ...where, host: parsePort(spec, {}).host }).toEqual({ ...where, host: '127.0.0.1' });
           expect({ ...where, host: parsePort(spec, dotenv).host }).toEqual({ ...where, host: '127.0.0.1' });
           const isWebhookDoor = name === 'ingress' && target === 4020;
-          expect({ ...where, host: parsePort(spec, { XBORDER_INGRESS_BIND_IP: '0.0.0.0' }).host }).toEqual({ ...where, host: isWebhookDoor ? '0.0.0.0' : '127.0.0.1' });
-          expect({ ...where, host: parsePort(spec, { XBORDER_PRIVATE_BIND_IP: '10.0.0.5' }).host }).toEqual({ ...where, host: isWebhookDoor ? '127.0.0.1' : '10.0.0.5' });
+          expect({ ...where, host: parsePort(spec, { XBORDER_INGRESS_BIND_IP: '0.0.0.0' }).host }).toEqual({
+            ...where,
+            host: isWebhookDoor ? '0.0.0.0' : '127.0.0.1',
+          });
+          expect({ ...where, host: parsePort(spec, { XBORDER_PRIVATE_BIND_IP: '10.0.0.5' }).host }).toEqual({
+            ...where,
+            host: isWebhookDoor ? '127.0.0.1' : '10.0.0.5',
+          });
           // the old single variable widens nothing any more (an old .env keeps every door local)
-          expect({ ...where, host: parsePort(spec, { XBORDER_BIND_IP: '0.0.0.0' }).host }).toEqual({ ...where, host: '127.0.0.1' });
+          expect({ ...where, host: parsePort(spec, { XBORDER_BIND_IP: '0.0.0.0' }).host }).toEqual({
+            ...where,
+            host: '127.0.0.1',
+          });
         }
       }
     }
@@ -181,7 +241,14 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
 
   test('required secrets stop `docker compose up` when missing instead of starting half-configured', () => {
     const without = (name: string) => Object.fromEntries(Object.entries(dotenv).filter(([k]) => k !== name));
-    for (const name of ['POSTGRES_PASSWORD', 'XBORDER_PROVIDER_URL', 'XBORDER_PROVIDER_API_KEY', 'XBORDER_WEBHOOK_SECRETS', 'XBORDER_CODEC_KEYS', 'XBORDER_CODEC_SERVER_TOKENS']) {
+    for (const name of [
+      'POSTGRES_PASSWORD',
+      'XBORDER_PROVIDER_URL',
+      'XBORDER_PROVIDER_API_KEY',
+      'XBORDER_WEBHOOK_SECRETS',
+      'XBORDER_CODEC_KEYS',
+      'XBORDER_CODEC_SERVER_TOKENS',
+    ]) {
       const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
       const uses = all.filter((v): v is string => typeof v === 'string' && v.includes(`\${${name}`));
       expect({ name, used: uses.length > 0 }).toEqual({ name, used: true });
@@ -196,21 +263,44 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
       expect({ name, refused: knownSecretReason(example[name]!) !== null }).toEqual({ name, refused: true });
       // The line before the variable says how to generate it.
       const before = text.split('\n')[text.split('\n').findIndex((l) => l.startsWith(`${name}=`)) - 1];
-      expect({ name, before }).toEqual({ name, before: expect.stringMatching(/^# generate.*: .*(openssl rand|node -e)/) });
+      expect({ name, before }).toEqual({
+        name,
+        before: expect.stringMatching(/^# generate.*: .*(openssl rand|node -e)/),
+      });
     }
     const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
     for (const name of Object.keys(GENERATED).filter((n) => n !== 'XBORDER_SANDBOX_CONTROL_TOKEN')) {
-      for (const v of all.filter((x): x is string => typeof x === 'string' && x.includes(`\${${name}`))) expect(() => interpolate(v, example)).toThrow(name);
+      for (const v of all.filter((x): x is string => typeof x === 'string' && x.includes(`\${${name}`)))
+        expect(() => interpolate(v, example)).toThrow(name);
     }
     // With the sandbox profile and no token set, the sandbox generates one per run.
-    expect(parseSandboxArgs([], containerEnv(service(compose, 'sandbox'), { ...example, ...GENERATED, XBORDER_SANDBOX_CONTROL_TOKEN: '' })).options.controlToken).toBeUndefined();
+    expect(
+      parseSandboxArgs(
+        [],
+        containerEnv(service(compose, 'sandbox'), {
+          ...example,
+          ...GENERATED,
+          XBORDER_SANDBOX_CONTROL_TOKEN: '',
+        }),
+      ).options.controlToken,
+    ).toBeUndefined();
   });
 });
 
 /** Tracing's variables (src/telemetry/tracing.ts): the switch and the OTLP endpoint; the OTEL_* rest are the SDK's. */
 const TRACING_ENV_VARS = ['XBORDER_TRACING', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
 /** Every variable the worker process reads (workers/process-config.ts and the parts it reads). */
-const WORKER_READS: string[] = [...WORKER_ENV_VARS, ...WORKER_PROCESS_ENV_VARS, ...TEMPORAL_ENV_VARS, ...TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS, ...STUCK_GAUGE_ENV_VARS, ...EVENTS_ENV_VARS, ...QUOTE_REFRESH_ENV_VARS, ...TRACING_ENV_VARS];
+const WORKER_READS: string[] = [
+  ...WORKER_ENV_VARS,
+  ...WORKER_PROCESS_ENV_VARS,
+  ...TEMPORAL_ENV_VARS,
+  ...TELEMETRY_ENV_VARS,
+  ...CODEC_KEY_ENV_VARS,
+  ...STUCK_GAUGE_ENV_VARS,
+  ...EVENTS_ENV_VARS,
+  ...QUOTE_REFRESH_ENV_VARS,
+  ...TRACING_ENV_VARS,
+];
 /**
  * What compose does not pass to a worker, on purpose: the build id is derived from the image's bundle (docs/deployment.md,
  * "Build ids": a set one could lie); the keys come one way (XBORDER_CODEC_KEYS), not also by file or switched off; the
@@ -246,7 +336,10 @@ describe.each([
     const [a, b] = WORKER_SLOTS.map((slot) => service(c, slot));
     const without = (s: typeof a) => ({ ...s, image: undefined, ports: undefined });
     expect(without(b!)).toEqual(without(a!));
-    expect([a!.image, b!.image]).toEqual(['xborder/worker:${XBORDER_WORKER_A_TAG:-0.3.0}', 'xborder/worker:${XBORDER_WORKER_B_TAG:-0.3.0}']);
+    expect([a!.image, b!.image]).toEqual([
+      'xborder/worker:${XBORDER_WORKER_A_TAG:-0.3.0}',
+      'xborder/worker:${XBORDER_WORKER_B_TAG:-0.3.0}',
+    ]);
     expect(new Set([...a!.ports!, ...b!.ports!].map((p) => parsePort(p, dotenv).published)).size).toBe(2);
   });
 
@@ -257,18 +350,40 @@ describe.each([
     // the gauge runs once, in its own service
     expect(service(c, 'worker-a').environment?.XBORDER_STUCK_GAUGE_INTERVAL_MS).toBe('0');
     // the memory budget measured in docs/performance.md, and a limit above its peak; tini as PID 1
-    expect(containerEnv(service(c, 'worker-a'), file === 'compose.yaml' ? dotenv : { ...dotenv, TEMPORAL_ADDRESS: 'x:7233', TEMPORAL_NAMESPACE: 'n' }).XBORDER_MAX_CACHED_WORKFLOWS).toBe('1000');
-    expect(service(c, 'worker-a')).toMatchObject({ init: true, mem_limit: '${XBORDER_WORKER_MEM_LIMIT:-1536m}' });
+    expect(
+      containerEnv(
+        service(c, 'worker-a'),
+        file === 'compose.yaml' ? dotenv : { ...dotenv, TEMPORAL_ADDRESS: 'x:7233', TEMPORAL_NAMESPACE: 'n' },
+      ).XBORDER_MAX_CACHED_WORKFLOWS,
+    ).toBe('1000');
+    expect(service(c, 'worker-a')).toMatchObject({
+      init: true,
+      mem_limit: '${XBORDER_WORKER_MEM_LIMIT:-1536m}',
+    });
   });
 
   test('the stuck gauge: its own process, no payload key, no provider key, metrics published', () => {
     const gauge = service(c, 'stuck-gauge');
     const env = Object.keys(gauge.environment ?? {});
-    expect(env.filter((k) => ![...TEMPORAL_ENV_VARS, ...STUCK_GAUGE_ENV_VARS, ...STUCK_GAUGE_PROCESS_ENV_VARS, ...TELEMETRY_ENV_VARS].includes(k as never))).toEqual([]);
-    expect(env.filter((k) => k.includes('CODEC') || k.includes('API_KEY') && k !== 'TEMPORAL_API_KEY')).toEqual([]);
+    expect(
+      env.filter(
+        (k) =>
+          ![
+            ...TEMPORAL_ENV_VARS,
+            ...STUCK_GAUGE_ENV_VARS,
+            ...STUCK_GAUGE_PROCESS_ENV_VARS,
+            ...TELEMETRY_ENV_VARS,
+          ].includes(k as never),
+      ),
+    ).toEqual([]);
+    expect(
+      env.filter((k) => k.includes('CODEC') || (k.includes('API_KEY') && k !== 'TEMPORAL_API_KEY')),
+    ).toEqual([]);
     expect(gauge.command).toEqual(['node', 'dist/workers/stuck-gauge-main.js']);
     const metrics = gauge.environment!.XBORDER_METRICS_ADDRESS!;
-    expect((gauge.ports ?? []).map((p) => parsePort(p, dotenv).target)).toContain(Number(metrics.split(':')[1]));
+    expect((gauge.ports ?? []).map((p) => parsePort(p, dotenv).target)).toContain(
+      Number(metrics.split(':')[1]),
+    );
   });
 });
 
@@ -281,26 +396,37 @@ describe.each([
 
   test('the worker sets only variables workers/config.ts or connection-config.ts read, and its config parses', () => {
     const worker = service(c, 'worker-a');
-    expect(
-      Object.keys(worker.environment ?? {}).filter((k) => !WORKER_READS.includes(k)),
-    ).toEqual([]);
+    expect(Object.keys(worker.environment ?? {}).filter((k) => !WORKER_READS.includes(k))).toEqual([]);
     // A metrics address, when set, listens on all interfaces of the container and its port is published.
     const workerMetrics = worker.environment?.XBORDER_METRICS_ADDRESS;
     if (workerMetrics) {
       expect(workerMetrics).toMatch(/^0\.0\.0\.0:\d+$/);
-      expect((worker.ports ?? []).map((p) => parsePort(p, env).target)).toContain(Number(workerMetrics.split(':')[1]));
+      expect((worker.ports ?? []).map((p) => parsePort(p, env).target)).toContain(
+        Number(workerMetrics.split(':')[1]),
+      );
     }
     // Every variable the code reads is listed (so .env can set it) or has a default in the code.
     const config = workerConfigFromEnv(containerEnv(worker, env));
     expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
     expect(config.provider.baseUrl).toBe(dotenv.XBORDER_PROVIDER_URL);
     // The prebuilt bundle: the file workers/build-bundle.ts writes, at its place in the image.
-    expect(config.workflowBundlePath).toBe(path.posix.join(APP_DIR, path.relative(ROOT, DEFAULT_BUNDLE_PATH)));
+    expect(config.workflowBundlePath).toBe(
+      path.posix.join(APP_DIR, path.relative(ROOT, DEFAULT_BUNDLE_PATH)),
+    );
     // Docker's SIGKILL comes after the worker's own grace time.
     expect(durationMs(worker.stop_grace_period ?? '10s')).toBeGreaterThan(config.shutdownGraceMs);
     // Optional variables of the code are passed through from .env, so a deployment can set them.
-    expect(Object.entries(worker.environment ?? {}).filter(([, v]) => v === null).map(([k]) => k)).toEqual(
-      expect.arrayContaining(['XBORDER_TASK_QUEUE', 'XBORDER_ACTIVITIES_PER_SECOND', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS_CLIENT_CERT_PATH']),
+    expect(
+      Object.entries(worker.environment ?? {})
+        .filter(([, v]) => v === null)
+        .map(([k]) => k),
+    ).toEqual(
+      expect.arrayContaining([
+        'XBORDER_TASK_QUEUE',
+        'XBORDER_ACTIVITIES_PER_SECOND',
+        'TEMPORAL_API_KEY',
+        'TEMPORAL_TLS_CLIENT_CERT_PATH',
+      ]),
     );
   });
 
@@ -308,13 +434,24 @@ describe.each([
     const ingress = service(c, 'ingress');
     expect(
       Object.keys(ingress.environment ?? {}).filter(
-        (k) => ![...INGRESS_ENV_VARS, ...TEMPORAL_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never),
+        (k) =>
+          ![
+            ...INGRESS_ENV_VARS,
+            ...TEMPORAL_ENV_VARS,
+            ...INGRESS_TELEMETRY_ENV_VARS,
+            ...CODEC_KEY_ENV_VARS,
+          ].includes(k as never),
       ),
     ).toEqual([]);
     const ingressMetrics = ingress.environment?.XBORDER_INGRESS_METRICS_ADDRESS;
     const metricsPorts = ingressMetrics ? [Number(ingressMetrics.split(':')[1])] : [];
     const config = ingressConfigFromEnv(containerEnv(ingress, env));
-    expect(config).toMatchObject({ host: '0.0.0.0', port: DEFAULT_INGRESS_PORT, path: DEFAULT_INGRESS_PATH, taskQueue: DEFAULT_TASK_QUEUE });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: DEFAULT_INGRESS_PORT,
+      path: DEFAULT_INGRESS_PATH,
+      taskQueue: DEFAULT_TASK_QUEUE,
+    });
     expect(config.secrets).toEqual([dotenv.XBORDER_WEBHOOK_SECRETS]);
     expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port, ...metricsPorts]);
     expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
@@ -331,8 +468,12 @@ describe.each([
 
   test('worker and ingress reach the same Temporal namespace and task queue', () => {
     const w = workerConfigFromEnv(containerEnv(service(c, 'worker-a'), env));
-    const i = ingressConfigFromEnv(containerEnv(service(c, 'ingress'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
-    const w2 = workerConfigFromEnv(containerEnv(service(c, 'worker-a'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
+    const i = ingressConfigFromEnv(
+      containerEnv(service(c, 'ingress'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }),
+    );
+    const w2 = workerConfigFromEnv(
+      containerEnv(service(c, 'worker-a'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }),
+    );
     expect(i.temporal).toEqual(w.temporal);
     expect(i.taskQueue).toBe(w2.taskQueue);
     expect(i.taskQueue).toBe('custom-queue');
@@ -348,9 +489,13 @@ describe('compose.yaml: the local cluster wiring', () => {
     const job = containerEnv(service(compose, 'temporal-namespace-setup'), dotenv);
     expect(job.TEMPORAL_ADDRESS).toBe(config.temporal.address);
     expect(job.TEMPORAL_NAMESPACE).toBe(config.temporal.namespace);
-    expect(containerEnv(service(compose, 'temporal-ui'), dotenv).TEMPORAL_DEFAULT_NAMESPACE).toBe(config.temporal.namespace);
+    expect(containerEnv(service(compose, 'temporal-ui'), dotenv).TEMPORAL_DEFAULT_NAMESPACE).toBe(
+      config.temporal.namespace,
+    );
     // Without .env the namespace is the code's default one.
-    expect(containerEnv(service(compose, 'temporal-namespace-setup'), {}).TEMPORAL_NAMESPACE).toBe(temporalConfigFromEnv({}).namespace);
+    expect(containerEnv(service(compose, 'temporal-namespace-setup'), {}).TEMPORAL_NAMESPACE).toBe(
+      temporalConfigFromEnv({}).namespace,
+    );
   });
 
   test('the namespace job registers exactly ALL_SEARCH_ATTRIBUTE_KEYS with their types', () => {
@@ -365,7 +510,15 @@ describe('compose.yaml: the local cluster wiring', () => {
   test('schema job and server use the same database settings', () => {
     const server = containerEnv(service(compose, 'temporal'), dotenv);
     const job = containerEnv(service(compose, 'temporal-schema-setup'), dotenv);
-    for (const name of ['DB', 'DB_PORT', 'POSTGRES_SEEDS', 'POSTGRES_USER', 'POSTGRES_PWD', 'DBNAME', 'VISIBILITY_DBNAME']) {
+    for (const name of [
+      'DB',
+      'DB_PORT',
+      'POSTGRES_SEEDS',
+      'POSTGRES_USER',
+      'POSTGRES_PWD',
+      'DBNAME',
+      'VISIBILITY_DBNAME',
+    ]) {
       expect({ name, job: job[name] }).toEqual({ name, job: server[name] });
     }
     const pg = containerEnv(service(compose, 'postgresql'), dotenv);
@@ -375,7 +528,9 @@ describe('compose.yaml: the local cluster wiring', () => {
 
   test("the server's dynamic config file is mounted where DYNAMIC_CONFIG_FILE_PATH points and enables update-with-start", () => {
     const server = service(compose, 'temporal');
-    const mount = server.volumes!.map((v) => v.split(':')).find(([, target]) => target === '/etc/temporal/config/dynamicconfig');
+    const mount = server
+      .volumes!.map((v) => v.split(':'))
+      .find(([, target]) => target === '/etc/temporal/config/dynamicconfig');
     expect(mount).toBeDefined();
     const file = path.posix.join('/etc/temporal', containerEnv(server, dotenv).DYNAMIC_CONFIG_FILE_PATH!);
     expect(file.startsWith('/etc/temporal/config/dynamicconfig/')).toBe(true);
@@ -391,7 +546,8 @@ describe('compose.yaml: the local cluster wiring', () => {
     const sandbox = service(compose, 'sandbox');
     const env = containerEnv(sandbox, dotenv);
     // Every SANDBOX_* variable listed is one src/sandbox/args.ts reads.
-    for (const name of Object.keys(sandbox.environment ?? {})) expect({ name, known: SANDBOX_USAGE.includes(`env ${name}`) }).toEqual({ name, known: true });
+    for (const name of Object.keys(sandbox.environment ?? {}))
+      expect({ name, known: SANDBOX_USAGE.includes(`env ${name}`) }).toEqual({ name, known: true });
     const { options } = parseSandboxArgs([], env);
     const ingress = ingressConfigFromEnv(containerEnv(service(compose, 'ingress'), dotenv));
     expect(options.host).toBe('0.0.0.0');
@@ -403,9 +559,18 @@ describe('compose.yaml: the local cluster wiring', () => {
     expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
     // plain http to a host that is not loopback needs the explicit opt-in, which .env.example gives for the sandbox
     const worker = workerConfigFromEnv(containerEnv(service(compose, 'worker-a'), dotenv));
-    expect(() => resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp })).not.toThrow();
-    const withoutOptIn = workerConfigFromEnv(containerEnv(service(compose, 'worker-a'), { ...dotenv, XBORDER_PROVIDER_ALLOW_HTTP: '0' }));
-    expect(() => resolveApiBase({ baseUrl: withoutOptIn.provider.baseUrl, allowPlainHttp: withoutOptIn.provider.allowPlainHttp })).toThrow(/cleartext/);
+    expect(() =>
+      resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp }),
+    ).not.toThrow();
+    const withoutOptIn = workerConfigFromEnv(
+      containerEnv(service(compose, 'worker-a'), { ...dotenv, XBORDER_PROVIDER_ALLOW_HTTP: '0' }),
+    );
+    expect(() =>
+      resolveApiBase({
+        baseUrl: withoutOptIn.provider.baseUrl,
+        allowPlainHttp: withoutOptIn.provider.allowPlainHttp,
+      }),
+    ).toThrow(/cleartext/);
     // State survives a restart: the data file is on the named volume.
     const dataMount = sandbox.volumes!.map((v) => v.split(':')).find(([volume]) => volume === 'sandbox-data');
     expect(options.dataFile?.startsWith(`${dataMount?.[1]}/`)).toBe(true);
@@ -413,28 +578,54 @@ describe('compose.yaml: the local cluster wiring', () => {
 
   test('the codec server: its own variables only, the keys of the worker, its port published, the UI origin allowed', () => {
     const codec = service(compose, 'codec-server');
-    expect(Object.keys(codec.environment ?? {}).filter((k) => ![...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never))).toEqual([]);
+    expect(
+      Object.keys(codec.environment ?? {}).filter(
+        (k) => ![...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never),
+      ),
+    ).toEqual([]);
     const config = codecServerConfigFromEnv(containerEnv(codec, dotenv));
-    expect(config).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT, tokens: [dotenv.XBORDER_CODEC_SERVER_TOKENS] });
-    expect(codecKeysFromEnv(containerEnv(service(compose, 'worker-a'), dotenv))).toMatchObject({ kind: 'keys', keys: config.keys });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      port: DEFAULT_CODEC_SERVER_PORT,
+      tokens: [dotenv.XBORDER_CODEC_SERVER_TOKENS],
+    });
+    expect(codecKeysFromEnv(containerEnv(service(compose, 'worker-a'), dotenv))).toMatchObject({
+      kind: 'keys',
+      keys: config.keys,
+    });
     expect(codec.ports?.map((p) => parsePort(p, dotenv).target)).toEqual([config.port]);
     const uiPort = parsePort(service(compose, 'temporal-ui').ports![0]!, dotenv).published;
     expect(config.allowedOrigins).toContain(`http://127.0.0.1:${uiPort}`);
     expect(codec.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
     const image = stageEnv(stageChain(dockerfile.stages, 'codec-server'));
-    expect(codecServerConfigFromEnv({ ...image, XBORDER_CODEC_SERVER_TOKENS: randomBytes(12).toString('hex'), XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS })).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
+    expect(
+      codecServerConfigFromEnv({
+        ...image,
+        XBORDER_CODEC_SERVER_TOKENS: randomBytes(12).toString('hex'),
+        XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS,
+      }),
+    ).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
   });
 
   test('Temporal Cloud: an API key switches TLS on; the mTLS paths point into the mounted folder', () => {
     const worker = service(cloud, 'worker-a');
     const base = { ...dotenv, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' };
     const withKey = workerConfigFromEnv(containerEnv(worker, { ...base, TEMPORAL_API_KEY: 'key-123' }));
-    expect(withKey.temporal).toMatchObject({ address: 'ns.acct.tmprl.cloud:7233', namespace: 'ns.acct', apiKey: 'key-123', tls: {} });
+    expect(withKey.temporal).toMatchObject({
+      address: 'ns.acct.tmprl.cloud:7233',
+      namespace: 'ns.acct',
+      apiKey: 'key-123',
+      tls: {},
+    });
     expect(() => containerEnv(worker, dotenv)).toThrow('TEMPORAL_ADDRESS');
     // The mTLS files are read from the folder mounted into the container (compose.cloud.yaml header).
-    const mountTarget = worker.volumes!.map((v) => interpolate(v, {}).split(':')[1]).find((t) => t?.includes('tls'));
+    const mountTarget = worker
+      .volumes!.map((v) => interpolate(v, {}).split(':')[1])
+      .find((t) => t?.includes('tls'));
     expect(mountTarget).toBe('/run/temporal-tls');
-    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(`TEMPORAL_TLS_CLIENT_CERT_PATH=${mountTarget}/client.pem`);
+    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(
+      `TEMPORAL_TLS_CLIENT_CERT_PATH=${mountTarget}/client.pem`,
+    );
     expect(service(cloud, 'ingress').volumes).toEqual(worker.volumes);
     expect(Object.keys(cloud.services).sort()).toEqual(['ingress', 'stuck-gauge', ...WORKER_SLOTS].sort());
   });
@@ -442,14 +633,20 @@ describe('compose.yaml: the local cluster wiring', () => {
 
 describe('Dockerfile: built from `npm run build`, runs what it built', () => {
   const outputs = tscBuildOutputs();
-  const targets = Object.fromEntries(OURS.map((name) => [name, service(compose, name === 'worker' ? 'worker-a' : name).build!]));
+  const targets = Object.fromEntries(
+    OURS.map((name) => [name, service(compose, name === 'worker' ? 'worker-a' : name).build!]),
+  );
 
   test('compose builds each image from a stage of temporal-docker/Dockerfile with the repository as context', () => {
     for (const [name, build] of Object.entries(targets)) {
-      expect({ name, build }).toEqual({ name, build: { context: '..', dockerfile: 'temporal-docker/Dockerfile', target: name } });
+      expect({ name, build }).toEqual({
+        name,
+        build: { context: '..', dockerfile: 'temporal-docker/Dockerfile', target: name },
+      });
       expect(dockerfile.stages.map((s) => s.name)).toContain(name);
     }
-    for (const name of [...WORKER_SLOTS, 'ingress']) expect(service(cloud, name).build).toEqual(targets[imageOf(name)]);
+    for (const name of [...WORKER_SLOTS, 'ingress'])
+      expect(service(cloud, name).build).toEqual(targets[imageOf(name)]);
     for (const c of [compose, cloud]) expect(service(c, 'worker-b').build).toEqual(targets.worker);
   });
 
@@ -469,8 +666,10 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
         `npm pkg set dependencies.@temporalio/worker=${worker} dependencies.@opentelemetry/exporter-trace-otlp-http=${exporter} && npm install --omit=dev --no-audit --no-fund && npm prune --omit=dev`,
     ]);
     const copied = build.filter((i) => i.op === 'COPY').flatMap((i) => i.args.split(/\s+/).slice(0, -1));
-    for (const folder of outputs.include) expect({ folder, copied: copied.includes(folder) }).toEqual({ folder, copied: true });
-    for (const source of copied) expect({ source, exists: existsSync(path.join(ROOT, source)) }).toEqual({ source, exists: true });
+    for (const folder of outputs.include)
+      expect({ folder, copied: copied.includes(folder) }).toEqual({ folder, copied: true });
+    for (const source of copied)
+      expect({ source, exists: existsSync(path.join(ROOT, source)) }).toEqual({ source, exists: true });
     expect(outputs.outDir).toBe('dist');
     // npm run build writes the workflow bundle too (workers/build-bundle.ts → DEFAULT_BUNDLE_PATH).
     expect(packageJson.scripts.build).toContain('tsc -p tsconfig.build.json');
@@ -481,29 +680,60 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     const chain = stageChain(dockerfile.stages, name);
     const users = chain.filter((i) => i.op === 'USER').map((i) => i.args);
     expect(users.at(-1)).toBe('node');
-    expect(chain.filter((i) => i.op === 'WORKDIR').map((i) => i.args).at(-1)).toBe(APP_DIR);
+    expect(
+      chain
+        .filter((i) => i.op === 'WORKDIR')
+        .map((i) => i.args)
+        .at(-1),
+    ).toBe(APP_DIR);
     const cmd = JSON.parse(chain.filter((i) => i.op === 'CMD').at(-1)!.args) as string[];
     expect(cmd[0]).toBe('node');
     expect(outputs.files.has(cmd[1]!)).toBe(true);
     // The runtime copies the whole output folder from the build stage.
-    expect(chain.some((i) => i.op === 'COPY' && i.args === `--from=build /app/${outputs.outDir} ./${outputs.outDir}`)).toBe(true);
+    expect(
+      chain.some(
+        (i) => i.op === 'COPY' && i.args === `--from=build /app/${outputs.outDir} ./${outputs.outDir}`,
+      ),
+    ).toBe(true);
   });
 
   test('the entrypoints the images run are the ones the code documents', () => {
-    const cmdOf = (name: string) => (JSON.parse(stageChain(dockerfile.stages, name).filter((i) => i.op === 'CMD').at(-1)!.args) as string[])[1];
+    const cmdOf = (name: string) =>
+      (
+        JSON.parse(
+          stageChain(dockerfile.stages, name)
+            .filter((i) => i.op === 'CMD')
+            .at(-1)!.args,
+        ) as string[]
+      )[1];
     expect(cmdOf('worker')).toBe('dist/workers/main.js');
     expect(cmdOf('ingress')).toBe('dist/src/ingress/main.js');
     expect(cmdOf('sandbox')).toBe('dist/src/sandbox/main.js');
     expect(cmdOf('codec-server')).toBe('dist/src/codec/main.js');
-    for (const [name, source] of [['worker', 'workers/main.ts'], ['ingress', 'src/ingress/main.ts'], ['sandbox', 'src/sandbox/main.ts'], ['codec-server', 'src/codec/main.ts']] as const) {
-      expect({ name, entry: readFileSync(path.join(ROOT, source), 'utf8').includes('require.main === module') }).toEqual({ name, entry: true });
+    for (const [name, source] of [
+      ['worker', 'workers/main.ts'],
+      ['ingress', 'src/ingress/main.ts'],
+      ['sandbox', 'src/sandbox/main.ts'],
+      ['codec-server', 'src/codec/main.ts'],
+    ] as const) {
+      expect({
+        name,
+        entry: readFileSync(path.join(ROOT, source), 'utf8').includes('require.main === module'),
+      }).toEqual({ name, entry: true });
     }
   });
 
   test("image defaults agree with compose: the worker's bundle path, the ingress and sandbox listen addresses", () => {
     const worker = stageEnv(stageChain(dockerfile.stages, 'worker'));
-    expect(worker.XBORDER_WORKFLOW_BUNDLE).toBe(service(compose, 'worker-a').environment!.XBORDER_WORKFLOW_BUNDLE);
-    expect(ingressConfigFromEnv({ ...stageEnv(stageChain(dockerfile.stages, 'ingress')), XBORDER_WEBHOOK_SECRETS: GENERATED.XBORDER_WEBHOOK_SECRETS })).toMatchObject({
+    expect(worker.XBORDER_WORKFLOW_BUNDLE).toBe(
+      service(compose, 'worker-a').environment!.XBORDER_WORKFLOW_BUNDLE,
+    );
+    expect(
+      ingressConfigFromEnv({
+        ...stageEnv(stageChain(dockerfile.stages, 'ingress')),
+        XBORDER_WEBHOOK_SECRETS: GENERATED.XBORDER_WEBHOOK_SECRETS,
+      }),
+    ).toMatchObject({
       host: '0.0.0.0',
       port: DEFAULT_INGRESS_PORT,
     });
@@ -516,13 +746,20 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     const chain = stageChain(dockerfile.stages, 'worker');
     const copy = chain.find((i) => i.op === 'COPY' && i.args.includes('worker-polling.js'))!;
     const [source, target] = copy.args.split(/\s+/) as [string, string];
-    expect(service(compose, 'worker-a').healthcheck?.test).toEqual(['CMD', 'node', target.replace(/^\.\//, '')]);
+    expect(service(compose, 'worker-a').healthcheck?.test).toEqual([
+      'CMD',
+      'node',
+      target.replace(/^\.\//, ''),
+    ]);
     const script = readFileSync(path.join(ROOT, source), 'utf8');
     const requires = [...script.matchAll(/require\('(\.\.\/[^']+)'\)/g)].map((m) => m[1]!);
     expect(requires.length).toBeGreaterThan(0);
     for (const r of requires) {
       const inImage = path.posix.join(APP_DIR, path.posix.dirname(target), r);
-      expect({ r, built: outputs.files.has(path.posix.relative(APP_DIR, inImage)) }).toEqual({ r, built: true });
+      expect({ r, built: outputs.files.has(path.posix.relative(APP_DIR, inImage)) }).toEqual({
+        r,
+        built: true,
+      });
     }
   });
 
@@ -537,10 +774,15 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
       .filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))
       .flatMap((i) => i.args.split(/\s+/).slice(0, -1));
     for (const source of copied) {
-      expect({ source, ignored: ignore.some((p) => source === p || source.startsWith(`${p}/`)) }).toEqual({ source, ignored: false });
+      expect({ source, ignored: ignore.some((p) => source === p || source.startsWith(`${p}/`)) }).toEqual({
+        source,
+        ignored: false,
+      });
     }
     // And git never sees a deployment's secrets either.
-    expect(readFileSync(path.join(DOCKER_DIR, '.gitignore'), 'utf8').split('\n')).toEqual(expect.arrayContaining(['.env', 'tls/']));
+    expect(readFileSync(path.join(DOCKER_DIR, '.gitignore'), 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['.env', 'tls/']),
+    );
   });
 });
 
@@ -584,15 +826,30 @@ describe('admin-tools scripts', () => {
 
 describe('the ingress health check', () => {
   test("compose's health check command passes against the real ingress server's /health", async () => {
-    const handler = createWebhookHandler({ secrets: [`whsec_${randomBytes(24).toString('base64')}`], router: { route: () => null } });
+    const handler = createWebhookHandler({
+      secrets: [`whsec_${randomBytes(24).toString('base64')}`],
+      router: { route: () => null },
+    });
     const server = await startIngressServer({ handler, host: '127.0.0.1', port: 0 });
     try {
       const port = new URL(server.url).port;
-      const [, node, flag, script] = service(compose, 'ingress').healthcheck!.test as [string, string, string, string];
+      const [, node, flag, script] = service(compose, 'ingress').healthcheck!.test as [
+        string,
+        string,
+        string,
+        string,
+      ];
       expect([node, flag]).toEqual(['node', '-e']);
       // Async: the server answers from this process's event loop.
-      expect(await exitCode(process.execPath, ['-e', script.replace(`:${DEFAULT_INGRESS_PORT}/`, `:${port}/`)])).toBe(0);
-      expect(await exitCode(process.execPath, ['-e', script.replace(`:${DEFAULT_INGRESS_PORT}/health`, `:${port}/nope`)])).toBe(1);
+      expect(
+        await exitCode(process.execPath, ['-e', script.replace(`:${DEFAULT_INGRESS_PORT}/`, `:${port}/`)]),
+      ).toBe(0);
+      expect(
+        await exitCode(process.execPath, [
+          '-e',
+          script.replace(`:${DEFAULT_INGRESS_PORT}/health`, `:${port}/nope`),
+        ]),
+      ).toBe(1);
     } finally {
       await server.close();
     }
@@ -605,10 +862,28 @@ const hasDockerCompose = dockerCompose.status === 0;
   `docker compose config -q validates both files${hasDockerCompose ? '' : ' (skipped: no `docker compose` client on this machine)'}`,
   () => {
     for (const file of ['compose.yaml', 'compose.cloud.yaml']) {
-      const result = spawnSync('docker', ['compose', '--env-file', path.join(DOCKER_DIR, '.env.example'), '-f', path.join(DOCKER_DIR, file), '--profile', 'sandbox', 'config', '-q'], {
-        encoding: 'utf8',
-        env: { ...process.env, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' },
-      });
+      const result = spawnSync(
+        'docker',
+        [
+          'compose',
+          '--env-file',
+          path.join(DOCKER_DIR, '.env.example'),
+          '-f',
+          path.join(DOCKER_DIR, file),
+          '--profile',
+          'sandbox',
+          'config',
+          '-q',
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233',
+            TEMPORAL_NAMESPACE: 'ns.acct',
+          },
+        },
+      );
       expect({ file, status: result.status, stderr: result.stderr }).toEqual({ file, status: 0, stderr: '' });
     }
   },
@@ -629,29 +904,48 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
   beforeAll(() => {
     promtool = promtoolPath();
   }, 120_000);
-  const promtoolRun = (args: string[]) => spawnSync(promtool, args, { encoding: 'utf8', cwd: PROMETHEUS_DIR });
+  const promtoolRun = (args: string[]) =>
+    spawnSync(promtool, args, { encoding: 'utf8', cwd: PROMETHEUS_DIR });
 
   test('promtool check rules accepts alerts.yaml and promtool test rules passes alerts.test.yaml', () => {
     const check = promtoolRun(['check', 'rules', 'alerts.yaml']);
-    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining(`SUCCESS: ${alertRules().length} rules found`) });
+    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({
+      status: 0,
+      out: expect.stringContaining(`SUCCESS: ${alertRules().length} rules found`),
+    });
     for (const tests of ['alerts.test.yaml', 'alerts-temporal.test.yaml']) {
       const unit = promtoolRun(['test', 'rules', tests]);
-      expect({ tests, status: unit.status, out: unit.stdout + unit.stderr }).toEqual({ tests, status: 0, out: expect.stringContaining('SUCCESS') });
+      expect({ tests, status: unit.status, out: unit.stdout + unit.stderr }).toEqual({
+        tests,
+        status: 0,
+        out: expect.stringContaining('SUCCESS'),
+      });
     }
   });
 
   test('promtool check config accepts prometheus.yaml, which scrapes the metrics ports compose publishes', () => {
     const check = promtoolRun(['check', 'config', 'prometheus.yaml']);
-    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining('is valid prometheus config') });
+    expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({
+      status: 0,
+      out: expect.stringContaining('is valid prometheus config'),
+    });
     const config = parse(readFileSync(path.join(PROMETHEUS_DIR, 'prometheus.yaml'), 'utf8')) as {
       scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
     };
-    const targets = Object.fromEntries(config.scrape_configs.map((s) => [s.job_name, s.static_configs.flatMap((c) => c.targets)]));
+    const targets = Object.fromEntries(
+      config.scrape_configs.map((s) => [s.job_name, s.static_configs.flatMap((c) => c.targets)]),
+    );
     const port = (address: string | null | undefined) => address?.split(':')[1];
     expect(targets).toEqual({
-      'xborder-worker': WORKER_SLOTS.map((slot) => `${slot}:${port(service(compose, slot).environment?.XBORDER_METRICS_ADDRESS)}`),
-      'xborder-stuck-gauge': [`stuck-gauge:${port(service(compose, 'stuck-gauge').environment?.XBORDER_METRICS_ADDRESS)}`],
-      'xborder-ingress': [`ingress:${port(service(compose, 'ingress').environment?.XBORDER_INGRESS_METRICS_ADDRESS)}`],
+      'xborder-worker': WORKER_SLOTS.map(
+        (slot) => `${slot}:${port(service(compose, slot).environment?.XBORDER_METRICS_ADDRESS)}`,
+      ),
+      'xborder-stuck-gauge': [
+        `stuck-gauge:${port(service(compose, 'stuck-gauge').environment?.XBORDER_METRICS_ADDRESS)}`,
+      ],
+      'xborder-ingress': [
+        `ingress:${port(service(compose, 'ingress').environment?.XBORDER_INGRESS_METRICS_ADDRESS)}`,
+      ],
     });
   });
 
@@ -659,16 +953,29 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'xborder-dashboard-'));
     try {
       writeFileSync(path.join(dir, 'dashboard-rules.yaml'), dashboardAsRules());
-      const check = spawnSync(promtool, ['check', 'rules', path.join(dir, 'dashboard-rules.yaml')], { encoding: 'utf8' });
-      expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({ status: 0, out: expect.stringContaining(`SUCCESS: ${dashboardExprs().length} rules found`) });
+      const check = spawnSync(promtool, ['check', 'rules', path.join(dir, 'dashboard-rules.yaml')], {
+        encoding: 'utf8',
+      });
+      expect({ status: check.status, out: check.stdout + check.stderr }).toEqual({
+        status: 0,
+        out: expect.stringContaining(`SUCCESS: ${dashboardExprs().length} rules found`),
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     const d = dashboard();
-    expect(d.templating.list).toContainEqual(expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }));
+    expect(d.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource', query: 'prometheus' }),
+    );
     for (const panel of d.panels) {
-      expect({ panel: panel.title, uid: panel.datasource?.uid }).toEqual({ panel: panel.title, uid: '${datasource}' });
-      expect({ panel: panel.title, targets: (panel.targets ?? []).length > 0 }).toEqual({ panel: panel.title, targets: true });
+      expect({ panel: panel.title, uid: panel.datasource?.uid }).toEqual({
+        panel: panel.title,
+        uid: '${datasource}',
+      });
+      expect({ panel: panel.title, targets: (panel.targets ?? []).length > 0 }).toEqual({
+        panel: panel.title,
+        targets: true,
+      });
     }
   });
 
@@ -690,17 +997,32 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
       'temporal_num_pollers',
       'temporal_sticky_cache_size',
     ];
-    const emitted = new Set<string>([...Object.values(METRIC_NAMES), ...Object.values(STUCK_METRIC_NAMES), ...temporalSdk]);
+    const emitted = new Set<string>([
+      ...Object.values(METRIC_NAMES),
+      ...Object.values(STUCK_METRIC_NAMES),
+      ...temporalSdk,
+    ]);
     const used = new Set(exprs.flatMap(metricNames));
     expect([...used].filter((name) => !emitted.has(name))).toEqual([]);
     // In the dashboard and the alerts: payments by outcome, provider errors by type, webhook outcomes, stuck payments.
-    for (const name of [METRIC_NAMES.payments, METRIC_NAMES.providerErrors, METRIC_NAMES.webhookEvents, STUCK_METRIC_NAMES.stuck]) {
-      expect({ name, inDashboard: dashboardExprs().some((e) => e.includes(name)), inAlerts: alertRules().some((r) => r.expr.includes(name)) }).toEqual({ name, inDashboard: true, inAlerts: true });
+    for (const name of [
+      METRIC_NAMES.payments,
+      METRIC_NAMES.providerErrors,
+      METRIC_NAMES.webhookEvents,
+      STUCK_METRIC_NAMES.stuck,
+    ]) {
+      expect({
+        name,
+        inDashboard: dashboardExprs().some((e) => e.includes(name)),
+        inAlerts: alertRules().some((r) => r.expr.includes(name)),
+      }).toEqual({ name, inDashboard: true, inAlerts: true });
     }
     const values = (label: string) => new Set(exprs.flatMap((e) => labelValues(e, label)));
     const outcomes: string[] = ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED', 'REJECTED', 'CANCELLED']; // XborderMetrics.paymentOutcome
     const webhookResults: WebhookEventResult[] = ['accepted', 'duplicate', 'rejected', 'ignored', 'failed'];
-    expect([...values('type')].filter((t) => !(PROVIDER_ERROR_TYPES as readonly string[]).includes(t))).toEqual([]);
+    expect(
+      [...values('type')].filter((t) => !(PROVIDER_ERROR_TYPES as readonly string[]).includes(t)),
+    ).toEqual([]);
     expect([...values('kind')].filter((k) => !Object.keys(stuckQueries()).includes(k))).toEqual([]);
     expect([...values('result')].filter((r) => !(webhookResults as string[]).includes(r))).toEqual([]);
     expect([...values('outcome')].filter((o) => !outcomes.includes(o))).toEqual([]);
@@ -709,8 +1031,12 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
   });
 
   test("every rule on Temporal's own signals and on the deploy has a runbook line", () => {
-    const file = parse(readFileSync(path.join(PROMETHEUS_DIR, 'alerts.yaml'), 'utf8')) as { groups: Array<{ name: string; rules: Array<{ alert: string; annotations?: Record<string, string> }> }> };
-    const ours = file.groups.filter((g) => g.name === 'xborder-temporal-workers' || g.name === 'xborder-deploy').flatMap((g) => g.rules);
+    const file = parse(readFileSync(path.join(PROMETHEUS_DIR, 'alerts.yaml'), 'utf8')) as {
+      groups: Array<{ name: string; rules: Array<{ alert: string; annotations?: Record<string, string> }> }>;
+    };
+    const ours = file.groups
+      .filter((g) => g.name === 'xborder-temporal-workers' || g.name === 'xborder-deploy')
+      .flatMap((g) => g.rules);
     expect(ours.map((r) => r.alert).sort()).toEqual([
       'XborderActivityScheduleToStartSlow',
       'XborderCurrentBuildBacklogAging',
@@ -721,13 +1047,24 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
       'XborderWorkflowTaskFailing',
       'XborderWorkflowTaskScheduleToStartSlow',
     ]);
-    for (const rule of ours) expect({ alert: rule.alert, runbook: (rule.annotations?.runbook ?? '').length > 40 }).toEqual({ alert: rule.alert, runbook: true });
+    for (const rule of ours)
+      expect({ alert: rule.alert, runbook: (rule.annotations?.runbook ?? '').length > 40 }).toEqual({
+        alert: rule.alert,
+        runbook: true,
+      });
   });
 
   test('every alert has a severity, a summary and a description', () => {
     for (const rule of alertRules()) {
-      expect({ alert: rule.alert, severity: rule.labels?.severity }).toEqual({ alert: rule.alert, severity: expect.stringMatching(/^(critical|warning|info)$/) });
-      expect({ alert: rule.alert, summary: Boolean(rule.annotations?.summary), description: Boolean(rule.annotations?.description) }).toEqual({ alert: rule.alert, summary: true, description: true });
+      expect({ alert: rule.alert, severity: rule.labels?.severity }).toEqual({
+        alert: rule.alert,
+        severity: expect.stringMatching(/^(critical|warning|info)$/),
+      });
+      expect({
+        alert: rule.alert,
+        summary: Boolean(rule.annotations?.summary),
+        description: Boolean(rule.annotations?.description),
+      }).toEqual({ alert: rule.alert, summary: true, description: true });
     }
   });
 });

@@ -11,7 +11,10 @@ export const DASHBOARD_FILE = path.join(DOCKER_DIR, 'grafana', 'xborder-dashboar
 
 /** promtool from scripts/ensure-promtool.sh (PATH, .tools/, else Debian's package, downloaded once). */
 export function promtoolPath(): string {
-  return execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-promtool.sh')], { encoding: 'utf8' }).trim().split('\n').at(-1)!;
+  return execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-promtool.sh')], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .at(-1)!;
 }
 
 export interface AlertRule {
@@ -23,7 +26,9 @@ export interface AlertRule {
 }
 
 export function alertRules(): AlertRule[] {
-  const file = parse(readFileSync(path.join(PROMETHEUS_DIR, 'alerts.yaml'), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> };
+  const file = parse(readFileSync(path.join(PROMETHEUS_DIR, 'alerts.yaml'), 'utf8')) as {
+    groups: Array<{ rules: AlertRule[] }>;
+  };
   return file.groups.flatMap((g) => g.rules);
 }
 
@@ -33,13 +38,19 @@ interface DashboardPanel {
   targets?: Array<{ expr: string; datasource?: { uid?: string } }>;
 }
 
-export function dashboard(): { uid: string; panels: DashboardPanel[]; templating: { list: Array<{ name: string; type: string; query: string }> } } {
+export function dashboard(): {
+  uid: string;
+  panels: DashboardPanel[];
+  templating: { list: Array<{ name: string; type: string; query: string }> };
+} {
   return JSON.parse(readFileSync(DASHBOARD_FILE, 'utf8')) as ReturnType<typeof dashboard>;
 }
 
 /** Grafana's interval variables replaced by a plain range, so the query is PromQL promtool can parse. */
 export function dashboardExprs(): string[] {
-  return dashboard().panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr.replace(/\$__(rate_)?interval|\$__range/g, '5m')));
+  return dashboard().panels.flatMap((p) =>
+    (p.targets ?? []).map((t) => t.expr.replace(/\$__(rate_)?interval|\$__range/g, '5m')),
+  );
 }
 
 /** The dashboard's queries as recording rules: `promtool check rules` then parses every one. */
@@ -55,5 +66,7 @@ export function metricNames(expr: string): string[] {
 
 /** Values a PromQL expression gives `label` (`label="v"` and `label=~"a|b"`). */
 export function labelValues(expr: string, label: string): string[] {
-  return [...expr.matchAll(new RegExp(`\\b${label}\\s*=~?\\s*"([^"]*)"`, 'g'))].flatMap((m) => m[1]!.split('|'));
+  return [...expr.matchAll(new RegExp(`\\b${label}\\s*=~?\\s*"([^"]*)"`, 'g'))].flatMap((m) =>
+    m[1]!.split('|'),
+  );
 }

@@ -27,9 +27,23 @@ describe('setup-namespace.sh against a Temporal dev server', () => {
     symlinkSync(cli, path.join(binDir, 'temporal'));
     const port = await freePort();
     address = `127.0.0.1:${port}`;
-    server = spawn(cli, ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--headless', '--log-level', 'error'], {
-      stdio: 'ignore',
-    });
+    server = spawn(
+      cli,
+      [
+        'server',
+        'start-dev',
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--headless',
+        '--log-level',
+        'error',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
   });
 
   afterAll(async () => {
@@ -54,7 +68,13 @@ describe('setup-namespace.sh against a Temporal dev server', () => {
 
   test('creates the namespace with exactly our search attributes; a second run changes nothing', async () => {
     const namespace = `xb-compose-${randomUUID().slice(0, 8)}`;
-    const env = { ...containerEnv(service(compose, 'temporal-namespace-setup'), { ...dotenv, TEMPORAL_NAMESPACE: namespace }), TEMPORAL_ADDRESS: address };
+    const env = {
+      ...containerEnv(service(compose, 'temporal-namespace-setup'), {
+        ...dotenv,
+        TEMPORAL_NAMESPACE: namespace,
+      }),
+      TEMPORAL_ADDRESS: address,
+    };
     const first = await runScript(env);
     expect(first.out).toContain(`namespace ${namespace} created`);
     expect(first.status).toBe(0);
@@ -62,13 +82,17 @@ describe('setup-namespace.sh against a Temporal dev server', () => {
     const connection = await Connection.connect({ address });
     try {
       const listed = await connection.operatorService.listSearchAttributes({ namespace });
-      const custom = Object.entries(listed.customAttributes ?? {}).map(([name, type]) => `${name}=${type}`).sort();
+      const custom = Object.entries(listed.customAttributes ?? {})
+        .map(([name, type]) => `${name}=${type}`)
+        .sort();
       const { temporal } = await import('@temporalio/proto');
       const indexed: Record<string, number> = {
         KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
         DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
       };
-      expect(custom).toEqual(ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${indexed[key.type]}`).sort());
+      expect(custom).toEqual(
+        ALL_SEARCH_ATTRIBUTE_KEYS.map((key) => `${key.name}=${indexed[key.type]}`).sort(),
+      );
     } finally {
       await connection.close();
     }

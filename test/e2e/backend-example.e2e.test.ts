@@ -27,7 +27,13 @@ beforeAll(async () => {
     sandbox: { demoData: true, quoteValidityMs: 60_000 },
     events: { defaultEndpoint: { url: eventsUrl, secrets }, endpoints: [], timeoutMs: 2_000 },
   });
-  backend = await startBackend({ client: stack.client, taskQueue: stack.taskQueue, secrets, port, failFirstDeliveries: 2 });
+  backend = await startBackend({
+    client: stack.client,
+    taskQueue: stack.taskQueue,
+    secrets,
+    port,
+    failFirstDeliveries: 2,
+  });
 });
 
 afterAll(async () => {
@@ -39,15 +45,35 @@ it('pays through the example backend, which learns every change by signed events
   const key = uniqueKey('e2e-events');
   const started = await got
     .post(`${backend!.url}/payments`, { json: { paymentKey: key, request: demoPaymentRequest(key) } })
-    .json<{ whatToPay: { amount: number; currencyCode: string; toAddress: string | null; before: string } }>();
-  expect(started.whatToPay).toMatchObject({ amount: expect.any(Number), currencyCode: 'USDC', before: expect.any(String) });
+    .json<{
+      whatToPay: { amount: number; currencyCode: string; toAddress: string | null; before: string };
+    }>();
+  expect(started.whatToPay).toMatchObject({
+    amount: expect.any(Number),
+    currencyCode: 'USDC',
+    before: expect.any(String),
+  });
 
   // the first event waits out two 503s (retried 10 s, then 20 s later), then everything follows in order
-  await eventually('payment.created at the backend', async () => backend!.views.get(key)?.toPay ?? null, 90_000);
-  expect(backend!.views.get(key)!.toPay).toMatchObject({ amount: started.whatToPay.amount, currencyCode: 'USDC' });
+  await eventually(
+    'payment.created at the backend',
+    async () => backend!.views.get(key)?.toPay ?? null,
+    90_000,
+  );
+  expect(backend!.views.get(key)!.toPay).toMatchObject({
+    amount: started.whatToPay.amount,
+    currencyCode: 'USDC',
+  });
   const providerPaymentId = backend!.processed.find((e) => e.paymentKey === key)!.data.providerPaymentId!;
-  await got.post(`${stack!.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack!.sandbox.controlHeaders, json: {} });
-  await eventually('the outcome at the backend', async () => backend!.views.get(key)?.outcome ?? null, 90_000);
+  await got.post(`${stack!.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, {
+    headers: stack!.sandbox.controlHeaders,
+    json: {},
+  });
+  await eventually(
+    'the outcome at the backend',
+    async () => backend!.views.get(key)?.outcome ?? null,
+    90_000,
+  );
 
   const mine = backend!.processed.filter((e) => e.paymentKey === key);
   expect(backend!.views.get(key)).toMatchObject({ outcome: 'COMPLETED', phase: 'COMPLETED' });
@@ -77,5 +103,8 @@ it('pays through the example backend, which learns every change by signed events
   expect(backend!.refused).toBe(1);
   expect(backend!.views.get(key)!.outcome).toBe('COMPLETED');
   // the replay test's histories of a payment with events and of its delivery workflow (XBORDER_RECORD_HISTORIES=1)
-  await recordHistories(stack!.client, stack!.temporal.address, 'outbound-events', [paymentWorkflowId(key), paymentEventsWorkflowId(key)]);
+  await recordHistories(stack!.client, stack!.temporal.address, 'outbound-events', [
+    paymentWorkflowId(key),
+    paymentEventsWorkflowId(key),
+  ]);
 });

@@ -47,7 +47,10 @@ async function start(bundlePath: string, buildId?: string): Promise<RunningXbord
     dataConverter: stack.dataConverter,
     workflowBundlePath: bundlePath,
     nexus: false,
-    deployment: { version: { deploymentName, ...(buildId ? { buildId } : {}) }, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+    deployment: {
+      version: { deploymentName, ...(buildId ? { buildId } : {}) },
+      defaultVersioningBehavior: 'AUTO_UPGRADE',
+    },
   });
   workers.push(worker);
   return worker;
@@ -58,12 +61,16 @@ it('derives the build id from the bundle: same version, another code, another bu
   const y = await start(bundleY);
   const digestX = await workflowBundleDigest({ codePath: bundleX });
   expect(x.version).toEqual({ deploymentName, buildId: `${packageVersion()}+${digestX.slice(0, 12)}` });
-  expect(y.version?.buildId).toMatch(new RegExp(`^${packageVersion().replace(/\./g, '\\.')}\\+[0-9a-f]{12}$`));
+  expect(y.version?.buildId).toMatch(
+    new RegExp(`^${packageVersion().replace(/\./g, '\\.')}\\+[0-9a-f]{12}$`),
+  );
   expect(y.version?.buildId).not.toBe(x.version?.buildId);
   // each recorded its own bundle on its version
   const service = stack.client.workflowService;
   expect(await registeredBundleDigest(service, { namespace: stack.namespace, ...x.version! })).toBe(digestX);
-  expect(await registeredBundleDigest(service, { namespace: stack.namespace, ...y.version! })).toBe(y.bundleDigest);
+  expect(await registeredBundleDigest(service, { namespace: stack.namespace, ...y.version! })).toBe(
+    y.bundleDigest,
+  );
 });
 
 it('refuses to start another bundle under a build id a bundle already registered; the same bundle starts again', async () => {
@@ -76,5 +83,11 @@ it('refuses to start another bundle under a build id a bundle already registered
   // a second replica (or a restart) of the registered bundle is the same code: it starts
   const replica = await start(bundleX, buildId);
   expect(replica.version?.buildId).toBe(buildId);
-  expect(await registeredBundleDigest(stack.client.workflowService, { namespace: stack.namespace, deploymentName, buildId })).toBe(first.bundleDigest);
+  expect(
+    await registeredBundleDigest(stack.client.workflowService, {
+      namespace: stack.namespace,
+      deploymentName,
+      buildId,
+    }),
+  ).toBe(first.bundleDigest);
 });

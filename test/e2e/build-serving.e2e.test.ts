@@ -41,18 +41,25 @@ it('sees the current build polling, then, its workers gone, a workflow task wait
   });
   const buildId = worker.version!.buildId;
   await makeCurrentIfNone(stack.client, { deploymentName, buildId });
-  const count = () => countStuckPayments(stack.client, { now: new Date(), deploymentName, taskQueue: stack.taskQueue });
+  const count = () =>
+    countStuckPayments(stack.client, { now: new Date(), deploymentName, taskQueue: stack.taskQueue });
   const serving = await count();
   expect(serving.current).toMatchObject({ buildId, pollers: { workflow: 1, activity: 1 } });
   expect(serving.current!.backlog.count).toBe(0);
 
   await worker.shutdown();
   // a new workflow goes to the current build, whose workers are gone: its first task waits
-  const handle = await stack.client.workflow.start('rateBoard', { taskQueue: stack.taskQueue, workflowId: `serving-${randomUUID()}`, args: [] });
+  const handle = await stack.client.workflow.start('rateBoard', {
+    taskQueue: stack.taskQueue,
+    workflowId: `serving-${randomUUID()}`,
+    args: [],
+  });
   try {
     const waiting = await eventually('a task waiting on the current build for more than 2 s', async () => {
       const counted = await count();
-      return counted.current && counted.current.backlog.count >= 1 && counted.current.backlog.ageSeconds > 2 ? counted.current : null;
+      return counted.current && counted.current.backlog.count >= 1 && counted.current.backlog.ageSeconds > 2
+        ? counted.current
+        : null;
     });
     expect(waiting.buildId).toBe(buildId);
   } finally {

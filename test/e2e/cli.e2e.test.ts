@@ -16,7 +16,11 @@ let stack: LocalStack;
 beforeAll(async () => {
   // the UI where the dev server puts it (frontend + 1000), so the CLI's links can be checked without TEMPORAL_UI_URL
   const temporalPort = await freePort();
-  stack = await startTestStack({ sandbox: { demoData: true }, temporalPort, temporalUiPort: temporalPort + 1000 });
+  stack = await startTestStack({
+    sandbox: { demoData: true },
+    temporalPort,
+    temporalUiPort: temporalPort + 1000,
+  });
 });
 afterAll(async () => {
   await stack?.close();
@@ -27,7 +31,12 @@ function xborder(
   options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): { done: Promise<{ code: number | null; out: string; err: string }> } {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: options.env ?? { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, XBORDER_TASK_QUEUE: stack.taskQueue, TEMPORAL_UI_URL: stack.temporal.uiUrl },
+    env: options.env ?? {
+      ...process.env,
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      XBORDER_TASK_QUEUE: stack.taskQueue,
+      TEMPORAL_UI_URL: stack.temporal.uiUrl,
+    },
     ...(options.cwd ? { cwd: options.cwd } : {}),
   });
   let out = '';
@@ -43,7 +52,12 @@ function requestFile(reference: string): string {
     file,
     JSON.stringify({
       customerId: 'cus_demo_individual',
-      source: { currencyCode: 'USDC', amount: 20, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+      source: {
+        currencyCode: 'USDC',
+        amount: 20,
+        rail: 'POLYGON',
+        fromAddress: '0x1111111111111111111111111111111111111111',
+      },
       destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
       reference,
       paymentReason: 'PERSONAL_TRANSFERS',
@@ -59,7 +73,10 @@ it('pay --watch shows the funding instructions and follows the payment to COMPLE
     const s = await getPaymentState(stack.client, key);
     return s.providerPaymentId ? s : null;
   });
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   const { code, out, err } = await pay.done;
   expect(err).toBe('');
   expect(code).toBe(0);
@@ -99,13 +116,20 @@ it('--json: pay, status, cancel print one JSON document each; status of a cancel
   const pay = await xborder(['pay', '--key', key, '--request', requestFile(key), '--json']).done;
   expect(pay.code).toBe(0);
   expect(pay.err).toBe('');
-  const started = JSON.parse(pay.out) as { workflowId: string; created: { outcome: string; providerPaymentId: string }; ui: string };
+  const started = JSON.parse(pay.out) as {
+    workflowId: string;
+    created: { outcome: string; providerPaymentId: string };
+    ui: string;
+  };
   expect(started).toMatchObject({ workflowId: `payment:${key}`, created: { outcome: 'CREATED' } });
   expect(started.ui).toContain(stack.temporal.uiUrl);
 
   const status = await xborder(['status', key, '--json']).done;
   expect(status.code).toBe(0); // in progress
-  expect(JSON.parse(status.out)).toMatchObject({ workflowId: `payment:${key}`, providerPaymentId: started.created.providerPaymentId });
+  expect(JSON.parse(status.out)).toMatchObject({
+    workflowId: `payment:${key}`,
+    providerPaymentId: started.created.providerPaymentId,
+  });
 
   const cancel = await xborder(['cancel', key, '--reason', 'test', '--json']).done;
   expect(cancel.code).toBe(0);
@@ -148,11 +172,18 @@ it('--address and --namespace override the environment; a wrong address exits 3 
   const wrong = await xborder(['stuck', '--address', '127.0.0.1:1']).done;
   expect(wrong.code).toBe(3);
   expect(wrong.err).toContain('cannot connect to Temporal at 127.0.0.1:1');
-  const right = await xborder(['stuck', '--json', '--address', stack.temporal.address, '--namespace', stack.namespace]).done;
+  const right = await xborder([
+    'stuck',
+    '--json',
+    '--address',
+    stack.temporal.address,
+    '--namespace',
+    stack.namespace,
+  ]).done;
   expect([0, 1]).toContain(right.code);
 });
 
-it('right after npm start: the CLI finds the checkout\'s .data/codec-keys.json and links to the stack\'s own UI port', async () => {
+it("right after npm start: the CLI finds the checkout's .data/codec-keys.json and links to the stack's own UI port", async () => {
   const key = uniqueKey('cli-first-hour');
   const pay = await xborder(['pay', '--key', key, '--request', requestFile(key)]).done;
   expect(pay.code).toBe(0);
@@ -165,8 +196,11 @@ it('right after npm start: the CLI finds the checkout\'s .data/codec-keys.json a
   if (!runKeys) throw new Error('the test setup gives every run its keys in XBORDER_CODEC_KEYS_FILE');
   copyFileSync(runKeys, path.join(checkout, '.data', 'codec-keys.json'));
   // only what `npm start` prints to copy: the address; no keys variable, no UI variable
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('XBORDER_CODEC') && !k.startsWith('TEMPORAL_')));
-  const status = await xborder(['status', key, '--address', stack.temporal.address], { cwd: checkout, env }).done;
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('XBORDER_CODEC') && !k.startsWith('TEMPORAL_')),
+  );
+  const status = await xborder(['status', key, '--address', stack.temporal.address], { cwd: checkout, env })
+    .done;
   expect(status.err).toBe('');
   expect(status.code).toBe(0);
   expect(status.out).toMatch(/phase\s+AWAITING_FUNDS/);
@@ -180,7 +214,10 @@ it('a finished payment: status never says "send funds", cancel says it finished;
     const s = await getPaymentState(stack.client, key);
     return s.providerPaymentId ? s : null;
   });
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   expect((await pay.done).code).toBe(0);
 
   const done = await xborder(['status', key]).done;
@@ -193,7 +230,10 @@ it('a finished payment: status never says "send funds", cancel says it finished;
   expect(cancel.err).toMatch(new RegExp(`payment:${key} has already finished: COMPLETED`));
   expect(cancel.err).not.toMatch(/no payment/);
 
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/return`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${state.providerPaymentId}/return`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   const returned = await eventually('the return to be seen', async () => {
     const r = await xborder(['status', key]).done;
     return /AFTER OUTCOME/.test(r.out) ? r : null;

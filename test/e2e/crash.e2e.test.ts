@@ -81,9 +81,13 @@ it(`${PAYMENTS} payments survive ${KILLS} SIGKILLs of the worker: one provider p
       },
       { taskQueue: stack.taskQueue },
     );
-    if (started.created.outcome !== 'CREATED') throw new Error(`${key} was not created: ${JSON.stringify(started.created)}`);
+    if (started.created.outcome !== 'CREATED')
+      throw new Error(`${key} was not created: ${JSON.stringify(started.created)}`);
     await sleep(Math.random() * 1_000);
-    await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+      headers: stack.sandbox.controlHeaders,
+      json: {},
+    });
     const outcome = (await started.result()).outcome;
     inFlight--;
     return { key, providerPaymentId: started.created.providerPaymentId, outcome };

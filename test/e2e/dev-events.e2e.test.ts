@@ -12,11 +12,35 @@ jest.setTimeout(300_000);
 it('xborder dev --once: events to the stack receiver, logged; secret in .data/events-secret (0600); absolute paths', async () => {
   const home = mkdtempSync(path.join(os.tmpdir(), 'xborder-dev-events-'));
   const dataDir = path.join(home, 'data');
-  const ports = { temporal: await freePort(), ui: await freePort(), sandbox: await freePort(), ingress: await freePort(), codec: await freePort(), events: await freePort() };
+  const ports = {
+    temporal: await freePort(),
+    ui: await freePort(),
+    sandbox: await freePort(),
+    ingress: await freePort(),
+    codec: await freePort(),
+    events: await freePort(),
+  };
   const env = cliEnvironment(home, {}, { withoutKeys: true });
   for (const k of Object.keys(env)) if (k.startsWith('XBORDER_EVENTS_')) delete env[k];
   const r = await spawnXborder(
-    ['dev', '--once', '--data-dir', dataDir, '--temporal-port', String(ports.temporal), '--ui-port', String(ports.ui), '--sandbox-port', String(ports.sandbox), '--ingress-port', String(ports.ingress), '--codec-port', String(ports.codec), '--events-port', String(ports.events)],
+    [
+      'dev',
+      '--once',
+      '--data-dir',
+      dataDir,
+      '--temporal-port',
+      String(ports.temporal),
+      '--ui-port',
+      String(ports.ui),
+      '--sandbox-port',
+      String(ports.sandbox),
+      '--ingress-port',
+      String(ports.ingress),
+      '--codec-port',
+      String(ports.codec),
+      '--events-port',
+      String(ports.events),
+    ],
     env,
   );
   expect(r.code).toBe(0);

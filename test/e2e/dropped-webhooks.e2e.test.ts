@@ -7,7 +7,10 @@ import { startPayment } from '../../src/client/payments';
 import { freePort } from '../support/ports';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
 import type { ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
@@ -36,22 +39,34 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
     { taskQueue: stack.taskQueue },
   );
   if (started.created.outcome !== 'CREATED') throw new Error('not created');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   const result = await started.result();
   expect(result.outcome).toBe('COMPLETED');
   expect(stack.webhooks.counters.accepted).toBe(0); // nothing reached the ingress
-  const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`, { headers: stack.sandbox.controlHeaders }).json<unknown>();
+  const deliveries = await got(`${stack.sandbox.url}/sandbox/webhooks`, {
+    headers: stack.sandbox.controlHeaders,
+  }).json<unknown>();
   expect(JSON.stringify(deliveries)).toMatch(/ECONNREFUSED|failed|error/i);
 
   // The stale-entity gap: the entity (reconciling hourly by itself) is told what the payment's own GET
   // found, so it shows the final state too, not AWAITING_FUNDS for an hour.
-  const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(started.created.providerPaymentId));
+  const entity = stack.client.workflow.getHandle(
+    providerPaymentWorkflowId(started.created.providerPaymentId),
+  );
   const snap = await eventually('the entity to show COMPLETED', async () => {
     const s = await entity.query(providerPaymentSnapshotQuery);
     return s.payment?.status === 'COMPLETED' ? s : null;
   });
-  expect(snap.statusHistory.at(-1)).toEqual(expect.objectContaining({ status: 'COMPLETED', cause: 'reconcile' }));
-  await recordNewHistories(stack.client, stack.temporal.address, 'payment-tells-entity', [started.workflowId, entity.workflowId]);
+  expect(snap.statusHistory.at(-1)).toEqual(
+    expect.objectContaining({ status: 'COMPLETED', cause: 'reconcile' }),
+  );
+  await recordNewHistories(stack.client, stack.temporal.address, 'payment-tells-entity', [
+    started.workflowId,
+    entity.workflowId,
+  ]);
   // the entity of a run with its quiet re-reads (patch entity-reads-sooner-when-quiet)
   await recordNewHistories(stack.client, stack.temporal.address, 'entity-reads-sooner', [entity.workflowId]);
   await entity.terminate('test over');
@@ -59,13 +74,18 @@ it('completes a payment whose webhooks are all dropped, by reconciling with GET'
 
 it('reconciles a PAYIN and its conversion whose webhooks were lost, by the reconcilePayments workflow', async () => {
   const deposit = await got
-    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 75 } })
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, {
+      headers: stack.sandbox.controlHeaders,
+      json: { amount: 75 },
+    })
     .json<Record<string, unknown>>();
   const ids = [...new Set(JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [])];
   expect(ids.length).toBeGreaterThanOrEqual(2);
   // nobody here started them and their webhooks are gone: no entity follows them
   for (const id of ids)
-    await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()).rejects.toThrow(/not found/i);
+    await expect(stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()).rejects.toThrow(
+      /not found/i,
+    );
 
   const result = await stack.client.workflow.execute(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
     workflowId: uniqueKey('reconcile'),
@@ -76,13 +96,16 @@ it('reconciles a PAYIN and its conversion whose webhooks were lost, by the recon
   const roles = await eventually('entities for the PAYIN and the conversion', async () => {
     const found: string[] = [];
     for (const id of ids) {
-      const snap = await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).query(providerPaymentSnapshotQuery);
+      const snap = await stack.client.workflow
+        .getHandle(providerPaymentWorkflowId(id))
+        .query(providerPaymentSnapshotQuery);
       found.push(snap.role);
     }
     return found.includes('PAYIN') && found.includes('CONVERSION') ? found : null;
   });
   expect(roles).toEqual(expect.arrayContaining(['PAYIN', 'CONVERSION']));
-  for (const id of ids) await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).terminate('test over');
+  for (const id of ids)
+    await stack.client.workflow.getHandle(providerPaymentWorkflowId(id)).terminate('test over');
 });
 
 /** The bookkeeping of each local activity the workflow ran (the marker's `data`, plaintext: written past the codec). */
@@ -93,7 +116,12 @@ async function localActivityTypes(workflowId: string): Promise<string[]> {
     const marker = event.markerRecordedEventAttributes;
     if (marker?.markerName !== 'core_local_activity') continue;
     for (const payload of marker.details?.data?.payloads ?? [])
-      types.push(String((JSON.parse(Buffer.from(payload.data ?? []).toString()) as { activity_type?: unknown }).activity_type));
+      types.push(
+        String(
+          (JSON.parse(Buffer.from(payload.data ?? []).toString()) as { activity_type?: unknown })
+            .activity_type,
+        ),
+      );
   }
   return types;
 }
@@ -101,36 +129,52 @@ async function localActivityTypes(workflowId: string): Promise<string[]> {
 it('completes a payout whose funding webhooks never arrive once the reconcilePayments run tells its entity, the listing being the service’s answer', async () => {
   const key = uniqueKey('e2e-sweep');
   // The payment's own read is 6 h away (default) and its quote's 15 min: nothing of its own reads within this test.
-  const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 43) }, { taskQueue: stack.taskQueue });
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: demoPaymentRequest(key, 43) },
+    { taskQueue: stack.taskQueue },
+  );
   if (started.created.outcome !== 'CREATED') throw new Error('not created');
   const providerPaymentId = started.created.providerPaymentId;
   const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(providerPaymentId));
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
-  await eventually('the sandbox to complete the payout', async () => ((await stack.provider.payments.get(providerPaymentId)).status === 'COMPLETED' ? true : null));
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
+  await eventually('the sandbox to complete the payout', async () =>
+    (await stack.provider.payments.get(providerPaymentId)).status === 'COMPLETED' ? true : null,
+  );
 
   // Every webhook went to the black hole: neither the entity nor the payment knows (the entity's first quiet read
   // is a minute after its start; this test is done well before).
   expect((await entity.query(providerPaymentSnapshotQuery)).payment?.status).not.toBe('COMPLETED');
   expect((await stack.client.workflow.getHandle(started.workflowId).describe()).status.name).toBe('RUNNING');
   await eventually('visibility to list the entity', async () => {
-    const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL`);
+    const { count } = await stack.client.workflow.count(
+      `WorkflowId = '${entity.workflowId}' AND ExecutionStatus = 'Running' AND PaymentStatus IS NOT NULL`,
+    );
     return count === 1 ? true : null;
   });
 
   // one run of reconcilePayments, as the Schedule starts it
   const reconcileOnce = () =>
-    stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
-      workflowId: uniqueKey('reconcile'),
-      taskQueue: stack.taskQueue,
-      args: [{ windowMs: 60 * 60_000 }],
-    });
+    stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(
+      RECONCILE_PAYMENTS_WORKFLOW_TYPE,
+      {
+        workflowId: uniqueKey('reconcile'),
+        taskQueue: stack.taskQueue,
+        args: [{ windowMs: 60 * 60_000 }],
+      },
+    );
   const result = await reconcileOnce();
   expect(result.followedSignalled).toBe(1);
   expect(result.signalled).not.toContain(providerPaymentId); // a payout is not a PAYIN: told by the followed path only
 
   const outcome = await Promise.race([
     started.result(),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('payment not COMPLETED within 30 s of the reconcile run')), 30_000)),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('payment not COMPLETED within 30 s of the reconcile run')), 30_000),
+    ),
   ]);
   expect(outcome.outcome).toBe('COMPLETED');
   const snap = await entity.query(providerPaymentSnapshotQuery);
@@ -141,10 +185,16 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
   // it came, with no second read by the entity, and no timer read came first.
   expect(await localActivityTypes(entity.workflowId)).toEqual([]);
   const history = await entity.fetchHistory();
-  expect((history.events ?? []).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getPayment')).toBe(false);
+  expect(
+    (history.events ?? []).some(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getPayment',
+    ),
+  ).toBe(false);
   // A second run finds the entity final: nothing to tell.
   await eventually('visibility to show the entity COMPLETED', async () => {
-    const { count } = await stack.client.workflow.count(`WorkflowId = '${entity.workflowId}' AND PaymentStatus = 'COMPLETED'`);
+    const { count } = await stack.client.workflow.count(
+      `WorkflowId = '${entity.workflowId}' AND PaymentStatus = 'COMPLETED'`,
+    );
     return count === 1 ? true : null;
   });
   const again = await reconcileOnce();

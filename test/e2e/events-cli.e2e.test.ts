@@ -26,7 +26,11 @@ beforeAll(async () => {
   receiverPort = await freePort(); // nothing listens there yet: the receiver is "down"
   stack = await startTestStack({
     sandbox: { demoData: true },
-    events: { defaultEndpoint: { url: `http://127.0.0.1:${receiverPort}/events`, secrets: [secret] }, endpoints: [], timeoutMs: 2_000 },
+    events: {
+      defaultEndpoint: { url: `http://127.0.0.1:${receiverPort}/events`, secrets: [secret] },
+      endpoints: [],
+      timeoutMs: 2_000,
+    },
   });
 });
 afterAll(async () => {
@@ -35,32 +39,56 @@ afterAll(async () => {
 });
 
 const xborder = (args: string[]) =>
-  runXborder(args, cliEnvironment(os.tmpdir(), { TEMPORAL_ADDRESS: stack!.temporal.address, XBORDER_TASK_QUEUE: stack!.taskQueue }));
+  runXborder(
+    args,
+    cliEnvironment(os.tmpdir(), {
+      TEMPORAL_ADDRESS: stack!.temporal.address,
+      XBORDER_TASK_QUEUE: stack!.taskQueue,
+    }),
+  );
 
 it('events no worker can deliver (an endpoint no worker has a secret for) are refused before the start; the key stays free', async () => {
   const key = uniqueKey('order-undeliverable');
   const refused = await startPayment(
     stack!.client,
-    { paymentKey: key, request: demoPaymentRequest(key), events: { url: 'https://not-configured.example/hook' } },
+    {
+      paymentKey: key,
+      request: demoPaymentRequest(key),
+      events: { url: 'https://not-configured.example/hook' },
+    },
     { taskQueue: stack!.taskQueue },
   ).catch((e: unknown) => e);
   expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
-  expect((refused as PaymentRequestInvalidError).violations).toEqual([expect.objectContaining({ path: 'events.url', rule: 'EVENTS_NOT_DELIVERABLE' })]);
-  const started = await startPayment(stack!.client, { paymentKey: key, request: demoPaymentRequest(key), events: {} }, { taskQueue: stack!.taskQueue });
+  expect((refused as PaymentRequestInvalidError).violations).toEqual([
+    expect.objectContaining({ path: 'events.url', rule: 'EVENTS_NOT_DELIVERABLE' }),
+  ]);
+  const started = await startPayment(
+    stack!.client,
+    { paymentKey: key, request: demoPaymentRequest(key), events: {} },
+    { taskQueue: stack!.taskQueue },
+  );
   expect(started.created.outcome).toBe('CREATED');
 });
 
 it('state shows each attempt (count, error, next retry) while the receiver is down; redeliver --all delivers at once and exits 0', async () => {
   const key = uniqueKey('order-outage');
-  await startPayment(stack!.client, { paymentKey: key, request: demoPaymentRequest(key), events: {} }, { taskQueue: stack!.taskQueue });
+  await startPayment(
+    stack!.client,
+    { paymentKey: key, request: demoPaymentRequest(key), events: {} },
+    { taskQueue: stack!.taskQueue },
+  );
 
   // Temporal retries the POST (10 s, 20 s …): by the second attempt the state names the error and the next retry
   const shown = await eventually(
     'a second failed attempt in events state',
     async () => {
       const r = await xborder(['events', 'state', key, '--json']);
-      const state = JSON.parse(r.out) as { attempt: { attempt: number; lastError: string | null; nextAttemptAt: string | null } | null };
-      return r.code === 1 && state.attempt && state.attempt.attempt >= 2 && state.attempt.lastError ? { r, state } : null;
+      const state = JSON.parse(r.out) as {
+        attempt: { attempt: number; lastError: string | null; nextAttemptAt: string | null } | null;
+      };
+      return r.code === 1 && state.attempt && state.attempt.attempt >= 2 && state.attempt.lastError
+        ? { r, state }
+        : null;
     },
     90_000,
   );
@@ -70,14 +98,22 @@ it('state shows each attempt (count, error, next retry) while the receiver is do
   expect(text.out).toMatch(/attempt \d+ \(next at .+\); last: EVENT_RECEIVER_UNREACHABLE/);
 
   // the receiver comes back; redeliver --all: out at once, not at the next retry (up to minutes away)
-  const receiver = createEventReceiver({ secrets: secret, store: new InMemoryEventStore(), onEvent: (e) => void received.push(e) });
+  const receiver = createEventReceiver({
+    secrets: secret,
+    store: new InMemoryEventStore(),
+    onEvent: (e) => void received.push(e),
+  });
   server = createServer(receiver.nodeListener);
   await new Promise<void>((resolve) => server!.listen(receiverPort, '127.0.0.1', resolve));
   const asked = Date.now();
   const redeliver = await xborder(['events', 'redeliver', '--all']);
   expect(redeliver.code).toBe(0);
   expect(redeliver.out).toMatch(/redelivery asked of \d+ delivery workflow/);
-  await eventually('payment.created at the receiver', async () => (received.some((e) => 'paymentKey' in e && e.paymentKey === key) ? true : null), 30_000);
+  await eventually(
+    'payment.created at the receiver',
+    async () => (received.some((e) => 'paymentKey' in e && e.paymentKey === key) ? true : null),
+    30_000,
+  );
   const tookMs = Date.now() - asked;
   console.log(`redeliver --all to delivered: ${tookMs} ms`);
   expect(tookMs).toBeLessThan(8_000);

@@ -58,14 +58,19 @@ describe('a payment on the stack', () => {
       { taskQueue: stack.taskQueue },
     );
     if (started.created.outcome !== 'CREATED') throw new Error('not created');
-    expect(await priorityOf(stack.client, started.workflowId)).toMatchObject({ fairnessKey: 'cus_demo_individual' });
+    expect(await priorityOf(stack.client, started.workflowId)).toMatchObject({
+      fairnessKey: 'cus_demo_individual',
+    });
 
     // Activities set no priority of their own (their scheduled events show none): the server gives their tasks
     // the workflow's, which the burst below shows on the activity queue. The entity, a child, inherits it too.
     const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();
-    const scheduled = (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+    const scheduled = (history.events ?? []).filter(
+      (e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED,
+    );
     expect(scheduled.length).toBeGreaterThan(0);
-    for (const event of scheduled) expect(event.activityTaskScheduledEventAttributes?.priority?.fairnessKey ?? '').toBe('');
+    for (const event of scheduled)
+      expect(event.activityTaskScheduledEventAttributes?.priority?.fairnessKey ?? '').toBe('');
     const entityId = providerPaymentWorkflowId(started.created.providerPaymentId);
     const entity = await eventually('the entity', () => priorityOf(stack.client, entityId).catch(() => null));
     expect(entity).toMatchObject({ fairnessKey: 'cus_demo_individual' });
@@ -101,7 +106,12 @@ describe('a burst on a dev server with fairness on', () => {
   }
 
   /** A worker of workflows only, noting each job's first workflow task, until `count` jobs have had one. */
-  async function runWorkflowTasks(taskQueue: string, count: number, seen: string[], whileRunning?: () => Promise<void>) {
+  async function runWorkflowTasks(
+    taskQueue: string,
+    count: number,
+    seen: string[],
+    whileRunning?: () => Promise<void>,
+  ) {
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
@@ -144,7 +154,9 @@ describe('a burst on a dev server with fairness on', () => {
       activities: { record: async (customer: string) => void ran.push(customer) },
       maxConcurrentActivityTaskExecutions: 1,
     });
-    await worker.runUntil(eventually('the activities', async () => (ran.length >= BURST + FEW ? true : null), 120_000));
+    await worker.runUntil(
+      eventually('the activities', async () => (ran.length >= BURST + FEW ? true : null), 120_000),
+    );
     return ran;
   }
 
@@ -165,14 +177,18 @@ describe('a burst on a dev server with fairness on', () => {
   it("serves the small customer's workflow tasks early instead of after the burst", async () => {
     const fair = positionsOfB(await workflowTaskOrder(true));
     const fifo = positionsOfB(await workflowTaskOrder(false));
-    console.log(`workflow tasks, B's positions of ${BURST + FEW}: with keys ${fair.join(',')}; without ${fifo.join(',')}`);
+    console.log(
+      `workflow tasks, B's positions of ${BURST + FEW}: with keys ${fair.join(',')}; without ${fifo.join(',')}`,
+    );
     expectFairness(fair, fifo);
   });
 
   it("serves the small customer's activities early instead of after the burst", async () => {
     const fair = positionsOfB(await activityTaskOrder(true));
     const fifo = positionsOfB(await activityTaskOrder(false));
-    console.log(`activity tasks, B's positions of ${BURST + FEW}: with keys ${fair.join(',')}; without ${fifo.join(',')}`);
+    console.log(
+      `activity tasks, B's positions of ${BURST + FEW}: with keys ${fair.join(',')}; without ${fifo.join(',')}`,
+    );
     expectFairness(fair, fifo);
   });
 });

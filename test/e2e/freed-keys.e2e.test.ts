@@ -17,13 +17,19 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const start = (input: Parameters<typeof startPayment>[1]) => startPayment(stack!.client, input, { taskQueue: stack!.taskQueue });
+const start = (input: Parameters<typeof startPayment>[1]) =>
+  startPayment(stack!.client, input, { taskQueue: stack!.taskQueue });
 
 it('an unknown account (ACCOUNT_NOT_FOUND from the service) frees the key: the corrected request starts run 2 and is CREATED', async () => {
   const key = uniqueKey('order-4000000123');
-  const wrong = demoPaymentRequest(key, 100, { destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_does_not_exist' } });
+  const wrong = demoPaymentRequest(key, 100, {
+    destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_does_not_exist' },
+  });
   const first = await start({ paymentKey: key, request: wrong });
-  expect(first.created).toMatchObject({ outcome: 'REJECTED', violations: [expect.objectContaining({ rule: 'ACCOUNT_NOT_FOUND' })] });
+  expect(first.created).toMatchObject({
+    outcome: 'REJECTED',
+    violations: [expect.objectContaining({ rule: 'ACCOUNT_NOT_FOUND' })],
+  });
   await first.result();
 
   const fixed = await start({ paymentKey: key, request: demoPaymentRequest(key) });
@@ -33,7 +39,9 @@ it('an unknown account (ACCOUNT_NOT_FOUND from the service) frees the key: the c
   expect(description.memo?.[KEY_RUN_MEMO]).toBe(2);
 
   // now a provider payment exists: the key is bound, and another request is told which fields differ
-  const other = await start({ paymentKey: key, request: demoPaymentRequest(key, 120) }).catch((e: unknown) => e);
+  const other = await start({ paymentKey: key, request: demoPaymentRequest(key, 120) }).catch(
+    (e: unknown) => e,
+  );
   expect(other).toBeInstanceOf(IdempotencyKeyReusedError);
   expect((other as IdempotencyKeyReusedError).fields).toEqual(['request.source.amount']);
   expect((other as Error).message).toMatch(/different: request\.source\.amount/);
@@ -44,9 +52,17 @@ it('an unknown account (ACCOUNT_NOT_FOUND from the service) frees the key: the c
 
 it('a fee above maxTotalFee (refused in the workflow, nothing sent) frees the key for the same key with a corrected limit', async () => {
   const key = uniqueKey('order-5432109876543');
-  const first = await start({ paymentKey: key, request: demoPaymentRequest(key), limits: { maxTotalFee: 0.0001 } });
+  const first = await start({
+    paymentKey: key,
+    request: demoPaymentRequest(key),
+    limits: { maxTotalFee: 0.0001 },
+  });
   expect(first.created).toMatchObject({ outcome: 'REJECTED' });
   await first.result();
-  const fixed = await start({ paymentKey: key, request: demoPaymentRequest(key), limits: { maxTotalFee: 50 } });
+  const fixed = await start({
+    paymentKey: key,
+    request: demoPaymentRequest(key),
+    limits: { maxTotalFee: 50 },
+  });
   expect(fixed.created.outcome).toBe('CREATED');
 });

@@ -8,12 +8,27 @@ import got from 'got';
 import { findStuckPayments } from '../../src/client/stuck';
 import { signWebhook } from '../../src/provider/webhook-signature';
 import { type TransferResult } from '../../workflows/transfer/api';
-import { awaitCreatedUpdate, cancelUpdate, type PaymentOutcome, paymentStateQuery } from '../../workflows/payment/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  awaitCreatedUpdate,
+  cancelUpdate,
+  type PaymentOutcome,
+  paymentStateQuery,
+} from '../../workflows/payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { recordRunHistory } from '../support/history-recorder';
 import { recordNewHistories } from '../support/record-new-histories';
 import type { LocalStack } from '../../src/cli/stack';
-import { IdempotencyKeyReusedError, PaymentRequestInvalidError, startPayment, startTransfer } from '../../src/client/payments';
+import {
+  IdempotencyKeyReusedError,
+  PaymentRequestInvalidError,
+  startPayment,
+  startTransfer,
+} from '../../src/client/payments';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 
@@ -73,7 +88,10 @@ describe('same key, other request', () => {
     const paid = { paymentKey: key, request: request(key, 100) };
     const first = await startPayment(stack.client, paid, opts);
     if (first.created.outcome !== 'CREATED') throw new Error('not created');
-    await got.post(`${stack.sandbox.url}/sandbox/payments/${first.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${first.created.providerPaymentId}/fund`, {
+      headers: stack.sandbox.controlHeaders,
+      json: {},
+    });
     expect((await first.result()).outcome).toBe('COMPLETED');
 
     const other = await refusal(
@@ -83,7 +101,12 @@ describe('same key, other request', () => {
     expect((other as IdempotencyKeyReusedError).fields).toEqual(['request.source.amount']);
     // a retry of a start whose answer was lost may find its payment closed; it gets the answer, without instructions
     const same = await startPayment(stack.client, paid, opts);
-    expect(same.created).toMatchObject({ outcome: 'CREATED', providerPaymentId: first.created.providerPaymentId, fundingInstructions: null, endedWith: 'COMPLETED' });
+    expect(same.created).toMatchObject({
+      outcome: 'CREATED',
+      providerPaymentId: first.created.providerPaymentId,
+      fundingInstructions: null,
+      endedWith: 'COMPLETED',
+    });
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
   });
 
@@ -91,7 +114,11 @@ describe('same key, other request', () => {
     const key = uniqueKey('e2e-fix-and-retry');
     const opts = { taskQueue: stack.taskQueue };
     const refused = await refusal(
-      startPayment(stack.client, { paymentKey: key, request: request(key, 100, { paymentReason: 'OTHER' }) }, opts),
+      startPayment(
+        stack.client,
+        { paymentKey: key, request: request(key, 100, { paymentReason: 'OTHER' }) },
+        opts,
+      ),
     );
     expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
     const fixed = await startPayment(stack.client, { paymentKey: key, request: request(key, 100) }, opts);
@@ -105,7 +132,12 @@ describe('same key, other request', () => {
     const opts = { taskQueue: stack.taskQueue };
     const pull = {
       ...request(key, 20),
-      source: { currencyCode: 'USDC', amount: 20, rail: 'POLYGON', accountId: 'acc_demo_usdc_virtual' } as const,
+      source: {
+        currencyCode: 'USDC',
+        amount: 20,
+        rail: 'POLYGON',
+        accountId: 'acc_demo_usdc_virtual',
+      } as const,
     };
     const input = { paymentKey: key, request: pull, options: { reconcileEveryMs: 3_000 } };
     const first = await startPayment(stack.client, input, opts);
@@ -118,7 +150,11 @@ describe('same key, other request', () => {
     expect((await again.result()).outcome).toBe('COMPLETED');
     expect(await providerPaymentsWithReference(key)).toEqual([first.created.providerPaymentId]);
     // another request for that key is still refused
-    expect(await refusal(startPayment(stack.client, { ...input, request: { ...pull, reference: `${key}-other` } }, opts))).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect(
+      await refusal(
+        startPayment(stack.client, { ...input, request: { ...pull, reference: `${key}-other` } }, opts),
+      ),
+    ).toBeInstanceOf(IdempotencyKeyReusedError);
   });
 
   it('refuses a transfer key with another payment request; the same request attaches', async () => {
@@ -207,7 +243,9 @@ async function record(scenario: string, workflowIds: string[], previousRun = fal
     let runId = d.runId;
     if (previousRun) {
       const history = await stack.client.workflow.getHandle(id).fetchHistory();
-      runId = String(history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? runId);
+      runId = String(
+        history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? runId,
+      );
     }
     recordRunHistory(stack.temporal.address, scenario, d.type, id, runId);
   }
@@ -216,7 +254,11 @@ async function record(scenario: string, workflowIds: string[], previousRun = fal
 describe('an outcome is never decided on a push alone', () => {
   it('a correctly signed webhook claiming COMPLETED for a payment the service holds as AWAITING_FUNDS ends nothing; xborder stuck lists it', async () => {
     const key = uniqueKey('e2e-forged');
-    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: request(key) },
+      { taskQueue: stack.taskQueue },
+    );
     if (started.created.outcome !== 'CREATED') throw new Error('not created');
     const id = started.created.providerPaymentId;
     const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
@@ -231,7 +273,11 @@ describe('an outcome is never decided on a push alone', () => {
       id: uniqueKey('evt_forged'),
       type: 'payment.updated',
       createdAt: now,
-      data: { ...current, status: 'COMPLETED', lifecycle: { ...current.lifecycle, sentAt: now, completedAt: now } },
+      data: {
+        ...current,
+        status: 'COMPLETED',
+        lifecycle: { ...current.lifecycle, sentAt: now, completedAt: now },
+      },
     };
     const raw = JSON.stringify(event);
     const at = Math.floor(Date.now() / 1000);
@@ -250,16 +296,25 @@ describe('an outcome is never decided on a push alone', () => {
       const s = await entity.query(providerPaymentSnapshotQuery);
       return (s.pushMismatches?.length ?? 0) > 0 ? s : null;
     });
-    expect(snap.pushMismatches).toEqual([{ eventId: event.id, pushed: 'COMPLETED', read: 'AWAITING_FUNDS', at: expect.any(String) }]);
+    expect(snap.pushMismatches).toEqual([
+      { eventId: event.id, pushed: 'COMPLETED', read: 'AWAITING_FUNDS', at: expect.any(String) },
+    ]);
     expect(snap.payment?.status).toBe('AWAITING_FUNDS');
     const payment = stack.client.workflow.getHandle(started.workflowId);
     expect((await payment.describe()).status.name).toBe('RUNNING');
-    expect(await payment.query(paymentStateQuery)).toMatchObject({ outcome: null, providerStatus: 'AWAITING_FUNDS' });
+    expect(await payment.query(paymentStateQuery)).toMatchObject({
+      outcome: null,
+      providerStatus: 'AWAITING_FUNDS',
+    });
     const listed = await eventually('xborder stuck to list the entity', async () => {
       const stuck = await findStuckPayments(stack.client);
       return stuck.find((s) => s.workflowId === entity.workflowId) ?? null;
     });
-    expect(listed).toMatchObject({ kind: 'WEBHOOK_NOT_CONFIRMED', providerStatus: 'AWAITING_FUNDS', providerPaymentId: id });
+    expect(listed).toMatchObject({
+      kind: 'WEBHOOK_NOT_CONFIRMED',
+      providerStatus: 'AWAITING_FUNDS',
+      providerPaymentId: id,
+    });
     await recordNewHistories(stack.client, stack.temporal.address, 'forged-final-push', [entity.workflowId]);
     await payment.terminate('test over');
     await entity.terminate('test over');
@@ -268,11 +323,21 @@ describe('an outcome is never decided on a push alone', () => {
 
 /** Posts a webhook signed with the stack's secret (what anyone holding it can do), as the service would. */
 async function postSigned(data: unknown): Promise<{ eventId: string; statusCode: number }> {
-  const event = { id: uniqueKey('evt_pushed'), type: 'payment.updated', createdAt: new Date().toISOString(), data };
+  const event = {
+    id: uniqueKey('evt_pushed'),
+    type: 'payment.updated',
+    createdAt: new Date().toISOString(),
+    data,
+  };
   const raw = JSON.stringify(event);
   const at = Math.floor(Date.now() / 1000);
   const response = await got.post(stack.ingress.webhookUrl, {
-    headers: { 'content-type': 'application/json', 'webhook-id': event.id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': event.id,
+      'webhook-timestamp': String(at),
+      'webhook-signature': signWebhook(stack.webhookSecret, event.id, at, raw),
+    },
     body: raw,
     throwHttpErrors: false,
   });
@@ -282,7 +347,11 @@ async function postSigned(data: unknown): Promise<{ eventId: string; statusCode:
 describe('a push is only a trigger to read, whatever it says', () => {
   it('a signed PENDING and a signed refundedAt the service does not bear out move nothing: no funds in, a cancel is still accepted', async () => {
     const key = uniqueKey('e2e-pushed');
-    const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: request(key) },
+      { taskQueue: stack.taskQueue },
+    );
     if (started.created.outcome !== 'CREATED') throw new Error('not created');
     const id = started.created.providerPaymentId;
     const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(id));
@@ -292,7 +361,10 @@ describe('a push is only a trigger to read, whatever it says', () => {
     });
     const current = await stack.provider.payments.get(id);
     const pending = await postSigned({ ...current, status: 'PENDING' });
-    const refunded = await postSigned({ ...current, lifecycle: { ...current.lifecycle, refundedAt: new Date().toISOString() } });
+    const refunded = await postSigned({
+      ...current,
+      lifecycle: { ...current.lifecycle, refundedAt: new Date().toISOString() },
+    });
     expect([pending.statusCode, refunded.statusCode]).toEqual([200, 200]); // the door lets them in: the signatures are right
     const snap = await eventually('the entity to judge both pushes', async () => {
       const s = await entity.query(providerPaymentSnapshotQuery);
@@ -306,10 +378,16 @@ describe('a push is only a trigger to read, whatever it says', () => {
     );
     expect(snap.payment).toMatchObject({ status: 'AWAITING_FUNDS', lifecycle: { refundedAt: null } });
     const payment = stack.client.workflow.getHandle(started.workflowId);
-    expect(await payment.query(paymentStateQuery)).toMatchObject({ outcome: null, phase: 'AWAITING_FUNDS', providerStatus: 'AWAITING_FUNDS' });
+    expect(await payment.query(paymentStateQuery)).toMatchObject({
+      outcome: null,
+      phase: 'AWAITING_FUNDS',
+      providerStatus: 'AWAITING_FUNDS',
+    });
     const cancelled = await payment.executeUpdate(cancelUpdate, { args: [{ reason: 'order cancelled' }] });
     expect(cancelled.cancel?.decision).toBe('ACCEPTED');
-    await recordNewHistories(stack.client, stack.temporal.address, 'forged-pending-push', [entity.workflowId]);
+    await recordNewHistories(stack.client, stack.temporal.address, 'forged-pending-push', [
+      entity.workflowId,
+    ]);
     await payment.terminate('test over');
     await entity.terminate('test over');
   });
@@ -333,7 +411,10 @@ describe('cancelling a transfer whose payment was funded', () => {
       payment.executeUpdate(awaitCreatedUpdate).catch(() => null),
     );
     if (created.outcome !== 'CREATED') throw new Error('not created');
-    await got.post(`${stack.sandbox.url}/sandbox/payments/${created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+    await got.post(`${stack.sandbox.url}/sandbox/payments/${created.providerPaymentId}/fund`, {
+      headers: stack.sandbox.controlHeaders,
+      json: {},
+    });
     await transfer.cancel();
     const result = (await transfer.result()) as TransferResult;
     expect(result).toMatchObject({ outcome: 'COMPLETED', cancelRequested: true });

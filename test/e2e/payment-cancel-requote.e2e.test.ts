@@ -70,7 +70,10 @@ it('requote after the quote expired, retried with the same update ID: one new pr
   const ours: string[] = [];
   for await (const p of stack.provider.payments.listAll()) if (p.reference === key) ours.push(p.id);
   expect(ours.sort()).toEqual([created.providerPaymentId, first.providerPaymentId].sort());
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${first.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${first.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   const outcome = await started.result();
   expect(outcome).toMatchObject({ outcome: 'COMPLETED', payment: { id: first.providerPaymentId } });
 });

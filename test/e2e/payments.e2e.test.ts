@@ -5,7 +5,10 @@ import { getPaymentState, PaymentRequestInvalidError, startPayment } from '../..
 import { signWebhook } from '../../src/provider/webhook-signature';
 import { paymentWorkflowId } from '../../workflows/payment/api';
 import { providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { runDemoTransfer } from '../../src/cli/demo';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import { recordHistories } from '../support/history-recorder';
@@ -23,7 +26,8 @@ const toRecord: Array<[scenario: string, workflowIds: string[]]> = [];
  * exist already and must still replay).
  */
 const PREFIX = process.env.XBORDER_HISTORY_PREFIX ?? '';
-const isEntity = (id: string) => id.startsWith(providerPaymentWorkflowId('')) || id.startsWith(providerCustomerWorkflowId(''));
+const isEntity = (id: string) =>
+  id.startsWith(providerPaymentWorkflowId('')) || id.startsWith(providerCustomerWorkflowId(''));
 const recorded = (ids: string[]) => (PREFIX ? ids.filter((id) => !isEntity(id)) : ids);
 
 jest.setTimeout(120_000);
@@ -51,7 +55,10 @@ async function sandboxPaymentsWithReference(
 }
 
 async function fund(providerPaymentId: string, body: Record<string, unknown> = {}) {
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: body });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: body,
+  });
 }
 
 it('runs the demo transfer of npm start: onboard → register → pay → fund → COMPLETED', async () => {
@@ -64,7 +71,9 @@ it('runs the demo transfer of npm start: onboard → register → pay → fund �
   toRecord.push([`${PREFIX}demo`, recorded(workflowIds)]);
   expect(lines.join('\n')).toMatch(/status .*SENT → COMPLETED/);
   // what the recipient gets, and the fee with its currency, next to the rate
-  expect(lines.join('\n')).toMatch(/quote: rate [\d.]+, valid until \S+; the recipient gets [\d.]+ BRL; fee [\d.]+ USDC/);
+  expect(lines.join('\n')).toMatch(
+    /quote: rate [\d.]+, valid until \S+; the recipient gets [\d.]+ BRL; fee [\d.]+ USDC/,
+  );
   // "transfer done" comes after the payment's last status, not before it
   const done = lines.findIndex((l) => l.includes('transfer done'));
   const completed = lines.findIndex((l) => /status .*SENT → COMPLETED/.test(l));
@@ -157,15 +166,22 @@ it('refuses a payment that breaks the contract before anything is created', asyn
     { taskQueue: stack.taskQueue },
   ).catch((error: unknown) => error);
   expect(refused).toBeInstanceOf(PaymentRequestInvalidError);
-  expect((refused as PaymentRequestInvalidError).violations.map((v) => v.path)).toContain('request.paymentReason');
+  expect((refused as PaymentRequestInvalidError).violations.map((v) => v.path)).toContain(
+    'request.paymentReason',
+  );
   expect(await sandboxPaymentsWithReference(key)).toEqual([]);
 });
 
-it('a corridor the service does not publish comes back REJECTED naming the request\'s field (destination.rail), not the rate query\'s', async () => {
+it("a corridor the service does not publish comes back REJECTED naming the request's field (destination.rail), not the rate query's", async () => {
   const key = uniqueKey('e2e-corridor');
   const started = await startPayment(
     stack.client,
-    { paymentKey: key, request: request(key, { destination: { currencyCode: 'NGN', rail: 'LOCAL', accountId: 'acc_demo_brl_bank' } }) },
+    {
+      paymentKey: key,
+      request: request(key, {
+        destination: { currencyCode: 'NGN', rail: 'LOCAL', accountId: 'acc_demo_brl_bank' },
+      }),
+    },
     { taskQueue: stack.taskQueue },
   );
   expect(started.created).toMatchObject({
@@ -177,7 +193,10 @@ it('a corridor the service does not publish comes back REJECTED naming the reque
 
 it('tracks a PAYIN and its automatic conversion that nobody here started', async () => {
   const deposit = await got
-    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, { headers: stack.sandbox.controlHeaders, json: { amount: 250 } })
+    .post(`${stack.sandbox.url}/sandbox/accounts/acc_demo_usd_autoconvert/deposit`, {
+      headers: stack.sandbox.controlHeaders,
+      json: { amount: 250 },
+    })
     .json<Record<string, unknown>>();
   const ids = JSON.stringify(deposit).match(/pay_[A-Za-z0-9_-]+/g) ?? [];
   expect(ids.length).toBeGreaterThanOrEqual(2);
@@ -277,11 +296,26 @@ it('the stack of npm start runs a versioned worker: its build is made current, a
   // `<version>+<sha256 of the bundle, 12 hex>`, never the package version alone) became it
   const buildId = stack.worker!.version!.buildId;
   expect(buildId).toBe(`${packageVersion()}+${stack.worker!.bundleDigest.slice(0, 12)}`);
-  expect(stack.deployment).toEqual({ action: 'made-current', deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId });
-  expect(await describeWorkerDeployment(stack.client, DEFAULT_DEPLOYMENT_NAME)).toMatchObject({ currentBuildId: buildId, rampingBuildId: null });
+  expect(stack.deployment).toEqual({
+    action: 'made-current',
+    deploymentName: DEFAULT_DEPLOYMENT_NAME,
+    buildId,
+  });
+  expect(await describeWorkerDeployment(stack.client, DEFAULT_DEPLOYMENT_NAME)).toMatchObject({
+    currentBuildId: buildId,
+    rampingBuildId: null,
+  });
   // starting the stack's worker again (a restart) leaves it current and says so; it never moves current itself
-  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId })).toMatchObject({ action: 'already-current' });
-  expect(await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: 'another-build' }, { timeoutMs: 0 })).toEqual({
+  expect(
+    await makeCurrentIfNone(stack.client, { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId }),
+  ).toMatchObject({ action: 'already-current' });
+  expect(
+    await makeCurrentIfNone(
+      stack.client,
+      { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId: 'another-build' },
+      { timeoutMs: 0 },
+    ),
+  ).toEqual({
     action: 'other-current',
     deploymentName: DEFAULT_DEPLOYMENT_NAME,
     buildId: 'another-build',
@@ -289,14 +323,27 @@ it('the stack of npm start runs a versioned worker: its build is made current, a
   });
 
   const key = uniqueKey('e2e-versioned');
-  const started = await startPayment(stack.client, { paymentKey: key, request: request(key) }, { taskQueue: stack.taskQueue });
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: request(key) },
+    { taskQueue: stack.taskQueue },
+  );
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const versioning = async (workflowId: string) => {
-    const info = (await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo;
-    return { behavior: Number(info?.behavior), deploymentName: info?.deploymentVersion?.deploymentName, buildId: info?.deploymentVersion?.buildId };
+    const info = (await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo
+      ?.versioningInfo;
+    return {
+      behavior: Number(info?.behavior),
+      deploymentName: info?.deploymentVersion?.deploymentName,
+      buildId: info?.deploymentVersion?.buildId,
+    };
   };
   const onBuild = { deploymentName: DEFAULT_DEPLOYMENT_NAME, buildId };
   expect(await versioning(started.workflowId)).toEqual({ behavior: 1 /* PINNED */, ...onBuild });
-  expect(await versioning(providerPaymentWorkflowId(started.created.providerPaymentId))).toEqual({ behavior: 2 /* AUTO_UPGRADE */, ...onBuild });
+  expect(await versioning(providerPaymentWorkflowId(started.created.providerPaymentId))).toEqual({
+    behavior: 2 /* AUTO_UPGRADE */,
+    ...onBuild,
+  });
   await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
 });

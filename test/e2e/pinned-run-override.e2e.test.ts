@@ -52,7 +52,9 @@ async function startBuild(buildId: string): Promise<RunningWorker> {
   await eventually(
     `build ${buildId} to be registered`,
     async () =>
-      (await describeWorkerDeployment(stack.client, deploymentName)).versions.some((v) => v.buildId === buildId)
+      (await describeWorkerDeployment(stack.client, deploymentName)).versions.some(
+        (v) => v.buildId === buildId,
+      )
         ? true
         : null,
     60_000,
@@ -65,7 +67,10 @@ async function versioning(handle: WorkflowHandle) {
   return {
     behavior: Number(info?.behavior),
     buildId: info?.deploymentVersion?.buildId ?? undefined,
-    overrideBuildId: info?.versioningOverride?.pinned?.version?.buildId ?? info?.versioningOverride?.pinnedVersion ?? undefined,
+    overrideBuildId:
+      info?.versioningOverride?.pinned?.version?.buildId ??
+      info?.versioningOverride?.pinnedVersion ??
+      undefined,
   };
 }
 
@@ -78,7 +83,8 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
     { paymentKey: key, request: demoPaymentRequest(key, 25) },
     { taskQueue: stack.taskQueue },
   );
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const handle = stack.client.workflow.getHandle(started.workflowId);
   expect(await versioning(handle)).toMatchObject({ behavior: 1 /* PINNED */, buildId: A });
 
@@ -88,7 +94,11 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
   // ("missing active task queues from the current version"): a new build's second poller may lag its first.
   await eventually(
     'build B to be accepted as current',
-    () => setCurrentVersion(stack.client, deploymentName, B).then(() => true, (error: unknown) => (/missing active task queues/.test(String(error)) ? null : Promise.reject(error))),
+    () =>
+      setCurrentVersion(stack.client, deploymentName, B).then(
+        () => true,
+        (error: unknown) => (/missing active task queues/.test(String(error)) ? null : Promise.reject(error)),
+      ),
     60_000,
   );
   await workerA.shutdown();
@@ -125,15 +135,22 @@ it('a payment pinned to a stopped build moves to a fixed build with the versioni
     '--versioning-override-build-id',
     B,
   ]);
-  await eventually('the override to show', async () => ((await versioning(handle)).overrideBuildId === B ? true : null));
+  await eventually('the override to show', async () =>
+    (await versioning(handle)).overrideBuildId === B ? true : null,
+  );
 
   // B's worker answers the run now (a query needs a worker of the run's build) and takes its next tasks
   expect((await handle.query(paymentStateQuery)).phase).toBe('AWAITING_FUNDS');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   expect((await started.result()).outcome).toBe('COMPLETED');
   const history = await handle.fetchHistory();
   const builds = (history.events ?? []).flatMap((e) =>
-    e.workflowTaskCompletedEventAttributes ? [e.workflowTaskCompletedEventAttributes.deploymentVersion?.buildId] : [],
+    e.workflowTaskCompletedEventAttributes
+      ? [e.workflowTaskCompletedEventAttributes.deploymentVersion?.buildId]
+      : [],
   );
   expect(builds[0]).toBe(A);
   expect(builds.at(-1)).toBe(B);

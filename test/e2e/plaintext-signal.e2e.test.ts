@@ -23,19 +23,46 @@ afterAll(async () => {
 
 it('refuses a plaintext COMPLETED signalled to the entity without the keys: the payment does not complete', async () => {
   const key = uniqueKey('e2e-plaintext');
-  const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 100) }, { taskQueue: stack.taskQueue });
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  const started = await startPayment(
+    stack.client,
+    { paymentKey: key, request: demoPaymentRequest(key, 100) },
+    { taskQueue: stack.taskQueue },
+  );
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const paymentId = started.created.providerPaymentId;
   const entityId = providerPaymentWorkflowId(paymentId);
-  await eventually('the entity workflow', async () => ((await stack.client.workflow.getHandle(entityId).describe()).status.name === 'RUNNING' ? true : null));
+  await eventually('the entity workflow', async () =>
+    (await stack.client.workflow.getHandle(entityId).describe()).status.name === 'RUNNING' ? true : null,
+  );
 
   // The forged event, as the webhook ingress would have routed it, but written straight to Temporal in plaintext.
   const payment = await stack.provider.payments.get(paymentId);
-  const forged = { eventId: `evt_forged_${key}`, type: 'payment.updated', createdAt: new Date().toISOString(), payment: { ...payment, status: 'COMPLETED' } };
+  const forged = {
+    eventId: `evt_forged_${key}`,
+    type: 'payment.updated',
+    createdAt: new Date().toISOString(),
+    payment: { ...payment, status: 'COMPLETED' },
+  };
   const { cli } = temporalBinaries();
-  await promisify(execFile)(cli!, ['workflow', 'signal', '--address', stack.temporal.address, '-w', entityId, '--name', 'event', '--input', JSON.stringify(forged)], {
-    env: { ...process.env, TEMPORAL_CODEC_ENDPOINT: '', TEMPORAL_CODEC_AUTH: '' },
-  });
+  await promisify(execFile)(
+    cli!,
+    [
+      'workflow',
+      'signal',
+      '--address',
+      stack.temporal.address,
+      '-w',
+      entityId,
+      '--name',
+      'event',
+      '--input',
+      JSON.stringify(forged),
+    ],
+    {
+      env: { ...process.env, TEMPORAL_CODEC_ENDPOINT: '', TEMPORAL_CODEC_AUTH: '' },
+    },
+  );
 
   // The worker's codec refuses it: the workflow task fails, naming why and what to do.
   const failure = await eventually(
@@ -46,7 +73,10 @@ it('refuses a plaintext COMPLETED signalled to the entity without the keys: the 
         if (!failure) continue;
         // The failure converter keeps messages in encrypted attributes (they may quote data): read them with the keys.
         if (!failure.encodedAttributes) return failure.message ?? '';
-        const [attributes] = await stack.dataConverter.payloadCodecs![0]!.decode([failure.encodedAttributes], { type: 'workflow', namespace: stack.namespace, workflowId: entityId });
+        const [attributes] = await stack.dataConverter.payloadCodecs![0]!.decode(
+          [failure.encodedAttributes],
+          { type: 'workflow', namespace: stack.namespace, workflowId: entityId },
+        );
         return (JSON.parse(Buffer.from(attributes!.data!).toString('utf8')) as { message: string }).message;
       }
       return null;

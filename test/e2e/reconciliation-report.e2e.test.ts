@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import got from 'got';
 import { readReconciliationReport } from '../../activities/report-reader';
-import { RECONCILIATION_REPORT_WORKFLOW_TYPE, type ReconciliationReportResult } from '../../workflows/reconciliation-report/api';
+import {
+  RECONCILIATION_REPORT_WORKFLOW_TYPE,
+  type ReconciliationReportResult,
+} from '../../workflows/reconciliation-report/api';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
 import type { ReconciliationReport } from '../../src/report/types';
@@ -25,29 +28,50 @@ const reportsDir = mkdtempSync(path.join(os.tmpdir(), 'xborder-reports-e2e-'));
 
 beforeAll(async () => {
   const blackHole = `http://127.0.0.1:${await freePort()}/webhooks`;
-  stack = await startTestStack({ sandboxWebhookUrls: [blackHole], sandbox: { demoData: true }, reports: { dir: reportsDir } });
+  stack = await startTestStack({
+    sandboxWebhookUrls: [blackHole],
+    sandbox: { demoData: true },
+    reports: { dir: reportsDir },
+  });
 });
 afterAll(async () => {
   await stack?.close();
 });
 
 /** A payment taken to COMPLETED (funded through the control route); `events` asks for outbound events. */
-async function completedPayment(prefix: string, events = false): Promise<{ key: string; providerPaymentId: string }> {
+async function completedPayment(
+  prefix: string,
+  events = false,
+): Promise<{ key: string; providerPaymentId: string }> {
   const key = uniqueKey(prefix);
   const started = await startPayment(
     stack.client,
-    { paymentKey: key, request: demoPaymentRequest(key, 40), options: { reconcileEveryMs: 1_000 }, ...(events ? { events: {} } : {}) },
+    {
+      paymentKey: key,
+      request: demoPaymentRequest(key, 40),
+      options: { reconcileEveryMs: 1_000 },
+      ...(events ? { events: {} } : {}),
+    },
     { taskQueue: stack.taskQueue },
   );
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   expect((await started.result()).outcome).toBe('COMPLETED');
   return { key, providerPaymentId: started.created.providerPaymentId };
 }
 
 function xborder(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, XBORDER_PROVIDER_URL: stack.sandbox.url, XBORDER_PROVIDER_API_KEY: stack.apiKey },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      XBORDER_PROVIDER_URL: stack.sandbox.url,
+      XBORDER_PROVIDER_API_KEY: stack.apiKey,
+    },
   });
   let out = '';
   let err = '';
@@ -60,15 +84,22 @@ it('names each seeded mismatch once, and the matching payment not at all', async
   const matched = await completedPayment('rep-ok');
   // the workflow ends COMPLETED; then the receiving bank returns the funds (spec: States and transitions, row 4)
   const returned = await completedPayment('rep-returned');
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${returned.providerPaymentId}/return`, { headers: stack.sandbox.controlHeaders, json: {} });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${returned.providerPaymentId}/return`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   // the service's record of the amount differs from the 40 USDC asked for. The emulator has no route that changes
   // an amount, so the seed edits its record, as a provider-side correction would.
   const amount = await completedPayment('rep-amount');
-  (stack.sandbox.state.data.payments[amount.providerPaymentId] as { source: { amount: number } }).source.amount = 40.01;
+  (
+    stack.sandbox.state.data.payments[amount.providerPaymentId] as { source: { amount: number } }
+  ).source.amount = 40.01;
   // the backend is never told: the worker has no endpoint for outbound events (a non-retryable failure at once)
   const untold = await completedPayment('rep-untold', true);
   // a payment made at the service with our key that no workflow follows
-  const stranger = await stack.provider.payments.create(demoPaymentRequest(uniqueKey('rep-stranger'), 40), { idempotencyKey: uniqueKey('idem') });
+  const stranger = await stack.provider.payments.create(demoPaymentRequest(uniqueKey('rep-stranger'), 40), {
+    idempotencyKey: uniqueKey('idem'),
+  });
 
   const to = new Date(Date.now() + 3_600_000).toISOString();
   const window = { from, to };
@@ -78,10 +109,15 @@ it('names each seeded mismatch once, and the matching payment not at all', async
     `MOVED_AFTER_OUTCOME:${returned.providerPaymentId}`,
     `UNKNOWN_TO_WORKFLOWS:${stranger.id}`,
   ];
-  const named = (r: ReconciliationReport) => r.mismatches.map((m) => `${m.kind}:${m.providerPaymentId}`).sort();
+  const named = (r: ReconciliationReport) =>
+    r.mismatches.map((m) => `${m.kind}:${m.providerPaymentId}`).sort();
   // visibility is eventually consistent: the delivery workflow's flag and the closed runs show within a few seconds
   const report = await eventually('the report to name every seeded mismatch', async () => {
-    const r = await readReconciliationReport({ client: stack.client, listPayments: (q) => stack.provider.payments.listAll(q) }, window, new Date());
+    const r = await readReconciliationReport(
+      { client: stack.client, listPayments: (q) => stack.provider.payments.listAll(q) },
+      window,
+      new Date(),
+    );
     return expected.every((e) => named(r).includes(e)) ? r : null;
   });
   expect(named(report)).toEqual(expected);
@@ -89,7 +125,9 @@ it('names each seeded mismatch once, and the matching payment not at all', async
   expect(row).toEqual(expect.objectContaining({ state: 'MATCHED', kinds: [], paymentKey: matched.key }));
   const usdc = report.totals.find((t) => t.currencyCode === 'USDC')!;
   // 5 × 40 at the service plus the 0.01 edit; 4 × 40 asked by workflows: the stranger's 40 and the 0.01 apart
-  expect(usdc).toEqual(expect.objectContaining({ serviceSource: '200.01', workflowSource: '160.00', sourceDifference: '40.01' }));
+  expect(usdc).toEqual(
+    expect.objectContaining({ serviceSource: '200.01', workflowSource: '160.00', sourceDifference: '40.01' }),
+  );
 
   // the command: exit code 1 on mismatches, the same findings in its files
   const out = mkdtempSync(path.join(os.tmpdir(), 'xborder-report-e2e-'));
@@ -97,11 +135,14 @@ it('names each seeded mismatch once, and the matching payment not at all', async
   expect(run.err).toBe('');
   expect(run.code).toBe(1);
   for (const e of expected) expect(run.out).toContain(e.split(':')[0]);
-  for (const name of ['payments.csv', 'totals.csv', 'report.json', 'report.html']) expect(existsSync(path.join(out, name))).toBe(true);
+  for (const name of ['payments.csv', 'totals.csv', 'report.json', 'report.html'])
+    expect(existsSync(path.join(out, name))).toBe(true);
   const json = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as ReconciliationReport;
   expect(named(json)).toEqual(expected);
   const csv = readFileSync(path.join(out, 'payments.csv'), 'utf8');
-  expect(csv.split('\r\n').filter((l) => l.includes(matched.providerPaymentId))).toEqual([expect.stringContaining(',MATCHED,')]);
+  expect(csv.split('\r\n').filter((l) => l.includes(matched.providerPaymentId))).toEqual([
+    expect.stringContaining(',MATCHED,'),
+  ]);
   const html = readFileSync(path.join(out, 'report.html'), 'utf8');
   for (const e of expected) expect(html).toContain(e.split(':')[1]);
   expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
@@ -121,9 +162,18 @@ it("the daily Schedule's workflow writes the previous UTC day's report through t
   const folder = path.basename(written.folder);
   expect(folder).toMatch(/^\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}$/);
   expect(path.dirname(written.folder)).toBe(reportsDir);
-  for (const name of ['payments.csv', 'totals.csv', 'report.json', 'report.html']) expect(existsSync(path.join(written.folder, name))).toBe(true);
-  const json = JSON.parse(readFileSync(path.join(written.folder, 'report.json'), 'utf8')) as ReconciliationReport;
+  for (const name of ['payments.csv', 'totals.csv', 'report.json', 'report.html'])
+    expect(existsSync(path.join(written.folder, name))).toBe(true);
+  const json = JSON.parse(
+    readFileSync(path.join(written.folder, 'report.json'), 'utf8'),
+  ) as ReconciliationReport;
   expect(json.window.to.endsWith('T00:00:00.000Z')).toBe(true);
   expect(Date.parse(json.window.to) - Date.parse(json.window.from)).toBe(86_400_000);
-  expect(written).toEqual({ folder: written.folder, payments: json.counts.payments, mismatches: json.mismatches.length, inFlight: json.counts.inFlight, allMatch: json.allMatch });
+  expect(written).toEqual({
+    folder: written.folder,
+    payments: json.counts.payments,
+    mismatches: json.mismatches.length,
+    inFlight: json.counts.inFlight,
+    allMatch: json.allMatch,
+  });
 });

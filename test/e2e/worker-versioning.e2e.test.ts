@@ -15,7 +15,11 @@ import type { LocalStack } from '../../src/cli/stack';
 import { startPayment, type StartedPayment } from '../../src/client/payments';
 import { describeWorkerDeployment, setCurrentVersion } from '../../src/client/worker-deployments';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { RATE_BOARD_WORKFLOW_TYPE, rateBoardQuery, rateBoardUpdateSignal } from '../../workflows/rate-board/api';
+import {
+  RATE_BOARD_WORKFLOW_TYPE,
+  rateBoardQuery,
+  rateBoardUpdateSignal,
+} from '../../workflows/rate-board/api';
 import type { rateBoard } from '../../workflows/rate-board/workflow';
 import { buildWorkflowBundle } from '../../workers/workflow-bundle';
 import { startXborderWorker, type RunningWorker } from '../../workers/worker';
@@ -59,7 +63,11 @@ async function startBuild(buildId: string): Promise<RunningWorker> {
 
 function xborder(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, TEMPORAL_ADDRESS: stack.temporal.address, XBORDER_DEPLOYMENT_NAME: deploymentName },
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: stack.temporal.address,
+      XBORDER_DEPLOYMENT_NAME: deploymentName,
+    },
   });
   let out = '';
   let err = '';
@@ -72,7 +80,12 @@ function xborder(args: string[]): Promise<{ code: number | null; out: string; er
 function buildRegistered(buildId: string): Promise<true> {
   return eventually(
     `build ${buildId} to be registered`,
-    async () => ((await describeWorkerDeployment(stack.client, deploymentName)).versions.some((v) => v.buildId === buildId) ? true : null),
+    async () =>
+      (await describeWorkerDeployment(stack.client, deploymentName)).versions.some(
+        (v) => v.buildId === buildId,
+      )
+        ? true
+        : null,
     60_000,
   );
 }
@@ -87,11 +100,16 @@ async function startOnePayment(prefix: string): Promise<StartedPayment & { provi
     },
     { taskQueue: stack.taskQueue },
   );
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   return { ...started, providerPaymentId: started.created.providerPaymentId };
 }
 
-const fund = (providerPaymentId: string) => got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+const fund = (providerPaymentId: string) =>
+  got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
 
 /** The build of every completed workflow task of one run, in order (the history's worker-deployment fields). */
 async function taskBuilds(client: Client, workflowId: string, runId?: string): Promise<string[]> {
@@ -105,10 +123,15 @@ async function taskBuilds(client: Client, workflowId: string, runId?: string): P
 }
 
 /** describe's versioning info: the behaviour the workflow declared and the build it is on. */
-async function versioning(handle: WorkflowHandle): Promise<{ behavior: string; buildId: string | undefined }> {
+async function versioning(
+  handle: WorkflowHandle,
+): Promise<{ behavior: string; buildId: string | undefined }> {
   const info = (await handle.describe()).raw.workflowExecutionInfo?.versioningInfo;
   const behaviors: Record<number, string> = { 1: 'PINNED', 2: 'AUTO_UPGRADE' };
-  return { behavior: behaviors[Number(info?.behavior)] ?? String(info?.behavior), buildId: info?.deploymentVersion?.buildId ?? undefined };
+  return {
+    behavior: behaviors[Number(info?.behavior)] ?? String(info?.behavior),
+    buildId: info?.deploymentVersion?.buildId ?? undefined,
+  };
 }
 
 it('PINNED payments finish on the build that started them, new ones run on the current build, entities move to it', async () => {
@@ -118,9 +141,13 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   await setCurrentVersion(stack.client, deploymentName, A);
 
   const paymentsOnA = [await startOnePayment('ver-a1'), await startOnePayment('ver-a2')];
-  const entitiesOfA = paymentsOnA.map((p) => stack.client.workflow.getHandle(providerPaymentWorkflowId(p.providerPaymentId)));
+  const entitiesOfA = paymentsOnA.map((p) =>
+    stack.client.workflow.getHandle(providerPaymentWorkflowId(p.providerPaymentId)),
+  );
   for (const entity of entitiesOfA) {
-    await eventually('the entity to run on A', async () => ((await versioning(entity)).buildId === A ? true : null));
+    await eventually('the entity to run on A', async () =>
+      (await versioning(entity)).buildId === A ? true : null,
+    );
   }
   // An AUTO_UPGRADE entity that continues-as-new: the rate board, after 2 updates per run.
   const boardId = uniqueKey('ver-board');
@@ -130,7 +157,9 @@ it('PINNED payments finish on the build that started them, new ones run on the c
     args: [{ maxUpdatesPerRun: 2 }],
   });
   await board.signal(rateBoardUpdateSignal, { entries: [], refreshedBy: 'versioning-test-1' });
-  await eventually('the board to take its first update on A', async () => ((await board.query(rateBoardQuery)).updatesThisRun === 1 ? true : null));
+  await eventually('the board to take its first update on A', async () =>
+    (await board.query(rateBoardQuery)).updatesThisRun === 1 ? true : null,
+  );
   expect(await versioning(board)).toEqual({ behavior: 'AUTO_UPGRADE', buildId: A });
 
   // --- build B is deployed beside A, then made current with the CLI
@@ -139,7 +168,12 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   const setCurrent = await xborder(['deploy', 'set-current', B, '--json']);
   expect(setCurrent.err).toBe('');
   expect(setCurrent.code).toBe(0);
-  expect(JSON.parse(setCurrent.out)).toMatchObject({ deploymentName, action: 'set-current', currentBuildId: B, previousBuildId: A });
+  expect(JSON.parse(setCurrent.out)).toMatchObject({
+    deploymentName,
+    action: 'set-current',
+    currentBuildId: B,
+    previousBuildId: A,
+  });
   const status = await xborder(['deploy', 'status', '--json']);
   expect(status.code).toBe(0);
   const described = JSON.parse(status.out) as Awaited<ReturnType<typeof describeWorkerDeployment>>;
@@ -149,11 +183,17 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   expect(['DRAINING', 'INACTIVE']).toContain(described.versions.find((v) => v.buildId === A)?.status);
   // ... and `deploy status` counts them: A holds 2 open PINNED runs (visibility may lag a moment)
   const openRunsOf = async (build: string) => {
-    const s = JSON.parse((await xborder(['deploy', 'status', '--json'])).out) as { versions: Array<{ buildId: string; openRuns: { open: number; pinned: number } }> };
+    const s = JSON.parse((await xborder(['deploy', 'status', '--json'])).out) as {
+      versions: Array<{ buildId: string; openRuns: { open: number; pinned: number } }>;
+    };
     return s.versions.find((v) => v.buildId === build)?.openRuns;
   };
-  await eventually('deploy status to count A\'s pinned payments', async () => ((await openRunsOf(A))?.pinned === 2 ? true : null));
-  expect((await xborder(['deploy', 'status'])).out).toMatch(new RegExp(`${A} .*open runs?, 2 PINNED: holds this build`));
+  await eventually("deploy status to count A's pinned payments", async () =>
+    (await openRunsOf(A))?.pinned === 2 ? true : null,
+  );
+  expect((await xborder(['deploy', 'status'])).out).toMatch(
+    new RegExp(`${A} .*open runs?, 2 PINNED: holds this build`),
+  );
 
   // --- A's payments, funded now, finish on A (both workers poll the same task queue)
   for (const p of paymentsOnA) await fund(p.providerPaymentId);
@@ -162,15 +202,22 @@ it('PINNED payments finish on the build that started them, new ones run on the c
     const builds = await taskBuilds(stack.client, p.workflowId);
     expect(builds.length).toBeGreaterThan(3);
     expect(new Set(builds)).toEqual(new Set([A]));
-    expect(await versioning(stack.client.workflow.getHandle(p.workflowId))).toEqual({ behavior: 'PINNED', buildId: A });
+    expect(await versioning(stack.client.workflow.getHandle(p.workflowId))).toEqual({
+      behavior: 'PINNED',
+      buildId: A,
+    });
   }
 
   // --- A holds no open PINNED run any more: its workers may stop
-  await eventually('deploy status to show A without pinned runs', async () => ((await openRunsOf(A))?.pinned === 0 ? true : null));
+  await eventually('deploy status to show A without pinned runs', async () =>
+    (await openRunsOf(A))?.pinned === 0 ? true : null,
+  );
 
   // --- their entities (AUTO_UPGRADE) moved to B at their first task after the switch
   for (const entity of entitiesOfA) {
-    await eventually('the entity to move to B', async () => ((await versioning(entity)).buildId === B ? true : null));
+    await eventually('the entity to move to B', async () =>
+      (await versioning(entity)).buildId === B ? true : null,
+    );
     expect((await versioning(entity)).behavior).toBe('AUTO_UPGRADE');
     const builds = await taskBuilds(stack.client, entity.workflowId);
     expect(builds[0]).toBe(A);
@@ -183,14 +230,21 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   await fund(onB.providerPaymentId);
   expect((await onB.result()).outcome).toBe('COMPLETED');
   expect(new Set(await taskBuilds(stack.client, onB.workflowId))).toEqual(new Set([B]));
-  expect(await versioning(stack.client.workflow.getHandle(onB.workflowId))).toEqual({ behavior: 'PINNED', buildId: B });
-  expect(new Set(await taskBuilds(stack.client, providerPaymentWorkflowId(onB.providerPaymentId)))).toEqual(new Set([B]));
+  expect(await versioning(stack.client.workflow.getHandle(onB.workflowId))).toEqual({
+    behavior: 'PINNED',
+    buildId: B,
+  });
+  expect(new Set(await taskBuilds(stack.client, providerPaymentWorkflowId(onB.providerPaymentId)))).toEqual(
+    new Set([B]),
+  );
 
   // --- the board's second update: it moves to B and continues-as-new; the next run is on B from its first task
   const firstRunId = board.firstExecutionRunId;
   await board.signal(rateBoardUpdateSignal, { entries: [], refreshedBy: 'versioning-test-2' });
   const latest = stack.client.workflow.getHandle(boardId);
-  await eventually('the board to continue as new', async () => ((await latest.query(rateBoardQuery)).generation === 1 ? true : null));
+  await eventually('the board to continue as new', async () =>
+    (await latest.query(rateBoardQuery)).generation === 1 ? true : null,
+  );
   const firstRunBuilds = await taskBuilds(stack.client, boardId, firstRunId);
   expect(firstRunBuilds[0]).toBe(A);
   expect(firstRunBuilds[firstRunBuilds.length - 1]).toBe(B);
@@ -204,16 +258,25 @@ it('PINNED payments finish on the build that started them, new ones run on the c
   const ramp = await xborder(['deploy', 'ramp', A, '10', '--json']);
   expect(ramp.code).toBe(0);
   expect(JSON.parse(ramp.out)).toMatchObject({ action: 'ramp', rampingBuildId: A, rampingPercentage: 10 });
-  expect(await describeWorkerDeployment(stack.client, deploymentName)).toMatchObject({ currentBuildId: B, rampingBuildId: A, rampingPercentage: 10 });
+  expect(await describeWorkerDeployment(stack.client, deploymentName)).toMatchObject({
+    currentBuildId: B,
+    rampingBuildId: A,
+    rampingPercentage: 10,
+  });
   const stopRamp = await xborder(['deploy', 'stop-ramp']);
   expect(stopRamp.code).toBe(0);
   expect(stopRamp.out).toMatch(new RegExp(`no ramp \\(was ${A} at 10%\\)`));
-  expect(await describeWorkerDeployment(stack.client, deploymentName)).toMatchObject({ currentBuildId: B, rampingBuildId: null });
+  expect(await describeWorkerDeployment(stack.client, deploymentName)).toMatchObject({
+    currentBuildId: B,
+    rampingBuildId: null,
+  });
 
   // --- an unknown deployment is exit code 1 with what to do
   const unknown = await xborder(['deploy', 'status', '--deployment', `nope-${randomUUID().slice(0, 8)}`]);
   expect(unknown.code).toBe(1);
-  expect(unknown.err).toMatch(/no Worker Deployment "nope-.*": start a worker with XBORDER_DEPLOYMENT_NAME=nope-/);
+  expect(unknown.err).toMatch(
+    /no Worker Deployment "nope-.*": start a worker with XBORDER_DEPLOYMENT_NAME=nope-/,
+  );
 });
 
 it('an unversioned worker runs the same bundle: the behaviours are declared only on a versioned worker', async () => {
@@ -242,7 +305,9 @@ it('an unversioned worker runs the same bundle: the behaviours are declared only
   );
   expect(started.created.outcome).toBe('CREATED');
   const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();
-  const completed = (history.events ?? []).flatMap((e) => (e.workflowTaskCompletedEventAttributes ? [e.workflowTaskCompletedEventAttributes] : []));
+  const completed = (history.events ?? []).flatMap((e) =>
+    e.workflowTaskCompletedEventAttributes ? [e.workflowTaskCompletedEventAttributes] : [],
+  );
   expect(completed.length).toBeGreaterThan(0);
   for (const task of completed) {
     expect(task.deploymentVersion?.deploymentName ?? '').toBe('');
@@ -277,7 +342,10 @@ it('xborder worker makes its build current when the deployment has none, and lea
       });
       children.push(child);
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`worker ${buildId} never printed ${String(until)}:\n${out}`)), 120_000);
+      const timer = setTimeout(
+        () => reject(new Error(`worker ${buildId} never printed ${String(until)}:\n${out}`)),
+        120_000,
+      );
       const take = (c: Buffer) => {
         out += c.toString();
         if (until.test(out)) {
@@ -295,17 +363,28 @@ it('xborder worker makes its build current when the deployment has none, and lea
   try {
     const first = await workerProcess('first', /made current|could not make/);
     expect(first).toContain(`worker: Worker Deployment ${ownDeployment}, build first`);
-    expect(first).toContain(`worker: Worker Deployment ${ownDeployment}: build first made current (the deployment had no current build)`);
+    expect(first).toContain(
+      `worker: Worker Deployment ${ownDeployment}: build first made current (the deployment had no current build)`,
+    );
     const second = await workerProcess('second', /left as it is|could not make|made current/);
     expect(second).toContain(
       `worker: Worker Deployment ${ownDeployment}: build first is current, left as it is; build second gets tasks once made current or ramping (xborder deploy set-current second)`,
     );
-    expect(await describeWorkerDeployment(stack.client, ownDeployment)).toMatchObject({ currentBuildId: 'first' });
+    expect(await describeWorkerDeployment(stack.client, ownDeployment)).toMatchObject({
+      currentBuildId: 'first',
+    });
 
     const key = uniqueKey('ver-process');
-    const started = await startPayment(stack.client, { paymentKey: key, request: demoPaymentRequest(key, 25) }, { taskQueue });
+    const started = await startPayment(
+      stack.client,
+      { paymentKey: key, request: demoPaymentRequest(key, 25) },
+      { taskQueue },
+    );
     expect(started.created.outcome).toBe('CREATED');
-    expect(await versioning(stack.client.workflow.getHandle(started.workflowId))).toEqual({ behavior: 'PINNED', buildId: 'first' });
+    expect(await versioning(stack.client.workflow.getHandle(started.workflowId))).toEqual({
+      behavior: 'PINNED',
+      buildId: 'first',
+    });
     await stack.client.workflow.getHandle(started.workflowId).terminate('test done');
   } finally {
     for (const child of children) child.kill('SIGKILL');

@@ -19,16 +19,22 @@ describe('ensureDevServer (the dev server of npm start)', () => {
       await second.stop(); // a reused server is not ours to stop
 
       const connection = await Connection.connect({ address: first.address });
-      const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
+      const { customAttributes } = await connection.operatorService.listSearchAttributes({
+        namespace: 'default',
+      });
       await connection.close();
-      for (const key of ALL_SEARCH_ATTRIBUTE_KEYS) expect(Object.keys(customAttributes ?? {})).toContain(key.name);
+      for (const key of ALL_SEARCH_ATTRIBUTE_KEYS)
+        expect(Object.keys(customAttributes ?? {})).toContain(key.name);
 
       const ui = await fetch(first.uiUrl);
       expect(ui.status).toBe(200);
     } finally {
       await first.stop();
     }
-    const afterStop = await fetch(`http://127.0.0.1:${port}`).then(() => 'up', () => 'down');
+    const afterStop = await fetch(`http://127.0.0.1:${port}`).then(
+      () => 'up',
+      () => 'down',
+    );
     expect(afterStop).toBe('down');
   }, 90_000);
 });

@@ -19,7 +19,9 @@ describe('lint rules for workflow code', () => {
     );
     expect(run.status).toBe(1);
     const [result] = EslintJsonSchema.parse(JSON.parse(run.stdout));
-    const restricted = result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+    const restricted = result!.messages.filter(
+      (m) => m.ruleId === '@typescript-eslint/no-restricted-imports',
+    );
     const texts = restricted.map((m) => m.message).join('\n');
     expect(texts).toMatch(/no I\/O: call an activity/);
     expect(texts).toMatch(/no Node built-ins/);
@@ -35,7 +37,9 @@ describe('lint rules for workflow code', () => {
     );
     expect(run.status).toBe(1);
     const [result] = EslintJsonSchema.parse(JSON.parse(run.stdout));
-    const restricted = result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports');
+    const restricted = result!.messages.filter(
+      (m) => m.ruleId === '@typescript-eslint/no-restricted-imports',
+    );
     expect(restricted.map((m) => m.message).join('\n')).toMatch(/No zod in workflow code/);
     expect(restricted.filter((m) => /zod/.test(m.message))).toHaveLength(3);
     expect(restricted).toHaveLength(3);
@@ -52,6 +56,8 @@ describe('lint rule for configuration', () => {
     expect(run.status).toBe(1);
     const [result] = EslintJsonSchema.parse(JSON.parse(run.stdout));
     const restricted = result!.messages.filter((m) => m.ruleId === 'no-restricted-properties');
-    expect(restricted.map((m) => m.message)).toEqual(Array(3).fill(expect.stringMatching(/Only entry modules read process\.env/)));
+    expect(restricted.map((m) => m.message)).toEqual(
+      Array(3).fill(expect.stringMatching(/Only entry modules read process\.env/)),
+    );
   }, 120_000);
 });

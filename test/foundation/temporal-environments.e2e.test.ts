@@ -1,7 +1,13 @@
 import { Worker } from '@temporalio/worker';
 import { type TestWorkflowEnvironment } from '@temporalio/testing';
 import { PaymentPhaseKey } from '../../workflows/search-attributes';
-import { createDevServerEnv, createTimeSkippingEnv, uniqueTaskQueue, uniqueWorkflowId, workflowBundle } from '../support/temporal';
+import {
+  createDevServerEnv,
+  createTimeSkippingEnv,
+  uniqueTaskQueue,
+  uniqueWorkflowId,
+  workflowBundle,
+} from '../support/temporal';
 import { sleepyGreeting, tagWithPhase } from '../support/workflows/smoke';
 
 const workflowsPath = require.resolve('../support/workflows/smoke');
@@ -63,7 +69,9 @@ describe('local dev server (Temporal CLI)', () => {
     let found: string[] = [];
     for (let attempt = 0; attempt < 50 && found.length === 0; attempt++) {
       found = [];
-      for await (const wf of env.client.workflow.list({ query: `PaymentPhase = 'AWAITING_FUNDS' AND WorkflowId = '${workflowId}'` })) {
+      for await (const wf of env.client.workflow.list({
+        query: `PaymentPhase = 'AWAITING_FUNDS' AND WorkflowId = '${workflowId}'`,
+      })) {
         found.push(wf.workflowId);
       }
       if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));

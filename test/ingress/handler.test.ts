@@ -1,17 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { createWebhookHandler, startIngressServer, toLambdaHandler, type EventRouter } from '../../src/ingress';
+import {
+  createWebhookHandler,
+  startIngressServer,
+  toLambdaHandler,
+  type EventRouter,
+} from '../../src/ingress';
 import { signWebhook } from '../../src/provider/webhook-signature';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const OTHER_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 
-function signed(body: unknown, secret = SECRET, at = Math.floor(Date.now() / 1000), id = `msg_${randomBytes(6).toString('hex')}`) {
+function signed(
+  body: unknown,
+  secret = SECRET,
+  at = Math.floor(Date.now() / 1000),
+  id = `msg_${randomBytes(6).toString('hex')}`,
+) {
   const raw = JSON.stringify(body);
-  return { headers: { 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(secret, id, at, raw) }, raw };
+  return {
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': String(at),
+      'webhook-signature': signWebhook(secret, id, at, raw),
+    },
+    raw,
+  };
 }
 
 function paymentEvent(id = `evt_${randomBytes(6).toString('hex')}`) {
-  return { id, type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: 'pay_123', status: 'PENDING' } };
+  return {
+    id,
+    type: 'payment.updated',
+    createdAt: new Date().toISOString(),
+    data: { id: 'pay_123', status: 'PENDING' },
+  };
 }
 
 function recordingRouter(fail = false) {
@@ -37,7 +59,10 @@ describe('webhook handler', () => {
     const handler = createWebhookHandler({ secrets: [SECRET], router });
     const { headers, raw } = signed(paymentEvent('evt_1'));
     const first = await handler(headers, raw);
-    expect(first).toMatchObject({ status: 200, body: { code: 'ACCEPTED', routedTo: 'provider-payment:pay_123' } });
+    expect(first).toMatchObject({
+      status: 200,
+      body: { code: 'ACCEPTED', routedTo: 'provider-payment:pay_123' },
+    });
     const again = await handler(headers, raw);
     expect(again).toMatchObject({ status: 200, body: { code: 'DUPLICATE' } });
     expect(delivered).toEqual(['evt_1']);
@@ -90,7 +115,12 @@ describe('webhook handler', () => {
 
   it('takes a validly signed body over the size limit (a 4xx would lose it); 503 over the hard limit', async () => {
     const { router, delivered } = recordingRouter();
-    const handler = createWebhookHandler({ secrets: [SECRET], router, maxBodyBytes: 100, maxSignedBodyBytes: 1000 });
+    const handler = createWebhookHandler({
+      secrets: [SECRET],
+      router,
+      maxBodyBytes: 100,
+      maxSignedBodyBytes: 1000,
+    });
     const big = signed({ ...paymentEvent('evt_big'), padding: 'x'.repeat(200) });
     expect(await handler(big.headers, big.raw)).toMatchObject({ status: 200, body: { code: 'ACCEPTED' } });
     expect(delivered).toEqual(['evt_big']);
@@ -104,8 +134,20 @@ describe('webhook handler', () => {
   it('accepts a signed event without an envelope id (the webhook-id is the event id) or with a +00:00 timestamp', async () => {
     const { router, delivered } = recordingRouter();
     const handler = createWebhookHandler({ secrets: [SECRET], router });
-    const noId = signed({ type: 'payment.updated', createdAt: '2026-11-21T10:00:00+00:00', data: { id: 'pay_9', status: 'SENT' } }, SECRET, undefined, 'msg_header_id');
-    expect(await handler(noId.headers, noId.raw)).toMatchObject({ status: 200, body: { eventId: 'msg_header_id' } });
+    const noId = signed(
+      {
+        type: 'payment.updated',
+        createdAt: '2026-11-21T10:00:00+00:00',
+        data: { id: 'pay_9', status: 'SENT' },
+      },
+      SECRET,
+      undefined,
+      'msg_header_id',
+    );
+    expect(await handler(noId.headers, noId.raw)).toMatchObject({
+      status: 200,
+      body: { eventId: 'msg_header_id' },
+    });
     expect(delivered).toEqual(['msg_header_id']);
     // A redelivery (same webhook-id) is a duplicate.
     expect(await handler(noId.headers, noId.raw)).toMatchObject({ status: 200, body: { code: 'DUPLICATE' } });
@@ -113,7 +155,9 @@ describe('webhook handler', () => {
 
   it('refuses to start with a malformed secret, instead of refusing every webhook later', () => {
     const { router } = recordingRouter();
-    expect(() => createWebhookHandler({ secrets: [SECRET, 'whsec_not base64!'], router })).toThrow(/secret #2 .*whsec_<base64>/);
+    expect(() => createWebhookHandler({ secrets: [SECRET, 'whsec_not base64!'], router })).toThrow(
+      /secret #2 .*whsec_<base64>/,
+    );
     expect(() => createWebhookHandler({ secrets: ['plain-text'], router })).toThrow(/secret #1/);
     expect(() => createWebhookHandler({ secrets: [], router })).toThrow(/at least one/);
   });
@@ -121,7 +165,12 @@ describe('webhook handler', () => {
   it('acknowledges events no workflow follows with 202', async () => {
     const { router } = recordingRouter();
     const handler = createWebhookHandler({ secrets: [SECRET], router });
-    const { headers, raw } = signed({ id: 'evt_acc', type: 'account.created', createdAt: new Date().toISOString(), data: { id: 'acc_1' } });
+    const { headers, raw } = signed({
+      id: 'evt_acc',
+      type: 'account.created',
+      createdAt: new Date().toISOString(),
+      data: { id: 'acc_1' },
+    });
     expect(await handler(headers, raw)).toMatchObject({ status: 202, body: { code: 'IGNORED' } });
   });
 });
@@ -135,7 +184,11 @@ describe('ingress adapters', () => {
       const ok = await fetch(server.webhookUrl, { method: 'POST', headers: good.headers, body: good.raw });
       expect(ok.status).toBe(200);
       const forged = signed(paymentEvent('evt_forged'), OTHER_SECRET);
-      const refused = await fetch(server.webhookUrl, { method: 'POST', headers: forged.headers, body: forged.raw });
+      const refused = await fetch(server.webhookUrl, {
+        method: 'POST',
+        headers: forged.headers,
+        body: forged.raw,
+      });
       expect(refused.status).toBe(401);
       expect(delivered).toEqual(['evt_http']);
     } finally {
@@ -148,7 +201,11 @@ describe('ingress adapters', () => {
     const lambda = toLambdaHandler(createWebhookHandler({ secrets: [SECRET], router }));
     const { headers, raw } = signed(paymentEvent('evt_lambda'));
     const result = await lambda({
-      headers: { 'Webhook-Id': headers['webhook-id'], 'Webhook-Timestamp': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] },
+      headers: {
+        'Webhook-Id': headers['webhook-id'],
+        'Webhook-Timestamp': headers['webhook-timestamp'],
+        'Webhook-Signature': headers['webhook-signature'],
+      },
       body: Buffer.from(raw).toString('base64'),
       isBase64Encoded: true,
     });
@@ -171,7 +228,15 @@ describe('the Node server under load (a 10,000-funding burst)', () => {
         },
       }),
     };
-    return { delivered, open: () => open(), server: startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }), maxInFlight, maxQueueWaitMs }) };
+    return {
+      delivered,
+      open: () => open(),
+      server: startIngressServer({
+        handler: createWebhookHandler({ secrets: [SECRET], router }),
+        maxInFlight,
+        maxQueueWaitMs,
+      }),
+    };
   }
   const post = (url: string, id: string) => {
     const { headers, raw } = signed(paymentEvent(id));
@@ -190,7 +255,11 @@ describe('the Node server under load (a 10,000-funding burst)', () => {
       expect(shed.status).toBe(503);
       expect(shed.headers.get('retry-after')).toBe('5');
       expect(await shed.json()).toMatchObject({ ok: false, code: 'OVERLOADED' });
-      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; waiting: number; overloaded: number };
+      const health = (await (await fetch(`${server.url}/health`)).json()) as {
+        inFlight: number;
+        waiting: number;
+        overloaded: number;
+      };
       expect(health).toMatchObject({ inFlight: 2, waiting: 0, overloaded: 1 });
       bed.open();
       expect((await Promise.all(waiting)).map((r) => r.status)).toEqual([200, 200]);
@@ -208,7 +277,10 @@ describe('the Node server under load (a 10,000-funding burst)', () => {
     try {
       const all = ['evt_a', 'evt_b', 'evt_c', 'evt_d', 'evt_e'].map((id) => post(server.webhookUrl, id));
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const health = (await (await fetch(`${server.url}/health`)).json()) as { inFlight: number; waiting: number };
+      const health = (await (await fetch(`${server.url}/health`)).json()) as {
+        inFlight: number;
+        waiting: number;
+      };
       expect(health).toMatchObject({ inFlight: 2, waiting: 3 });
       bed.open();
       expect((await Promise.all(all)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);

@@ -36,7 +36,22 @@ const SIZES = [1024 * 1024 + 1, MAX_SIGNED + 1, 10, 0].map((n) => 'x'.repeat(n))
 const hostileText = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('', ' ', '\u0000', '__proto__', 'constructor', 'v1,', 'v1, ', 'v2,AAAA', '%00', '\r\n', 'NaN', '-1', '1e10', '0x10'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '__proto__',
+    'constructor',
+    'v1,',
+    'v1, ',
+    'v2,AAAA',
+    '%00',
+    '\r\n',
+    'NaN',
+    '-1',
+    '1e10',
+    '0x10',
+  ),
 );
 const timestamp = fc.oneof(
   fc.constant(() => String(now())),
@@ -44,7 +59,12 @@ const timestamp = fc.oneof(
   fc.constant(() => String(now() + 3600)),
   fc.integer({ min: -1e6, max: 1e6 }).map((d) => () => String(now() + d)),
   hostileText.map((t) => () => t),
-  fc.constantFrom(() => `${now()}.5`, () => ` ${now()}`, () => '9'.repeat(40), () => `${now()}${'0'.repeat(5)}`),
+  fc.constantFrom(
+    () => `${now()}.5`,
+    () => ` ${now()}`,
+    () => '9'.repeat(40),
+    () => `${now()}${'0'.repeat(5)}`,
+  ),
 );
 const body = fc.oneof(
   hostileText,
@@ -60,14 +80,37 @@ const body = fc.oneof(
 /** How the webhook is signed, if at all: never correctly over the body that is sent. */
 const signature = fc.oneof(
   hostileText.map((t) => () => t),
-  fc.constant((id: string, at: string, raw: string | Uint8Array) => (/^\d+$/.test(at) ? signWebhook(OTHER_SECRET, id, Number(at), raw) : 'v1,x')),
-  fc.constant((id: string, at: string, raw: string | Uint8Array) => (/^\d+$/.test(at) ? signWebhook(SECRET, id, Number(at), `${String(raw)} `) : 'v1,x')),
+  fc.constant((id: string, at: string, raw: string | Uint8Array) =>
+    /^\d+$/.test(at) ? signWebhook(OTHER_SECRET, id, Number(at), raw) : 'v1,x',
+  ),
+  fc.constant((id: string, at: string, raw: string | Uint8Array) =>
+    /^\d+$/.test(at) ? signWebhook(SECRET, id, Number(at), `${String(raw)} `) : 'v1,x',
+  ),
   fc.constant(() => `v1,${randomBytes(32).toString('base64')}`),
-  fc.constant((id: string, at: string, raw: string | Uint8Array) => (/^\d+$/.test(at) ? signWebhook(SECRET, `${id}x`, Number(at), raw) : 'v1,')),
-  fc.constant((id: string, at: string, raw: string | Uint8Array) => (/^\d+$/.test(at) ? signWebhook(SECRET, id, Number(at), raw).replace('v1,', 'v2,') : 'v2,')),
+  fc.constant((id: string, at: string, raw: string | Uint8Array) =>
+    /^\d+$/.test(at) ? signWebhook(SECRET, `${id}x`, Number(at), raw) : 'v1,',
+  ),
+  fc.constant((id: string, at: string, raw: string | Uint8Array) =>
+    /^\d+$/.test(at) ? signWebhook(SECRET, id, Number(at), raw).replace('v1,', 'v2,') : 'v2,',
+  ),
 );
-const headerName = fc.oneof(fc.constantFrom('webhook-id', 'Webhook-Id', 'WEBHOOK-TIMESTAMP', 'webhook-signature', '__proto__', 'constructor', 'content-type'), fc.string({ maxLength: 20 }));
-const extraHeaders = fc.dictionary(headerName, fc.oneof(hostileText, fc.array(hostileText, { maxLength: 3 })), { maxKeys: 4 });
+const headerName = fc.oneof(
+  fc.constantFrom(
+    'webhook-id',
+    'Webhook-Id',
+    'WEBHOOK-TIMESTAMP',
+    'webhook-signature',
+    '__proto__',
+    'constructor',
+    'content-type',
+  ),
+  fc.string({ maxLength: 20 }),
+);
+const extraHeaders = fc.dictionary(
+  headerName,
+  fc.oneof(hostileText, fc.array(hostileText, { maxLength: 3 })),
+  { maxKeys: 4 },
+);
 
 describe('the webhook handler under hostile input', () => {
   it('never signals, never throws, and answers every request not validly signed with a 4xx (10,000 cases)', async () => {
@@ -111,20 +154,40 @@ describe('the webhook handler under hostile input', () => {
       fc.asyncProperty(
         fc.oneof(
           fc.json({ maxDepth: 4 }),
-          fc.record({
-            id: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constant(undefined)),
-            type: fc.oneof(fc.constantFrom('payment.updated', 'payment.created', 'customer.updated', 'account.created'), fc.string({ maxLength: 20 })),
-            createdAt: fc.oneof(fc.constant('2026-11-21T10:00:00Z'), fc.string({ maxLength: 30 })),
-            data: fc.oneof(fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'id')), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 })),
-          }).map((o) => JSON.stringify(o)),
+          fc
+            .record({
+              id: fc.oneof(fc.string({ minLength: 1, maxLength: 20 }), fc.constant(undefined)),
+              type: fc.oneof(
+                fc.constantFrom('payment.updated', 'payment.created', 'customer.updated', 'account.created'),
+                fc.string({ maxLength: 20 }),
+              ),
+              createdAt: fc.oneof(fc.constant('2026-11-21T10:00:00Z'), fc.string({ maxLength: 30 })),
+              data: fc.oneof(
+                fc.dictionary(
+                  fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'id')),
+                  fc.jsonValue({ maxDepth: 2 }),
+                ),
+                fc.jsonValue({ maxDepth: 2 }),
+              ),
+            })
+            .map((o) => JSON.stringify(o)),
         ),
         async (raw) => {
           const msgId = `msg_${randomBytes(8).toString('hex')}`;
           const at = now();
           const before = attempts.length;
-          const answer = await handler({ 'webhook-id': msgId, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(SECRET, msgId, at, raw) }, raw);
+          const answer = await handler(
+            {
+              'webhook-id': msgId,
+              'webhook-timestamp': String(at),
+              'webhook-signature': signWebhook(SECRET, msgId, at, raw),
+            },
+            raw,
+          );
           expect([200, 202, 400]).toContain(answer.status);
-          expect(attempts.length - before).toBe(answer.status === 200 && answer.body.code === 'ACCEPTED' ? 1 : 0);
+          expect(attempts.length - before).toBe(
+            answer.status === 200 && answer.body.code === 'ACCEPTED' ? 1 : 0,
+          );
           if (answer.status === 200) accepted++;
         },
       ),
@@ -138,7 +201,11 @@ describe('the webhook handler under hostile input', () => {
 describe('the Node ingress server under hostile raw requests', () => {
   it('answers or closes each of 300 random requests, signals none, and still takes a signed webhook', async () => {
     const { router, attempts } = recordingRouter();
-    const server = await startIngressServer({ handler: createWebhookHandler({ secrets: [SECRET], router }), bodyTimeoutMs: 500, headersTimeoutMs: 500 });
+    const server = await startIngressServer({
+      handler: createWebhookHandler({ secrets: [SECRET], router }),
+      bodyTimeoutMs: 500,
+      headersTimeoutMs: 500,
+    });
     const { port } = new URL(server.url);
     const rawRequest = (bytes: Buffer) =>
       new Promise<string>((resolve) => {
@@ -154,28 +221,68 @@ describe('the Node ingress server under hostile raw requests', () => {
         socket.on('connect', () => socket.end(bytes));
       });
     const requestLine = fc.oneof(
-      fc.constantFrom('POST /webhooks HTTP/1.1', 'POST /webhooks?x=1 HTTP/1.1', 'GET /webhooks HTTP/1.1', 'POST /other HTTP/1.1', 'POST /webhooks HTTP/1.0', 'POST /%ZZ HTTP/1.1'),
+      fc.constantFrom(
+        'POST /webhooks HTTP/1.1',
+        'POST /webhooks?x=1 HTTP/1.1',
+        'GET /webhooks HTTP/1.1',
+        'POST /other HTTP/1.1',
+        'POST /webhooks HTTP/1.0',
+        'POST /%ZZ HTTP/1.1',
+      ),
       fc.string({ maxLength: 40 }),
     );
     const headerLine = fc.oneof(
-      fc.constantFrom('content-length: 5', 'content-length: -1', 'content-length: 99999999999', 'transfer-encoding: chunked', 'content-encoding: gzip', `webhook-timestamp: ${now()}`, 'webhook-id: msg_1', `webhook-signature: v1,${randomBytes(32).toString('base64')}`, '__proto__: x'),
+      fc.constantFrom(
+        'content-length: 5',
+        'content-length: -1',
+        'content-length: 99999999999',
+        'transfer-encoding: chunked',
+        'content-encoding: gzip',
+        `webhook-timestamp: ${now()}`,
+        'webhook-id: msg_1',
+        `webhook-signature: v1,${randomBytes(32).toString('base64')}`,
+        '__proto__: x',
+      ),
       fc.tuple(fc.string({ maxLength: 15 }), fc.string({ maxLength: 30 })).map(([k, v]) => `${k}: ${v}`),
     );
     try {
       await fc.assert(
-        fc.asyncProperty(requestLine, fc.array(headerLine, { maxLength: 6 }), fc.oneof(fc.string({ maxLength: 100 }), fc.uint8Array({ maxLength: 100 }).map((b) => Buffer.from(b).toString('latin1'))), async (line, head, rest) => {
-          const answer = await rawRequest(Buffer.from(`${line}\r\nhost: x\r\n${head.join('\r\n')}\r\n\r\n${rest}`, 'latin1'));
-          const status = /^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1];
-          // an answer is a refusal (4xx) or a 503 for the sender to retry; never a 2xx, never a 500
-          if (status !== undefined) expect(Number(status) >= 400 && Number(status) !== 500).toBe(true);
-        }),
+        fc.asyncProperty(
+          requestLine,
+          fc.array(headerLine, { maxLength: 6 }),
+          fc.oneof(
+            fc.string({ maxLength: 100 }),
+            fc.uint8Array({ maxLength: 100 }).map((b) => Buffer.from(b).toString('latin1')),
+          ),
+          async (line, head, rest) => {
+            const answer = await rawRequest(
+              Buffer.from(`${line}\r\nhost: x\r\n${head.join('\r\n')}\r\n\r\n${rest}`, 'latin1'),
+            );
+            const status = /^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1];
+            // an answer is a refusal (4xx) or a 503 for the sender to retry; never a 2xx, never a 500
+            if (status !== undefined) expect(Number(status) >= 400 && Number(status) !== 500).toBe(true);
+          },
+        ),
         { numRuns: 300 },
       );
       expect(attempts).toEqual([]);
       const msgId = 'msg_after';
       const at = now();
-      const raw = JSON.stringify({ id: 'evt_after', type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: 'pay_1', status: 'PENDING' } });
-      const after = await fetch(server.webhookUrl, { method: 'POST', headers: { 'webhook-id': msgId, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(SECRET, msgId, at, raw) }, body: raw });
+      const raw = JSON.stringify({
+        id: 'evt_after',
+        type: 'payment.updated',
+        createdAt: new Date().toISOString(),
+        data: { id: 'pay_1', status: 'PENDING' },
+      });
+      const after = await fetch(server.webhookUrl, {
+        method: 'POST',
+        headers: {
+          'webhook-id': msgId,
+          'webhook-timestamp': String(at),
+          'webhook-signature': signWebhook(SECRET, msgId, at, raw),
+        },
+        body: raw,
+      });
       expect(after.status).toBe(200);
       expect(attempts).toEqual(['evt_after']);
       expect(unhandled).toEqual([]);

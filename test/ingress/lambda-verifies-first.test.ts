@@ -11,7 +11,12 @@ const INTERNAL = 'XBORDER_CODEC_KEYS: key "k1" is not 32 bytes of base64';
 function ingressWithFailingConnect() {
   let connects = 0;
   const ingress = createLambdaIngress(
-    { TEMPORAL_ADDRESS: '127.0.0.1:1', XBORDER_WEBHOOK_SECRETS: TEST_SECRET, XBORDER_TASK_QUEUE: 'never-used', XBORDER_LOG_LEVEL: 'ERROR' },
+    {
+      TEMPORAL_ADDRESS: '127.0.0.1:1',
+      XBORDER_WEBHOOK_SECRETS: TEST_SECRET,
+      XBORDER_TASK_QUEUE: 'never-used',
+      XBORDER_LOG_LEVEL: 'ERROR',
+    },
     {
       connect: async (): Promise<Client> => {
         connects++;
@@ -26,7 +31,10 @@ describe('the Lambda ingress verifies before it connects', () => {
   it('answers an unsigned or forged event 401 without a Temporal connection', async () => {
     const { ingress, connects } = ingressWithFailingConnect();
     const unsigned = { ...signedPaymentEvent(`pay_${randomUUID()}`), headers: {} };
-    const forged = signedPaymentEvent(`pay_${randomUUID()}`, `whsec_${Buffer.from(randomUUID()).toString('base64')}`);
+    const forged = signedPaymentEvent(
+      `pay_${randomUUID()}`,
+      `whsec_${Buffer.from(randomUUID()).toString('base64')}`,
+    );
     for (const webhook of [unsigned, forged]) {
       const result = await ingress.handle(lambdaEvent('apiGatewayV2', webhook));
       expect(result.statusCode).toBe(401);
@@ -40,7 +48,9 @@ describe('the Lambda ingress verifies before it connects', () => {
     const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const logs = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
-      const result = await ingress.handle(lambdaEvent('functionUrl', signedPaymentEvent(`pay_${randomUUID()}`)));
+      const result = await ingress.handle(
+        lambdaEvent('functionUrl', signedPaymentEvent(`pay_${randomUUID()}`)),
+      );
       expect(result.statusCode).toBe(503);
       expect(JSON.parse(result.body)).toMatchObject({ ok: false, code: 'TEMPORAL_UNAVAILABLE' });
       expect(result.body).not.toContain('XBORDER_CODEC_KEYS');

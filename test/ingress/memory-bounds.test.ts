@@ -4,7 +4,12 @@
 // The figures under 60 slow 16 MiB uploads come from scripts/ingress-memory.ts; this test checks the behaviour.
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { createWebhookHandler, startIngressServer, type EventRouter, type IngressServer } from '../../src/ingress';
+import {
+  createWebhookHandler,
+  startIngressServer,
+  type EventRouter,
+  type IngressServer,
+} from '../../src/ingress';
 import { signWebhook } from '../../src/provider/webhook-signature';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -23,10 +28,22 @@ function recordingRouter() {
 }
 
 function signedWebhook(id = `evt_${randomBytes(6).toString('hex')}`) {
-  const raw = JSON.stringify({ id, type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: 'pay_1', status: 'PENDING' } });
+  const raw = JSON.stringify({
+    id,
+    type: 'payment.updated',
+    createdAt: new Date().toISOString(),
+    data: { id: 'pay_1', status: 'PENDING' },
+  });
   const msgId = `msg_${randomBytes(6).toString('hex')}`;
   const at = Math.floor(Date.now() / 1000);
-  return { headers: { 'webhook-id': msgId, 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(SECRET, msgId, at, raw) }, raw };
+  return {
+    headers: {
+      'webhook-id': msgId,
+      'webhook-timestamp': String(at),
+      'webhook-signature': signWebhook(SECRET, msgId, at, raw),
+    },
+    raw,
+  };
 }
 
 /** Headers a signer would send, with a made-up signature of the right shape: passes every check but the HMAC. */
@@ -45,7 +62,11 @@ interface RawAnswer {
 }
 
 /** Opens a raw connection, sends the request head and `firstBody` bytes, and reports what the server answered. */
-function rawUpload(server: IngressServer, head: string[], firstBody = 0): { answer: Promise<RawAnswer>; socket: net.Socket; sent: Promise<void> } {
+function rawUpload(
+  server: IngressServer,
+  head: string[],
+  firstBody = 0,
+): { answer: Promise<RawAnswer>; socket: net.Socket; sent: Promise<void> } {
   const { port } = new URL(server.url);
   const socket = net.connect(Number(port), '127.0.0.1');
   const answer = new Promise<RawAnswer>((resolve) => {
@@ -59,7 +80,16 @@ function rawUpload(server: IngressServer, head: string[], firstBody = 0): { answ
   });
   const sent = new Promise<void>((resolve) =>
     socket.on('connect', () => {
-      socket.write([`POST /webhooks HTTP/1.1`, `host: 127.0.0.1`, `content-type: application/json`, ...head, '', ''].join('\r\n'));
+      socket.write(
+        [
+          `POST /webhooks HTTP/1.1`,
+          `host: 127.0.0.1`,
+          `content-type: application/json`,
+          ...head,
+          '',
+          '',
+        ].join('\r\n'),
+      );
       if (firstBody > 0) socket.write(Buffer.alloc(firstBody, 0x20));
       resolve();
     }),
@@ -68,7 +98,11 @@ function rawUpload(server: IngressServer, head: string[], firstBody = 0): { answ
 }
 
 async function health(server: IngressServer) {
-  return (await (await fetch(`${server.url}/health`)).json()) as { buffered: number; overBudget: number; counters: Record<string, number> };
+  return (await (await fetch(`${server.url}/health`)).json()) as {
+    buffered: number;
+    overBudget: number;
+    counters: Record<string, number>;
+  };
 }
 
 describe('the Node ingress bounds its memory by configuration', () => {
@@ -90,8 +124,16 @@ describe('the Node ingress bounds its memory by configuration', () => {
   afterEach(async () => server.close());
 
   it('answers 401 to missing, malformed or stale signature headers before it reads a byte of the body', async () => {
-    const stale = [`webhook-id: msg_1`, `webhook-timestamp: ${Math.floor(Date.now() / 1000) - 3600}`, `webhook-signature: v1,${randomBytes(32).toString('base64')}`];
-    const garbage = [`webhook-id: msg_2`, `webhook-timestamp: ${Math.floor(Date.now() / 1000)}`, `webhook-signature: v1,forged`];
+    const stale = [
+      `webhook-id: msg_1`,
+      `webhook-timestamp: ${Math.floor(Date.now() / 1000) - 3600}`,
+      `webhook-signature: v1,${randomBytes(32).toString('base64')}`,
+    ];
+    const garbage = [
+      `webhook-id: msg_2`,
+      `webhook-timestamp: ${Math.floor(Date.now() / 1000)}`,
+      `webhook-signature: v1,forged`,
+    ];
     for (const head of [[], stale, garbage]) {
       // 3 MiB announced, none sent: an answer can only come from the headers
       const { answer } = rawUpload(server, [...head, `content-length: ${3 * MiB}`]);
@@ -123,7 +165,9 @@ describe('the Node ingress bounds its memory by configuration', () => {
 
   it('holds at most the budget under many slow uploads, refusing the rest with 503, and keeps taking signed webhooks', async () => {
     // 20 uploads of 3 MiB with plausible headers that send 64 KiB and then stall: 60 MiB announced, 8 MiB allowed
-    const uploads = Array.from({ length: 20 }, () => rawUpload(server, [...plausibleHeaders(), `content-length: ${3 * MiB}`], 64 * 1024));
+    const uploads = Array.from({ length: 20 }, () =>
+      rawUpload(server, [...plausibleHeaders(), `content-length: ${3 * MiB}`], 64 * 1024),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const during = await health(server);
     expect(during.buffered).toBeLessThanOrEqual(8 * MiB);
@@ -133,7 +177,13 @@ describe('the Node ingress bounds its memory by configuration', () => {
       const answer = await fetch(server.webhookUrl, { method: 'POST', headers, body: raw });
       expect(answer.status).toBe(200);
     }
-    expect(delivered).toEqual(['evt_during_0', 'evt_during_1', 'evt_during_2', 'evt_during_3', 'evt_during_4']);
+    expect(delivered).toEqual([
+      'evt_during_0',
+      'evt_during_1',
+      'evt_during_2',
+      'evt_during_3',
+      'evt_during_4',
+    ]);
     // the stalled ones are cut by the body timeout, the refused ones were closed at once; none was delivered
     const answers = await Promise.all(uploads.map((u) => u.answer));
     expect(answers.every((a) => a.closed)).toBe(true);
@@ -160,7 +210,9 @@ describe('the Node ingress bounds its memory by configuration', () => {
       const headClosed = new Promise((resolve) => socket.on('close', resolve));
       await headClosed;
       // past the cap a connection is dropped without an answer
-      const held = Array.from({ length: 3 }, () => rawUpload(capped, [...plausibleHeaders(), 'content-length: 10'], 1));
+      const held = Array.from({ length: 3 }, () =>
+        rawUpload(capped, [...plausibleHeaders(), 'content-length: 10'], 1),
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       const extra = rawUpload(capped, [...plausibleHeaders(), 'content-length: 10'], 1);
       expect(await extra.answer).toEqual({ status: null, closed: true });

@@ -3,7 +3,10 @@
 // contract is not refused (the sender would not retry a 4xx): the entity gets the event without it.
 import { createTemporalRouter } from '../../src/ingress/routing';
 import type { WebhookEvent } from '../../src/contract';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal } from '../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+} from '../../workflows/provider-payment/api';
 import { PROVIDER_CUSTOMER_WORKFLOW_TYPE, customerEventSignal } from '../../workflows/provider-customer/api';
 import { legacyPayload } from '../unit/contract/fixtures';
 import { recordingClient } from '../support/recording-client';
@@ -40,7 +43,9 @@ describe('the ingress signals parsed payloads', () => {
 
   it('sends the event without the payment when the body does not fit the contract', async () => {
     const { client, calls } = recordingClient();
-    await createTemporalRouter(client, 'q-routing').route(event('payment.updated', { id: 'pay_bad', status: 'SENT' }))!.deliver();
+    await createTemporalRouter(client, 'q-routing')
+      .route(event('payment.updated', { id: 'pay_bad', status: 'SENT' }))!
+      .deliver();
     expect(calls[0].options.signalArgs).toEqual([
       { eventId: 'evt_k1', type: 'payment.updated', createdAt: '2026-11-21T10:00:00Z', payment: null },
     ]);
@@ -48,9 +53,14 @@ describe('the ingress signals parsed payloads', () => {
 
   it('sends a customer that does not fit the contract as null, to the customer entity', async () => {
     const { client, calls } = recordingClient();
-    await createTemporalRouter(client, 'q-routing').route(event('customer.updated', { id: 'cus_1', status: 'APPROVED' }))!.deliver();
+    await createTemporalRouter(client, 'q-routing')
+      .route(event('customer.updated', { id: 'cus_1', status: 'APPROVED' }))!
+      .deliver();
     expect(calls[0].type).toBe(PROVIDER_CUSTOMER_WORKFLOW_TYPE);
-    expect(calls[0].options).toMatchObject({ workflowId: 'provider-customer:cus_1', signal: customerEventSignal });
+    expect(calls[0].options).toMatchObject({
+      workflowId: 'provider-customer:cus_1',
+      signal: customerEventSignal,
+    });
     expect((calls[0].options.signalArgs as [{ customer: unknown }])[0].customer).toBeNull();
   });
 });

@@ -32,12 +32,22 @@ afterAll(async () => {
 it('the ingress artefact is one file whose handler delivers a webhook', async () => {
   const file = await buildLambdaIngress(path.join(OUT, 'ingress'));
   const saved = { ...process.env };
-  Object.assign(process.env, { TEMPORAL_ADDRESS: env.address, XBORDER_WEBHOOK_SECRETS: TEST_SECRET, XBORDER_TASK_QUEUE: uniqueTaskQueue('lambda-build'), XBORDER_LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, {
+    TEMPORAL_ADDRESS: env.address,
+    XBORDER_WEBHOOK_SECRETS: TEST_SECRET,
+    XBORDER_TASK_QUEUE: uniqueTaskQueue('lambda-build'),
+    XBORDER_LOG_LEVEL: 'ERROR',
+  });
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const artefact = require(file) as { handler: typeof handler; resetLambdaIngress: typeof resetLambdaIngress };
+    const artefact = require(file) as {
+      handler: typeof handler;
+      resetLambdaIngress: typeof resetLambdaIngress;
+    };
     const paymentId = `pay_${randomUUID()}`;
-    const result = await artefact.handler(lambdaEvent('apiGatewayV2', signedPaymentEvent(paymentId), { base64: true }));
+    const result = await artefact.handler(
+      lambdaEvent('apiGatewayV2', signedPaymentEvent(paymentId), { base64: true }),
+    );
     expect(result.statusCode).toBe(200);
     await artefact.resetLambdaIngress();
     const history = await env.client.workflow.getHandle(providerPaymentWorkflowId(paymentId)).fetchHistory();
@@ -70,7 +80,12 @@ it('the worker artefact runs one invocation in a fresh node process and register
       XBORDER_CODEC_KEYS_FILE: process.env.XBORDER_CODEC_KEYS_FILE, // the test key (test/support/jest-setup.ts)
     },
   });
-  const described = await env.client.workflowService.describeWorkerDeployment({ namespace: env.namespace ?? 'default', deploymentName });
-  const buildIds = (described.workerDeploymentInfo?.versionSummaries ?? []).map((v) => v.deploymentVersion?.buildId);
+  const described = await env.client.workflowService.describeWorkerDeployment({
+    namespace: env.namespace ?? 'default',
+    deploymentName,
+  });
+  const buildIds = (described.workerDeploymentInfo?.versionSummaries ?? []).map(
+    (v) => v.deploymentVersion?.buildId,
+  );
   expect(buildIds).toEqual(['artefact-1']);
 });

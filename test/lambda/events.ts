@@ -13,11 +13,24 @@ export interface SignedWebhook {
 
 export function signedPaymentEvent(providerPaymentId: string, secret = TEST_SECRET): SignedWebhook {
   const eventId = `evt_${randomBytes(6).toString('hex')}`;
-  const raw = JSON.stringify({ id: eventId, type: 'payment.updated', createdAt: new Date().toISOString(), data: { id: providerPaymentId, status: 'PENDING' } });
+  const raw = JSON.stringify({
+    id: eventId,
+    type: 'payment.updated',
+    createdAt: new Date().toISOString(),
+    data: { id: providerPaymentId, status: 'PENDING' },
+  });
   const id = `msg_${randomBytes(6).toString('hex')}`;
   const at = Math.floor(Date.now() / 1000);
   // Senders' own header case: Lambda keeps it in v1 events.
-  return { headers: { 'Webhook-Id': id, 'Webhook-Timestamp': String(at), 'Webhook-Signature': signWebhook(secret, id, at, raw) }, raw, eventId };
+  return {
+    headers: {
+      'Webhook-Id': id,
+      'Webhook-Timestamp': String(at),
+      'Webhook-Signature': signWebhook(secret, id, at, raw),
+    },
+    raw,
+    eventId,
+  };
 }
 
 export type EventKind = 'apiGatewayV1' | 'apiGatewayV2' | 'functionUrl';
@@ -26,7 +39,11 @@ function body(raw: string, base64: boolean) {
   return { body: base64 ? Buffer.from(raw).toString('base64') : raw, isBase64Encoded: base64 };
 }
 
-export function lambdaEvent(kind: EventKind, webhook: SignedWebhook, options: { base64?: boolean; method?: string } = {}): unknown {
+export function lambdaEvent(
+  kind: EventKind,
+  webhook: SignedWebhook,
+  options: { base64?: boolean; method?: string } = {},
+): unknown {
   const method = options.method ?? 'POST';
   const base64 = options.base64 ?? false;
   if (kind === 'apiGatewayV1') {
@@ -35,17 +52,30 @@ export function lambdaEvent(kind: EventKind, webhook: SignedWebhook, options: { 
       path: '/webhooks',
       httpMethod: method,
       headers: { 'Content-Type': 'application/json', ...webhook.headers },
-      multiValueHeaders: Object.fromEntries(Object.entries({ 'Content-Type': 'application/json', ...webhook.headers }).map(([k, v]) => [k, [v]])),
+      multiValueHeaders: Object.fromEntries(
+        Object.entries({ 'Content-Type': 'application/json', ...webhook.headers }).map(([k, v]) => [k, [v]]),
+      ),
       queryStringParameters: null,
       multiValueQueryStringParameters: null,
       pathParameters: null,
       stageVariables: null,
-      requestContext: { resourcePath: '/webhooks', httpMethod: method, path: '/prod/webhooks', stage: 'prod', requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef' },
+      requestContext: {
+        resourcePath: '/webhooks',
+        httpMethod: method,
+        path: '/prod/webhooks',
+        stage: 'prod',
+        requestId: 'c6af9ac6-7b61-11e6-9a41-93e8deadbeef',
+      },
       ...body(webhook.raw, base64),
     };
   }
   // v2 and Function URLs: lower-case header names, the method under requestContext.http.
-  const headers = Object.fromEntries(Object.entries({ 'content-type': 'application/json', ...webhook.headers }).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers = Object.fromEntries(
+    Object.entries({ 'content-type': 'application/json', ...webhook.headers }).map(([k, v]) => [
+      k.toLowerCase(),
+      v,
+    ]),
+  );
   return {
     version: '2.0',
     routeKey: kind === 'functionUrl' ? '$default' : 'POST /webhooks',
@@ -53,8 +83,16 @@ export function lambdaEvent(kind: EventKind, webhook: SignedWebhook, options: { 
     rawQueryString: '',
     headers,
     requestContext: {
-      ...(kind === 'functionUrl' ? { domainName: 'abcdefg.lambda-url.eu-west-1.on.aws', apiId: 'abcdefg' } : { domainName: 'id.execute-api.eu-west-1.amazonaws.com', apiId: 'api-id', stage: '$default' }),
-      http: { method, path: kind === 'functionUrl' ? '/' : '/webhooks', protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'webhooks' },
+      ...(kind === 'functionUrl'
+        ? { domainName: 'abcdefg.lambda-url.eu-west-1.on.aws', apiId: 'abcdefg' }
+        : { domainName: 'id.execute-api.eu-west-1.amazonaws.com', apiId: 'api-id', stage: '$default' }),
+      http: {
+        method,
+        path: kind === 'functionUrl' ? '/' : '/webhooks',
+        protocol: 'HTTP/1.1',
+        sourceIp: '192.0.2.1',
+        userAgent: 'webhooks',
+      },
       requestId: 'id',
       routeKey: kind === 'functionUrl' ? '$default' : 'POST /webhooks',
       timeEpoch: Date.now(),

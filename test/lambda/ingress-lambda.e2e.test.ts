@@ -6,7 +6,12 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
 import { connectClient } from '../../src/client/connect';
-import { createLambdaIngress, handler, resetLambdaIngress, type LambdaIngress } from '../../src/ingress/lambda-main';
+import {
+  createLambdaIngress,
+  handler,
+  resetLambdaIngress,
+  type LambdaIngress,
+} from '../../src/ingress/lambda-main';
 import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { createDevServerEnv, uniqueTaskQueue } from '../support/temporal';
 import { lambdaEvent, signedPaymentEvent, TEST_SECRET, type EventKind } from './events';
@@ -24,22 +29,33 @@ afterAll(async () => {
 });
 
 function lambdaEnv(): NodeJS.ProcessEnv {
-  return { TEMPORAL_ADDRESS: env.address, TEMPORAL_NAMESPACE: env.namespace ?? 'default', XBORDER_WEBHOOK_SECRETS: TEST_SECRET, XBORDER_TASK_QUEUE: taskQueue, XBORDER_LOG_LEVEL: 'ERROR' };
+  return {
+    TEMPORAL_ADDRESS: env.address,
+    TEMPORAL_NAMESPACE: env.namespace ?? 'default',
+    XBORDER_WEBHOOK_SECRETS: TEST_SECRET,
+    XBORDER_TASK_QUEUE: taskQueue,
+    XBORDER_LOG_LEVEL: 'ERROR',
+  };
 }
 
 /** The event ids the entity received as signals, read from its history. */
 async function signalledEventIds(providerPaymentId: string): Promise<string[]> {
-  const history = await env.client.workflow.getHandle(providerPaymentWorkflowId(providerPaymentId)).fetchHistory();
+  const history = await env.client.workflow
+    .getHandle(providerPaymentWorkflowId(providerPaymentId))
+    .fetchHistory();
   const signals = (history.events ?? [])
     .map((e) => e.workflowExecutionSignaledEventAttributes)
     .filter((a) => a?.signalName === providerPaymentEventSignal.name);
-  return Promise.all(signals.map(async (a) => (await decodePayload<{ eventId: string }>(a!.input!.payloads![0]!)).eventId));
+  return Promise.all(
+    signals.map(async (a) => (await decodePayload<{ eventId: string }>(a!.input!.payloads![0]!)).eventId),
+  );
 }
 
 /** Signals are encrypted: decode with the test key's codec, then read the JSON. */
 async function decodePayload<T>(payload: Payload): Promise<T> {
   let payloads = [payload];
-  for (const codec of [...(dataConverterFromEnv(process.env).payloadCodecs ?? [])].reverse()) payloads = await codec.decode(payloads);
+  for (const codec of [...(dataConverterFromEnv(process.env).payloadCodecs ?? [])].reverse())
+    payloads = await codec.decode(payloads);
   return defaultPayloadConverter.fromPayload<T>(payloads[0]!);
 }
 
@@ -69,13 +85,19 @@ describe('Lambda webhook ingress', () => {
     ['functionUrl', true],
   ];
 
-  it.each(cases)('delivers a %s event (base64 body: %s) as a signal to the payment entity', async (kind, base64) => {
-    const paymentId = `pay_${randomUUID()}`;
-    const webhook = signedPaymentEvent(paymentId);
-    const result = parse(await ingress.handle(lambdaEvent(kind, webhook, { base64 })));
-    expect(result).toMatchObject({ status: 200, body: { code: 'ACCEPTED', routedTo: providerPaymentWorkflowId(paymentId) } });
-    expect(await signalledEventIds(paymentId)).toEqual([webhook.eventId]);
-  });
+  it.each(cases)(
+    'delivers a %s event (base64 body: %s) as a signal to the payment entity',
+    async (kind, base64) => {
+      const paymentId = `pay_${randomUUID()}`;
+      const webhook = signedPaymentEvent(paymentId);
+      const result = parse(await ingress.handle(lambdaEvent(kind, webhook, { base64 })));
+      expect(result).toMatchObject({
+        status: 200,
+        body: { code: 'ACCEPTED', routedTo: providerPaymentWorkflowId(paymentId) },
+      });
+      expect(await signalledEventIds(paymentId)).toEqual([webhook.eventId]);
+    },
+  );
 
   it('made one Temporal connection for all those warm invocations and keeps it open', async () => {
     expect(connects).toBe(1);
@@ -90,9 +112,19 @@ describe('Lambda webhook ingress', () => {
   it('refuses a forged event with 401, a GET with 405 and a non-HTTP event with 400, delivering nothing', async () => {
     const paymentId = `pay_${randomUUID()}`;
     const forged = signedPaymentEvent(paymentId, `whsec_${Buffer.from(randomUUID()).toString('base64')}`);
-    expect(parse(await ingress.handle(lambdaEvent('functionUrl', forged)))).toMatchObject({ status: 401, body: { code: 'INVALID_SIGNATURE' } });
-    expect(parse(await ingress.handle(lambdaEvent('apiGatewayV1', signedPaymentEvent(paymentId), { method: 'GET' })))).toMatchObject({ status: 405 });
-    expect(parse(await ingress.handle({ Records: [] }))).toMatchObject({ status: 400, body: { code: 'NOT_AN_HTTP_EVENT' } });
+    expect(parse(await ingress.handle(lambdaEvent('functionUrl', forged)))).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_SIGNATURE' },
+    });
+    expect(
+      parse(
+        await ingress.handle(lambdaEvent('apiGatewayV1', signedPaymentEvent(paymentId), { method: 'GET' })),
+      ),
+    ).toMatchObject({ status: 405 });
+    expect(parse(await ingress.handle({ Records: [] }))).toMatchObject({
+      status: 400,
+      body: { code: 'NOT_AN_HTTP_EVENT' },
+    });
     await expect(signalledEventIds(paymentId)).rejects.toThrow(); // the entity was never started
   });
 });
@@ -110,8 +142,14 @@ it('answers 503 while Temporal cannot be reached and connects on a later invocat
     const paymentId = `pay_${randomUUID()}`;
     const webhook = signedPaymentEvent(paymentId);
     // The sender retries a 5xx (Standard Webhooks); nothing is remembered as seen.
-    expect(parse(await ingress.handle(lambdaEvent('apiGatewayV2', webhook)))).toMatchObject({ status: 503, body: { code: 'TEMPORAL_UNAVAILABLE' } });
-    expect(parse(await ingress.handle(lambdaEvent('apiGatewayV2', webhook)))).toMatchObject({ status: 200, body: { code: 'ACCEPTED' } });
+    expect(parse(await ingress.handle(lambdaEvent('apiGatewayV2', webhook)))).toMatchObject({
+      status: 503,
+      body: { code: 'TEMPORAL_UNAVAILABLE' },
+    });
+    expect(parse(await ingress.handle(lambdaEvent('apiGatewayV2', webhook)))).toMatchObject({
+      status: 200,
+      body: { code: 'ACCEPTED' },
+    });
     expect(attempts).toBe(2);
     expect(await signalledEventIds(paymentId)).toEqual([webhook.eventId]);
   } finally {
@@ -120,7 +158,9 @@ it('answers 503 while Temporal cannot be reached and connects on a later invocat
 });
 
 it('fails the cold start on a malformed secret instead of refusing every event later', () => {
-  expect(() => createLambdaIngress({ ...lambdaEnv(), XBORDER_WEBHOOK_SECRETS: 'not-a-secret' })).toThrow(/secret #1/);
+  expect(() => createLambdaIngress({ ...lambdaEnv(), XBORDER_WEBHOOK_SECRETS: 'not-a-secret' })).toThrow(
+    /secret #1/,
+  );
   expect(() => createLambdaIngress({ TEMPORAL_ADDRESS: env.address })).toThrow(/XBORDER_WEBHOOK_SECRETS/);
 });
 

@@ -100,7 +100,9 @@ afterAll(async () => {
  * has no current build yet.
  */
 async function makeCurrent(): Promise<void> {
-  expect(await makeCurrentIfNone(stack.client, { deploymentName, buildId }, { identity: 'worker-lambda.test' })).toMatchObject({ action: 'made-current' });
+  expect(
+    await makeCurrentIfNone(stack.client, { deploymentName, buildId }, { identity: 'worker-lambda.test' }),
+  ).toMatchObject({ action: 'made-current' });
 }
 
 it('runs a payment to COMPLETED with every workflow task and activity on the Lambda worker', async () => {
@@ -116,14 +118,22 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
     },
     { taskQueue: stack.taskQueue },
   );
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   expect((await started.result()).outcome).toBe('COMPLETED');
 
   const history = await stack.client.workflow.getHandle(started.workflowId).fetchHistory();
   const events = history.events ?? [];
-  const workflowTaskWorkers = events.flatMap((e) => (e.workflowTaskStartedEventAttributes ? [e.workflowTaskStartedEventAttributes.identity] : []));
-  const activityWorkers = events.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.identity] : []));
+  const workflowTaskWorkers = events.flatMap((e) =>
+    e.workflowTaskStartedEventAttributes ? [e.workflowTaskStartedEventAttributes.identity] : [],
+  );
+  const activityWorkers = events.flatMap((e) =>
+    e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.identity] : [],
+  );
   expect(workflowTaskWorkers.length).toBeGreaterThan(0);
   expect(activityWorkers.length).toBeGreaterThan(0);
   for (const identity of [...workflowTaskWorkers, ...activityWorkers]) expect(identities).toContain(identity);
@@ -135,7 +145,10 @@ it('runs a payment to COMPLETED with every workflow task and activity on the Lam
   expect(new Set(versions)).toEqual(new Set([`${deploymentName}:${buildId}`]));
   // the bundle's versioning behaviours reach the Lambda worker: the payment PINNED, its entity AUTO_UPGRADE
   const behavior = async (workflowId: string) =>
-    Number((await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo?.behavior);
+    Number(
+      (await stack.client.workflow.getHandle(workflowId).describe()).raw.workflowExecutionInfo?.versioningInfo
+        ?.behavior,
+    );
   expect(await behavior(started.workflowId)).toBe(1); // VERSIONING_BEHAVIOR_PINNED
   expect(await behavior(providerPaymentWorkflowId(started.created.providerPaymentId))).toBe(2); // AUTO_UPGRADE
 });

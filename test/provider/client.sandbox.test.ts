@@ -68,7 +68,12 @@ beforeAll(async () => {
   });
   ctl = control(sandbox);
   // Pre-validation follows the sandbox's clock, as a worker pointed at the sandbox would.
-  client = createProviderClient({ baseUrl: sandbox.url, apiKey: API_KEY, asOf: () => sandbox.clock.now(), timeoutMs: 5_000 });
+  client = createProviderClient({
+    baseUrl: sandbox.url,
+    apiKey: API_KEY,
+    asOf: () => sandbox.clock.now(),
+    timeoutMs: 5_000,
+  });
 });
 
 afterAll(async () => {
@@ -122,18 +127,24 @@ describe('every method against the sandbox', () => {
     expect(firstPage.data).toHaveLength(2);
     expect(firstPage.nextCursor).not.toBeNull();
     const pages = [];
-    for await (const page of client.accounts.listPages({ limit: 2, customerId: customer.id })) pages.push(page.data.map((a) => a.id));
+    for await (const page of client.accounts.listPages({ limit: 2, customerId: customer.id }))
+      pages.push(page.data.map((a) => a.id));
     expect(pages.map((p) => p.length)).toEqual([2, 1]);
     const all = [];
-    for await (const account of client.accounts.listAll({ limit: 1, customerId: customer.id })) all.push(account.id);
+    for await (const account of client.accounts.listAll({ limit: 1, customerId: customer.id }))
+      all.push(account.id);
     expect(all.sort()).toEqual(created.map((a) => a.id).sort());
   });
 
   it('accounts.requirements, and the requirement check of a good and a broken account body', async () => {
     const requirements = await client.accounts.requirements({ bankCountryCode: 'US', currencyCode: 'USD' });
-    expect(requirements.map((r) => r.variableName)).toEqual(expect.arrayContaining(['bank.accountNumber', 'bank.routingNumber']));
+    expect(requirements.map((r) => r.variableName)).toEqual(
+      expect.arrayContaining(['bank.accountNumber', 'bank.routingNumber']),
+    );
     expect(checkAccountAgainstRequirements(usBankAccount('cus_x'), requirements)).toEqual([]);
-    const broken = usBankAccount('cus_x', { bank: { name: 'Test Bank', countryCode: 'US', accountNumber: '12ab' } });
+    const broken = usBankAccount('cus_x', {
+      bank: { name: 'Test Bank', countryCode: 'US', accountNumber: '12ab' },
+    });
     expect(checkAccountAgainstRequirements(broken, requirements).map((m) => [m.path, m.rule])).toEqual([
       ['bank.accountNumber', 'regex'],
       ['bank.routingNumber', 'required'],
@@ -143,19 +154,39 @@ describe('every method against the sandbox', () => {
   it('corridors.list and corridors.create return current corridors', async () => {
     const corridors = await client.corridors.list();
     expect(corridors.length).toBeGreaterThan(0);
-    expect(corridors.some((c) => c.source.currencyCodes.includes('USDC') && c.destination.rails.includes('ACH'))).toBe(true);
-    const filtered = await client.corridors.create({ destination: { currencyCode: 'BRL' } }, { idempotencyKey: uid('cor') });
+    expect(
+      corridors.some((c) => c.source.currencyCodes.includes('USDC') && c.destination.rails.includes('ACH')),
+    ).toBe(true);
+    const filtered = await client.corridors.create(
+      { destination: { currencyCode: 'BRL' } },
+      { idempotencyKey: uid('cor') },
+    );
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.every((c) => c.destination.currencyCodes.includes('BRL'))).toBe(true);
   });
 
   it('rates.get returns a rate whose amounts match the contract fee math', async () => {
-    const rate = await client.rates.get({ sourceCurrency: 'USDC', destinationCurrency: 'USD', sourceRail: 'POLYGON', destinationRail: 'ACH', sourceAmount: 250 });
+    const rate = await client.rates.get({
+      sourceCurrency: 'USDC',
+      destinationCurrency: 'USD',
+      sourceRail: 'POLYGON',
+      destinationRail: 'ACH',
+      sourceAmount: 250,
+    });
     expect(rate.quoteId).toEqual(expect.any(String));
-    const expected = expectedQuoteAmounts(rate, { sourceAmount: 250 }, { sourceCurrency: 'USDC', destinationCurrency: 'USD' });
+    const expected = expectedQuoteAmounts(
+      rate,
+      { sourceAmount: 250 },
+      { sourceCurrency: 'USDC', destinationCurrency: 'USD' },
+    );
     expect(compareQuoteAmounts(expected, rate.calculatedAmount)).toEqual([]);
     const withFee = await client.rates.get({
-      sourceCurrency: 'USDC', destinationCurrency: 'USD', sourceRail: 'POLYGON', destinationRail: 'ACH', destinationAmount: 200, developerFee: { fixed: 1, variable: 0.01 },
+      sourceCurrency: 'USDC',
+      destinationCurrency: 'USD',
+      sourceRail: 'POLYGON',
+      destinationRail: 'ACH',
+      destinationAmount: 200,
+      developerFee: { fixed: 1, variable: 0.01 },
     });
     expect(withFee.developerFee).toEqual({ fixed: 1, variable: 0.01 });
     expect(withFee.calculatedAmount.destinationAmount).toBeCloseTo(200, 2);
@@ -165,7 +196,9 @@ describe('every method against the sandbox', () => {
     const { customer, account } = await customerAndAccount();
     const created = [];
     for (const amount of [100, 110, 120]) {
-      created.push(await client.payments.create(usdcToAch(account.id, amount), { idempotencyKey: uid('pay') }));
+      created.push(
+        await client.payments.create(usdcToAch(account.id, amount), { idempotencyKey: uid('pay') }),
+      );
     }
     expect(created[0]).toMatchObject({ status: 'AWAITING_FUNDS', customerId: customer.id, type: 'EXTERNAL' });
     expect(created[0]!.source).toMatchObject({ amount: 100, currencyCode: 'USDC', rail: 'POLYGON' });
@@ -177,7 +210,8 @@ describe('every method against the sandbox', () => {
     const page = await client.payments.listByCustomer(customer.id, { limit: 2 });
     expect(page.data).toHaveLength(2);
     const byPages = [];
-    for await (const p of client.payments.listByCustomerPages(customer.id, { limit: 2 })) byPages.push(p.data.length);
+    for await (const p of client.payments.listByCustomerPages(customer.id, { limit: 2 }))
+      byPages.push(p.data.length);
     expect(byPages).toEqual([2, 1]);
     const all = [];
     for await (const p of client.payments.listByCustomerAll(customer.id, { limit: 2 })) all.push(p.id);
@@ -194,21 +228,33 @@ describe('error kinds from the sandbox', () => {
   it('ValidationError (400) with every field when pre-validation is off', async () => {
     const raw = createProviderClient({ baseUrl: sandbox.url, apiKey: API_KEY, prevalidate: false });
     const { account } = await customerAndAccount();
-    const body = { ...usdcToAch(account.id), paymentReason: 'OTHER', destination: { currencyCode: 'USD', rail: 'WIRE', accountId: account.id } };
+    const body = {
+      ...usdcToAch(account.id),
+      paymentReason: 'OTHER',
+      destination: { currencyCode: 'USD', rail: 'WIRE', accountId: account.id },
+    };
     const error = await caught(raw.payments.create(body, { idempotencyKey: uid('pay') }));
     expect(error).toBeInstanceOf(ValidationError);
     expect(error.status).toBe(400);
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.fields.map((f) => f.path)).toEqual(expect.arrayContaining(['paymentReason', 'destination.rail']));
+    expect(error.fields.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['paymentReason', 'destination.rail']),
+    );
     expect(error.requestId).toMatch(/^req_/);
   });
 
   it('the same body is refused locally (LocalValidationError) when pre-validation is on, with the same paths', async () => {
     const { account } = await customerAndAccount();
-    const body = { ...usdcToAch(account.id), paymentReason: 'OTHER', destination: { currencyCode: 'USD', rail: 'WIRE', accountId: account.id } };
+    const body = {
+      ...usdcToAch(account.id),
+      paymentReason: 'OTHER',
+      destination: { currencyCode: 'USD', rail: 'WIRE', accountId: account.id },
+    };
     const error = await caught(client.payments.create(body, { idempotencyKey: uid('pay') }));
     expect(error).toBeInstanceOf(LocalValidationError);
-    expect(error.fields.map((f) => f.path)).toEqual(expect.arrayContaining(['paymentReason', 'destination.rail']));
+    expect(error.fields.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['paymentReason', 'destination.rail']),
+    );
   });
 
   it('AuthError: 401 for an unknown key, 403 for an allowlisted key from another address (IP allowlist)', async () => {
@@ -305,7 +351,9 @@ describe('webhooks from the sandbox', () => {
   it('verifies the sandbox signature of a payment.created delivery and parses it into the current payment', async () => {
     const { account } = await customerAndAccount();
     const payment = await client.payments.create(usdcToAch(account.id), { idempotencyKey: uid('pay') });
-    const delivery = await waitFor(() => deliveries.find((d) => d.body.includes(payment.id) && d.body.includes('payment.created')));
+    const delivery = await waitFor(() =>
+      deliveries.find((d) => d.body.includes(payment.id) && d.body.includes('payment.created')),
+    );
     const secret = await ctl.webhookSecret();
     // The sandbox signs with the real time (what a receiver's clock compares with), not its simulated clock.
     const verified = verifyWebhook(delivery.headers, delivery.body, secret);
@@ -318,14 +366,23 @@ describe('webhooks from the sandbox', () => {
     expect(() => verifyWebhook(delivery.headers, delivery.body, old)).toThrow(WebhookVerificationError);
     expect(verifyWebhook(delivery.headers, delivery.body, [old, secret]).id).toBe(verified.id);
     // and a tampered body does not
-    expect(() => verifyWebhook(delivery.headers, delivery.body.replace('AWAITING_FUNDS', 'COMPLETED'), secret)).toThrow(WebhookVerificationError);
+    expect(() =>
+      verifyWebhook(delivery.headers, delivery.body.replace('AWAITING_FUNDS', 'COMPLETED'), secret),
+    ).toThrow(WebhookVerificationError);
   });
 });
 
 describe('transitional payloads (sandbox clock before 2026-03-30)', () => {
   let early: Awaited<ReturnType<typeof startSandbox>>;
   beforeAll(async () => {
-    early = await startSandbox({ port: 0, host: '127.0.0.1', asOf: '2026-03-10T12:00:00.000Z', apiKeys: [{ key: API_KEY }], rateLimit: false, log: null });
+    early = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      asOf: '2026-03-10T12:00:00.000Z',
+      apiKeys: [{ key: API_KEY }],
+      rateLimit: false,
+      log: null,
+    });
   });
   afterAll(async () => {
     await early?.close();
@@ -337,13 +394,24 @@ describe('transitional payloads (sandbox clock before 2026-03-30)', () => {
     const { customer, account } = await customerAndAccount(c, control(early));
     const created = await c.payments.create(usdcToAch(account.id), { idempotencyKey: uid('pay') });
 
-    const wire = (await got(`${early.url}/v1/payments/${created.id}`, { headers: { 'x-api-key': API_KEY } }).json()) as Record<string, unknown>;
+    const wire = (await got(`${early.url}/v1/payments/${created.id}`, {
+      headers: { 'x-api-key': API_KEY },
+    }).json()) as Record<string, unknown>;
     expect(wire.entityId).toBe(customer.id);
     expect(wire.paymentType).toBe('EXTERNAL');
     expect(wire).toHaveProperty('estimatedTotalFeeInSourceCurrency');
 
     const fetched = await c.payments.get(created.id);
-    for (const old of ['entityId', 'paymentType', 'memo', 'reason', 'exchangeRate', 'estimatedTotalFeeInSourceCurrency', 'updatedAt', 'createdAt']) {
+    for (const old of [
+      'entityId',
+      'paymentType',
+      'memo',
+      'reason',
+      'exchangeRate',
+      'estimatedTotalFeeInSourceCurrency',
+      'updatedAt',
+      'createdAt',
+    ]) {
       expect(fetched).not.toHaveProperty(old);
     }
     expect(fetched.customerId).toBe(customer.id);

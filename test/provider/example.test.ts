@@ -7,7 +7,10 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 
 it('examples/provider-example.ts runs to the end against an embedded sandbox', async () => {
-  const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['examples/provider-example.ts'], { cwd: root, timeout: 60_000 });
+  const { stdout } = await run(path.join(root, 'node_modules/.bin/tsx'), ['examples/provider-example.ts'], {
+    cwd: root,
+    timeout: 60_000,
+  });
   expect(stdout).toContain('mismatches: []');
   expect(stdout).toMatch(/ServerError \(retryable true, outcomeUnknown true\): retrying with the same key/);
   expect(stdout).toMatch(/LocalValidationError: .*paymentReason \(REASON_OTHER_REFUSED\)/);

@@ -27,7 +27,12 @@ const req = (over: Partial<AccountRequirement>): AccountRequirement => ({
 describe('checkAccountAgainstRequirements', () => {
   const requirements: AccountRequirement[] = [
     req({ variableName: 'bank.accountNumber', regex: '^\\d{4,17}$', example: '123456789' }),
-    req({ variableName: 'bank.routingNumber', rails: ['ACH', 'ACH_SAME_DAY'], regex: '^\\d{9}$', example: '021000021' }),
+    req({
+      variableName: 'bank.routingNumber',
+      rails: ['ACH', 'ACH_SAME_DAY'],
+      regex: '^\\d{9}$',
+      example: '021000021',
+    }),
     req({ variableName: 'bank.pixCode', rails: ['PIX'] }),
     req({ variableName: 'accountHolder.businessName', accountHolderTypes: ['BUSINESS'] }),
     req({ variableName: 'bank.accountType', enum: ['CHECKING', 'SAVINGS'] }),
@@ -61,7 +66,11 @@ describe('checkAccountAgainstRequirements', () => {
   });
 
   it('picks items by rail: the rail option wins over the account rails, and a rail not on the account is reported', () => {
-    const account = { rails: ['TED'], bank: { accountNumber: '1234', accountType: 'SAVINGS' }, accountHolder: { type: 'INDIVIDUAL' } };
+    const account = {
+      rails: ['TED'],
+      bank: { accountNumber: '1234', accountType: 'SAVINGS' },
+      accountHolder: { type: 'INDIVIDUAL' },
+    };
     expect(checkAccountAgainstRequirements(account, requirements)).toEqual([]);
     const onPix = checkAccountAgainstRequirements(account, requirements, { rail: 'PIX' });
     expect(onPix.map((m) => [m.path, m.rule])).toEqual([
@@ -71,23 +80,36 @@ describe('checkAccountAgainstRequirements', () => {
   });
 
   it('an account without rails is checked against every rail (defaults)', () => {
-    const account = { bank: { accountNumber: '1234', accountType: 'SAVINGS' }, accountHolder: { type: 'INDIVIDUAL' } };
-    expect(checkAccountAgainstRequirements(account, requirements).map((m) => m.path)).toEqual(['bank.routingNumber', 'bank.pixCode']);
+    const account = {
+      bank: { accountNumber: '1234', accountType: 'SAVINGS' },
+      accountHolder: { type: 'INDIVIDUAL' },
+    };
+    expect(checkAccountAgainstRequirements(account, requirements).map((m) => m.path)).toEqual([
+      'bank.routingNumber',
+      'bank.pixCode',
+    ]);
   });
 
   it('without a holder type, says which holder-specific items it could not check', () => {
     const account = { rails: ['SWIFT'], bank: { accountNumber: '1234', accountType: 'SAVINGS' } };
     const found = checkAccountAgainstRequirements(account, requirements);
-    expect(found).toEqual([expect.objectContaining({ path: 'accountHolder.type', rule: 'accountHolderType' })]);
-    expect(found[0]!.message).toContain('accountHolder.businessName');
-    expect(checkAccountAgainstRequirements(account, requirements, { accountHolderType: 'BUSINESS' }).map((m) => m.path)).toEqual([
-      'accountHolder.businessName',
+    expect(found).toEqual([
+      expect.objectContaining({ path: 'accountHolder.type', rule: 'accountHolderType' }),
     ]);
+    expect(found[0]!.message).toContain('accountHolder.businessName');
+    expect(
+      checkAccountAgainstRequirements(account, requirements, { accountHolderType: 'BUSINESS' }).map(
+        (m) => m.path,
+      ),
+    ).toEqual(['accountHolder.businessName']);
   });
 
   it('refuses a non-string value and reports an invalid service pattern instead of throwing', () => {
     const items = [req({ variableName: 'bank.iban', regex: '^(GB' }), req({ variableName: 'bank.bankCode' })];
-    const found = checkAccountAgainstRequirements({ bank: { iban: 'GB29NWBK60161331926819', bankCode: { nested: 1 } } }, items);
+    const found = checkAccountAgainstRequirements(
+      { bank: { iban: 'GB29NWBK60161331926819', bankCode: { nested: 1 } } },
+      items,
+    );
     expect(found.map((m) => [m.path, m.rule])).toEqual([
       ['bank.iban', 'invalidRequirement'],
       ['bank.bankCode', 'type'],
@@ -96,7 +118,11 @@ describe('checkAccountAgainstRequirements', () => {
 });
 
 describe('expectedQuoteAmounts', () => {
-  const rate = { midMarketRate: 5, serviceFee: { fixed: 1, variable: 0.01 }, developerFee: { fixed: 0.5, variable: 0.02 } };
+  const rate = {
+    midMarketRate: 5,
+    serviceFee: { fixed: 1, variable: 0.01 },
+    developerFee: { fixed: 0.5, variable: 0.02 },
+  };
 
   it('computes D from S with the spec formula, and S from D as its inverse', () => {
     const fromSource = expectedQuoteAmounts(rate, { sourceAmount: 101 });
@@ -109,15 +135,32 @@ describe('expectedQuoteAmounts', () => {
   });
 
   it('rounds to each currency when currencies are given', () => {
-    const amounts = expectedQuoteAmounts({ ...rate, midMarketRate: 150.123 }, { sourceAmount: 100 }, { sourceCurrency: 'USD', destinationCurrency: 'JPY' });
+    const amounts = expectedQuoteAmounts(
+      { ...rate, midMarketRate: 150.123 },
+      { sourceAmount: 100 },
+      { sourceCurrency: 'USD', destinationCurrency: 'JPY' },
+    );
     expect(Number.isInteger(amounts.destinationAmount)).toBe(true);
   });
 
   it('compareQuoteAmounts lists fields beyond the tolerance', () => {
-    const expected = expectedQuoteAmounts(rate, { sourceAmount: 101 }, { sourceCurrency: 'USD', destinationCurrency: 'BRL' });
-    expect(compareQuoteAmounts(expected, { sourceAmount: 101, destinationAmount: expected.destinationAmount + 0.01 })).toEqual([]);
+    const expected = expectedQuoteAmounts(
+      rate,
+      { sourceAmount: 101 },
+      { sourceCurrency: 'USD', destinationCurrency: 'BRL' },
+    );
+    expect(
+      compareQuoteAmounts(expected, {
+        sourceAmount: 101,
+        destinationAmount: expected.destinationAmount + 0.01,
+      }),
+    ).toEqual([]);
     expect(compareQuoteAmounts(expected, { destinationAmount: expected.destinationAmount + 0.5 })).toEqual([
-      { field: 'destinationAmount', expected: expected.destinationAmount, actual: expected.destinationAmount + 0.5 },
+      {
+        field: 'destinationAmount',
+        expected: expected.destinationAmount,
+        actual: expected.destinationAmount + 0.5,
+      },
     ]);
   });
 });
@@ -127,7 +170,12 @@ describe('parseWebhookEvent', () => {
     const current = normalizePayment(currentPaymentJson());
     const transitional = toTransitionalPayment(current);
     expect(transitional.entityId).toBe(current.customerId);
-    const body = JSON.stringify({ id: 'evt_1', type: 'payment.updated', createdAt: '2026-03-01T00:00:00.000Z', data: transitional });
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'payment.updated',
+      createdAt: '2026-03-01T00:00:00.000Z',
+      data: transitional,
+    });
     const event = parseWebhookEvent(body);
     expect(event.kind).toBe('payment');
     if (event.kind !== 'payment') throw new Error('unreachable');
@@ -137,11 +185,21 @@ describe('parseWebhookEvent', () => {
   });
 
   it('keeps unknown event names raw, and names the bad path of a malformed event', () => {
-    const unknown = parseWebhookEvent({ id: 'evt_2', type: 'team.renamed', createdAt: '2026-03-01T00:00:00.000Z', data: { x: 1 } });
+    const unknown = parseWebhookEvent({
+      id: 'evt_2',
+      type: 'team.renamed',
+      createdAt: '2026-03-01T00:00:00.000Z',
+      data: { x: 1 },
+    });
     expect(unknown.kind).toBe('unknown');
     let error: unknown;
     try {
-      parseWebhookEvent({ id: 'evt_3', type: 'payment.created', createdAt: '2026-03-01T00:00:00.000Z', data: currentPaymentJson({ status: 42 }) });
+      parseWebhookEvent({
+        id: 'evt_3',
+        type: 'payment.created',
+        createdAt: '2026-03-01T00:00:00.000Z',
+        data: currentPaymentJson({ status: 42 }),
+      });
     } catch (e) {
       error = e;
     }
@@ -188,7 +246,8 @@ describe('iteratePages', () => {
     };
     const seen: Array<string | undefined> = [];
     const got: number[][] = [];
-    for await (const page of iteratePages(async (q) => (seen.push(q.cursor), pages[q.cursor ?? 'start']!))) got.push(page.data);
+    for await (const page of iteratePages(async (q) => (seen.push(q.cursor), pages[q.cursor ?? 'start']!)))
+      got.push(page.data);
     expect(got).toEqual([[1, 2], [3]]);
     expect(seen).toEqual([undefined, 'c2']);
     const loop = async () => {

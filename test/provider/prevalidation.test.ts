@@ -36,9 +36,19 @@ async function refusal(p: Promise<unknown>): Promise<LocalValidationError> {
 
 describe('pre-validation', () => {
   it('refuses with every violation in force on asOf, before any request is sent', async () => {
-    const client = createProviderClient({ baseUrl: server.url, apiKey: 'k', asOf: new Date('2026-08-10T00:00:00Z') });
+    const client = createProviderClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      asOf: new Date('2026-08-10T00:00:00Z'),
+    });
     const error = await refusal(client.payments.create(oldStyleBody as never, { idempotencyKey: uid('k') }));
-    expect(error.fields.map((f) => f.path).sort()).toEqual(['destination.rail', 'memo', 'paymentReason', 'source.chain', 'source.rail']);
+    expect(error.fields.map((f) => f.path).sort()).toEqual([
+      'destination.rail',
+      'memo',
+      'paymentReason',
+      'source.chain',
+      'source.rail',
+    ]);
     expect(error.fields.map((f) => f.rule)).toContain('REASON_OTHER_REFUSED');
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/2026-08-10/);
@@ -47,8 +57,15 @@ describe('pre-validation', () => {
   });
 
   it('lets the same body through on a date before those rules, and a per-call asOf wins over the client one', async () => {
-    const client = createProviderClient({ baseUrl: server.url, apiKey: 'k', asOf: new Date('2026-08-10T00:00:00Z') });
-    await client.payments.create(oldStyleBody as never, { idempotencyKey: uid('k'), asOf: new Date('2026-01-10T00:00:00Z') });
+    const client = createProviderClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      asOf: new Date('2026-08-10T00:00:00Z'),
+    });
+    await client.payments.create(oldStyleBody as never, {
+      idempotencyKey: uid('k'),
+      asOf: new Date('2026-01-10T00:00:00Z'),
+    });
     expect(server.requests).toHaveLength(1);
   });
 
@@ -71,13 +88,28 @@ describe('pre-validation', () => {
   });
 
   it('checks customers and accounts too', async () => {
-    const client = createProviderClient({ baseUrl: server.url, apiKey: 'k', asOf: new Date('2026-04-01T00:00:00Z') });
+    const client = createProviderClient({
+      baseUrl: server.url,
+      apiKey: 'k',
+      asOf: new Date('2026-04-01T00:00:00Z'),
+    });
     const customer = await refusal(
-      client.customers.create({ type: 'INDIVIDUAL', firstName: 'Ada', lastName: 'B', email: 'ada@example.org', birthDate: '1950-01-01' } as never, { idempotencyKey: uid('k') }),
+      client.customers.create(
+        {
+          type: 'INDIVIDUAL',
+          firstName: 'Ada',
+          lastName: 'B',
+          email: 'ada@example.org',
+          birthDate: '1950-01-01',
+        } as never,
+        { idempotencyKey: uid('k') },
+      ),
     );
     expect(customer.fields.map((f) => f.path)).toContain('birthDate');
     expect(customer.path).toBe('/v1/customers');
-    const account = await refusal(client.accounts.create({ type: 'NOT_A_TYPE' } as never, { idempotencyKey: uid('k') }));
+    const account = await refusal(
+      client.accounts.create({ type: 'NOT_A_TYPE' } as never, { idempotencyKey: uid('k') }),
+    );
     expect(account.fields.length).toBeGreaterThan(0);
     expect(server.requests).toHaveLength(0);
   });

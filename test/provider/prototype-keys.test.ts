@@ -28,11 +28,21 @@ it('parseJsonText drops prototype keys at every depth, keeping the rest', () => 
 it('the webhook ingress routes an event whose envelope and data carry no prototype key', async () => {
   const routed: Array<{ id: string; data: object }> = [];
   const router: EventRouter = {
-    route: (event) => ({ workflowId: 'provider-payment:pay_1', deliver: async () => void routed.push(event) }),
+    route: (event) => ({
+      workflowId: 'provider-payment:pay_1',
+      deliver: async () => void routed.push(event),
+    }),
   };
   const handler = createWebhookHandler({ secrets: [SECRET], router });
   const at = Math.floor(Date.now() / 1000);
-  const answer = await handler({ 'webhook-id': 'msg_header', 'webhook-timestamp': String(at), 'webhook-signature': signWebhook(SECRET, 'msg_header', at, HOSTILE) }, HOSTILE);
+  const answer = await handler(
+    {
+      'webhook-id': 'msg_header',
+      'webhook-timestamp': String(at),
+      'webhook-signature': signWebhook(SECRET, 'msg_header', at, HOSTILE),
+    },
+    HOSTILE,
+  );
   expect(answer.status).toBe(200);
   const [event] = routed;
   expect(event!.id).toBe('msg_header'); // not the id the prototype offered

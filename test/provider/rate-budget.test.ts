@@ -1,8 +1,18 @@
 // The key's rate budget (src/provider/rate-budget.ts): per HTTP call, shared by every client of the key in the
 // process, bounded in every window, paused by a 429 for its Retry-After plus jitter, and a RateBudgetError (nothing
 // sent) when the wait is longer than the caller allows. Simulated clock: no real waiting.
-import { createProviderClient, type ProviderError, RateBudgetError, RateLimitedError } from '../../src/provider';
-import { createRateBudget, jitteredRetryAfter, resetSharedRateBudgets, sharedRateBudget } from '../../src/provider/rate-budget';
+import {
+  createProviderClient,
+  type ProviderError,
+  RateBudgetError,
+  RateLimitedError,
+} from '../../src/provider';
+import {
+  createRateBudget,
+  jitteredRetryAfter,
+  resetSharedRateBudgets,
+  sharedRateBudget,
+} from '../../src/provider/rate-budget';
 import { currentPaymentJson, errorJson } from './support/fixtures';
 import { type FakeServer, sendJson, startFakeServer } from './support/fake-server';
 
@@ -41,7 +51,13 @@ function maxInWindow(starts: number[], windowMs: number): number {
 describe('rate budget', () => {
   it('holds burst + rate × window in every window, whatever the number of callers', async () => {
     const clock = simulatedClock();
-    const budget = createRateBudget({ callsPerSecond: 5, burst: 5, maxWaitMs: 3_600_000, now: clock.now, sleep: clock.sleep });
+    const budget = createRateBudget({
+      callsPerSecond: 5,
+      burst: 5,
+      maxWaitMs: 3_600_000,
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const starts: number[] = [];
     const calls = Array.from({ length: 200 }, () => budget.take().then(() => starts.push(clock.now())));
     await clock.drain();
@@ -55,7 +71,14 @@ describe('rate budget', () => {
 
   it('a 429 pauses every call of the process for its Retry-After plus jitter, then spaces them', async () => {
     const clock = simulatedClock();
-    const budget = createRateBudget({ callsPerSecond: 10, burst: 10, maxWaitMs: 3_600_000, now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const budget = createRateBudget({
+      callsPerSecond: 10,
+      burst: 10,
+      maxWaitMs: 3_600_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0.5,
+    });
     const t0 = clock.now();
     budget.pause(30_000);
     const starts: number[] = [];
@@ -71,11 +94,23 @@ describe('rate budget', () => {
 
   it('a caller whose slot is further than maxWaitMs sends nothing and gets RateBudgetError with the wait', async () => {
     const clock = simulatedClock();
-    const budget = createRateBudget({ callsPerSecond: 1, burst: 1, maxWaitMs: 0, now: clock.now, sleep: clock.sleep, random: () => 0 });
+    const budget = createRateBudget({
+      callsPerSecond: 1,
+      burst: 1,
+      maxWaitMs: 0,
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0,
+    });
     await budget.take();
     const refused = await budget.take({ method: 'GET', path: '/v1/payments/rate' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateBudgetError);
-    expect(refused).toMatchObject({ type: 'RateBudgetError', retryable: true, retryAfterMs: 1_000, path: '/v1/payments/rate' });
+    expect(refused).toMatchObject({
+      type: 'RateBudgetError',
+      retryable: true,
+      retryAfterMs: 1_000,
+      path: '/v1/payments/rate',
+    });
     budget.pause(5_000);
     expect(budget.waitMs()).toBe(5_500); // 5 s + at least 10 % (random 0)
   });
@@ -119,7 +154,12 @@ describe('rate budget in the transport: one slot per HTTP call, a 429 stops the 
         : sendJson(res, 200, currentPaymentJson()),
     );
     // two clients of one key (e.g. the activities' and the reconcile's): one budget; no waiting allowed
-    const options = { baseUrl: server.url, apiKey: 'k_' + 'x'.repeat(20), prevalidate: false, rateBudget: { callsPerSecond: 100, maxWaitMs: 0 } };
+    const options = {
+      baseUrl: server.url,
+      apiKey: 'k_' + 'x'.repeat(20),
+      prevalidate: false,
+      rateBudget: { callsPerSecond: 100, maxWaitMs: 0 },
+    };
     const one = createProviderClient(options);
     const two = createProviderClient(options);
     const first = await one.payments.get('pay_1').catch((e: unknown) => e);
@@ -137,12 +177,26 @@ describe('rate budget in the transport: one slot per HTTP call, a 429 stops the 
     let page = 0;
     server.handle((_req, res) => {
       page++;
-      sendJson(res, 200, { data: [currentPaymentJson()], pagination: { nextCursor: page < 3 ? `c${page}` : null, limit: 1 } });
+      sendJson(res, 200, {
+        data: [currentPaymentJson()],
+        pagination: { nextCursor: page < 3 ? `c${page}` : null, limit: 1 },
+      });
     });
     const taken: string[] = [];
     const budget = createRateBudget({ callsPerSecond: 1_000 });
-    const counting = { ...budget, take: (where?: { method: string; path: string }) => (taken.push(where?.path ?? '?'), budget.take(where)) };
-    const client = createProviderClient({ baseUrl: server.url, apiKey: 'k_' + 'y'.repeat(20), prevalidate: false, rateBudget: counting });
+    const counting = {
+      ...budget,
+      take: (where?: { method: string; path: string }) => (
+        taken.push(where?.path ?? '?'),
+        budget.take(where)
+      ),
+    };
+    const client = createProviderClient({
+      baseUrl: server.url,
+      apiKey: 'k_' + 'y'.repeat(20),
+      prevalidate: false,
+      rateBudget: counting,
+    });
     let listed = 0;
     for await (const _ of client.payments.listAll({ limit: 1 })) listed++;
     expect(listed).toBe(3);
@@ -160,8 +214,23 @@ describe('rate budget: the log line of a deferred call', () => {
     };
     const budget = createRateBudget({ callsPerSecond: 1, burst: 1, maxWaitMs: 0 });
     budget.pause(60_000);
-    const client = createProviderClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_' + 'w'.repeat(20), prevalidate: false, rateBudget: budget, logger });
+    const client = createProviderClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'k_' + 'w'.repeat(20),
+      prevalidate: false,
+      rateBudget: budget,
+      logger,
+    });
     await expect(client.payments.get('pay_1')).rejects.toBeInstanceOf(RateBudgetError);
-    expect(lines).toEqual([{ level: 'warn', meta: expect.objectContaining({ status: null, errorType: 'RateBudgetError', path: '/v1/payments/pay_1' }) }]);
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        meta: expect.objectContaining({
+          status: null,
+          errorType: 'RateBudgetError',
+          path: '/v1/payments/pay_1',
+        }),
+      },
+    ]);
   });
 });

@@ -36,7 +36,14 @@ const logger: ProviderLogger = {
   error: (message, meta) => logLines.push({ level: 'error', message, meta }),
 };
 const client = (extra: Partial<ProviderClientOptions> = {}) =>
-  createProviderClient({ baseUrl: server.url, apiKey: API_KEY, logger, prevalidate: false, timeoutMs: 2_000, ...extra });
+  createProviderClient({
+    baseUrl: server.url,
+    apiKey: API_KEY,
+    logger,
+    prevalidate: false,
+    timeoutMs: 2_000,
+    ...extra,
+  });
 
 beforeAll(async () => {
   server = await startFakeServer();
@@ -64,7 +71,9 @@ describe('requests', () => {
     const payment = currentPaymentJson();
     server.handle((_req, res) => sendJson(res, 201, payment, { 'x-request-id': 'req_abc' }));
     const key = uid('idem');
-    const created = await client({ userAgent: 'test-agent/1' }).payments.create(createBody, { idempotencyKey: key });
+    const created = await client({ userAgent: 'test-agent/1' }).payments.create(createBody, {
+      idempotencyKey: key,
+    });
     expect(created.id).toBe(payment.id);
     const [req] = server.requests;
     expect(req!.method).toBe('POST');
@@ -78,7 +87,9 @@ describe('requests', () => {
   });
 
   it('sends GETs without an idempotency key or body, with the path id encoded and query parameters', async () => {
-    server.handle((_req, res) => sendJson(res, 200, { data: [], pagination: { limit: 5, nextCursor: null } }));
+    server.handle((_req, res) =>
+      sendJson(res, 200, { data: [], pagination: { limit: 5, nextCursor: null } }),
+    );
     await client().payments.listByCustomer('cus/1 x', { limit: 5, status: 'PENDING' });
     const [req] = server.requests;
     expect(req!.method).toBe('GET');
@@ -91,14 +102,20 @@ describe('requests', () => {
   it('follows nextCursor with configurable paging parameter names', async () => {
     server.handle((req, res) => {
       const after = new URL(req.url, 'http://x').searchParams.get('after');
-      const page = after === null ? { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: 'p2' } } : { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: null } };
+      const page =
+        after === null
+          ? { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: 'p2' } }
+          : { data: [currentPaymentJson()], pagination: { limit: 1, nextCursor: null } };
       sendJson(res, 200, page);
     });
     const paged = client({ paging: { limitParam: 'pageSize', cursorParam: 'after' } });
     const ids = [];
     for await (const p of paged.payments.listAll({ limit: 1, status: 'PENDING' })) ids.push(p.id);
     expect(ids).toHaveLength(2);
-    expect(server.requests.map((r) => r.url)).toEqual(['/v1/payments?status=PENDING&pageSize=1', '/v1/payments?status=PENDING&pageSize=1&after=p2']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/v1/payments?status=PENDING&pageSize=1',
+      '/v1/payments?status=PENDING&pageSize=1&after=p2',
+    ]);
   });
 
   it('keeps a /v1 already in the base URL and keeps a base path', async () => {
@@ -134,21 +151,26 @@ describe('error taxonomy', () => {
     [500, ServerError, true, 'INTERNAL_ERROR'],
     [503, ServerError, true, 'SERVICE_UNAVAILABLE'],
   ];
-  it.each(cases)('%i becomes %p (retryable %p) with code, fields and request id', async (status, cls, retryable, code) => {
-    const body = errorJson(code, 'said the service', [{ path: 'destination.rail', rule: 'RAIL_ENUM', message: 'use SWIFT' }]);
-    server.handle((_req, res) => sendJson(res, status, body));
-    const error = await caught(client().payments.get('pay_1'));
-    expect(error).toBeInstanceOf(cls);
-    expect(error.retryable).toBe(retryable);
-    expect(error.type).toBe(cls.name);
-    expect(error.status).toBe(status);
-    expect(error.code).toBe(code);
-    expect(error.requestId).toBe(body.error.requestId);
-    expect(error.fields).toEqual(body.error.fields);
-    expect(error.method).toBe('GET');
-    expect(error.path).toBe('/v1/payments/pay_1');
-    expect(error.outcomeUnknown).toBe(false);
-  });
+  it.each(cases)(
+    '%i becomes %p (retryable %p) with code, fields and request id',
+    async (status, cls, retryable, code) => {
+      const body = errorJson(code, 'said the service', [
+        { path: 'destination.rail', rule: 'RAIL_ENUM', message: 'use SWIFT' },
+      ]);
+      server.handle((_req, res) => sendJson(res, status, body));
+      const error = await caught(client().payments.get('pay_1'));
+      expect(error).toBeInstanceOf(cls);
+      expect(error.retryable).toBe(retryable);
+      expect(error.type).toBe(cls.name);
+      expect(error.status).toBe(status);
+      expect(error.code).toBe(code);
+      expect(error.requestId).toBe(body.error.requestId);
+      expect(error.fields).toEqual(body.error.fields);
+      expect(error.method).toBe('GET');
+      expect(error.path).toBe('/v1/payments/pay_1');
+      expect(error.outcomeUnknown).toBe(false);
+    },
+  );
 
   it('403 mentions the IP allowlist; 409 says the key was reused with another body', async () => {
     server.handle((_req, res) => sendJson(res, 403, errorJson('FORBIDDEN', 'address not allowed')));
@@ -170,13 +192,25 @@ describe('error taxonomy', () => {
   });
 
   it('429 carries retryAfterMs from Retry-After seconds and from an HTTP-date', async () => {
-    server.handle((_req, res) => sendJson(res, 429, errorJson('RATE_LIMITED', 'slow down'), { 'retry-after': '7' }));
-    const bySeconds = await caught(client().rates.get({ sourceRail: 'ACH', destinationRail: 'PIX', sourceCurrency: 'USD', destinationCurrency: 'BRL', sourceAmount: 100 }));
+    server.handle((_req, res) =>
+      sendJson(res, 429, errorJson('RATE_LIMITED', 'slow down'), { 'retry-after': '7' }),
+    );
+    const bySeconds = await caught(
+      client().rates.get({
+        sourceRail: 'ACH',
+        destinationRail: 'PIX',
+        sourceCurrency: 'USD',
+        destinationCurrency: 'BRL',
+        sourceAmount: 100,
+      }),
+    );
     expect(bySeconds).toBeInstanceOf(RateLimitedError);
     expect(bySeconds.retryable).toBe(true);
     expect(bySeconds.retryAfterMs).toBe(7000);
     const at = new Date(Date.now() + 30_000);
-    server.handle((_req, res) => sendJson(res, 429, errorJson('RATE_LIMITED', 'slow down'), { 'retry-after': at.toUTCString() }));
+    server.handle((_req, res) =>
+      sendJson(res, 429, errorJson('RATE_LIMITED', 'slow down'), { 'retry-after': at.toUTCString() }),
+    );
     const byDate = await caught(client().payments.get('p'));
     expect(byDate.retryAfterMs).toBeGreaterThan(25_000);
     expect(byDate.retryAfterMs).toBeLessThanOrEqual(30_000);
@@ -184,7 +218,9 @@ describe('error taxonomy', () => {
 
   it('5xx on a creating call is outcome-unknown; on a read it is not', async () => {
     server.handle((_req, res) => sendJson(res, 500, errorJson('INTERNAL_ERROR', 'boom')));
-    expect((await caught(client().payments.create(createBody, { idempotencyKey: uid('k') }))).outcomeUnknown).toBe(true);
+    expect(
+      (await caught(client().payments.create(createBody, { idempotencyKey: uid('k') }))).outcomeUnknown,
+    ).toBe(true);
     expect((await caught(client().payments.get('p'))).outcomeUnknown).toBe(false);
   });
 
@@ -211,7 +247,9 @@ describe('error taxonomy', () => {
 
   it('no answer within timeoutMs is a retryable TimeoutError, outcome-unknown on creating calls', async () => {
     server.handle((_req, res) => setTimeout(() => sendJson(res, 200, currentPaymentJson()), 1_000));
-    const error = await caught(client({ timeoutMs: 150 }).payments.create(createBody, { idempotencyKey: uid('k') }));
+    const error = await caught(
+      client({ timeoutMs: 150 }).payments.create(createBody, { idempotencyKey: uid('k') }),
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.retryable).toBe(true);
     expect(error.outcomeUnknown).toBe(true);
@@ -230,7 +268,9 @@ describe('error taxonomy', () => {
 
     // An unknown status is passed through (the full status set is not shown); a field of
     // the wrong type is still a shape error, named by its path.
-    server.handle((_req, res) => sendJson(res, 200, currentPaymentJson({ status: 'TELEPORTED', fee: 'ten' })));
+    server.handle((_req, res) =>
+      sendJson(res, 200, currentPaymentJson({ status: 'TELEPORTED', fee: 'ten' })),
+    );
     const wrong = await caught(client().payments.get('p'));
     expect(wrong).toBeInstanceOf(ResponseShapeError);
     expect(wrong.fields.map((f) => f.path).sort()).toEqual(['fee']);
@@ -240,7 +280,10 @@ describe('error taxonomy', () => {
     expect(unknownStatus.status).toBe('TELEPORTED');
 
     server.handle((_req, res) =>
-      sendJson(res, 200, { data: [currentPaymentJson(), currentPaymentJson({ destination: { amount: 1 } })], pagination: { limit: 2, nextCursor: null } }),
+      sendJson(res, 200, {
+        data: [currentPaymentJson(), currentPaymentJson({ destination: { amount: 1 } })],
+        pagination: { limit: 2, nextCursor: null },
+      }),
     );
     const inList = await caught(client().payments.list());
     expect(inList.fields.length).toBeGreaterThan(0);
@@ -258,10 +301,23 @@ describe('logging and secrets', () => {
     await caught(client().payments.get('pay_x'));
     expect(logLines).toHaveLength(2);
     expect(logLines[0]!.level).toBe('info');
-    expect(logLines[0]!.meta).toMatchObject({ method: 'POST', path: '/v1/payments', status: 201, idempotencyKey: key, requestId: 'req_log1', errorType: null });
+    expect(logLines[0]!.meta).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments',
+      status: 201,
+      idempotencyKey: key,
+      requestId: 'req_log1',
+      errorType: null,
+    });
     expect(typeof logLines[0]!.meta.durationMs).toBe('number');
     expect(logLines[1]!.level).toBe('warn');
-    expect(logLines[1]!.meta).toMatchObject({ method: 'GET', path: '/v1/payments/pay_x', status: 404, idempotencyKey: null, errorType: 'NotFoundError' });
+    expect(logLines[1]!.meta).toMatchObject({
+      method: 'GET',
+      path: '/v1/payments/pay_x',
+      status: 404,
+      idempotencyKey: null,
+      errorType: 'NotFoundError',
+    });
   });
 
   it('never shows the API key in any error kind (JSON.stringify, util.inspect, message, stack) or log line', async () => {
@@ -273,20 +329,43 @@ describe('logging and secrets', () => {
     server.handle((_req, res) => res.socket?.destroy());
     errors.push(await caught(client().payments.create(createBody, { idempotencyKey: uid('k') })));
     server.handle((_req, res) => setTimeout(() => res.end(), 500));
-    errors.push(await caught(client({ timeoutMs: 50 }).payments.create(createBody, { idempotencyKey: uid('k') })));
+    errors.push(
+      await caught(client({ timeoutMs: 50 }).payments.create(createBody, { idempotencyKey: uid('k') })),
+    );
     server.handle((_req, res) => sendJson(res, 200, { nope: true }));
     errors.push(await caught(client().payments.get('p')));
-    errors.push(await caught(client({ prevalidate: true }).payments.create(createBody, { idempotencyKey: '' })));
+    errors.push(
+      await caught(client({ prevalidate: true }).payments.create(createBody, { idempotencyKey: '' })),
+    );
     const closed = await startFakeServer();
     await closed.close();
-    errors.push(await caught(createProviderClient({ baseUrl: closed.url, apiKey: API_KEY }).payments.get('p')));
+    errors.push(
+      await caught(createProviderClient({ baseUrl: closed.url, apiKey: API_KEY }).payments.get('p')),
+    );
 
     const types = new Set(errors.map((e) => e.type));
-    for (const t of ['ValidationError', 'AuthError', 'NotFoundError', 'IdempotencyConflictError', 'RequestRefusedError', 'RateLimitedError', 'ServerError', 'NetworkError', 'TimeoutError', 'ResponseShapeError', 'LocalValidationError']) {
+    for (const t of [
+      'ValidationError',
+      'AuthError',
+      'NotFoundError',
+      'IdempotencyConflictError',
+      'RequestRefusedError',
+      'RateLimitedError',
+      'ServerError',
+      'NetworkError',
+      'TimeoutError',
+      'ResponseShapeError',
+      'LocalValidationError',
+    ]) {
       expect(types).toContain(t);
     }
     for (const error of errors) {
-      for (const text of [JSON.stringify(error), inspect(error, { depth: 10, showHidden: true }), error.message, String(error.stack)]) {
+      for (const text of [
+        JSON.stringify(error),
+        inspect(error, { depth: 10, showHidden: true }),
+        error.message,
+        String(error.stack),
+      ]) {
         expect(text).not.toContain(API_KEY);
         expect(text).not.toContain('SECRET');
       }
@@ -319,7 +398,9 @@ describe('retry (off by default, for use outside Temporal)', () => {
     });
     const key = uid('idem');
     const started = Date.now();
-    const created = await client({ retry: { limit: 2 } }).payments.create(createBody, { idempotencyKey: key });
+    const created = await client({ retry: { limit: 2 } }).payments.create(createBody, {
+      idempotencyKey: key,
+    });
     expect(created.id).toBe(payment.id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(server.requests.map((r) => r.headers['x-idempotency-key'])).toEqual([key, key]);
@@ -333,7 +414,9 @@ describe('retry (off by default, for use outside Temporal)', () => {
       if (calls === 1) sendJson(res, 503, errorJson('SERVICE_UNAVAILABLE', 'later'));
       else sendJson(res, 400, errorJson('VALIDATION_ERROR', 'bad'));
     });
-    const error = await caught(client({ retry: { limit: 2 } }).payments.create(createBody, { idempotencyKey: uid('idem') }));
+    const error = await caught(
+      client({ retry: { limit: 2 } }).payments.create(createBody, { idempotencyKey: uid('idem') }),
+    );
     expect(server.requests).toHaveLength(2);
     expect(error.retryCount).toBe(1);
     expect(error.toJSON()).toMatchObject({ retryCount: 1 });

@@ -9,7 +9,9 @@ import { HISTORIES_DIR } from '../support/history-recorder';
 
 const ARCHIVE_DIR = path.resolve(__dirname, 'archive');
 const builds = existsSync(ARCHIVE_DIR)
-  ? readdirSync(ARCHIVE_DIR).filter((name) => statSync(path.join(ARCHIVE_DIR, name)).isDirectory()).sort()
+  ? readdirSync(ARCHIVE_DIR)
+      .filter((name) => statSync(path.join(ARCHIVE_DIR, name)).isDirectory())
+      .sort()
   : [];
 const behaviorOf = (type: string): string | undefined =>
   (WORKFLOW_VERSIONING_BEHAVIORS as Record<string, string>)[type];

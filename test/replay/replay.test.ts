@@ -25,12 +25,18 @@ interface RecordedHistory {
 
 // Only the histories the current code must replay: test/replay/archive/<build>/ (PINNED histories of older builds,
 // replayed by the commit its BUILD.md names) is not read here.
-const files = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('replay of recorded histories', () => {
   it('has histories of every workflow type of the product', () => {
     const types = new Set(files.map((f) => f.replace(/\.json$/, '').split('--')[1]));
-    const pinnedHere = [TRANSFER_WORKFLOW_TYPE, ONBOARD_CUSTOMER_WORKFLOW_TYPE, REGISTER_ACCOUNT_WORKFLOW_TYPE];
+    const pinnedHere = [
+      TRANSFER_WORKFLOW_TYPE,
+      ONBOARD_CUSTOMER_WORKFLOW_TYPE,
+      REGISTER_ACCOUNT_WORKFLOW_TYPE,
+    ];
     for (const type of [...pinnedHere, 'providerCustomer', 'payment', 'providerPayment']) {
       expect(types).toContain(type);
     }
@@ -46,13 +52,17 @@ describe('replay of recorded histories', () => {
         if (!value || typeof value !== 'object' || key === 'indexedFields') return;
         // a local activity marker's `data` is the SDK core's own record (seq, attempt, activity type, times: no
         // data of ours), written plain; the activity's result, in `result`, is checked like every payload
-        if (key === 'markerRecordedEventAttributes' && (value as { markerName?: string }).markerName === 'core_local_activity') {
+        if (
+          key === 'markerRecordedEventAttributes' &&
+          (value as { markerName?: string }).markerName === 'core_local_activity'
+        ) {
           const { details, ...rest } = value as { details?: Record<string, unknown> };
           const { data: _coreRecord, ...ours } = details ?? {};
           return walk({ ...rest, details: ours });
         }
         const record = value as { metadata?: { encoding?: string } };
-        if (typeof record.metadata?.encoding === 'string') encodings.push(Buffer.from(record.metadata.encoding, 'base64').toString());
+        if (typeof record.metadata?.encoding === 'string')
+          encodings.push(Buffer.from(record.metadata.encoding, 'base64').toString());
         for (const [k, child] of Object.entries(value)) walk(child, k);
       };
       walk(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
@@ -61,15 +71,26 @@ describe('replay of recorded histories', () => {
     }
   });
 
-  it.each(files)('%s replays deterministically', async (file) => {
-    // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
-    const history = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) as RecordedHistory;
-    const dataConverter = replayDataConverter({ plaintext: file.startsWith('encrypted-') ? 'refuse' : 'admit' });
-    // The run's own workflow ID (the started event has it): the codec binds each payload written since docs/codec.md
-    // "binding" to its workflow, and a replay under another ID would refuse them; histories recorded before have
-    // unbound payloads and replay either way.
-    const started = (history as { events?: { workflowExecutionStartedEventAttributes?: { workflowId?: string } }[] })
-      .events?.[0]?.workflowExecutionStartedEventAttributes;
-    await Worker.runReplayHistory({ workflowBundle: await productionBundle(), dataConverter }, history, started?.workflowId || file);
-  }, 60_000);
+  it.each(files)(
+    '%s replays deterministically',
+    async (file) => {
+      // runReplayHistory takes the proto JSON as it is (it converts it with the SDK's own protobuf types).
+      const history = JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')) as RecordedHistory;
+      const dataConverter = replayDataConverter({
+        plaintext: file.startsWith('encrypted-') ? 'refuse' : 'admit',
+      });
+      // The run's own workflow ID (the started event has it): the codec binds each payload written since docs/codec.md
+      // "binding" to its workflow, and a replay under another ID would refuse them; histories recorded before have
+      // unbound payloads and replay either way.
+      const started = (
+        history as { events?: { workflowExecutionStartedEventAttributes?: { workflowId?: string } }[] }
+      ).events?.[0]?.workflowExecutionStartedEventAttributes;
+      await Worker.runReplayHistory(
+        { workflowBundle: await productionBundle(), dataConverter },
+        history,
+        started?.workflowId || file,
+      );
+    },
+    60_000,
+  );
 });

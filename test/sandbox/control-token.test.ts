@@ -13,8 +13,18 @@ async function start(options: Parameters<typeof sandbox>[0] = {}): Promise<Runni
   running.push(sb);
   return sb;
 }
-const call = (sb: Running, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  fetch(`${sb.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+const call = (
+  sb: Running,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+) =>
+  fetch(`${sb.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 describe('control routes', () => {
   it('refuse a caller without the control token, or with a wrong one, before doing anything', async () => {
@@ -30,7 +40,9 @@ describe('control routes', () => {
       ['POST', '/sandbox/reset'],
     ];
     for (const [method, path, body] of routes) {
-      for (const headers of [{}, { [CONTROL_TOKEN_HEADER]: generatedToken() }] as Array<Record<string, string>>) {
+      for (const headers of [{}, { [CONTROL_TOKEN_HEADER]: generatedToken() }] as Array<
+        Record<string, string>
+      >) {
         const res = await call(sb, method, path, headers, body);
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 });
         expect(await res.text()).not.toContain(sb.webhookSecret);

@@ -27,13 +27,20 @@ export function sandbox(options: SandboxOptions = {}): Promise<Running> {
 }
 
 export function client(sb: Running, apiKey = sb.apiKey) {
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Res> => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Res> => {
     const res = await fetch(`${sb.url}${path}`, {
       method,
       headers: {
         ...(path.startsWith('/v1') ? { 'x-api-key': apiKey } : sb.controlHeaders),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(method === 'POST' && path.startsWith('/v1') && !('x-idempotency-key' in headers) ? { 'x-idempotency-key': uid() } : {}),
+        ...(method === 'POST' && path.startsWith('/v1') && !('x-idempotency-key' in headers)
+          ? { 'x-idempotency-key': uid() }
+          : {}),
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
@@ -44,13 +51,20 @@ export function client(sb: Running, apiKey = sb.apiKey) {
   return {
     call,
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
-    post: (path: string, body?: unknown, headers?: Record<string, string>) => call('POST', path, body ?? {}, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) =>
+      call('POST', path, body ?? {}, headers),
     advance: (advance: string) => call('POST', '/sandbox/clock', { advance }),
     setNow: (now: string) => call('POST', '/sandbox/clock', { now }),
   };
 }
 
-export const ADDRESS = { line1: '1 Main St', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' };
+export const ADDRESS = {
+  line1: '1 Main St',
+  city: 'New York',
+  postalCode: '10001',
+  stateRegionOrProvince: 'NY',
+  countryCode: 'US',
+};
 
 export function individual(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -67,7 +81,10 @@ export function individual(overrides: Record<string, unknown> = {}): Record<stri
 }
 
 /** A customer approved through the control API (no waiting for the review delay). */
-export async function approvedCustomer(sb: Running, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function approvedCustomer(
+  sb: Running,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const c = client(sb);
   const res = await c.post('/v1/customers', individual(overrides));
   if (res.status !== 201) throw new Error(`customer: ${res.status} ${JSON.stringify(res.body)}`);
@@ -130,11 +147,18 @@ export async function webhookReceiver(respond: (n: number, r: Received) => numbe
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
-export async function until<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 5000): Promise<T> {
+export async function until<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 5000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,6 +1,15 @@
 import { request } from 'node:http';
 import { ErrorBodySchema, PaymentSchema } from '../../src/contract';
-import { account, approvedCustomer, client, type Running, sandbox, uid, unfundedPayment, usdBank } from './harness';
+import {
+  account,
+  approvedCustomer,
+  client,
+  type Running,
+  sandbox,
+  uid,
+  unfundedPayment,
+  usdBank,
+} from './harness';
 
 const running: Running[] = [];
 async function start(options: Parameters<typeof sandbox>[0] = {}): Promise<Running> {
@@ -25,7 +34,13 @@ describe('authentication (spec: Authentication 1 and 5)', () => {
   });
 
   it('IP allowlist: ignored before 2026-03-30, 403 FORBIDDEN from that date; a listed address passes', async () => {
-    const sb = await start({ asOf: '2026-03-29T23:59:00Z', apiKeys: [{ key: 'listed', allowedIps: ['10.1.2.3'] }, { key: 'local', allowedIps: ['127.0.0.1'] }] });
+    const sb = await start({
+      asOf: '2026-03-29T23:59:00Z',
+      apiKeys: [
+        { key: 'listed', allowedIps: ['10.1.2.3'] },
+        { key: 'local', allowedIps: ['127.0.0.1'] },
+      ],
+    });
     expect((await client(sb, 'listed').get('/v1/payments')).status).toBe(200);
     await client(sb).setNow('2026-03-30T00:00:00Z');
     const refused = await client(sb, 'listed').get('/v1/payments');
@@ -37,7 +52,11 @@ describe('authentication (spec: Authentication 1 and 5)', () => {
 
 describe('rate limit (spec: Limits; enforced from 2026-03-15)', () => {
   it('no 429 before 2026-03-15; from that date 429 RATE_LIMITED with Retry-After, per key', async () => {
-    const sb = await start({ asOf: '2026-03-14T23:00:00Z', rateLimit: { requests: 3, windowMs: 60_000 }, apiKeys: [{ key: 'a' }, { key: 'b' }] });
+    const sb = await start({
+      asOf: '2026-03-14T23:00:00Z',
+      rateLimit: { requests: 3, windowMs: 60_000 },
+      apiKeys: [{ key: 'a' }, { key: 'b' }],
+    });
     for (let i = 0; i < 5; i++) expect((await client(sb, 'a').get('/v1/payments')).status).toBe(200);
     await client(sb).setNow('2026-03-15T00:00:00Z');
     const statuses: number[] = [];
@@ -69,10 +88,22 @@ describe('request pipeline', () => {
 
   it('400 VALIDATION_ERROR lists every violation at once with its field path', async () => {
     const sb = await start({ asOf: '2026-08-01T00:00:00Z' });
-    const res = await client(sb).post('/v1/payments', { source: { currencyCode: 'USD', rail: 'FPS' }, destination: { rail: 'WIRE' }, paymentReason: 'OTHER' });
+    const res = await client(sb).post('/v1/payments', {
+      source: { currencyCode: 'USD', rail: 'FPS' },
+      destination: { rail: 'WIRE' },
+      paymentReason: 'OTHER',
+    });
     expect(res.status).toBe(400);
     const paths = res.body.error.fields.map((f: { path: string }) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['source.amount', 'source.rail', 'destination.rail', 'destination.accountId', 'paymentReason']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'source.amount',
+        'source.rail',
+        'destination.rail',
+        'destination.accountId',
+        'paymentReason',
+      ]),
+    );
   });
 
   it('serves an OpenAPI document generated from the zod schemas', async () => {
@@ -80,9 +111,19 @@ describe('request pipeline', () => {
     const res = await client(sb).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.0.3');
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/payments', '/v1/payments/{id}', '/v1/customers', '/v1/accounts/requirements', '/v1/payments/rate']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/payments',
+        '/v1/payments/{id}',
+        '/v1/customers',
+        '/v1/accounts/requirements',
+        '/v1/payments/rate',
+      ]),
+    );
     expect(res.body.components.schemas.Payment.properties.quote).toBeDefined();
-    expect(res.body.paths['/v1/payments'].post.parameters.map((p: { name: string }) => p.name)).toContain('X-Idempotency-Key');
+    expect(res.body.paths['/v1/payments'].post.parameters.map((p: { name: string }) => p.name)).toContain(
+      'X-Idempotency-Key',
+    );
     const refs = JSON.stringify(res.body).match(/"#\/components\/schemas\/[A-Za-z]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(20);
     for (const ref of refs) expect(res.body.components.schemas[ref.slice(22, -1)]).toBeDefined();
@@ -99,7 +140,11 @@ describe('idempotency (spec: Authentication 3; docs/spec-gaps.md)', () => {
 
   it('requires X-Idempotency-Key on creating calls', async () => {
     const { sb, body } = await setup();
-    const res = await fetch(`${sb.url}/v1/payments`, { method: 'POST', headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${sb.url}/v1/payments`, {
+      method: 'POST',
+      headers: { 'x-api-key': sb.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
@@ -108,13 +153,21 @@ describe('idempotency (spec: Authentication 3; docs/spec-gaps.md)', () => {
     const { sb, c, body } = await setup();
     const key = uid();
     const first = await c.post('/v1/payments', body, { 'x-idempotency-key': key });
-    const again = await c.post('/v1/payments', { ...body, source: { ...body.source } }, { 'x-idempotency-key': key });
+    const again = await c.post(
+      '/v1/payments',
+      { ...body, source: { ...body.source } },
+      { 'x-idempotency-key': key },
+    );
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(Object.keys(sb.state.data.payments)).toHaveLength(1);
-    const other = await c.post('/v1/payments', { ...body, comment: 'different' }, { 'x-idempotency-key': key });
+    const other = await c.post(
+      '/v1/payments',
+      { ...body, comment: 'different' },
+      { 'x-idempotency-key': key },
+    );
     expect(other.status).toBe(409);
     expect(other.body.error.code).toBe('IDEMPOTENCY_CONFLICT');
     // The same key on another route is another scope.
@@ -125,7 +178,9 @@ describe('idempotency (spec: Authentication 3; docs/spec-gaps.md)', () => {
   it('concurrent requests with one key create one record and get the same answer', async () => {
     const { sb, c, body } = await setup();
     const key = uid();
-    const results = await Promise.all(Array.from({ length: 8 }, () => c.post('/v1/payments', body, { 'x-idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => c.post('/v1/payments', body, { 'x-idempotency-key': key })),
+    );
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(Object.keys(sb.state.data.payments)).toHaveLength(1);
@@ -153,7 +208,12 @@ describe('faults (POST /sandbox/faults)', () => {
 
   it('injects a 503 before the write (nothing stored) and honours count', async () => {
     const { sb, c, body } = await setup();
-    const fault = await c.post('/sandbox/faults', { route: 'POST /v1/payments', status: 503, rate: 1, count: 1 });
+    const fault = await c.post('/sandbox/faults', {
+      route: 'POST /v1/payments',
+      status: 503,
+      rate: 1,
+      count: 1,
+    });
     expect(fault.status).toBe(201);
     const key = uid();
     const failed = await c.post('/v1/payments', body, { 'x-idempotency-key': key });
@@ -192,7 +252,9 @@ describe('faults (POST /sandbox/faults)', () => {
 
     await c.post('/sandbox/faults', { route: 'GET /v1/accounts', kind: 'connectionDrop' });
     const dropped = await new Promise<string>((resolve) => {
-      const req = request(`${sb.url}/v1/accounts`, { headers: { 'x-api-key': sb.apiKey } }, (res) => resolve(`status ${res.statusCode}`));
+      const req = request(`${sb.url}/v1/accounts`, { headers: { 'x-api-key': sb.apiKey } }, (res) =>
+        resolve(`status ${res.statusCode}`),
+      );
       req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
       req.end();
     });

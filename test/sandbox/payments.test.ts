@@ -1,5 +1,15 @@
 import { PaymentSchema, TransitionalPaymentSchema } from '../../src/contract';
-import { account, approvedCustomer, client, type Running, sandbox, unfundedPayment, until, usdBank, usdVirtual } from './harness';
+import {
+  account,
+  approvedCustomer,
+  client,
+  type Running,
+  sandbox,
+  unfundedPayment,
+  until,
+  usdBank,
+  usdVirtual,
+} from './harness';
 
 const running: Running[] = [];
 afterAll(async () => {
@@ -16,7 +26,8 @@ async function world(asOf: string, options: Parameters<typeof sandbox>[0] = {}) 
   const virtualId = await account(sb, usdVirtual(customerId));
   sb.state.data.balances[virtualId] = 1000;
   const status = async (id: string) => (await c.get(`/v1/payments/${id}`)).body;
-  const events = (id: string) => sb.state.recentEvents.filter((e) => e.data.id === id).map((e) => `${e.type}:${String(e.data.status)}`);
+  const events = (id: string) =>
+    sb.state.recentEvents.filter((e) => e.data.id === id).map((e) => `${e.type}:${String(e.data.status)}`);
   return { sb, c, customerId, bankId, virtualId, status, events };
 }
 
@@ -33,7 +44,12 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(p.status).toBe('AWAITING_FUNDS');
     expect(p.type).toBe('EXTERNAL');
     expect(Date.parse(p.quote.expiresAt) - Date.parse(p.lifecycle.createdAt!)).toBe(15 * 60_000);
-    expect(p.fundingInstructions).toMatchObject({ rail: 'POLYGON', amount: 100, currencyCode: 'USDC', fromAddress: '0xabc' });
+    expect(p.fundingInstructions).toMatchObject({
+      rail: 'POLYGON',
+      amount: 100,
+      currencyCode: 'USDC',
+      fromAddress: '0xabc',
+    });
     expect(p.fundingInstructions.toAddress).toMatch(/^0x[0-9a-f]{40}$/);
     expect(p.fee).toBeGreaterThan(0);
     expect(p.destination.amount).toBeCloseTo((100 - p.fee) * p.quote.exchangeRate, 2);
@@ -82,14 +98,22 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     expect(done.status).toBe('COMPLETED');
     expect(done.lifecycle.completedAt).not.toBeNull();
     expect(done.quote.exchangeRate).toBe(created.quote.exchangeRate); // the quote is honoured
-    expect(w.events(created.id)).toEqual(['payment.created:AWAITING_FUNDS', 'payment.updated:PENDING', 'payment.updated:PROCESSING', 'payment.updated:SENT', 'payment.updated:COMPLETED']);
+    expect(w.events(created.id)).toEqual([
+      'payment.created:AWAITING_FUNDS',
+      'payment.updated:PENDING',
+      'payment.updated:PROCESSING',
+      'payment.updated:SENT',
+      'payment.updated:COMPLETED',
+    ]);
   });
 
   it('a clock move fires every step that became due, in order, on the logical timeline', async () => {
     const w = await world(asOf);
     const id = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
     await w.c.post(`/sandbox/payments/${id}/fund`, {});
-    const fundedAt = Date.parse(w.sb.state.recentEvents.find((e) => e.data.id === id && e.data.status === 'PENDING')!.createdAt);
+    const fundedAt = Date.parse(
+      w.sb.state.recentEvents.find((e) => e.data.id === id && e.data.status === 'PENDING')!.createdAt,
+    );
     await w.c.advance('P1D');
     const p = await w.status(id);
     expect(p.status).toBe('COMPLETED');
@@ -130,18 +154,30 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     await w.c.advance('PT1M');
     const again = await w.c.post(`/sandbox/payments/${id}/fund`, {});
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ status: 'AWAITING_FUNDS', error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } });
-    expect(Date.parse(again.body.lifecycle.refundedAt)).toBeGreaterThan(Date.parse(res.body.lifecycle.refundedAt));
+    expect(again.body).toMatchObject({
+      status: 'AWAITING_FUNDS',
+      error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' },
+    });
+    expect(Date.parse(again.body.lifecycle.refundedAt)).toBeGreaterThan(
+      Date.parse(res.body.lifecycle.refundedAt),
+    );
     // the payment still expires at its funding deadline (3 business days), keeping the refund
     await w.c.advance('P6D');
     const expired = await w.status(id);
-    expect(expired).toMatchObject({ status: 'EXPIRED', error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } });
+    expect(expired).toMatchObject({
+      status: 'EXPIRED',
+      error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' },
+    });
     expect(expired.lifecycle.refundedAt).toBe(again.body.lifecycle.refundedAt);
   });
 
   it('rule 1: source.accountId pulls funds at once (PAYOUT), quote expiry does not apply; short balance → 422 INSUFFICIENT_FUNDS, no record', async () => {
     const w = await world(asOf);
-    const body = { source: { currencyCode: 'USD', amount: 400, rail: 'ACH', accountId: w.virtualId }, destination: { currencyCode: 'USD', rail: 'ACH', accountId: w.bankId }, paymentReason: 'RENT' };
+    const body = {
+      source: { currencyCode: 'USD', amount: 400, rail: 'ACH', accountId: w.virtualId },
+      destination: { currencyCode: 'USD', rail: 'ACH', accountId: w.bankId },
+      paymentReason: 'RENT',
+    };
     const res = await w.c.post('/v1/payments', body);
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('PENDING');
@@ -160,7 +196,11 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
   it('types: INTERNAL (virtual → virtual) credits the destination; PAYIN (funded → virtual)', async () => {
     const w = await world(asOf);
     const other = await account(w.sb, usdVirtual(w.customerId));
-    const internal = await w.c.post('/v1/payments', { source: { currencyCode: 'USD', amount: 100, rail: 'ACH', accountId: w.virtualId }, destination: { currencyCode: 'USD', rail: 'ACH', accountId: other }, paymentReason: 'RENT' });
+    const internal = await w.c.post('/v1/payments', {
+      source: { currencyCode: 'USD', amount: 100, rail: 'ACH', accountId: w.virtualId },
+      destination: { currencyCode: 'USD', rail: 'ACH', accountId: other },
+      paymentReason: 'RENT',
+    });
     expect(internal.body.type).toBe('INTERNAL');
     const payin = await w.c.post('/v1/payments', unfundedPayment(other));
     expect(payin.body.type).toBe('PAYIN');
@@ -171,7 +211,11 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
   it('failure codes: magic account number 000000000 → FAILED INVALID_EXTERNAL_ACCOUNT_NUMBER, pulled funds refunded', async () => {
     const w = await world(asOf);
     const bad = await account(w.sb, usdBank(w.customerId, '000000000'));
-    const res = await w.c.post('/v1/payments', { source: { currencyCode: 'USD', amount: 100, rail: 'ACH', accountId: w.virtualId }, destination: { currencyCode: 'USD', rail: 'ACH', accountId: bad }, paymentReason: 'RENT' });
+    const res = await w.c.post('/v1/payments', {
+      source: { currencyCode: 'USD', amount: 100, rail: 'ACH', accountId: w.virtualId },
+      destination: { currencyCode: 'USD', rail: 'ACH', accountId: bad },
+      paymentReason: 'RENT',
+    });
     expect(w.sb.state.data.balances[w.virtualId]).toBe(900);
     await w.c.advance('PT1M');
     const p = await w.status(res.body.id);
@@ -186,7 +230,12 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     const w = await world(asOf);
     const returned = await account(w.sb, usdBank(w.customerId, '111111111'));
     const a = (await w.c.post('/v1/payments', unfundedPayment(returned))).body.id;
-    const b = (await w.c.post('/v1/payments', unfundedPayment(w.bankId, { reference: 'FAIL:RFI_NOT_ANSWERED_IN_TIME' }))).body.id;
+    const b = (
+      await w.c.post(
+        '/v1/payments',
+        unfundedPayment(w.bankId, { reference: 'FAIL:RFI_NOT_ANSWERED_IN_TIME' }),
+      )
+    ).body.id;
     await w.c.post(`/sandbox/payments/${a}/fund`, {});
     await w.c.post(`/sandbox/payments/${b}/fund`, {});
     await w.c.advance('PT1M');
@@ -202,7 +251,11 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     ['333333333', {}, 'RFI_NOT_ANSWERED_IN_TIME'],
     ['444444444', {}, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_ADDRESS'],
     ['123456789012', { firstName: 'Invalid', lastName: 'Name' }, 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME'],
-    ['123456789012', { address: { line1: 'PO Box 12', stateRegionOrProvince: 'NY', countryCode: 'US' } }, 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX'],
+    [
+      '123456789012',
+      { address: { line1: 'PO Box 12', stateRegionOrProvince: 'NY', countryCode: 'US' } },
+      'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX',
+    ],
   ])('magic destination %s %j → FAILED %s', async (accountNumber, holder, code) => {
     const w = await world(asOf);
     const body = usdBank(w.customerId, accountNumber);
@@ -216,8 +269,13 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
   it('control: fail with a code and return after SENT; invalid states → 409', async () => {
     const w = await world(asOf);
     const a = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
-    const failed = await w.c.post(`/sandbox/payments/${a}/fail`, { code: 'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED' });
-    expect(failed.body).toMatchObject({ status: 'FAILED', error: { code: 'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED' } });
+    const failed = await w.c.post(`/sandbox/payments/${a}/fail`, {
+      code: 'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED',
+    });
+    expect(failed.body).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED' },
+    });
     expect(failed.body.lifecycle.refundedAt).toBeNull(); // no funds were held
     expect((await w.c.post(`/sandbox/payments/${a}/return`, {})).status).toBe(409);
     expect((await w.c.post(`/sandbox/payments/${a}/fail`, { code: 'NOT_A_CODE' })).status).toBe(400);
@@ -226,7 +284,10 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
     await w.c.post(`/sandbox/payments/${b}/fund`, {});
     await w.c.advance('PT2S');
     const ret = await w.c.post(`/sandbox/payments/${b}/return`, {});
-    expect(ret.body).toMatchObject({ status: 'REFUNDED', error: { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' } });
+    expect(ret.body).toMatchObject({
+      status: 'REFUNDED',
+      error: { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' },
+    });
     expect(ret.body.lifecycle.refundedAt).not.toBeNull();
     await w.c.advance('PT1M');
     expect((await w.status(b)).status).toBe('REFUNDED'); // a stale step does not move it on
@@ -234,26 +295,67 @@ describe('state machine (spec: States and transitions), from 2026-03-30', () => 
 
   it('payments need an approved customer and a known corridor', async () => {
     const w = await world(asOf);
-    const pendingCustomer = (await w.c.post('/v1/customers', { type: 'INDIVIDUAL', firstName: 'Pat', lastName: 'Review', birthDate: '1990-01-01', email: 'pat@example.com', phone: '+1212555', address: { countryCode: 'US' } })).body.id;
+    const pendingCustomer = (
+      await w.c.post('/v1/customers', {
+        type: 'INDIVIDUAL',
+        firstName: 'Pat',
+        lastName: 'Review',
+        birthDate: '1990-01-01',
+        email: 'pat@example.com',
+        phone: '+1212555',
+        address: { countryCode: 'US' },
+      })
+    ).body.id;
     const acc = await account(w.sb, usdBank(pendingCustomer));
     const res = await w.c.post('/v1/payments', unfundedPayment(acc));
     expect(res.status).toBe(400);
     expect(res.body.error.fields[0]).toMatchObject({ path: 'customerId', rule: 'CUSTOMER_NOT_APPROVED' });
-    const noCorridor = await w.c.post('/v1/payments', unfundedPayment(w.bankId, { destination: { currencyCode: 'USD', rail: 'PIX', accountId: w.bankId } }));
-    expect(noCorridor.body.error.fields.map((f: { rule: string }) => f.rule)).toContain('CORRIDOR_UNSUPPORTED');
+    const noCorridor = await w.c.post(
+      '/v1/payments',
+      unfundedPayment(w.bankId, { destination: { currencyCode: 'USD', rail: 'PIX', accountId: w.bankId } }),
+    );
+    expect(noCorridor.body.error.fields.map((f: { rule: string }) => f.rule)).toContain(
+      'CORRIDOR_UNSUPPORTED',
+    );
     const unknownAccount = await w.c.post('/v1/payments', unfundedPayment('acc_missing'));
-    expect(unknownAccount.body.error.fields.map((f: { rule: string }) => f.rule)).toContain('ACCOUNT_NOT_FOUND');
+    expect(unknownAccount.body.error.fields.map((f: { rule: string }) => f.rule)).toContain(
+      'ACCOUNT_NOT_FOUND',
+    );
   });
 
   it('automatic conversion: a deposit to a virtual account with liquidationAccountId → one PAYIN and one conversion PAYOUT', async () => {
     const w = await world(asOf);
-    const wallet = await account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['POLYGON'], walletAddress: '0x2222222222222222222222222222222222222222', accountHolder: { type: 'INDIVIDUAL', firstName: 'Ana', lastName: 'Lima', address: { countryCode: 'US' } } });
+    const wallet = await account(w.sb, {
+      type: 'EXTERNAL_DIGITAL_ASSET_WALLET',
+      customerId: w.customerId,
+      currencyCode: 'USDC',
+      rails: ['POLYGON'],
+      walletAddress: '0x2222222222222222222222222222222222222222',
+      accountHolder: {
+        type: 'INDIVIDUAL',
+        firstName: 'Ana',
+        lastName: 'Lima',
+        address: { countryCode: 'US' },
+      },
+    });
     const auto = await account(w.sb, usdVirtual(w.customerId, { liquidationAccountId: wallet }));
     const res = await w.c.post(`/sandbox/accounts/${auto}/deposit`, { amount: 250 });
     expect(res.status).toBe(201);
-    expect(res.body.payin).toMatchObject({ type: 'PAYIN', status: 'COMPLETED', destination: { accountId: auto, amount: 250 } });
-    expect(res.body.conversion).toMatchObject({ type: 'PAYOUT', status: 'PENDING', paymentReason: 'AUTO_LIQUIDATION', source: { accountId: auto, currencyCode: 'USD' }, destination: { accountId: wallet, currencyCode: 'USDC', rail: 'POLYGON' } });
-    expect(w.sb.state.recentEvents.filter((e) => e.type === 'payment.created').map((e) => e.data.id)).toEqual([res.body.payin.id, res.body.conversion.id]);
+    expect(res.body.payin).toMatchObject({
+      type: 'PAYIN',
+      status: 'COMPLETED',
+      destination: { accountId: auto, amount: 250 },
+    });
+    expect(res.body.conversion).toMatchObject({
+      type: 'PAYOUT',
+      status: 'PENDING',
+      paymentReason: 'AUTO_LIQUIDATION',
+      source: { accountId: auto, currencyCode: 'USD' },
+      destination: { accountId: wallet, currencyCode: 'USDC', rail: 'POLYGON' },
+    });
+    expect(w.sb.state.recentEvents.filter((e) => e.type === 'payment.created').map((e) => e.data.id)).toEqual(
+      [res.body.payin.id, res.body.conversion.id],
+    );
     await w.c.advance('PT1M');
     const conversion = await w.status(res.body.conversion.id);
     expect(conversion.status).toBe('COMPLETED');
@@ -283,11 +385,18 @@ describe('state machine before 2026-03-30 (legacy rules)', () => {
     const p = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body;
     await w.c.advance('PT30M');
     expect((await w.status(p.id)).status).toBe('EXPIRED');
-    const res = await w.c.post(`/sandbox/payments/${p.id}/fund`, { sentAt: new Date(Date.parse(p.quote.expiresAt) - 60_000).toISOString() });
+    const res = await w.c.post(`/sandbox/payments/${p.id}/fund`, {
+      sentAt: new Date(Date.parse(p.quote.expiresAt) - 60_000).toISOString(),
+    });
     expect(res.body.status).toBe('SENT');
     await w.c.advance('PT2S');
     expect((await w.status(p.id)).status).toBe('COMPLETED');
-    expect(w.events(p.id)).toEqual(['payment.created:AWAITING_FUNDS', 'payment.updated:EXPIRED', 'payment.updated:SENT', 'payment.updated:COMPLETED']);
+    expect(w.events(p.id)).toEqual([
+      'payment.created:AWAITING_FUNDS',
+      'payment.updated:EXPIRED',
+      'payment.updated:SENT',
+      'payment.updated:COMPLETED',
+    ]);
   });
 
   it('row 4 before the date: funds sent after expiry → stays EXPIRED and refunded', async () => {
@@ -311,31 +420,65 @@ describe('dated rules of payments, both sides of each date', () => {
   it('DEPOSITS_REPLACED_BY_PAYIN (2025-09-08): a deposit record and account.deposit before, a PAYIN payment and payment.created from the date', async () => {
     const w = await world('2025-09-07T12:00:00.000Z');
     const before = await w.c.post(`/sandbox/accounts/${w.virtualId}/deposit`, { amount: 10 });
-    expect(before.body).toMatchObject({ payin: null, deposit: { accountId: w.virtualId, amount: 10, currencyCode: 'USD' }, balance: 1010 });
-    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({ type: 'account.deposit', data: { id: before.body.deposit.id } });
+    expect(before.body).toMatchObject({
+      payin: null,
+      deposit: { accountId: w.virtualId, amount: 10, currencyCode: 'USD' },
+      balance: 1010,
+    });
+    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({
+      type: 'account.deposit',
+      data: { id: before.body.deposit.id },
+    });
     expect(Object.values(w.sb.state.data.payments)).toHaveLength(0);
     await w.c.setNow('2025-09-08T00:00:00.000Z');
     const after = await w.c.post(`/sandbox/accounts/${w.virtualId}/deposit`, { amount: 10 });
-    expect(after.body).toMatchObject({ deposit: null, payin: { type: 'PAYIN', status: 'COMPLETED' }, balance: 1020 });
-    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({ type: 'payment.created', data: { id: after.body.payin.id } });
+    expect(after.body).toMatchObject({
+      deposit: null,
+      payin: { type: 'PAYIN', status: 'COMPLETED' },
+      balance: 1020,
+    });
+    expect(w.sb.state.recentEvents.at(-1)).toMatchObject({
+      type: 'payment.created',
+      data: { id: after.body.payin.id },
+    });
   });
 
   it('PAYLOAD_STEP_TWO (2026-03-30): transitional fields before, current shape only from the date', async () => {
     const w = await world('2026-03-29T12:00:00.000Z');
     const created = await w.c.post('/v1/payments', unfundedPayment(w.bankId, { reference: 'inv-1' }));
     const t = TransitionalPaymentSchema.parse(created.body);
-    expect(t).toMatchObject({ entityId: w.customerId, paymentType: 'EXTERNAL', memo: 'inv-1', reason: 'GIFTS', documentReference: null });
+    expect(t).toMatchObject({
+      entityId: w.customerId,
+      paymentType: 'EXTERNAL',
+      memo: 'inv-1',
+      reason: 'GIFTS',
+      documentReference: null,
+    });
     expect(t.source.chain).toBe('POLYGON');
     expect(t.destination.chain).toBeNull();
     expect(created.body.customer).toBeUndefined(); // GET responses only
     const got = (await w.c.get(`/v1/payments/${created.body.id}`)).body;
     expect(got.customer).toMatchObject({ id: w.customerId, type: 'INDIVIDUAL', name: 'Ana Lima' });
-    expect(got.destination.account).toMatchObject({ id: w.bankId, accountNumber: '123456789012', bankName: 'Chase' });
+    expect(got.destination.account).toMatchObject({
+      id: w.bankId,
+      accountNumber: '123456789012',
+      bankName: 'Chase',
+    });
     const event = w.sb.state.recentEvents.find((e) => e.data.id === created.body.id)!;
     expect(event.data.entityId).toBe(w.customerId);
     await w.c.setNow('2026-03-30T00:00:00.000Z');
     const after = (await w.c.get(`/v1/payments/${created.body.id}`)).body;
-    for (const old of ['entityId', 'paymentType', 'memo', 'reason', 'exchangeRate', 'createdAt', 'customer', 'updatedAt']) expect(after).not.toHaveProperty(old);
+    for (const old of [
+      'entityId',
+      'paymentType',
+      'memo',
+      'reason',
+      'exchangeRate',
+      'createdAt',
+      'customer',
+      'updatedAt',
+    ])
+      expect(after).not.toHaveProperty(old);
     expect(after.source).not.toHaveProperty('chain');
     expect(after.destination).not.toHaveProperty('account');
     PaymentSchema.parse(after);
@@ -343,14 +486,21 @@ describe('dated rules of payments, both sides of each date', () => {
 
   it('REASON_OTHER_REFUSED (2026-03-30) and PAYMENT_REASONS_ENUM (2026-07-31)', async () => {
     const w = await world('2026-03-29T12:00:00.000Z');
-    expect((await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'OTHER' }))).status).toBe(201);
+    expect(
+      (await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'OTHER' }))).status,
+    ).toBe(201);
     await w.c.setNow('2026-03-30T00:00:00.000Z');
     const other = await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'OTHER' }));
     expect(other.status).toBe(400);
     expect(other.body.error.fields[0]).toMatchObject({ path: 'paymentReason', rule: 'REASON_OTHER_REFUSED' });
-    expect((await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'REMITTANCE' }))).status).toBe(201);
+    expect(
+      (await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'REMITTANCE' }))).status,
+    ).toBe(201);
     await w.c.setNow('2026-07-31T00:00:00.000Z');
-    const removed = await w.c.post('/v1/payments', unfundedPayment(w.bankId, { paymentReason: 'REMITTANCE' }));
+    const removed = await w.c.post(
+      '/v1/payments',
+      unfundedPayment(w.bankId, { paymentReason: 'REMITTANCE' }),
+    );
     expect(removed.status).toBe(400);
     expect(removed.body.error.fields[0].rule).toBe('PAYMENT_REASONS_ENUM');
   });
@@ -359,19 +509,27 @@ describe('dated rules of payments, both sides of each date', () => {
     const w = await world('2026-07-30T12:00:00.000Z');
     // an account reached on SWIFT (a US account's default rails are ACH, ACH_SAME_DAY, DOMESTIC_WIRE)
     const swiftId = await account(w.sb, { ...usdBank(w.customerId), rails: ['ACH', 'SWIFT'] });
-    const body = unfundedPayment(swiftId, { destination: { currencyCode: 'USD', rail: 'WIRE', accountId: swiftId } });
+    const body = unfundedPayment(swiftId, {
+      destination: { currencyCode: 'USD', rail: 'WIRE', accountId: swiftId },
+    });
     const before = await w.c.post('/v1/payments', body);
     expect(before.status).toBe(201);
     expect(before.body.destination.rail).toBe('SWIFT');
     await w.c.setNow('2026-07-31T00:00:00.000Z');
     const after = await w.c.post('/v1/payments', body);
     expect(after.status).toBe(400);
-    expect(after.body.error.fields[0]).toMatchObject({ path: 'destination.rail', rule: 'RAILS_ENUM_ENFORCED' });
+    expect(after.body.error.fields[0]).toMatchObject({
+      path: 'destination.rail',
+      rule: 'RAILS_ENUM_ENFORCED',
+    });
   });
 
   it('CRYPTO_RAIL_REMOVED, CHAIN_FIELD_REMOVED, MEMO_REMOVED (2026-03-04): the chain replaces CRYPTO and memo is the reference before', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
-    const body = unfundedPayment(w.bankId, { source: { currencyCode: 'USDC', amount: 100, rail: 'CRYPTO', chain: 'BASE' }, memo: 'old-memo' });
+    const body = unfundedPayment(w.bankId, {
+      source: { currencyCode: 'USDC', amount: 100, rail: 'CRYPTO', chain: 'BASE' },
+      memo: 'old-memo',
+    });
     const before = await w.c.post('/v1/payments', body);
     expect(before.status).toBe(201);
     expect(before.body.source.rail).toBe('BASE');
@@ -379,17 +537,23 @@ describe('dated rules of payments, both sides of each date', () => {
     await w.c.setNow('2026-03-04T00:00:00.000Z');
     const after = await w.c.post('/v1/payments', body);
     expect(after.status).toBe(400);
-    expect(after.body.error.fields.map((f: { rule: string }) => f.rule)).toEqual(expect.arrayContaining(['CRYPTO_RAIL_REMOVED', 'CHAIN_FIELD_REMOVED', 'MEMO_REMOVED']));
+    expect(after.body.error.fields.map((f: { rule: string }) => f.rule)).toEqual(
+      expect.arrayContaining(['CRYPTO_RAIL_REMOVED', 'CHAIN_FIELD_REMOVED', 'MEMO_REMOVED']),
+    );
   });
 
   it('FAILURE_CODES_IN_USE (2026-03-15): UNSPECIFIED before, the spec code from the date', async () => {
     const w = await world('2026-03-14T12:00:00.000Z');
     const a = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
-    const before = await w.c.post(`/sandbox/payments/${a}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME' });
+    const before = await w.c.post(`/sandbox/payments/${a}/fail`, {
+      code: 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME',
+    });
     expect(before.body.error.code).toBe('UNSPECIFIED');
     await w.c.setNow('2026-03-15T00:00:00.000Z');
     const b = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body.id;
-    const after = await w.c.post(`/sandbox/payments/${b}/fail`, { code: 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME' });
+    const after = await w.c.post(`/sandbox/payments/${b}/fail`, {
+      code: 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME',
+    });
     expect(after.body.error.code).toBe('INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME');
   });
 

@@ -2,7 +2,16 @@
 // dates they used to borrow (spec: Customer, estimatedAnnualRevenueUSD; POST /payments body, legacy fields;
 // Rate, legacy shape; States and transitions row 4).
 import { DEMO_CUSTOMERS } from '../../src/sandbox/demo-data';
-import { account, approvedCustomer, client, type Running, sandbox, uid, unfundedPayment, usdBank } from './harness';
+import {
+  account,
+  approvedCustomer,
+  client,
+  type Running,
+  sandbox,
+  uid,
+  unfundedPayment,
+  usdBank,
+} from './harness';
 
 const running: Running[] = [];
 afterAll(async () => {
@@ -19,29 +28,46 @@ async function world(asOf: string) {
 }
 
 const rules = (res: { body: any }) => (res.body.error?.fields ?? []).map((f: { rule: string }) => f.rule);
-const business = (overrides: Record<string, unknown> = {}) => ({ ...structuredClone(DEMO_CUSTOMERS[1]!.body), email: `biz.${uid('e')}@example.com`, ...overrides });
+const business = (overrides: Record<string, unknown> = {}) => ({
+  ...structuredClone(DEMO_CUSTOMERS[1]!.body),
+  email: `biz.${uid('e')}@example.com`,
+  ...overrides,
+});
 
 describe('one reading of a date in a table cell: it binds only its own clause', () => {
   it.each(['2025-10-01T10:00:00.000Z', '2026-07-30T23:59:00.000Z', '2026-07-31T00:00:00.000Z'])(
     'at %s the faulty annual-revenue values are refused (naming the replacement) and the replacements accepted',
     async (asOf) => {
       const w = await world(asOf);
-      for (const [faulty, replacement] of [['OVER_TWENTY_FIVE_MILLION', 'OVER_TWO_HUNDRED_AND_FIFTY_MILLION'], ['FIFTY_MILLION_TO_TWENTY_FIVE_MILLION', 'FIFTY_MILLION_TO_TWO_HUNDRED_AND_FIFTY_MILLION']]) {
+      for (const [faulty, replacement] of [
+        ['OVER_TWENTY_FIVE_MILLION', 'OVER_TWO_HUNDRED_AND_FIFTY_MILLION'],
+        ['FIFTY_MILLION_TO_TWENTY_FIVE_MILLION', 'FIFTY_MILLION_TO_TWO_HUNDRED_AND_FIFTY_MILLION'],
+      ]) {
         const refused = await w.c.post('/v1/customers', business({ estimatedAnnualRevenueUSD: faulty }));
         expect([refused.status, rules(refused)]).toEqual([400, ['ANNUAL_REVENUE_VALUES']]);
         expect(refused.body.error.fields[0].message).toContain(replacement);
-        expect((await w.c.post('/v1/customers', business({ estimatedAnnualRevenueUSD: replacement }))).status).toBe(201);
+        expect(
+          (await w.c.post('/v1/customers', business({ estimatedAnnualRevenueUSD: replacement }))).status,
+        ).toBe(201);
       }
     },
   );
 
-  it.each(['2025-10-01T10:00:00.000Z', '2026-08-03T10:00:00.000Z'])('at %s a person from a country high risk at that date needs a selfie (the same reading)', async (asOf) => {
-    const w = await world(asOf);
-    // Albania is high risk until 2026-07-31, Thailand from it (spec: Customer, country risk lists).
-    const country = asOf < '2026-07-31' ? 'AL' : 'TH';
-    const res = await w.c.post('/v1/customers', business({ associatedPersons: [{ firstName: 'P', lastName: 'Q', title: 'CFO', countryCode: country }] }));
-    expect([res.status, rules(res)]).toEqual([400, ['HIGH_RISK_PERSON_SELFIE']]);
-  });
+  it.each(['2025-10-01T10:00:00.000Z', '2026-08-03T10:00:00.000Z'])(
+    'at %s a person from a country high risk at that date needs a selfie (the same reading)',
+    async (asOf) => {
+      const w = await world(asOf);
+      // Albania is high risk until 2026-07-31, Thailand from it (spec: Customer, country risk lists).
+      const country = asOf < '2026-07-31' ? 'AL' : 'TH';
+      const res = await w.c.post(
+        '/v1/customers',
+        business({
+          associatedPersons: [{ firstName: 'P', lastName: 'Q', title: 'CFO', countryCode: country }],
+        }),
+      );
+      expect([res.status, rules(res)]).toEqual([400, ['HIGH_RISK_PERSON_SELFIE']]);
+    },
+  );
 });
 
 describe('documentReference in a POST /payments body: a legacy field with no date, accepted and ignored at every date', () => {
@@ -54,16 +80,31 @@ describe('documentReference in a POST /payments body: a legacy field with no dat
     for (const now of ['2026-03-30T00:00:00.000Z', '2026-08-03T10:00:00.000Z']) {
       await w.c.setNow(now);
       const res = await w.c.post('/v1/payments', body);
-      expect({ now, status: res.status, fields: res.body.error?.fields }).toEqual({ now, status: 201, fields: undefined });
+      expect({ now, status: res.status, fields: res.body.error?.fields }).toEqual({
+        now,
+        status: 201,
+        fields: undefined,
+      });
       expect(res.body).not.toHaveProperty('documentReference');
     }
   });
 });
 
 describe('GET /payments/rate: the legacy rail CRYPTO needs no chain parameter (the spec shows none)', () => {
-  const rate = (q: Record<string, string>) => `/v1/payments/rate?${new URLSearchParams({ sourceAmount: '100', ...q })}`;
-  const source = rate({ sourceCurrencyCode: 'USDC', destinationCurrencyCode: 'USD', sourceRail: 'CRYPTO', destinationRail: 'ACH' });
-  const destination = rate({ sourceCurrencyCode: 'USD', destinationCurrencyCode: 'USDC', sourceRail: 'ACH', destinationRail: 'CRYPTO' });
+  const rate = (q: Record<string, string>) =>
+    `/v1/payments/rate?${new URLSearchParams({ sourceAmount: '100', ...q })}`;
+  const source = rate({
+    sourceCurrencyCode: 'USDC',
+    destinationCurrencyCode: 'USD',
+    sourceRail: 'CRYPTO',
+    destinationRail: 'ACH',
+  });
+  const destination = rate({
+    sourceCurrencyCode: 'USD',
+    destinationCurrencyCode: 'USDC',
+    sourceRail: 'ACH',
+    destinationRail: 'CRYPTO',
+  });
 
   it('before 2026-03-04 CRYPTO without a chain is priced as one bucket (same fees as a named chain); from the date 400 CRYPTO_RAIL_REMOVED', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
@@ -86,11 +127,23 @@ describe('GET /payments/rate: the legacy rail CRYPTO needs no chain parameter (t
 describe('POST /payments: destination.rail CRYPTO needs no destination.chain (not among the spec request fields)', () => {
   it('before 2026-03-04 the destination wallet own chain is used; from the date 400 CRYPTO_RAIL_REMOVED; source.chain (a spec field) stays required', async () => {
     const w = await world('2026-03-03T12:00:00.000Z');
-    const wallet = await account(w.sb, { type: 'EXTERNAL_DIGITAL_ASSET_WALLET', customerId: w.customerId, currencyCode: 'USDC', rails: ['BASE'], walletAddress: '0x7777777777777777777777777777777777777777', accountHolder: { type: 'INDIVIDUAL', firstName: 'A', lastName: 'L', address: { countryCode: 'US' } } });
-    const body = unfundedPayment(wallet, { destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: wallet } });
+    const wallet = await account(w.sb, {
+      type: 'EXTERNAL_DIGITAL_ASSET_WALLET',
+      customerId: w.customerId,
+      currencyCode: 'USDC',
+      rails: ['BASE'],
+      walletAddress: '0x7777777777777777777777777777777777777777',
+      accountHolder: { type: 'INDIVIDUAL', firstName: 'A', lastName: 'L', address: { countryCode: 'US' } },
+    });
+    const body = unfundedPayment(wallet, {
+      destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: wallet },
+    });
     const before = await w.c.post('/v1/payments', body);
     expect([before.status, before.body.destination?.rail]).toEqual([201, 'BASE']);
-    const noSourceChain = await w.c.post('/v1/payments', { ...body, source: { currencyCode: 'USDC', amount: 100, rail: 'CRYPTO' } });
+    const noSourceChain = await w.c.post('/v1/payments', {
+      ...body,
+      source: { currencyCode: 'USDC', amount: 100, rail: 'CRYPTO' },
+    });
     expect([noSourceChain.status, rules(noSourceChain)]).toEqual([400, ['CRYPTO_NEEDS_CHAIN']]);
     await w.c.setNow('2026-03-04T00:00:00.000Z');
     const after = await w.c.post('/v1/payments', body);
@@ -99,27 +152,37 @@ describe('POST /payments: destination.rail CRYPTO needs no destination.chain (no
 });
 
 describe('a second late funding notice after a refund is refunded again (States and transitions row 4), never 409', () => {
-  const sentAfterExpiry = (p: { quote: { expiresAt: string } }) => new Date(Date.parse(p.quote.expiresAt) + 60_000).toISOString();
+  const sentAfterExpiry = (p: { quote: { expiresAt: string } }) =>
+    new Date(Date.parse(p.quote.expiresAt) + 60_000).toISOString();
 
-  it.each(['2026-03-25T10:00:00.000Z', '2026-04-01T10:00:00.000Z'])('at %s: still AWAITING_FUNDS, then after EXPIRED', async (asOf) => {
-    const w = await world(asOf);
-    const p = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body;
-    await w.c.advance('PT20M');
-    const first = await w.c.post(`/sandbox/payments/${p.id}/fund`, {});
-    expect(first.body.lifecycle.refundedAt).not.toBeNull();
-    await w.c.advance('PT1M');
-    const second = await w.c.post(`/sandbox/payments/${p.id}/fund`, {});
-    expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ status: first.body.status, error: { code: expect.any(String) } });
-    expect(Date.parse(second.body.lifecycle.refundedAt)).toBeGreaterThan(Date.parse(first.body.lifecycle.refundedAt));
-    await w.c.advance('P6D');
-    const expired = (await w.c.get(`/v1/payments/${p.id}`)).body;
-    expect(expired.status).toBe('EXPIRED');
-    const third = await w.c.post(`/sandbox/payments/${p.id}/fund`, { sentAt: sentAfterExpiry(p) });
-    expect(third.status).toBe(200);
-    expect(third.body.status).toBe('EXPIRED');
-    expect(Date.parse(third.body.lifecycle.refundedAt)).toBeGreaterThan(Date.parse(second.body.lifecycle.refundedAt));
-    const updates = w.sb.state.recentEvents.filter((e) => e.type === 'payment.updated' && e.data.id === p.id).length;
-    expect(updates).toBe(4); // three refunds and the expiry
-  });
+  it.each(['2026-03-25T10:00:00.000Z', '2026-04-01T10:00:00.000Z'])(
+    'at %s: still AWAITING_FUNDS, then after EXPIRED',
+    async (asOf) => {
+      const w = await world(asOf);
+      const p = (await w.c.post('/v1/payments', unfundedPayment(w.bankId))).body;
+      await w.c.advance('PT20M');
+      const first = await w.c.post(`/sandbox/payments/${p.id}/fund`, {});
+      expect(first.body.lifecycle.refundedAt).not.toBeNull();
+      await w.c.advance('PT1M');
+      const second = await w.c.post(`/sandbox/payments/${p.id}/fund`, {});
+      expect(second.status).toBe(200);
+      expect(second.body).toMatchObject({ status: first.body.status, error: { code: expect.any(String) } });
+      expect(Date.parse(second.body.lifecycle.refundedAt)).toBeGreaterThan(
+        Date.parse(first.body.lifecycle.refundedAt),
+      );
+      await w.c.advance('P6D');
+      const expired = (await w.c.get(`/v1/payments/${p.id}`)).body;
+      expect(expired.status).toBe('EXPIRED');
+      const third = await w.c.post(`/sandbox/payments/${p.id}/fund`, { sentAt: sentAfterExpiry(p) });
+      expect(third.status).toBe(200);
+      expect(third.body.status).toBe('EXPIRED');
+      expect(Date.parse(third.body.lifecycle.refundedAt)).toBeGreaterThan(
+        Date.parse(second.body.lifecycle.refundedAt),
+      );
+      const updates = w.sb.state.recentEvents.filter(
+        (e) => e.type === 'payment.updated' && e.data.id === p.id,
+      ).length;
+      expect(updates).toBe(4); // three refunds and the expiry
+    },
+  );
 });

@@ -2,7 +2,15 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseSandboxArgs, SandboxArgsError, signWebhook, webhookHeaders, SandboxClock, parseIsoDuration, parseApiKeySpec } from '../../src/sandbox';
+import {
+  parseSandboxArgs,
+  SandboxArgsError,
+  signWebhook,
+  webhookHeaders,
+  SandboxClock,
+  parseIsoDuration,
+  parseApiKeySpec,
+} from '../../src/sandbox';
 import { Scheduler } from '../../src/sandbox/scheduler';
 import { Router } from '../../src/sandbox/http/router';
 import { RateLimiter } from '../../src/sandbox/http/rate-limit';
@@ -25,7 +33,11 @@ describe('Standard Webhooks signature', () => {
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     const expected = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
     const headers = webhookHeaders(secret, id, timestamp, body);
-    expect(headers).toEqual({ 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': expected });
+    expect(headers).toEqual({
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': expected,
+    });
     expect(signWebhook(secret, id, timestamp, '{"test": 2432232315}')).not.toBe(expected);
   });
 });
@@ -49,7 +61,8 @@ describe('SandboxClock', () => {
     expect(parseIsoDuration('P1DT2H')).toBe(93_600_000);
     expect(parseIsoDuration('P1W')).toBe(604_800_000);
     expect(parseIsoDuration('PT0.5S')).toBe(500);
-    for (const bad of ['P', 'PT', '15M', 'P1M', 'P1Y', 'bogus']) expect(() => parseIsoDuration(bad)).toThrow(RangeError);
+    for (const bad of ['P', 'PT', '15M', 'P1M', 'P1Y', 'bogus'])
+      expect(() => parseIsoDuration(bad)).toThrow(RangeError);
   });
 });
 
@@ -142,7 +155,23 @@ describe('parseSandboxArgs', () => {
     const seed = join(tmpdir(), `seed-${process.pid}-${Date.now()}.json`);
     writeFileSync(seed, JSON.stringify({ customers: [], balances: { acc_1: 5 } }));
     const { options, help } = parseSandboxArgs(
-      ['--port', '0', '--api-key', K1, `--api-key=${K2}@10.0.0.1,10.0.0.2`, '--webhook-url', 'http://127.0.0.1:9/h', '--as-of', '2026-03-01T00:00:00Z', '--seed', seed, '--demo-data', '--quiet', '--rate-limit', '5/1'],
+      [
+        '--port',
+        '0',
+        '--api-key',
+        K1,
+        `--api-key=${K2}@10.0.0.1,10.0.0.2`,
+        '--webhook-url',
+        'http://127.0.0.1:9/h',
+        '--as-of',
+        '2026-03-01T00:00:00Z',
+        '--seed',
+        seed,
+        '--demo-data',
+        '--quiet',
+        '--rate-limit',
+        '5/1',
+      ],
       { SANDBOX_PORT: '9999', SANDBOX_HOST: '127.0.0.2' },
     );
     expect(help).toBe(false);
@@ -178,7 +207,14 @@ describe('parseSandboxArgs', () => {
   });
 
   it('refuses bad input with a typed error', () => {
-    for (const argv of [['--port', 'x'], ['--nope'], ['--as-of', 'yesterday'], ['--webhook-secret', 'plain'], ['--port'], ['--seed', '/does/not/exist.json']]) {
+    for (const argv of [
+      ['--port', 'x'],
+      ['--nope'],
+      ['--as-of', 'yesterday'],
+      ['--webhook-secret', 'plain'],
+      ['--port'],
+      ['--seed', '/does/not/exist.json'],
+    ]) {
       expect(() => parseSandboxArgs(argv, {})).toThrow(SandboxArgsError);
     }
     expect(parseSandboxArgs(['--help'], {}).help).toBe(true);

@@ -21,7 +21,8 @@ async function receiver() {
   closers.push(r.close);
   return r;
 }
-const eventIds = (r: { received: Array<{ headers: Record<string, unknown> }> }) => r.received.map((x) => String(x.headers['webhook-id']));
+const eventIds = (r: { received: Array<{ headers: Record<string, unknown> }> }) =>
+  r.received.map((x) => String(x.headers['webhook-id']));
 
 interface DeliveryView {
   eventId: string;
@@ -50,7 +51,11 @@ describe('webhook delivery spread over replicas of one receiver', () => {
 
   it('spread sends each event to exactly one of the URLs, both of them used', async () => {
     const [a, b] = [await receiver(), await receiver()];
-    const sb = await start({ webhookUrls: [a.url, b.url], webhookSecret: generatedWebhookSecret(), webhookDelivery: 'spread' });
+    const sb = await start({
+      webhookUrls: [a.url, b.url],
+      webhookSecret: generatedWebhookSecret(),
+      webhookDelivery: 'spread',
+    });
     await emit(sb, 20);
     await until(() => a.received.length + b.received.length >= 20);
     await sb.webhooksIdle();
@@ -64,14 +69,23 @@ describe('webhook delivery spread over replicas of one receiver', () => {
     expect(deliveries).toHaveLength(20);
     for (const d of deliveries) {
       expect(new Set(d.targets)).toEqual(new Set([a.url, b.url]));
-      expect(d).toMatchObject({ state: 'delivered', url: d.targets![0], attempts: [{ url: d.targets![0], status: 200 }] });
+      expect(d).toMatchObject({
+        state: 'delivered',
+        url: d.targets![0],
+        attempts: [{ url: d.targets![0], status: 200 }],
+      });
     }
   });
 
   it('spread retries an event whose replica is down on the other one: every event delivered once, none lost', async () => {
     const live = await receiver();
     const down = `http://127.0.0.1:${await freePort()}/webhooks`; // nothing listens there
-    const sb = await start({ webhookUrls: [down, live.url], webhookSecret: generatedWebhookSecret(), webhookDelivery: 'spread', webhookRetryScheduleMs: [50, 50] });
+    const sb = await start({
+      webhookUrls: [down, live.url],
+      webhookSecret: generatedWebhookSecret(),
+      webhookDelivery: 'spread',
+      webhookRetryScheduleMs: [50, 50],
+    });
     await emit(sb, 20);
     const deliveries = await until(async () => {
       const list = (await client(sb).get('/sandbox/webhooks')).body.data as DeliveryView[];
@@ -86,14 +100,17 @@ describe('webhook delivery spread over replicas of one receiver', () => {
         [live.url, 200],
       ]);
     }
-    for (const d of deliveries.filter((x) => x.targets![0] === live.url)) expect(d.attempts.map((x) => x.url)).toEqual([live.url]);
+    for (const d of deliveries.filter((x) => x.targets![0] === live.url))
+      expect(d.attempts.map((x) => x.url)).toEqual([live.url]);
   });
 });
 
 describe('webhook signing secret rotated through the control API', () => {
   const signedWith = (secret: string, r: { headers: Record<string, unknown>; body: string }) => {
     const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-    const mac = createHmac('sha256', key).update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`).digest('base64');
+    const mac = createHmac('sha256', key)
+      .update(`${String(r.headers['webhook-id'])}.${String(r.headers['webhook-timestamp'])}.${r.body}`)
+      .digest('base64');
     return r.headers['webhook-signature'] === `v1,${mac}`;
   };
 
@@ -104,10 +121,16 @@ describe('webhook signing secret rotated through the control API', () => {
     const c = client(sb);
     await emit(sb, 1);
     await until(() => r.received.length === 1);
-    const withoutToken = await fetch(`${sb.url}/sandbox/webhook-secret`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ secret: after }) });
+    const withoutToken = await fetch(`${sb.url}/sandbox/webhook-secret`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ secret: after }),
+    });
     expect(withoutToken.status).toBe(401); // a control route: only with the sandbox's control token
     expect((await c.call('PUT', '/sandbox/webhook-secret', { secret: 'no-prefix' })).status).toBe(400);
-    expect((await c.call('PUT', '/sandbox/webhook-secret', { secret: after })).body).toEqual({ status: 'rotated' });
+    expect((await c.call('PUT', '/sandbox/webhook-secret', { secret: after })).body).toEqual({
+      status: 'rotated',
+    });
     expect(sb.webhookSecret).toBe(after);
     expect((await c.get('/sandbox/webhook-secret')).body.secret).toBe(after);
     await emit(sb, 1);

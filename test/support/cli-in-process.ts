@@ -25,7 +25,11 @@ export const XBORDER_BIN = path.resolve(__dirname, '..', '..', 'bin', 'xborder.j
  * The environment a CLI run sees: the test's own without TEMPORAL_* (no setting of the machine leaks in), HOME and
  * XDG_CONFIG_HOME at `home` (no temporal.toml found by accident), then `env`.
  */
-export function cliEnvironment(home: string, env: NodeJS.ProcessEnv, options: CliOptions = {}): NodeJS.ProcessEnv {
+export function cliEnvironment(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  options: CliOptions = {},
+): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith('TEMPORAL_') && !(options.withoutKeys && k.startsWith('XBORDER_CODEC')),
@@ -35,7 +39,11 @@ export function cliEnvironment(home: string, env: NodeJS.ProcessEnv, options: Cl
 }
 
 /** `xborder <args>` in-process: the exit code main() resolves with, and what it printed. */
-export async function runXborder(args: string[], env: NodeJS.ProcessEnv, options: CliOptions = {}): Promise<CliRun> {
+export async function runXborder(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: CliOptions = {},
+): Promise<CliRun> {
   let out = '';
   let err = '';
   const toOut = (...a: unknown[]) => void (out += `${format(...a)}\n`);
@@ -45,8 +53,12 @@ export async function runXborder(args: string[], env: NodeJS.ProcessEnv, options
     jest.spyOn(console, 'info').mockImplementation(toOut),
     jest.spyOn(console, 'error').mockImplementation(toErr),
     jest.spyOn(console, 'warn').mockImplementation(toErr),
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true)),
-    jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true)),
+    jest
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true)),
+    jest
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true)),
   ];
   const cwd = process.cwd();
   try {

@@ -7,7 +7,11 @@ import { writeGeneratedTestKeys } from './test-keys';
 
 export default async function globalSetup(): Promise<void> {
   // One payload key for the whole run (jest-setup.ts falls back to one per file): tests generate their own secrets.
-  if (!process.env.XBORDER_CODEC_KEYS && !process.env.XBORDER_CODEC_KEYS_FILE && process.env.XBORDER_CODEC !== 'disabled') {
+  if (
+    !process.env.XBORDER_CODEC_KEYS &&
+    !process.env.XBORDER_CODEC_KEYS_FILE &&
+    process.env.XBORDER_CODEC !== 'disabled'
+  ) {
     process.env.XBORDER_CODEC_KEYS_FILE = writeGeneratedTestKeys();
   }
   process.on('uncaughtException', (error: Error) => {

@@ -13,7 +13,12 @@ export const recording = process.env.XBORDER_RECORD_HISTORIES === '1';
  * Saves each workflow's history as `<scenario>--<workflow type>.json`. Entity workflows that are still open
  * (they linger after a terminal status) are saved as far as they got: a partial history replays just as well.
  */
-export async function recordHistories(client: Client, address: string, scenario: string, workflowIds: string[]): Promise<void> {
+export async function recordHistories(
+  client: Client,
+  address: string,
+  scenario: string,
+  workflowIds: string[],
+): Promise<void> {
   if (!recording) return;
   const { cli } = temporalBinaries();
   if (!cli) throw new Error('recording histories needs the Temporal CLI (npm run ensure-temporal)');
@@ -24,14 +29,31 @@ export async function recordHistories(client: Client, address: string, scenario:
     // Histories are added to, never re-recorded over (house rule): an existing file is kept as it is.
     const file = path.join(HISTORIES_DIR, `${scenario}--${description.type}.json`);
     if (existsSync(file)) {
-      console.warn(`recordHistories: ${path.basename(file)} exists, kept (record new scenarios under new names)`);
+      console.warn(
+        `recordHistories: ${path.basename(file)} exists, kept (record new scenarios under new names)`,
+      );
       continue;
     }
     // The CLI writes the proto JSON that historyFromJSON reads (the SDK's historyToJSON is tied to one protobufjs copy).
-    const json = execFileSync(cli, ['workflow', 'show', '--address', address, '-w', workflowId, '-r', description.runId, '--output', 'json'], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const json = execFileSync(
+      cli,
+      [
+        'workflow',
+        'show',
+        '--address',
+        address,
+        '-w',
+        workflowId,
+        '-r',
+        description.runId,
+        '--output',
+        'json',
+      ],
+      {
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
     writeFileSync(file, json);
   }
 }
@@ -40,15 +62,25 @@ export async function recordHistories(client: Client, address: string, scenario:
  * Saves one run's history (e.g. the first run of an entity that continued as new) as `<scenario>--<type>.json`.
  * Only when recording; never over an existing file (histories are added to, never re-recorded over).
  */
-export function recordRunHistory(address: string, scenario: string, type: string, workflowId: string, runId: string): void {
+export function recordRunHistory(
+  address: string,
+  scenario: string,
+  type: string,
+  workflowId: string,
+  runId: string,
+): void {
   if (!recording) return;
   const { cli } = temporalBinaries();
   if (!cli) throw new Error('recording histories needs the Temporal CLI (npm run ensure-temporal)');
   const file = path.join(HISTORIES_DIR, `${scenario}--${type}.json`);
   if (existsSync(file)) throw new Error(`${file} exists: record under a new scenario name`);
-  const json = execFileSync(cli, ['workflow', 'show', '--address', address, '-w', workflowId, '-r', runId, '--output', 'json'], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const json = execFileSync(
+    cli,
+    ['workflow', 'show', '--address', address, '-w', workflowId, '-r', runId, '--output', 'json'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   writeFileSync(file, json);
 }

@@ -14,6 +14,10 @@ try {
 // this run (global-setup.ts; here when a file runs without it): no process runs with a key published in the
 // repository. Child processes get it through process.env.
 // (XBORDER_CODEC=disabled runs them in plaintext: shows what the PII scan test catches without the codec.)
-if (!process.env.XBORDER_CODEC_KEYS && !process.env.XBORDER_CODEC_KEYS_FILE && process.env.XBORDER_CODEC !== 'disabled') {
+if (
+  !process.env.XBORDER_CODEC_KEYS &&
+  !process.env.XBORDER_CODEC_KEYS_FILE &&
+  process.env.XBORDER_CODEC !== 'disabled'
+) {
   process.env.XBORDER_CODEC_KEYS_FILE = writeGeneratedTestKeys();
 }

@@ -35,7 +35,9 @@ export function recordingClient(visible: ListedWorkflow[] = []): {
           for (const w of visible)
             yield {
               workflowId: w.workflowId,
-              typedSearchAttributes: new TypedSearchAttributes(w.paymentStatus !== undefined ? [{ key: PaymentStatusKey, value: w.paymentStatus }] : []),
+              typedSearchAttributes: new TypedSearchAttributes(
+                w.paymentStatus !== undefined ? [{ key: PaymentStatusKey, value: w.paymentStatus }] : [],
+              ),
             };
         })();
       },

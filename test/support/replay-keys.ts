@@ -4,10 +4,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DataConverter } from '@temporalio/common';
-import { codecDataConverter, parseCodecKeys, staticKeyProvider, type EncryptionCodecOptions } from '../../src/codec';
+import {
+  codecDataConverter,
+  parseCodecKeys,
+  staticKeyProvider,
+  type EncryptionCodecOptions,
+} from '../../src/codec';
 
 export const REPLAY_KEYS_FILE = path.join(__dirname, 'codec-test-keys.json');
 
 export function replayDataConverter(options: EncryptionCodecOptions = {}): DataConverter {
-  return codecDataConverter(staticKeyProvider(parseCodecKeys(readFileSync(REPLAY_KEYS_FILE, 'utf8'), REPLAY_KEYS_FILE)), options);
+  return codecDataConverter(
+    staticKeyProvider(parseCodecKeys(readFileSync(REPLAY_KEYS_FILE, 'utf8'), REPLAY_KEYS_FILE)),
+    options,
+  );
 }

@@ -53,7 +53,8 @@ export function pagedVisibility(
         const page: WorkflowExecutionInfo[] = [];
         for (let i = start; i < Math.min(source.count, start + pageSize); i++) {
           const w = source.make(i);
-          if (onlyUndelivered && (w.searchAttributes.PaymentPhase !== 'EVENTS_UNDELIVERED' || !w.running)) continue;
+          if (onlyUndelivered && (w.searchAttributes.PaymentPhase !== 'EVENTS_UNDELIVERED' || !w.running))
+            continue;
           page.push(info(w));
         }
         counters.visibilityPages++;
@@ -80,27 +81,63 @@ export function pagedServiceList(count: number, make: (i: number) => Payment, co
 }
 
 /** A service payment as the list gives it (the fields the report reads; the rest as the contract shapes them). */
-export function fakePayment(id: string, over: { status?: string; createdAt?: string; sourceAmount?: number; type?: string } = {}): Payment {
+export function fakePayment(
+  id: string,
+  over: { status?: string; createdAt?: string; sourceAmount?: number; type?: string } = {},
+): Payment {
   return {
     id,
     type: over.type ?? 'PAYOUT',
     status: over.status ?? 'COMPLETED',
     customerId: 'cus_fake',
-    lifecycle: { createdAt: over.createdAt ?? '2026-11-20T10:00:00.000Z', sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
-    source: { amount: over.sourceAmount ?? 100.1, currencyCode: 'USDC', accountId: null, rail: 'POLYGON', fromAddress: null, transactionHash: null, fromAccountNumber: null },
-    destination: { amount: 512.33, currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_fake', transactionHash: null },
+    lifecycle: {
+      createdAt: over.createdAt ?? '2026-11-20T10:00:00.000Z',
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+    },
+    source: {
+      amount: over.sourceAmount ?? 100.1,
+      currencyCode: 'USDC',
+      accountId: null,
+      rail: 'POLYGON',
+      fromAddress: null,
+      transactionHash: null,
+      fromAccountNumber: null,
+    },
+    destination: {
+      amount: 512.33,
+      currencyCode: 'BRL',
+      rail: 'PIX',
+      accountId: 'acc_fake',
+      transactionHash: null,
+    },
     fee: 1.07,
   } as unknown as Payment;
 }
 
 /** A payment workflow closed COMPLETED following `providerPaymentId`, asked for `sourceAmount` USDC. */
-export function fakePaymentWorkflow(key: string, providerPaymentId: string, over: { phase?: string; running?: boolean; sourceAmount?: number; startTime?: Date } = {}): FakeWorkflow {
+export function fakePaymentWorkflow(
+  key: string,
+  providerPaymentId: string,
+  over: { phase?: string; running?: boolean; sourceAmount?: number; startTime?: Date } = {},
+): FakeWorkflow {
   return {
     workflowId: `payment:${key}`,
     type: 'payment',
     running: over.running ?? false,
     startTime: over.startTime ?? new Date('2026-11-20T09:59:59.000Z'),
-    searchAttributes: { PaymentPhase: over.phase ?? 'COMPLETED', PaymentStatus: over.phase ?? 'COMPLETED', ProviderPaymentId: providerPaymentId },
-    memo: { [AMOUNTS_MEMO_KEY]: { source: { amount: over.sourceAmount ?? 100.1, currencyCode: 'USDC' }, destination: { amount: null, currencyCode: 'BRL' } } },
+    searchAttributes: {
+      PaymentPhase: over.phase ?? 'COMPLETED',
+      PaymentStatus: over.phase ?? 'COMPLETED',
+      ProviderPaymentId: providerPaymentId,
+    },
+    memo: {
+      [AMOUNTS_MEMO_KEY]: {
+        source: { amount: over.sourceAmount ?? 100.1, currencyCode: 'USDC' },
+        destination: { amount: null, currencyCode: 'BRL' },
+      },
+    },
   };
 }

@@ -10,6 +10,10 @@ import path from 'node:path';
 /** Writes a fresh key set (mode 0600, in a new temporary directory) and returns its path, for XBORDER_CODEC_KEYS_FILE. */
 export function writeGeneratedTestKeys(): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-test-keys-')), 'codec-keys.json');
-  writeFileSync(file, JSON.stringify({ current: 'test-run', keys: { 'test-run': randomBytes(32).toString('base64') } }), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({ current: 'test-run', keys: { 'test-run': randomBytes(32).toString('base64') } }),
+    { mode: 0o600 },
+  );
   return file;
 }

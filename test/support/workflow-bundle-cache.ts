@@ -6,7 +6,16 @@
 // another workflows path (bench skeleton, fixtures) is not cached on disk: its imports are not known here.
 // XBORDER_TEST_BUNDLE_CACHE=off bundles in every file, as before.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -47,7 +56,9 @@ const isProduct = (workflowsPath: string) =>
 
 /** Bundles `workflowsPath`; the product's workflows come from the disk cache when their sources are unchanged. */
 export async function cachedWorkflowBundle(workflowsPath: string): Promise<{ code: string }> {
-  const build = async () => ({ code: (await bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger })).code });
+  const build = async () => ({
+    code: (await bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger })).code,
+  });
   if (!isProduct(workflowsPath) || process.env.XBORDER_TEST_BUNDLE_CACHE === 'off') return build();
   const file = path.join(CACHE_DIR, `${productBundleKey()}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };

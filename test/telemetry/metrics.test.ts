@@ -71,7 +71,9 @@ describe('startMetricsServer', () => {
     const res = await fetch(server.url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(PROMETHEUS_CONTENT_TYPE);
-    expect(await res.text()).toContain('xborder_webhook_events_total{event_type="payment.created",result="accepted"} 1');
+    expect(await res.text()).toContain(
+      'xborder_webhook_events_total{event_type="payment.created",result="accepted"} 1',
+    );
     expect((await fetch(`http://127.0.0.1:${server.port}/`)).status).toBe(404);
   });
 });
@@ -86,7 +88,10 @@ describe('configuration', () => {
 
   it('turns XBORDER_METRICS_ADDRESS into the runtime Prometheus exporter, and none into no exporter', () => {
     const logger = createJsonLogger({ write: () => undefined });
-    const on = telemetryRuntimeOptions(telemetryConfigFromEnv({ XBORDER_METRICS_ADDRESS: '0.0.0.0:9464' }), logger);
+    const on = telemetryRuntimeOptions(
+      telemetryConfigFromEnv({ XBORDER_METRICS_ADDRESS: '0.0.0.0:9464' }),
+      logger,
+    );
     expect(on.telemetryOptions?.metrics).toEqual({ prometheus: { bindAddress: '0.0.0.0:9464' } });
     expect(on.logger).toBe(logger);
     expect(on.telemetryOptions?.logging).toMatchObject({ forward: {} });
@@ -98,7 +103,9 @@ describe('configuration', () => {
 
 describe('errorTypeOf (what the activity interceptor counts)', () => {
   it('takes the ApplicationFailure type, a typed error type, else UNKNOWN', () => {
-    expect(errorTypeOf(ApplicationFailure.create({ type: 'RATE_LIMITED', message: 'x' }))).toBe('RATE_LIMITED');
+    expect(errorTypeOf(ApplicationFailure.create({ type: 'RATE_LIMITED', message: 'x' }))).toBe(
+      'RATE_LIMITED',
+    );
     expect(errorTypeOf(Object.assign(new Error('x'), { type: 'NETWORK_ERROR' }))).toBe('NETWORK_ERROR');
     expect(errorTypeOf(new Error('x'))).toBe('UNKNOWN');
     expect(errorTypeOf('boom')).toBe('UNKNOWN');
@@ -111,19 +118,29 @@ describe('ingress telemetry (createWebhookHandler onOutcome)', () => {
 
   it('counts a forged event as rejected, serves the counters and logs one redacted JSON line per event', async () => {
     const lines: string[] = [];
-    const telemetry = createIngressTelemetry({ metricsAddress: '127.0.0.1:0', logger: createJsonLogger({ write: (l) => lines.push(l) }) });
+    const telemetry = createIngressTelemetry({
+      metricsAddress: '127.0.0.1:0',
+      logger: createJsonLogger({ write: (l) => lines.push(l) }),
+    });
     const handler = createWebhookHandler({
       secrets: [generatedWebhookSecret()],
       router: { route: () => null },
       onOutcome: telemetry.onOutcome,
     });
-    const response = await handler({ 'webhook-id': 'msg_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,forged' }, '{"id":"evt_1"}');
+    const response = await handler(
+      { 'webhook-id': 'msg_1', 'webhook-timestamp': '1', 'webhook-signature': 'v1,forged' },
+      '{"id":"evt_1"}',
+    );
     expect(response.status).toBe(401);
     server = await telemetry.startServer();
     const text = await (await fetch(server!.url)).text();
     expect(text).toContain('xborder_webhook_events_total{event_type="unknown",result="rejected"} 1');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'WARN', message: 'webhook rejected', outcome: 'rejected' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'WARN',
+      message: 'webhook rejected',
+      outcome: 'rejected',
+    });
   });
 
   it('starts no server without an address', async () => {

@@ -16,7 +16,11 @@ let metricsText = '';
 
 beforeAll(async () => {
   const address = `127.0.0.1:${await freePort()}`;
-  child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['test/telemetry/fixtures/runtime-worker.ts', address], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  child = spawn(
+    path.join(root, 'node_modules/.bin/tsx'),
+    ['test/telemetry/fixtures/runtime-worker.ts', address],
+    { cwd: root, stdio: ['pipe', 'pipe', 'pipe'], detached: true },
+  );
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -56,25 +60,43 @@ function series(name: string): string[] {
 describe('Prometheus endpoint of the worker runtime (XBORDER_METRICS_ADDRESS)', () => {
   it('exports the Temporal worker metrics', () => {
     expect(series('temporal_workflow_completed').join('\n')).toMatch(/workflow_type="payment".*\} 2$/);
-    expect(series('temporal_activity_execution_failed').join('\n')).toMatch(/activity_type="failingProviderCall"/);
+    expect(series('temporal_activity_execution_failed').join('\n')).toMatch(
+      /activity_type="failingProviderCall"/,
+    );
   });
 
   it('counts payments by outcome (workflow interceptor) and provider errors by type (activity interceptor)', () => {
     expect(PAYMENTS_METRIC).toBe(METRIC_NAMES.payments);
     expect(series(METRIC_NAMES.payments)).toEqual([expect.stringMatching(/outcome="FAILED".*\} 2$/)]);
-    expect(series(METRIC_NAMES.providerErrors)).toEqual([expect.stringMatching(/activityType="failingProviderCall".*type="RATE_LIMITED"\} 2$/)]);
+    expect(series(METRIC_NAMES.providerErrors)).toEqual([
+      expect.stringMatching(/activityType="failingProviderCall".*type="RATE_LIMITED"\} 2$/),
+    ]);
     expect(series(METRIC_NAMES.webhookEvents)).toEqual([expect.stringMatching(/result="duplicate"\} 1$/)]);
   });
 });
 
 describe('JSON logs of the runtime logger', () => {
-  const lines = () => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   it('writes workflow and activity log calls as JSON lines with their context', () => {
     const wf = lines().find((l) => l.message === 'payment for customer');
     const act = lines().find((l) => l.message === 'calling the provider');
-    expect(wf).toMatchObject({ level: 'INFO', sdkComponent: 'workflow', workflowType: 'payment', service: 'xborder-worker' });
-    expect(act).toMatchObject({ level: 'INFO', sdkComponent: 'activity', activityType: 'chattyActivity', attempt: 1 });
+    expect(wf).toMatchObject({
+      level: 'INFO',
+      sdkComponent: 'workflow',
+      workflowType: 'payment',
+      service: 'xborder-worker',
+    });
+    expect(act).toMatchObject({
+      level: 'INFO',
+      sdkComponent: 'activity',
+      activityType: 'chattyActivity',
+      attempt: 1,
+    });
   });
 
   it('redacts names, emails, account numbers and API keys', () => {
@@ -82,6 +104,7 @@ describe('JSON logs of the runtime logger', () => {
     const act = lines().find((l) => l.message === 'calling the provider');
     expect(wf).toMatchObject({ name: '[REDACTED]', email: '[REDACTED]' });
     expect(act).toMatchObject({ apiKey: '[REDACTED]', accountNumber: '[REDACTED]' });
-    for (const secret of ['Ana Lima', 'ana.lima@example.com', 'sk_live_abc123', '000123456789']) expect(stdout).not.toContain(secret);
+    for (const secret of ['Ana Lima', 'ana.lima@example.com', 'sk_live_abc123', '000123456789'])
+      expect(stdout).not.toContain(secret);
   });
 });

@@ -7,8 +7,18 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { PrometheusRegistry } from '../../src/telemetry/prometheus-registry';
 import { findStuckPayments } from '../../src/client/stuck';
-import { startStuckPaymentsGauge, STUCK_METRIC_NAMES, stuckGaugeConfigFromEnv, type StuckGauge } from '../../src/client/stuck-gauge';
-import { FundingDeadlineKey, PaymentPhaseKey, PaymentStatusKey, ProviderPaymentIdKey } from '../../workflows/search-attributes';
+import {
+  startStuckPaymentsGauge,
+  STUCK_METRIC_NAMES,
+  stuckGaugeConfigFromEnv,
+  type StuckGauge,
+} from '../../src/client/stuck-gauge';
+import {
+  FundingDeadlineKey,
+  PaymentPhaseKey,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+} from '../../workflows/search-attributes';
 import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { createDevServerEnv, uniqueTaskQueue, uniqueWorkflowId } from '../support/temporal';
 import { freePort } from '../support/ports';
@@ -60,11 +70,21 @@ it('counts running payments by stuck kind, each once, and follows a payment that
 
   const registry = new PrometheusRegistry();
   // IN_PROGRESS_TOO_LONG compares the start time: a limit of 1 s and a clock a minute ahead make that one stuck.
-  const gauge: StuckGauge = startStuckPaymentsGauge({ client: env.client, meter: registry, intervalMs: 300, inProgressLimitMs: 1_000, now: () => new Date(Date.now() + 60_000) });
+  const gauge: StuckGauge = startStuckPaymentsGauge({
+    client: env.client,
+    meter: registry,
+    intervalMs: 300,
+    inProgressLimitMs: 1_000,
+    now: () => new Date(Date.now() + 60_000),
+  });
   const count = (kind: string) => registry.value(STUCK_METRIC_NAMES.stuck, { kind });
   try {
-    await eventually('the gauge to count all four stuck payments', async () =>
-      count('PAST_FUNDING_DEADLINE') === 2 && count('QUOTE_EXPIRED_UNFUNDED') === 1 && count('IN_PROGRESS_TOO_LONG') === 1,
+    await eventually(
+      'the gauge to count all four stuck payments',
+      async () =>
+        count('PAST_FUNDING_DEADLINE') === 2 &&
+        count('QUOTE_EXPIRED_UNFUNDED') === 1 &&
+        count('IN_PROGRESS_TOO_LONG') === 1,
     );
     expect(registry.value(STUCK_METRIC_NAMES.refreshed)).toBeGreaterThan(now / 1000);
 
@@ -101,22 +121,39 @@ it('lists an entity whose pushed final status its GET did not bear out as WEBHOO
       listed = await findStuckPayments(env.client);
       return listed.some((s) => s.workflowId === flagged);
     });
-    expect(listed.find((s) => s.workflowId === flagged)).toMatchObject({ kind: 'WEBHOOK_NOT_CONFIRMED', providerStatus: 'AWAITING_FUNDS' });
+    expect(listed.find((s) => s.workflowId === flagged)).toMatchObject({
+      kind: 'WEBHOOK_NOT_CONFIRMED',
+      providerStatus: 'AWAITING_FUNDS',
+    });
     expect(listed.some((s) => s.workflowId === healthy)).toBe(false);
   } finally {
-    for (const id of [flagged, healthy]) await env.client.workflow.getHandle(id).terminate('test over').catch(() => undefined);
+    for (const id of [flagged, healthy])
+      await env.client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined);
   }
 });
 
 it('a failed count is logged and not thrown; refresh() reports it to a direct caller', async () => {
   const warnings: string[] = [];
-  const logger = { warn: (message: string) => warnings.push(message) } as unknown as Parameters<typeof startStuckPaymentsGauge>[0]['logger'];
+  const logger = { warn: (message: string) => warnings.push(message) } as unknown as Parameters<
+    typeof startStuckPaymentsGauge
+  >[0]['logger'];
   // the gauge counts (CountWorkflowExecutions) and `xborder stuck` lists: visibility down fails both
   const unavailable = () => {
     throw new Error('visibility unavailable');
   };
-  const broken = { workflow: { list: unavailable, count: async () => unavailable() } } as unknown as TestWorkflowEnvironment['client'];
-  const gauge = startStuckPaymentsGauge({ client: broken, meter: new PrometheusRegistry(), intervalMs: 60_000, inProgressLimitMs: HOUR, logger });
+  const broken = {
+    workflow: { list: unavailable, count: async () => unavailable() },
+  } as unknown as TestWorkflowEnvironment['client'];
+  const gauge = startStuckPaymentsGauge({
+    client: broken,
+    meter: new PrometheusRegistry(),
+    intervalMs: 60_000,
+    inProgressLimitMs: HOUR,
+    logger,
+  });
   await gauge.stop(); // waits for the first count
   expect(warnings).toEqual(['stuck-payments gauge: count failed']);
   await expect(gauge.refresh()).rejects.toThrow(/visibility unavailable/);
@@ -124,8 +161,15 @@ it('a failed count is logged and not thrown; refresh() reports it to a direct ca
 
 it('reads its interval and limit from the environment; 0 turns it off', () => {
   expect(stuckGaugeConfigFromEnv({})).toEqual({ intervalMs: 60_000, inProgressLimitMs: 24 * HOUR });
-  expect(stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: '0', XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: '3600000' })).toEqual({ intervalMs: 0, inProgressLimitMs: HOUR });
-  expect(() => stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: 'soon' })).toThrow(/XBORDER_STUCK_GAUGE_INTERVAL_MS/);
+  expect(
+    stuckGaugeConfigFromEnv({
+      XBORDER_STUCK_GAUGE_INTERVAL_MS: '0',
+      XBORDER_STUCK_IN_PROGRESS_LIMIT_MS: '3600000',
+    }),
+  ).toEqual({ intervalMs: 0, inProgressLimitMs: HOUR });
+  expect(() => stuckGaugeConfigFromEnv({ XBORDER_STUCK_GAUGE_INTERVAL_MS: 'soon' })).toThrow(
+    /XBORDER_STUCK_GAUGE_INTERVAL_MS/,
+  );
 });
 
 it('the worker process (`xborder worker`) exports the gauge on its Prometheus endpoint', async () => {
@@ -155,7 +199,10 @@ it('the worker process (`xborder worker`) exports the gauge on its Prometheus en
     await eventually(
       `the gauge at http://${address}/metrics (stderr: ${stderr})`,
       async () => {
-        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        text = await fetch(`http://${address}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
         return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
       },
       90_000,
@@ -181,7 +228,13 @@ it('the stuck-gauge process (compose service stuck-gauge) exports the counts wit
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
     // nothing but Temporal, the deployment's task queue and the metrics address: no XBORDER_CODEC_KEYS(_FILE), no provider
-    env: { PATH: process.env.PATH, TEMPORAL_ADDRESS: env.address, XBORDER_METRICS_ADDRESS: address, XBORDER_STUCK_GAUGE_INTERVAL_MS: '500', XBORDER_LOG_LEVEL: 'ERROR' },
+    env: {
+      PATH: process.env.PATH,
+      TEMPORAL_ADDRESS: env.address,
+      XBORDER_METRICS_ADDRESS: address,
+      XBORDER_STUCK_GAUGE_INTERVAL_MS: '500',
+      XBORDER_LOG_LEVEL: 'ERROR',
+    },
   });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -190,7 +243,10 @@ it('the stuck-gauge process (compose service stuck-gauge) exports the counts wit
     await eventually(
       `the gauge at http://${address}/metrics (stderr: ${stderr})`,
       async () => {
-        text = await fetch(`http://${address}/metrics`).then((r) => r.text(), () => '');
+        text = await fetch(`http://${address}/metrics`).then(
+          (r) => r.text(),
+          () => '',
+        );
         return text.includes(`${STUCK_METRIC_NAMES.refreshed} `);
       },
       90_000,

@@ -7,7 +7,16 @@ import { redactingConsoleLogger } from '../../src/telemetry/console-logger';
 import { createJsonLogger } from '../../src/telemetry/logger';
 
 const TOKEN = Buffer.from('CiQ0ZGM3-task-token-of-an-activity-0123456789').toString('base64');
-const meta = { sdkComponent: 'activity', isLocal: false, attempt: 3, namespace: 'default', taskToken: TOKEN, activityId: '7', activityType: 'createPayment', workflowId: 'payment:k1' };
+const meta = {
+  sdkComponent: 'activity',
+  isLocal: false,
+  attempt: 3,
+  namespace: 'default',
+  taskToken: TOKEN,
+  activityId: '7',
+  activityType: 'createPayment',
+  workflowId: 'payment:k1',
+};
 
 it('the local stack’s Runtime logger masks the task token of an activity warning and keeps the rest', () => {
   const lines: string[] = [];

@@ -12,16 +12,24 @@ const ev = (eventType: number, attrs: Partial<HistoryEvent> = {}): HistoryEvent 
 const upsert = (...keys: string[]): HistoryEvent =>
   ev(T.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES, {
     upsertWorkflowSearchAttributesEventAttributes: {
-      searchAttributes: { indexedFields: Object.fromEntries(keys.map((k) => [k, { data: new Uint8Array() }])) },
+      searchAttributes: {
+        indexedFields: Object.fromEntries(keys.map((k) => [k, { data: new Uint8Array() }])),
+      },
     },
   });
 const marker = (markerName: string): HistoryEvent =>
   ev(T.EVENT_TYPE_MARKER_RECORDED, { markerRecordedEventAttributes: { markerName } });
-const workflowTask = [T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED, T.EVENT_TYPE_WORKFLOW_TASK_STARTED, T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED].map((t) => ev(t));
+const workflowTask = [
+  T.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
+  T.EVENT_TYPE_WORKFLOW_TASK_STARTED,
+  T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
+].map((t) => ev(t));
 
 /** A recorded history: the current build's (test/replay/histories) or an archived build's (test/replay/archive/<build>). */
 function recorded(name: string, build?: string): HistoryEvent[] {
-  const file = build ? path.join(__dirname, '..', 'replay', 'archive', build, `${name}.json`) : path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
+  const file = build
+    ? path.join(__dirname, '..', 'replay', 'archive', build, `${name}.json`)
+    : path.join(__dirname, '..', 'replay', 'histories', `${name}.json`);
   return (JSON.parse(readFileSync(file, 'utf8')) as { events: HistoryEvent[] }).events;
 }
 
@@ -42,7 +50,15 @@ describe('Temporal actions counted from a history', () => {
       ...workflowTask,
       ev(T.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED),
     ]);
-    expect(c.billed).toEqual({ start: 1, signal: 2, update: 1, activity: 1, localActivity: 0, timer: 1, upsert: 0 });
+    expect(c.billed).toEqual({
+      start: 1,
+      signal: 2,
+      update: 1,
+      activity: 1,
+      localActivity: 0,
+      timer: 1,
+      upsert: 0,
+    });
     expect(c.total).toBe(6);
   });
 
@@ -88,10 +104,26 @@ describe('Temporal actions counted from a history', () => {
     const entity = countActions(recorded('demo--providerPayment'));
     // payment: its start, 5 signals from the entity, getRate + createPayment, 4 timers, 7 phase upserts (the
     // child start failed: the webhook had started the entity first, so that start is billed in the entity)
-    expect(payment.billed).toEqual({ start: 1, signal: 5, update: 0, activity: 2, localActivity: 0, timer: 4, upsert: 7 });
+    expect(payment.billed).toEqual({
+      start: 1,
+      signal: 5,
+      update: 0,
+      activity: 2,
+      localActivity: 0,
+      timer: 4,
+      upsert: 7,
+    });
     expect(payment.total).toBe(19);
     // entity: its start (by signal-with-start), 6 signals (webhooks and the subscribe), one read, 5 timers, 5 upserts
-    expect(entity.billed).toEqual({ start: 1, signal: 6, update: 0, activity: 1, localActivity: 0, timer: 5, upsert: 5 });
+    expect(entity.billed).toEqual({
+      start: 1,
+      signal: 6,
+      update: 0,
+      activity: 1,
+      localActivity: 0,
+      timer: 5,
+      upsert: 5,
+    });
     expect(entity.listed).toEqual({ memo: 2, marker: 0, changeVersion: 0 });
     expect(entity.total).toBe(18);
     expect(addCounts(payment, entity).total).toBe(37);

@@ -22,14 +22,26 @@ interface SeenRequest {
 }
 
 /** Forwards to the sandbox and records each request's traceparent (test-only: the sandbox itself ignores it). */
-async function startRecordingProxy(target: string): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
+async function startRecordingProxy(
+  target: string,
+): Promise<{ url: string; seen: SeenRequest[]; close(): Promise<void> }> {
   const seen: SeenRequest[] = [];
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
     const header = req.headers.traceparent;
-    seen.push({ method: req.method ?? '?', path: req.url ?? '', traceparent: Array.isArray(header) ? header[0] : header });
+    seen.push({
+      method: req.method ?? '?',
+      path: req.url ?? '',
+      traceparent: Array.isArray(header) ? header[0] : header,
+    });
     const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -58,7 +70,11 @@ beforeAll(async () => {
   tracing = installTracing({ serviceName: 'xborder-test', spanProcessor: new SimpleSpanProcessor(exporter) });
   stack = await startTestStack({ worker: false, sandbox: { demoData: true } });
   proxy = await startRecordingProxy(stack.sandbox.url);
-  const provider = createProviderClient({ baseUrl: proxy.url, apiKey: stack.apiKey, asOf: () => stack.sandbox.clock.now() });
+  const provider = createProviderClient({
+    baseUrl: proxy.url,
+    apiKey: stack.apiKey,
+    asOf: () => stack.sandbox.clock.now(),
+  });
   worker = await startXborderWorker({
     temporal: { address: stack.temporal.address, namespace: stack.namespace },
     taskQueue: stack.taskQueue,
@@ -79,7 +95,8 @@ const byId = (spans: ReadableSpan[]) => new Map(spans.map((s) => [s.spanContext(
 /** The chain of span names from `span` up to its trace's root. */
 function ancestry(span: ReadableSpan, index: Map<string, ReadableSpan>): string[] {
   const names: string[] = [];
-  for (let s: ReadableSpan | undefined = span; s; s = s.parentSpanId ? index.get(s.parentSpanId) : undefined) names.push(s.name);
+  for (let s: ReadableSpan | undefined = span; s; s = s.parentSpanId ? index.get(s.parentSpanId) : undefined)
+    names.push(s.name);
   return names;
 }
 
@@ -94,8 +111,12 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
     },
     { taskQueue: stack.taskQueue },
   );
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
-  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, { headers: stack.sandbox.controlHeaders, json: {} });
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
   expect((await started.result()).outcome).toBe('COMPLETED');
 
   // workflow spans reach the exporter through the worker's sink, when the workflow run has ended
@@ -103,7 +124,9 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
     const all = exporter.getFinishedSpans();
     return all.some((s) => s.name === 'RunWorkflow:payment') ? all : null;
   });
-  const root = spans.find((s) => s.name === 'startPayment' && s.attributes.temporalWorkflowId === started.workflowId);
+  const root = spans.find(
+    (s) => s.name === 'startPayment' && s.attributes.temporalWorkflowId === started.workflowId,
+  );
   expect(root).toBeDefined();
   const traceId = root!.spanContext().traceId;
   const trace = spans.filter((s) => s.spanContext().traceId === traceId);
@@ -135,19 +158,38 @@ it("traces one payment from startPayment to the provider's HTTP call, which carr
   // a webhook about the payment is the root of its own trace: webhook → signalWithStart of the entity
   const entityId = providerPaymentWorkflowId(started.created.providerPaymentId);
   const webhook = await eventually('a webhook span routed to the entity', async () =>
-    exporter.getFinishedSpans().find((s) => s.name === 'webhook' && s.attributes['xborder.webhook.routed_to'] === entityId),
+    exporter
+      .getFinishedSpans()
+      .find((s) => s.name === 'webhook' && s.attributes['xborder.webhook.routed_to'] === entityId),
   );
-  expect(webhook.attributes).toMatchObject({ 'xborder.webhook.outcome': 'accepted', 'http.response.status_code': 200 });
+  expect(webhook.attributes).toMatchObject({
+    'xborder.webhook.outcome': 'accepted',
+    'http.response.status_code': 200,
+  });
   expect(webhook.parentSpanId).toBeUndefined();
   const signal = exporter
     .getFinishedSpans()
-    .find((s) => s.name === 'SignalWithStartWorkflow:providerPayment' && s.parentSpanId === webhook.spanContext().spanId);
+    .find(
+      (s) =>
+        s.name === 'SignalWithStartWorkflow:providerPayment' &&
+        s.parentSpanId === webhook.spanContext().spanId,
+    );
   expect(signal).toBeDefined();
 
   // no personal data in any span of the run: names, emails, birth dates, account numbers, wallet addresses
   const everything = JSON.stringify(
-    exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
+    exporter
+      .getFinishedSpans()
+      .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status })),
   );
-  for (const personal of ['Jane', 'Doe', 'jane.doe@example.com', '1990-05-15', '123456789', 'joao@example.com.br', fromAddress])
+  for (const personal of [
+    'Jane',
+    'Doe',
+    'jane.doe@example.com',
+    '1990-05-15',
+    '123456789',
+    'joao@example.com.br',
+    fromAddress,
+  ])
     expect(everything).not.toContain(personal);
 });

@@ -27,11 +27,21 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   stack = await startTestStack({ codecServer: { token: TOKEN }, sandbox: { demoData: true } });
-  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], { encoding: 'utf8' }).trim();
+  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], {
+    encoding: 'utf8',
+  }).trim();
   browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -46,14 +56,18 @@ afterAll(async () => {
 async function useCodecServerInThisBrowser(page: Page): Promise<void> {
   // runs in the page: the browser's localStorage (this project's TypeScript has no DOM library)
   await page.addInitScript((endpoint) => {
-    const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage;
+    const storage = (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } })
+      .localStorage;
     storage.setItem('endpoint', JSON.stringify(endpoint));
     storage.setItem('overrideRemoteCodecConfiguration', 'true');
   }, stack.codecServer!.uiEndpoint(TOKEN));
 }
 
 async function openWorkflow(page: Page, workflowId: string): Promise<void> {
-  await page.goto(`${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows/${encodeURIComponent(workflowId)}`, { waitUntil: 'domcontentloaded' });
+  await page.goto(
+    `${stack.temporal.uiUrl}/namespaces/${stack.namespace}/workflows/${encodeURIComponent(workflowId)}`,
+    { waitUntil: 'domcontentloaded' },
+  );
   await page.getByText(workflowId).first().waitFor({ timeout: 60_000 });
 }
 
@@ -78,7 +92,12 @@ it('shows the decoded payment input with the codec server, and only the encrypte
   const decodeCalls: number[] = [];
   decoded.on('response', (response) => {
     const url = new URL(response.url());
-    if (url.origin === stack.codecServer!.url && url.pathname === `/${TOKEN}/decode` && response.request().method() === 'POST') decodeCalls.push(response.status());
+    if (
+      url.origin === stack.codecServer!.url &&
+      url.pathname === `/${TOKEN}/decode` &&
+      response.request().method() === 'POST'
+    )
+      decodeCalls.push(response.status());
   });
   await openWorkflow(decoded, workflowId);
   await decoded.getByText(marker).first().waitFor({ timeout: 60_000 });
@@ -91,7 +110,10 @@ it('shows the decoded payment input with the codec server, and only the encrypte
   await useCodecServerInThisBrowser(encrypted);
   await encrypted.route(`${stack.codecServer!.url}/**`, (route) => route.abort());
   await openWorkflow(encrypted, workflowId);
-  await encrypted.getByText(/binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/).first().waitFor({ timeout: 60_000 });
+  await encrypted
+    .getByText(/binary\/encrypted|YmluYXJ5L2VuY3J5cHRlZA/)
+    .first()
+    .waitFor({ timeout: 60_000 });
   await encrypted.screenshot({ path: path.join(ARTIFACTS, 'codec-ui-encrypted.png'), fullPage: true });
   expect(await encrypted.locator('body').innerText()).not.toContain(marker);
 });
@@ -108,19 +130,38 @@ it('the temporal CLI shows the decoded input with --codec-endpoint and --codec-a
   // Asynchronous: the codec server runs in this process, so a blocking call would never get its answer.
   const show = async (...extra: string[]) =>
     (
-      await promisify(execFile)(cli!, ['workflow', 'show', '--address', stack.temporal.address, '-w', `customer:${key}`, '--output', 'json', ...extra], {
-        encoding: 'utf8',
-        timeout: 60_000,
-        killSignal: 'SIGKILL',
-      })
+      await promisify(execFile)(
+        cli!,
+        [
+          'workflow',
+          'show',
+          '--address',
+          stack.temporal.address,
+          '-w',
+          `customer:${key}`,
+          '--output',
+          'json',
+          ...extra,
+        ],
+        {
+          encoding: 'utf8',
+          timeout: 60_000,
+          killSignal: 'SIGKILL',
+        },
+      )
     ).stdout;
   // The JSON output keeps payload data in base64: read every payload's data.
-  const payloadTexts = (json: string) => [...json.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)].map((m) => Buffer.from(m[1]!, 'base64').toString('utf8')).join('\n');
+  const payloadTexts = (json: string) =>
+    [...json.matchAll(/"data": "([A-Za-z0-9+/=]+)"/g)]
+      .map((m) => Buffer.from(m[1]!, 'base64').toString('utf8'))
+      .join('\n');
   const decoded = await show('--codec-endpoint', stack.codecServer!.url, '--codec-auth', `Bearer ${TOKEN}`);
   expect(payloadTexts(decoded)).toContain(marker);
   const raw = await show();
   expect(payloadTexts(raw)).not.toContain(marker);
   expect(raw).toContain(Buffer.from('binary/encrypted').toString('base64'));
   // A wrong token: the codec server refuses (401) and the CLI reports it rather than showing anything decoded.
-  await expect(show('--codec-endpoint', stack.codecServer!.url, '--codec-auth', 'Bearer not-the-token-0123456789')).rejects.toThrow();
+  await expect(
+    show('--codec-endpoint', stack.codecServer!.url, '--codec-auth', 'Bearer not-the-token-0123456789'),
+  ).rejects.toThrow();
 });

@@ -22,18 +22,26 @@ it('the dev UI settings answer never holds the codec-server token, nor does any 
   // The UI server answers its settings once it is up.
   let body = '';
   for (let i = 0; i < 100 && !body.includes('"Codec"'); i++) {
-    body = await fetch(`${stack.temporal.uiUrl}/api/v1/settings`).then((r) => r.text(), () => '');
+    body = await fetch(`${stack.temporal.uiUrl}/api/v1/settings`).then(
+      (r) => r.text(),
+      () => '',
+    );
     if (!body.includes('"Codec"')) await new Promise((r) => setTimeout(r, 200));
   }
   expect(body).toContain('"Codec"');
-  for (const form of [token, encodeURIComponent(token), Buffer.from(token).toString('base64')]) expect(body).not.toContain(form);
+  for (const form of [token, encodeURIComponent(token), Buffer.from(token).toString('base64')])
+    expect(body).not.toContain(form);
   const settings = JSON.parse(body) as { Codec?: { Endpoint?: string } };
   expect(settings.Codec?.Endpoint ?? '').toBe('');
   const cmdline = readFileSync(`/proc/${stack.temporal.pid}/cmdline`, 'utf8').split('\0').join(' ');
   expect(cmdline).toContain('start-dev');
   expect(cmdline).not.toContain(token);
   // The codec server itself still answers the token, for the browser the person configured (CORS: the UI's origin).
-  const answer = await fetch(`${stack.codecServer!.url}/${token}/decode`, { method: 'POST', body: '{"payloads":[]}', headers: { origin: stack.temporal.uiUrl } });
+  const answer = await fetch(`${stack.codecServer!.url}/${token}/decode`, {
+    method: 'POST',
+    body: '{"payloads":[]}',
+    headers: { origin: stack.temporal.uiUrl },
+  });
   expect(answer.status).toBe(200);
   expect(answer.headers.get('access-control-allow-origin')).toBe(stack.temporal.uiUrl);
 });

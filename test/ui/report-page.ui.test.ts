@@ -31,15 +31,34 @@ function aWeek() {
     for (let i = 0; i < count; i++, n++) {
       const at = new Date(Date.parse(window.from) + day * 86_400_000 + i * 1_800_000).toISOString();
       const usd = n % 3 === 0;
-      const source = usd ? { amount: String(250 + (n % 7) * 10.25), currencyCode: 'USD' } : { amount: String(100 + (n % 5) * 12.5), currencyCode: 'USDC' };
-      const destination = usd ? { amount: String(4250.4 + n), currencyCode: 'MXN' } : { amount: String(512.35 + n), currencyCode: 'BRL' };
+      const source = usd
+        ? { amount: String(250 + (n % 7) * 10.25), currencyCode: 'USD' }
+        : { amount: String(100 + (n % 5) * 12.5), currencyCode: 'USDC' };
+      const destination = usd
+        ? { amount: String(4250.4 + n), currencyCode: 'MXN' }
+        : { amount: String(512.35 + n), currencyCode: 'BRL' };
       const id = `pay_week${n}`;
       const inFlight = day === 6 && i >= count - 3;
       const w: WorkflowRecord = {
-        workflowId: `payment:order-${n}`, paymentKey: `order-${n}`, running: inFlight, phase: inFlight ? 'IN_PROGRESS' : 'COMPLETED', providerStatus: null,
-        providerPaymentId: id, startTime: at, closeTime: inFlight ? null : at, amounts: { source, destination: null },
+        workflowId: `payment:order-${n}`,
+        paymentKey: `order-${n}`,
+        running: inFlight,
+        phase: inFlight ? 'IN_PROGRESS' : 'COMPLETED',
+        providerStatus: null,
+        providerPaymentId: id,
+        startTime: at,
+        closeTime: inFlight ? null : at,
+        amounts: { source, destination: null },
       };
-      const s: ServiceRecord = { id, type: 'PAYOUT', status: inFlight ? 'PROCESSING' : 'COMPLETED', createdAt: at, source, destination, fee: usd ? '2.75' : '1.1' };
+      const s: ServiceRecord = {
+        id,
+        type: 'PAYOUT',
+        status: inFlight ? 'PROCESSING' : 'COMPLETED',
+        createdAt: at,
+        source,
+        destination,
+        fee: usd ? '2.75' : '1.1',
+      };
       if (n === 17) s.status = 'REFUNDED';
       if (n === 95) s.source = { ...source, amount: String(Number(source.amount) + 0.5) };
       if (n !== 140) b.addWorkflow(w);
@@ -54,8 +73,21 @@ it('opens offline and shows the verdict, the totals, the chart by day and each m
   const report = aWeek();
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-report-ui-')), 'report.html');
   writeFileSync(file, reportHtml(report));
-  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], { encoding: 'utf8' }).trim();
-  browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const executablePath = execFileSync('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')], {
+    encoding: 'utf8',
+  }).trim();
+  browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, offline: true });
   const page = await context.newPage();
   const fetched: string[] = [];
@@ -69,7 +101,13 @@ it('opens offline and shows the verdict, the totals, the chart by day and each m
   const bars = await page.locator('svg rect').count();
   expect(bars).toBe(7 + 4); // a bar a day, and a red one on each day with a mismatch (four mismatches on four days)
   const mismatches = await page.locator('#mismatches').innerText();
-  for (const kind of ['MOVED_AFTER_OUTCOME', 'AMOUNT_DIFFERS', 'EVENTS_NOT_DELIVERED', 'UNKNOWN_TO_WORKFLOWS']) expect(mismatches).toContain(kind);
+  for (const kind of [
+    'MOVED_AFTER_OUTCOME',
+    'AMOUNT_DIFFERS',
+    'EVENTS_NOT_DELIVERED',
+    'UNKNOWN_TO_WORKFLOWS',
+  ])
+    expect(mismatches).toContain(kind);
   await expect(page.locator('#in-flight tr').count()).resolves.toBe(1 + 3);
   await expect(page.locator('#moved-after-outcome').innerText()).resolves.toContain('order-17');
   await expect(page.locator('#events-not-delivered').innerText()).resolves.toContain('order-60');

@@ -37,7 +37,13 @@ function withPoisonedProcessEnv<T>(read: () => T): T {
 
 it('the worker process config comes whole from the record its entry read, never from process.env', () => {
   const config = withPoisonedProcessEnv(() =>
-    workerProcessConfigFromEnv({ ...workerEnv, XBORDER_TASK_QUEUE: 'q1', XBORDER_LOG_LEVEL: 'WARN', OTEL_SERVICE_NAME: 'svc', XBORDER_TRACING: 'otlp' }),
+    workerProcessConfigFromEnv({
+      ...workerEnv,
+      XBORDER_TASK_QUEUE: 'q1',
+      XBORDER_LOG_LEVEL: 'WARN',
+      OTEL_SERVICE_NAME: 'svc',
+      XBORDER_TRACING: 'otlp',
+    }),
   );
   expect(config.worker.taskQueue).toBe('q1');
   expect(config.telemetry.logLevel).toBe('WARN');
@@ -46,12 +52,18 @@ it('the worker process config comes whole from the record its entry read, never 
   expect(config.stuckGauge).toEqual({ intervalMs: 60_000, inProgressLimitMs: 24 * 3_600_000 });
   // the Schedule goes to the worker's own task queue
   expect(config.quoteRefresh?.taskQueue).toBe('q1');
-  expect(workerProcessConfigFromEnv({ ...workerEnv, XBORDER_ENSURE_SCHEDULES: 'false' }).quoteRefresh).toBeNull();
+  expect(
+    workerProcessConfigFromEnv({ ...workerEnv, XBORDER_ENSURE_SCHEDULES: 'false' }).quoteRefresh,
+  ).toBeNull();
 });
 
 it('the ingress config carries the codec, tracing and telemetry parts read from the same record', () => {
   const config = withPoisonedProcessEnv(() =>
-    ingressConfigFromEnv({ XBORDER_WEBHOOK_SECRETS: generatedWebhookSecret(), XBORDER_CODEC: 'disabled', XBORDER_LOG_LEVEL: 'ERROR' }),
+    ingressConfigFromEnv({
+      XBORDER_WEBHOOK_SECRETS: generatedWebhookSecret(),
+      XBORDER_CODEC: 'disabled',
+      XBORDER_LOG_LEVEL: 'ERROR',
+    }),
   );
   expect(config.codec.keys.kind).toBe('disabled');
   expect(config.tracing.mode).toBe('off');
@@ -69,7 +81,9 @@ it('a wrong variable stops the start with its name, the rule it broke and what t
   expect(error).toBeInstanceOf(ConfigurationError);
   const message = (error as Error).message;
   expect(message).toMatch(/^Invalid stuck-gauge environment:\n {2}XBORDER_STUCK_GAUGE_INTERVAL_MS: .*number/);
-  expect(message).toMatch(/Set or correct the variable\(s\) above and start again \(docs\/architecture\.md, "Configuration"/);
+  expect(message).toMatch(
+    /Set or correct the variable\(s\) above and start again \(docs\/architecture\.md, "Configuration"/,
+  );
   expect(message).not.toContain('soon'); // values are never quoted: some are secrets
 });
 
@@ -88,7 +102,11 @@ it('process.env is read only by the entry modules the lint rule allows, and each
   expect(entries.length).toBeGreaterThanOrEqual(8);
   const readers = ['src', 'workers', 'activities', 'workflows']
     .flatMap((dir) => sources(path.join(ROOT, dir)))
-    .filter((file) => readFileSync(file, 'utf8').split('\n').some((line) => /process\.env\b/.test(line.replace(/\/\/.*$|^\s*\/?\*.*$/, ''))))
+    .filter((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .some((line) => /process\.env\b/.test(line.replace(/\/\/.*$|^\s*\/?\*.*$/, ''))),
+    )
     .map((file) => path.relative(ROOT, file).split(path.sep).join('/'));
   expect(readers.filter((file) => !entries.includes(file))).toEqual([]);
   for (const entry of entries) expect(statSync(path.join(ROOT, entry)).isFile()).toBe(true);

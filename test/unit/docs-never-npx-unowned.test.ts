@@ -6,8 +6,25 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** Tools we run through npx that are dev dependencies of this repository (npx runs the installed copy). */
-const INSTALLED = new Set(Object.keys((JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies));
-const BIN_OF_DEPENDENCY: Record<string, string> = { tsc: 'typescript', tsx: 'tsx', jest: 'jest', eslint: 'eslint', prettier: 'prettier', 'playwright-core': 'playwright-core', autocannon: 'autocannon', esbuild: 'esbuild' };
+const INSTALLED = new Set(
+  Object.keys(
+    (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        devDependencies: Record<string, string>;
+      }
+    ).devDependencies,
+  ),
+);
+const BIN_OF_DEPENDENCY: Record<string, string> = {
+  tsc: 'typescript',
+  tsx: 'tsx',
+  jest: 'jest',
+  eslint: 'eslint',
+  prettier: 'prettier',
+  'playwright-core': 'playwright-core',
+  autocannon: 'autocannon',
+  esbuild: 'esbuild',
+};
 
 function markdownFiles(): string[] {
   const docs = readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })

@@ -8,7 +8,11 @@ import path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 /** What starts a dev server from a test: the test helper, the SDK's local environment, the CLI's subcommand. */
-const DEV_SERVER_STARTERS = [/\bcreateDevServerEnv\b/, /\bTestWorkflowEnvironment\.createLocal\b/, /['"]start-dev['"]/];
+const DEV_SERVER_STARTERS = [
+  /\bcreateDevServerEnv\b/,
+  /\bTestWorkflowEnvironment\.createLocal\b/,
+  /['"]start-dev['"]/,
+];
 
 test('no test file of the unit or workflows project starts a Temporal dev server', () => {
   const listed = execFileSync(

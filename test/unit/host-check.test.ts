@@ -14,7 +14,11 @@ const TOKEN = generatedToken();
 let codec: CodecServer;
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  codec = await startCodecServer({ codecs: [new EncryptionCodec(staticKeyProvider(generateCodecKeys('host')))], tokens: [TOKEN], allowedHosts: ['codec.ops.example'] });
+  codec = await startCodecServer({
+    codecs: [new EncryptionCodec(staticKeyProvider(generateCodecKeys('host')))],
+    tokens: [TOKEN],
+    allowedHosts: ['codec.ops.example'],
+  });
   sandbox = await startSandbox({ port: 0, log: null });
 });
 afterAll(async () => {
@@ -23,29 +27,62 @@ afterAll(async () => {
 });
 
 /** A request with this exact Host header (fetch does not let a caller set Host). */
-function request(base: string, path: string, host: string, method = 'GET', headers: Record<string, string> = {}, body?: string): Promise<number> {
+function request(
+  base: string,
+  path: string,
+  host: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<number> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method, headers: { ...headers, host } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method, headers: { ...headers, host } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
 it('the codec server refuses a rebinding page’s Host (421) even with the right token, and answers its own names', async () => {
-  const decode = (host: string) => request(codec.url, `/${TOKEN}/decode`, host, 'POST', { 'content-type': 'application/json' }, '{"payloads":[]}');
+  const decode = (host: string) =>
+    request(
+      codec.url,
+      `/${TOKEN}/decode`,
+      host,
+      'POST',
+      { 'content-type': 'application/json' },
+      '{"payloads":[]}',
+    );
   const port = new URL(codec.url).port;
-  for (const evil of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.example:${port}`, 'attacker.test']) expect({ evil, status: await decode(evil) }).toEqual({ evil, status: 421 });
-  for (const own of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `codec-server:${port}`, `codec.ops.example:${port}`]) expect({ own, status: await decode(own) }).toEqual({ own, status: 200 });
+  for (const evil of [
+    `evil.example:${port}`,
+    `127.0.0.1.nip.io:${port}`,
+    `localhost.evil.example:${port}`,
+    'attacker.test',
+  ])
+    expect({ evil, status: await decode(evil) }).toEqual({ evil, status: 421 });
+  for (const own of [
+    `127.0.0.1:${port}`,
+    `localhost:${port}`,
+    `[::1]:${port}`,
+    `codec-server:${port}`,
+    `codec.ops.example:${port}`,
+  ])
+    expect({ own, status: await decode(own) }).toEqual({ own, status: 200 });
 });
 
 it('the sandbox refuses a rebinding page’s Host (421) on the API and the control routes, and answers its own names', async () => {
   const port = new URL(sandbox.url).port;
   for (const path of ['/openapi.json', '/sandbox/health', '/v1/customers']) {
-    expect(await request(sandbox.url, path, `evil.example:${port}`, 'GET', { 'x-api-key': sandbox.apiKey })).toBe(421);
+    expect(
+      await request(sandbox.url, path, `evil.example:${port}`, 'GET', { 'x-api-key': sandbox.apiKey }),
+    ).toBe(421);
   }
   expect(await request(sandbox.url, '/sandbox/health', `127.0.0.1:${port}`)).toBe(200);
   expect(await request(sandbox.url, '/sandbox/health', `sandbox:${port}`)).toBe(200);
@@ -54,17 +91,42 @@ it('the sandbox refuses a rebinding page’s Host (421) on the API and the contr
 it('isOwnHost: every dotted DNS name that is not localhost or listed is refused (2,000 cases); literals and localhost pass', () => {
   const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/);
   fc.assert(
-    fc.property(fc.array(label, { minLength: 2, maxLength: 4 }), fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }), fc.boolean(), (labels, port, upper) => {
-      const name = labels.join('.');
-      fc.pre(labels.at(-1) !== 'localhost' && !/^[\d.]+$/.test(name));
-      const host = `${upper ? name.toUpperCase() : name}${port === undefined ? '' : `:${port}`}`;
-      expect(isOwnHost(host)).toBe(false);
-      expect(isOwnHost(host, { allowedHosts: [name] })).toBe(true);
-    }),
+    fc.property(
+      fc.array(label, { minLength: 2, maxLength: 4 }),
+      fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+      fc.boolean(),
+      (labels, port, upper) => {
+        const name = labels.join('.');
+        fc.pre(labels.at(-1) !== 'localhost' && !/^[\d.]+$/.test(name));
+        const host = `${upper ? name.toUpperCase() : name}${port === undefined ? '' : `:${port}`}`;
+        expect(isOwnHost(host)).toBe(false);
+        expect(isOwnHost(host, { allowedHosts: [name] })).toBe(true);
+      },
+    ),
     { numRuns: 2_000 },
   );
-  for (const own of ['127.0.0.1', '127.0.0.1:4030', '[::1]:4030', 'localhost', 'LOCALHOST:1', 'app.localhost:8233', 'sandbox:4010', '10.0.0.7:80']) expect({ own, ok: isOwnHost(own) }).toEqual({ own, ok: true });
-  for (const bad of [undefined, '', 'evil.example', 'evil.example.:80', '[::1', 'a b', 'localhost:abc', '127.0.0.1.nip.io']) expect({ bad, ok: isOwnHost(bad) }).toEqual({ bad, ok: false });
+  for (const own of [
+    '127.0.0.1',
+    '127.0.0.1:4030',
+    '[::1]:4030',
+    'localhost',
+    'LOCALHOST:1',
+    'app.localhost:8233',
+    'sandbox:4010',
+    '10.0.0.7:80',
+  ])
+    expect({ own, ok: isOwnHost(own) }).toEqual({ own, ok: true });
+  for (const bad of [
+    undefined,
+    '',
+    'evil.example',
+    'evil.example.:80',
+    '[::1',
+    'a b',
+    'localhost:abc',
+    '127.0.0.1.nip.io',
+  ])
+    expect({ bad, ok: isOwnHost(bad) }).toEqual({ bad, ok: false });
 });
 
 describe('the sandbox compares API keys in constant time', () => {
@@ -72,8 +134,12 @@ describe('the sandbox compares API keys in constant time', () => {
     const { findApiKey } = await import('../../src/sandbox/http/auth');
     const keys = [{ key: 'sk_aaaaaaaaaaaaaaaa' }, { key: 'sk_bbbbbbbbbbbbbbbb', allowedIps: ['10.0.0.1'] }];
     expect(findApiKey(keys, 'sk_bbbbbbbbbbbbbbbb')).toBe(keys[1]);
-    for (const wrong of ['sk_bbbbbbbbbbbbbbb', 'sk_bbbbbbbbbbbbbbbbb', 'SK_BBBBBBBBBBBBBBBB', '', 'sk_']) expect(findApiKey(keys, wrong)).toBeUndefined();
-    const source = (await import('node:fs')).readFileSync(require.resolve('../../src/sandbox/http/auth'), 'utf8');
+    for (const wrong of ['sk_bbbbbbbbbbbbbbb', 'sk_bbbbbbbbbbbbbbbbb', 'SK_BBBBBBBBBBBBBBBB', '', 'sk_'])
+      expect(findApiKey(keys, wrong)).toBeUndefined();
+    const source = (await import('node:fs')).readFileSync(
+      require.resolve('../../src/sandbox/http/auth'),
+      'utf8',
+    );
     expect(source).not.toMatch(/\.key\s*===|===\s*key\b/);
   });
 });

@@ -6,11 +6,28 @@ import { ISO_DATE } from '../../src/contract/iso-formats';
 
 it('ISO_DATE accepts what z.iso.date() accepts', () => {
   const day = fc.oneof(
-    fc.constantFrom('2024-02-29', '2026-02-29', '2000-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-1-01', '', 'x'),
-    fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-    fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 })).map(
-      ([y, m, d]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+    fc.constantFrom(
+      '2024-02-29',
+      '2026-02-29',
+      '2000-02-29',
+      '1900-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-1-01',
+      '',
+      'x',
     ),
+    fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+      )
+      .map(
+        ([y, m, d]) =>
+          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`,
+      ),
     fc.string({ maxLength: 12 }),
   );
   fc.assert(

@@ -19,13 +19,19 @@ function configured(extra: Record<string, string>): LambdaWorkerConfig {
     },
     { provider: {} as ProviderPort, dataConverter: {}, workflowBundle: { code: '' } },
   );
-  const config = { workerOptions: {}, shutdownHooks: [], runtimeOptions: {} } as unknown as LambdaWorkerConfig;
+  const config = {
+    workerOptions: {},
+    shutdownHooks: [],
+    runtimeOptions: {},
+  } as unknown as LambdaWorkerConfig;
   settings.configure(config);
   return config;
 }
 
 it('registers the xborder Nexus service handler', () => {
-  const services = (configured({}).workerOptions as { nexusServices?: Array<{ definition: { name: string } }> }).nexusServices ?? [];
+  const services =
+    (configured({}).workerOptions as { nexusServices?: Array<{ definition: { name: string } }> })
+      .nexusServices ?? [];
   expect(services.map((s) => s.definition.name)).toEqual([XBORDER_NEXUS_SERVICE]);
 });
 
@@ -38,9 +44,21 @@ it('delivers outbound events to XBORDER_EVENTS_URL: a payment event is POSTed th
   }) as typeof fetch;
   try {
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const activities = configured({ XBORDER_EVENTS_URL: 'https://backend.example/xborder-events', XBORDER_EVENTS_SECRETS: secret }).workerOptions
-      .activities as { deliverPaymentEvent: (url: string | null, event: unknown) => Promise<void> };
-    await activities.deliverPaymentEvent(null, { id: 'r:1', type: 'payment.created', version: 1, sequence: 1, occurredAt: '', paymentKey: 'k', data: {} });
+    const activities = configured({
+      XBORDER_EVENTS_URL: 'https://backend.example/xborder-events',
+      XBORDER_EVENTS_SECRETS: secret,
+    }).workerOptions.activities as {
+      deliverPaymentEvent: (url: string | null, event: unknown) => Promise<void>;
+    };
+    await activities.deliverPaymentEvent(null, {
+      id: 'r:1',
+      type: 'payment.created',
+      version: 1,
+      sequence: 1,
+      occurredAt: '',
+      paymentKey: 'k',
+      data: {},
+    });
     expect(posted).toEqual(['https://backend.example/xborder-events']);
   } finally {
     globalThis.fetch = realFetch;

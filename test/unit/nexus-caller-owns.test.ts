@@ -10,7 +10,9 @@ import { NEXUS_OWNER_MEMO } from '../../src/nexus/caller';
 import { callerWorkflowOf } from '../../src/nexus/caller-workflow';
 import { xborderFailureType } from '../../src/nexus/service';
 
-const storage = (globalThis as unknown as Record<symbol, AsyncLocalStorage<object>>)[Symbol.for('__temporal_nexus_context_storage__')]!;
+const storage = (globalThis as unknown as Record<symbol, AsyncLocalStorage<object>>)[
+  Symbol.for('__temporal_nexus_context_storage__')
+]!;
 
 /** A client whose payment `payment:owned` belongs to `xborder-shop`; every call is recorded. */
 function fakeClient() {
@@ -50,27 +52,40 @@ function context(operation: string): nexus.StartOperationContext {
 }
 
 async function asCaller<T>(endpoint: string, client: unknown, run: () => Promise<T>): Promise<T | unknown> {
-  return storage.run({ client, namespace: 'payments', taskQueue: 'xborder', endpoint, log: console }, () => run().catch((e: unknown) => e));
+  return storage.run({ client, namespace: 'payments', taskQueue: 'xborder', endpoint, log: console }, () =>
+    run().catch((e: unknown) => e),
+  );
 }
 
 const op = (name: 'getPaymentState' | 'cancelPayment' | 'paymentOutcome') =>
   xborderNexusHandler.getOperationHandler(name) as unknown as nexus.OperationHandler<unknown, unknown>;
 
-it.each(['getPaymentState', 'cancelPayment'] as const)('%s: another caller gets the answer of a key never used, and nothing is read or sent', async (name) => {
-  const { calls, client } = fakeClient();
-  const foreign = await asCaller('xborder-other', client, () => op(name).start(context(name), { paymentKey: 'owned', reason: 'x' }));
-  const never = await asCaller('xborder-other', client, () => op(name).start(context(name), { paymentKey: 'never', reason: 'x' }));
-  expect(xborderFailureType(foreign)).toBe('PAYMENT_NOT_FOUND');
-  expect(String(foreign).replace('owned', '<key>')).toBe(String(never).replace('never', '<key>'));
-  expect(calls).toEqual(['describe payment:owned', 'describe payment:never']);
-  // the owner is answered
-  const own = await asCaller('xborder-shop', client, () => op(name).start(context(name), { paymentKey: 'owned', reason: 'x' }));
-  expect(own).toMatchObject({ value: { workflowId: 'payment:owned' } });
-});
+it.each(['getPaymentState', 'cancelPayment'] as const)(
+  '%s: another caller gets the answer of a key never used, and nothing is read or sent',
+  async (name) => {
+    const { calls, client } = fakeClient();
+    const foreign = await asCaller('xborder-other', client, () =>
+      op(name).start(context(name), { paymentKey: 'owned', reason: 'x' }),
+    );
+    const never = await asCaller('xborder-other', client, () =>
+      op(name).start(context(name), { paymentKey: 'never', reason: 'x' }),
+    );
+    expect(xborderFailureType(foreign)).toBe('PAYMENT_NOT_FOUND');
+    expect(String(foreign).replace('owned', '<key>')).toBe(String(never).replace('never', '<key>'));
+    expect(calls).toEqual(['describe payment:owned', 'describe payment:never']);
+    // the owner is answered
+    const own = await asCaller('xborder-shop', client, () =>
+      op(name).start(context(name), { paymentKey: 'owned', reason: 'x' }),
+    );
+    expect(own).toMatchObject({ value: { workflowId: 'payment:owned' } });
+  },
+);
 
 it('a request routed through no endpoint is refused before anything is read', async () => {
   const { calls, client } = fakeClient();
-  const refused = await asCaller('', client, () => op('getPaymentState').start(context('getPaymentState'), { paymentKey: 'owned' }));
+  const refused = await asCaller('', client, () =>
+    op('getPaymentState').start(context('getPaymentState'), { paymentKey: 'owned' }),
+  );
   expect(refused).toBeInstanceOf(nexus.HandlerError);
   expect((refused as nexus.HandlerError).type).toBe('UNAUTHORIZED');
   expect(calls).toEqual([]);
@@ -79,9 +94,16 @@ it('a request routed through no endpoint is refused before anything is read', as
 it('a cancel whose token names another caller payment (tokens can be forged) cancels nothing; the owner cancels', async () => {
   const { calls, client } = fakeClient();
   const token = generateWorkflowRunOperationToken('payments', 'payment:owned');
-  const forged = await asCaller('xborder-other', client, () => op('paymentOutcome').cancel(context('paymentOutcome'), token));
+  const forged = await asCaller('xborder-other', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), token),
+  );
   expect((forged as nexus.HandlerError).type).toBe('NOT_FOUND');
-  const elsewhere = await asCaller('xborder-shop', client, () => op('paymentOutcome').cancel(context('paymentOutcome'), generateWorkflowRunOperationToken('payments', 'provider-payment:p1')));
+  const elsewhere = await asCaller('xborder-shop', client, () =>
+    op('paymentOutcome').cancel(
+      context('paymentOutcome'),
+      generateWorkflowRunOperationToken('payments', 'provider-payment:p1'),
+    ),
+  );
   expect((elsewhere as nexus.HandlerError).type).toBe('NOT_FOUND');
   expect(calls).not.toContain('cancel payment:owned');
   await asCaller('xborder-shop', client, () => op('paymentOutcome').cancel(context('paymentOutcome'), token));
@@ -89,7 +111,12 @@ it('a cancel whose token names another caller payment (tokens can be forged) can
 });
 
 it('the caller workflow is read from a workflow-event link; other links name nobody', () => {
-  const link = { type: 'temporal.api.common.v1.Link.WorkflowEvent', url: new URL('temporal:///namespaces/shop/workflows/order%2F7/run-1/history?referenceType=EventReference&eventID=5&eventType=NexusOperationScheduled') };
+  const link = {
+    type: 'temporal.api.common.v1.Link.WorkflowEvent',
+    url: new URL(
+      'temporal:///namespaces/shop/workflows/order%2F7/run-1/history?referenceType=EventReference&eventID=5&eventType=NexusOperationScheduled',
+    ),
+  };
   expect(callerWorkflowOf([link])).toEqual({ namespace: 'shop', workflowId: 'order/7' });
   expect(callerWorkflowOf([{ type: 'other', url: new URL('https://example.com') }])).toBeUndefined();
   expect(callerWorkflowOf(undefined)).toBeUndefined();

@@ -19,12 +19,21 @@ function refusal(input: unknown): nexus.HandlerError {
 }
 
 it('a valid input is returned as the workflow will receive it', () => {
-  const parsed = checkNexusPaymentInput({ paymentKey: 'order-k1', request: demoPaymentRequest('order-k1') }, AS_OF);
-  expect(parsed).toMatchObject({ paymentKey: 'order-k1', request: { source: { currencyCode: 'USDC', amount: 100 } } });
+  const parsed = checkNexusPaymentInput(
+    { paymentKey: 'order-k1', request: demoPaymentRequest('order-k1') },
+    AS_OF,
+  );
+  expect(parsed).toMatchObject({
+    paymentKey: 'order-k1',
+    request: { source: { currencyCode: 'USDC', amount: 100 } },
+  });
 });
 
 it('a missing field: BAD_REQUEST, not retryable, type PAYMENT_REQUEST_INVALID with the violations', () => {
-  const error = refusal({ paymentKey: 'order-k2', request: { ...demoPaymentRequest('order-k2'), paymentReason: undefined } });
+  const error = refusal({
+    paymentKey: 'order-k2',
+    request: { ...demoPaymentRequest('order-k2'), paymentReason: undefined },
+  });
   expect(error.type).toBe('BAD_REQUEST');
   expect(error.retryable).toBe(false);
   const cause = error.cause as ApplicationFailure;
@@ -45,10 +54,14 @@ it('a key that looks like personal data is refused before anything starts', () =
 });
 
 it('a rail that cannot carry the currency is refused with the client rule', () => {
-  const request = demoPaymentRequest('r2', 100, { destination: { currencyCode: 'BRL', rail: 'ACH', accountId: 'acc_1' } });
+  const request = demoPaymentRequest('r2', 100, {
+    destination: { currencyCode: 'BRL', rail: 'ACH', accountId: 'acc_1' },
+  });
   const error = refusal({ paymentKey: 'order-k3', request });
   expect((error.cause as ApplicationFailure).details?.[0]).toEqual({
-    violations: expect.arrayContaining([expect.objectContaining({ path: 'request.destination.rail', rule: 'RAIL_NOT_FOR_CURRENCY' })]),
+    violations: expect.arrayContaining([
+      expect.objectContaining({ path: 'request.destination.rail', rule: 'RAIL_NOT_FOR_CURRENCY' }),
+    ]),
   });
 });
 
@@ -58,7 +71,10 @@ it('not an object at all: refused, not a crash', () => {
 });
 
 it('xborderFailureType reads the type through a chain of causes and ignores other types', () => {
-  const wrapped = { type: 'NexusOperationFailure', cause: { type: 'OperationError', cause: { type: 'IDEMPOTENCY_KEY_REUSED' } } };
+  const wrapped = {
+    type: 'NexusOperationFailure',
+    cause: { type: 'OperationError', cause: { type: 'IDEMPOTENCY_KEY_REUSED' } },
+  };
   expect(xborderFailureType(wrapped)).toBe('IDEMPOTENCY_KEY_REUSED');
   expect(xborderFailureType({ type: 'SomethingElse' })).toBeNull();
   expect(xborderFailureType(undefined)).toBeNull();

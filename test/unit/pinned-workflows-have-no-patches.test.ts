@@ -46,7 +46,8 @@ function reachableFrom(entry: string): string[] {
 }
 
 const PATCH_CALL = /\b(patched|deprecatePatch)\s*\(/;
-const PATCH_IMPORT = /import\s*\{[^}]*\b(patched|deprecatePatch)\b[^}]*\}\s*from\s*['"]@temporalio\/workflow['"]/;
+const PATCH_IMPORT =
+  /import\s*\{[^}]*\b(patched|deprecatePatch)\b[^}]*\}\s*from\s*['"]@temporalio\/workflow['"]/;
 
 const pinned = Object.entries(WORKFLOW_VERSIONING_BEHAVIORS)
   .filter(([, behavior]) => behavior === 'PINNED')
@@ -74,7 +75,9 @@ describe('PINNED workflows read no patches', () => {
   });
 
   it('would see a patch in a shared module (the check is not blind)', () => {
-    const code = withoutComments("import { patched, log } from '@temporalio/workflow';\nif (patched('x')) log.info('y');\n");
+    const code = withoutComments(
+      "import { patched, log } from '@temporalio/workflow';\nif (patched('x')) log.info('y');\n",
+    );
     expect(PATCH_CALL.test(code) && PATCH_IMPORT.test(code)).toBe(true);
     expect(PATCH_CALL.test(withoutComments('// only patched() in a comment\n'))).toBe(false);
   });

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { loadOrCreateSecret } from '../../src/cli/dev';
 import { saveData } from '../../src/sandbox/persistence';
 import { writeGeneratedSecrets } from '../../src/sandbox/main';
-import { checkPrivateFile, ensurePrivateDir, PrivatePathError, writePrivateFile } from '../../src/support/private-files';
+import {
+  checkPrivateFile,
+  ensurePrivateDir,
+  PrivatePathError,
+  writePrivateFile,
+} from '../../src/support/private-files';
 
 const modeOf = (p: string) => statSync(p).mode & 0o777;
 let previousUmask: number;
@@ -44,7 +49,12 @@ it('the local stack’s secrets: generated 0600; an existing one left 0644 is na
 it('the sandbox’s generated-secrets file is 0600 even when the target existed 0644', () => {
   const target = path.join(scratch(), 'secrets.json');
   writeFileSync(target, '{}', { mode: 0o644 });
-  writeGeneratedSecrets({ webhookSecret: 'w', controlToken: 't' } as never, { webhookSecret: false, controlToken: false }, target, undefined);
+  writeGeneratedSecrets(
+    { webhookSecret: 'w', controlToken: 't' } as never,
+    { webhookSecret: false, controlToken: false },
+    target,
+    undefined,
+  );
   expect(modeOf(target)).toBe(0o600);
 });
 
@@ -62,15 +72,20 @@ it('a data directory: created 0700; an existing 0755 one of ours narrowed to 070
 
 // Needs root to hand a directory to another user (chown); CI and this machine run the tests as root.
 const asRoot = process.getuid?.() === 0 ? it : it.skip;
-asRoot('a data directory or file owned by another user is refused with a clear message, and left as it is', () => {
-  const theirs = scratch();
-  chmodSync(theirs, 0o755);
-  chownSync(theirs, 65534, 65534);
-  expect(() => ensurePrivateDir(theirs, () => undefined)).toThrow(PrivatePathError);
-  expect(() => ensurePrivateDir(theirs, () => undefined)).toThrow(/owned by uid 65534, not by this user.*--data-dir/);
-  expect(modeOf(theirs)).toBe(0o755);
-  const file = path.join(scratch(), 'secret');
-  writePrivateFile(file, 's');
-  chownSync(file, 65534, 65534);
-  expect(() => checkPrivateFile(file, () => undefined)).toThrow(PrivatePathError);
-});
+asRoot(
+  'a data directory or file owned by another user is refused with a clear message, and left as it is',
+  () => {
+    const theirs = scratch();
+    chmodSync(theirs, 0o755);
+    chownSync(theirs, 65534, 65534);
+    expect(() => ensurePrivateDir(theirs, () => undefined)).toThrow(PrivatePathError);
+    expect(() => ensurePrivateDir(theirs, () => undefined)).toThrow(
+      /owned by uid 65534, not by this user.*--data-dir/,
+    );
+    expect(modeOf(theirs)).toBe(0o755);
+    const file = path.join(scratch(), 'secret');
+    writePrivateFile(file, 's');
+    chownSync(file, 65534, 65534);
+    expect(() => checkPrivateFile(file, () => undefined)).toThrow(PrivatePathError);
+  },
+);

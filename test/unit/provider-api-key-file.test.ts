@@ -20,12 +20,18 @@ it('refuses both, neither, an unreadable or an empty file, naming the variable a
   const key = generatedApiKey();
   const file = path.join(dir, 'both');
   writeFileSync(file, key);
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY: key, XBORDER_PROVIDER_API_KEY_FILE: file })).toThrow(/not both/);
+  expect(() =>
+    workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY: key, XBORDER_PROVIDER_API_KEY_FILE: file }),
+  ).toThrow(/not both/);
   expect(() => workerConfigFromEnv(base)).toThrow(/XBORDER_PROVIDER_API_KEY is required/);
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: path.join(dir, 'missing') })).toThrow(/XBORDER_PROVIDER_API_KEY_FILE cannot be read \(ENOENT\)/);
+  expect(() =>
+    workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: path.join(dir, 'missing') }),
+  ).toThrow(/XBORDER_PROVIDER_API_KEY_FILE cannot be read \(ENOENT\)/);
   const empty = path.join(dir, 'empty');
   writeFileSync(empty, '\n');
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: empty })).toThrow(/XBORDER_PROVIDER_API_KEY_FILE is empty/);
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: empty })).toThrow(
+    /XBORDER_PROVIDER_API_KEY_FILE is empty/,
+  );
   try {
     workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY: key, XBORDER_PROVIDER_API_KEY_FILE: file });
   } catch (error) {
@@ -36,5 +42,7 @@ it('refuses both, neither, an unreadable or an empty file, naming the variable a
 it('refuses a published or placeholder key read from a file, as from the environment', () => {
   const file = path.join(dir, 'placeholder');
   writeFileSync(file, 'change-me\n');
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: file })).toThrow(/XBORDER_PROVIDER_API_KEY/);
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_API_KEY_FILE: file })).toThrow(
+    /XBORDER_PROVIDER_API_KEY/,
+  );
 });

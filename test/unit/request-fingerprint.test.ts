@@ -25,9 +25,17 @@ describe('request fingerprint', () => {
   });
 
   it('ignores key order and undefined members, and survives a JSON round trip (what the workflow receives)', () => {
-    const sent = { paymentKey: 'k1', request: { source: { amount: 100, currencyCode: 'USDC' }, note: undefined }, at: new Date(0) };
+    const sent = {
+      paymentKey: 'k1',
+      request: { source: { amount: 100, currencyCode: 'USDC' }, note: undefined },
+      at: new Date(0),
+    };
     const received = JSON.parse(JSON.stringify(sent)) as unknown;
-    const reordered = { request: { source: { currencyCode: 'USDC', amount: 100 } }, at: new Date(0).toISOString(), paymentKey: 'k1' };
+    const reordered = {
+      request: { source: { currencyCode: 'USDC', amount: 100 } },
+      at: new Date(0).toISOString(),
+      paymentKey: 'k1',
+    };
     expect(requestFingerprint(received)).toBe(requestFingerprint(sent));
     expect(requestFingerprint(reordered)).toBe(requestFingerprint(sent));
     expect(requestFingerprint({ ...sent, paymentKey: 'k2' })).not.toBe(requestFingerprint(sent));

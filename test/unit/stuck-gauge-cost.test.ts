@@ -16,9 +16,13 @@ const PAGE = 1_000; // the SDK's visibility page
 /** A fake of the calls the gauge makes; every query that names PINNED runs matches the parked payments, none else. */
 function recordingTemporal(parked: number) {
   const calls: string[] = [];
-  const matches = (query: string) => (query.includes("TemporalWorkflowVersioningBehavior = 'Pinned'") ? parked : 0);
+  const matches = (query: string) =>
+    query.includes("TemporalWorkflowVersioningBehavior = 'Pinned'") ? parked : 0;
   const scheduled = { seconds: String(Math.floor(now.getTime() / 1000) - 120), nanos: 0 };
-  const backlog = (buildId: string) => (buildId === 'A' ? { approximateBacklogCount: parked, approximateBacklogAge: { seconds: 120 } } : { approximateBacklogCount: 0, approximateBacklogAge: null });
+  const backlog = (buildId: string) =>
+    buildId === 'A'
+      ? { approximateBacklogCount: parked, approximateBacklogAge: { seconds: 120 } }
+      : { approximateBacklogCount: 0, approximateBacklogAge: null };
   const client = {
     options: { namespace: 'default' },
     workflowService: {
@@ -34,17 +38,31 @@ function recordingTemporal(parked: number) {
           },
         };
       },
-      describeWorkerDeploymentVersion: async ({ deploymentVersion }: { deploymentVersion: { buildId: string } }) => {
+      describeWorkerDeploymentVersion: async ({
+        deploymentVersion,
+      }: {
+        deploymentVersion: { buildId: string };
+      }) => {
         calls.push(`describeWorkerDeploymentVersion ${deploymentVersion.buildId}`);
-        return { versionTaskQueues: [{ name: 'xborder', type: 1 /* WORKFLOW */, stats: backlog(deploymentVersion.buildId) }] };
+        return {
+          versionTaskQueues: [
+            { name: 'xborder', type: 1 /* WORKFLOW */, stats: backlog(deploymentVersion.buildId) },
+          ],
+        };
       },
       describeTaskQueue: async () => {
         calls.push('describeTaskQueue');
         return {
           pollers: [
-            { deploymentOptions: { deploymentName: 'xborder', buildId: 'B' }, lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 5 } },
+            {
+              deploymentOptions: { deploymentName: 'xborder', buildId: 'B' },
+              lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 5 },
+            },
             // a worker of B stopped 10 minutes ago: the server still lists it, it is not live
-            { deploymentOptions: { deploymentName: 'xborder', buildId: 'B' }, lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 600 } },
+            {
+              deploymentOptions: { deploymentName: 'xborder', buildId: 'B' },
+              lastAccessTime: { seconds: Math.floor(now.getTime() / 1000) - 600 },
+            },
           ],
         };
       },
@@ -59,7 +77,13 @@ function recordingTemporal(parked: number) {
           const n = matches(query);
           for (let page = 0; page === 0 || page * PAGE < n; page++) {
             calls.push('list page');
-            for (let i = page * PAGE; i < Math.min(n, (page + 1) * PAGE); i++) yield { workflowId: `payment:${i}`, runId: `run-${i}`, startTime: now, typedSearchAttributes: { get: () => undefined } };
+            for (let i = page * PAGE; i < Math.min(n, (page + 1) * PAGE); i++)
+              yield {
+                workflowId: `payment:${i}`,
+                runId: `run-${i}`,
+                startTime: now,
+                typedSearchAttributes: { get: () => undefined },
+              };
           }
         })(),
       getHandle: () => ({
@@ -76,22 +100,35 @@ function recordingTemporal(parked: number) {
 it(`counts ${PARKED.toLocaleString('en')} payments waiting on a drained-away build in a dozen calls, not one describe each`, async () => {
   // before: what the gauge ran each refresh until now, and what `xborder stuck` still runs (it prints each payment)
   const listed = recordingTemporal(PARKED);
-  const found = await findStuckPayments(listed.client, { now, deploymentName: 'xborder', waitingTaskLimitMs: 60_000 });
+  const found = await findStuckPayments(listed.client, {
+    now,
+    deploymentName: 'xborder',
+    waitingTaskLimitMs: 60_000,
+  });
   expect(found.filter((p) => p.kind === 'WAITING_FOR_ITS_BUILD')).toHaveLength(PARKED);
   expect(listed.calls.filter((c) => c === 'describe')).toHaveLength(PARKED);
-  expect(listed.calls.length).toBe(10_019); // 8 kinds' lists, the deployment, 10 pages, 10,000 describes
+  expect(listed.calls.length).toBe(10_020); // 9 kinds' lists (QUOTING_TOO_LONG the ninth), the deployment, 10 pages, 10,000 describes
 
   // after: the gauge's refresh
   const counted = recordingTemporal(PARKED);
   const registry = new PrometheusRegistry();
-  const gauge = startStuckPaymentsGauge({ client: counted.client, meter: registry, intervalMs: 3_600_000, inProgressLimitMs: 24 * 3_600_000, deploymentName: 'xborder', waitingTaskLimitMs: 60_000, taskQueue: 'xborder', now: () => now });
+  const gauge = startStuckPaymentsGauge({
+    client: counted.client,
+    meter: registry,
+    intervalMs: 3_600_000,
+    inProgressLimitMs: 24 * 3_600_000,
+    deploymentName: 'xborder',
+    waitingTaskLimitMs: 60_000,
+    taskQueue: 'xborder',
+    now: () => now,
+  });
   const result = await gauge.refresh();
   await gauge.stop();
   expect(result.counts.WAITING_FOR_ITS_BUILD).toBe(PARKED); // the same answer
   const perRefresh = counted.calls.length / 2; // the gauge counts once at start, then the refresh above
   expect(counted.calls.filter((c) => c === 'describe')).toEqual([]);
   expect(perRefresh).toBe(result.calls);
-  expect(perRefresh).toBe(13); // 8 counts, the deployment, A's and B's backlogs, B's pollers (workflow, activity)
+  expect(perRefresh).toBe(14); // 9 counts (QUOTING_TOO_LONG the ninth), the deployment, A's and B's backlogs, B's pollers (workflow, activity)
   expect(registry.render()).toContain('xborder_stuck_payments{kind="WAITING_FOR_ITS_BUILD"} 10000');
   expect(registry.render()).toContain('xborder_build_pollers{build="current",task_type="workflow"} 1');
 });
@@ -100,7 +137,15 @@ it('costs the same at 10 parked payments as at 10,000', async () => {
   const costs: number[] = [];
   for (const parked of [10, PARKED]) {
     const { client, calls } = recordingTemporal(parked);
-    const gauge = startStuckPaymentsGauge({ client, meter: new PrometheusRegistry(), intervalMs: 3_600_000, inProgressLimitMs: 24 * 3_600_000, deploymentName: 'xborder', taskQueue: 'xborder', now: () => now });
+    const gauge = startStuckPaymentsGauge({
+      client,
+      meter: new PrometheusRegistry(),
+      intervalMs: 3_600_000,
+      inProgressLimitMs: 24 * 3_600_000,
+      deploymentName: 'xborder',
+      taskQueue: 'xborder',
+      now: () => now,
+    });
     await gauge.refresh();
     await gauge.stop();
     costs.push(calls.length / 2); // the first count at start and the refresh

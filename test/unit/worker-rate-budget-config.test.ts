@@ -10,14 +10,26 @@ it('is on by default: 8 calls per second for one process', () => {
 });
 
 it('splits the key budget between the processes that share the key', () => {
-  const config = workerConfigFromEnv({ ...base, XBORDER_PROVIDER_CALLS_PER_SECOND: '20', XBORDER_PROVIDER_PROCESSES: '4' });
+  const config = workerConfigFromEnv({
+    ...base,
+    XBORDER_PROVIDER_CALLS_PER_SECOND: '20',
+    XBORDER_PROVIDER_PROCESSES: '4',
+  });
   expect(config.provider.rateBudget).toEqual({ callsPerSecond: 5, burst: 5 });
   expect(processShare(2, 8)).toEqual({ callsPerSecond: 0.25, burst: 1 });
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_PROCESSES: '0' })).toThrow(/XBORDER_PROVIDER_PROCESSES/);
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_PROVIDER_PROCESSES: '0' })).toThrow(
+    /XBORDER_PROVIDER_PROCESSES/,
+  );
 });
 
 it('the shares of N processes add up to the budget, bursts to at most max(N, budget)', () => {
-  for (const [budget, n] of [[8, 1], [8, 3], [20, 4], [2, 8], [100, 7]] as const) {
+  for (const [budget, n] of [
+    [8, 1],
+    [8, 3],
+    [20, 4],
+    [2, 8],
+    [100, 7],
+  ] as const) {
     const share = processShare(budget, n);
     expect(share.callsPerSecond * n).toBeCloseTo(budget, 9);
     expect(share.burst * n).toBeLessThanOrEqual(Math.max(n, budget));

@@ -10,7 +10,8 @@ import { generatedApiKey } from '../support/secrets';
 import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
 
 // Every registered workflow has a behaviour: a compile-time check (tsc runs over the tests).
-export const everyWorkflowHasABehavior: Record<keyof typeof registered, string> = WORKFLOW_VERSIONING_BEHAVIORS;
+export const everyWorkflowHasABehavior: Record<keyof typeof registered, string> =
+  WORKFLOW_VERSIONING_BEHAVIORS;
 
 const base = { XBORDER_PROVIDER_URL: 'http://127.0.0.1:4010', XBORDER_PROVIDER_API_KEY: generatedApiKey() };
 
@@ -43,23 +44,36 @@ it('versions the worker by default: deployment xborder, no build id from the env
 });
 
 it('leaves the worker unversioned only with an explicit XBORDER_WORKER_VERSIONING=false', () => {
-  expect(workerConfigFromEnv({ ...base, XBORDER_BUILD_ID: 'abc', XBORDER_WORKER_VERSIONING: 'false' })).not.toHaveProperty('deployment');
+  expect(
+    workerConfigFromEnv({ ...base, XBORDER_BUILD_ID: 'abc', XBORDER_WORKER_VERSIONING: 'false' }),
+  ).not.toHaveProperty('deployment');
 });
 
 it('declares the deployment name and build id, the build id never the package version by default', () => {
-  expect(workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment?.version.buildId).not.toBe(packageVersion());
+  expect(
+    workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment?.version.buildId,
+  ).not.toBe(packageVersion());
   expect(workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true' }).deployment).toEqual({
     version: { deploymentName: 'xborder' },
     defaultVersioningBehavior: 'AUTO_UPGRADE',
   });
   expect(
-    workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_DEPLOYMENT_NAME: 'xborder-eu', XBORDER_BUILD_ID: 'git-3f2a9c1' }).deployment?.version,
+    workerConfigFromEnv({
+      ...base,
+      XBORDER_WORKER_VERSIONING: 'true',
+      XBORDER_DEPLOYMENT_NAME: 'xborder-eu',
+      XBORDER_BUILD_ID: 'git-3f2a9c1',
+    }).deployment?.version,
   ).toEqual({ deploymentName: 'xborder-eu', buildId: 'git-3f2a9c1' });
 });
 
 it('refuses a bad XBORDER_WORKER_VERSIONING or an empty build id with the variable named', () => {
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'yes' })).toThrow(/XBORDER_WORKER_VERSIONING must be true or false/);
-  expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_BUILD_ID: '' })).toThrow(/XBORDER_BUILD_ID/);
+  expect(() => workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'yes' })).toThrow(
+    /XBORDER_WORKER_VERSIONING must be true or false/,
+  );
+  expect(() =>
+    workerConfigFromEnv({ ...base, XBORDER_WORKER_VERSIONING: 'true', XBORDER_BUILD_ID: '' }),
+  ).toThrow(/XBORDER_BUILD_ID/);
 });
 
 it('derives the build id from the workflow bundle: another code is another id, the same code the same id', async () => {
@@ -67,7 +81,9 @@ it('derives the build id from the workflow bundle: another code is another id, t
   const b = await workflowBundleDigest({ code: 'bundle A\n// one character more' });
   expect(a).toMatch(/^[0-9a-f]{64}$/);
   expect(derivedBuildId(a, '0.3.0')).toBe(`0.3.0+${a.slice(0, 12)}`);
-  expect(derivedBuildId(a, '0.3.0')).toBe(derivedBuildId(await workflowBundleDigest({ code: 'bundle A' }), '0.3.0'));
+  expect(derivedBuildId(a, '0.3.0')).toBe(
+    derivedBuildId(await workflowBundleDigest({ code: 'bundle A' }), '0.3.0'),
+  );
   // the version unchanged, the code changed: never the same id (what a version-only build id got wrong)
   expect(derivedBuildId(b, '0.3.0')).not.toBe(derivedBuildId(a, '0.3.0'));
 });

@@ -19,7 +19,10 @@ function loadedAfter(modules: string[], then = ''): { zod: string[]; contract: s
       zod: loaded.filter((k) => k.includes('/node_modules/zod/')),
       contract: loaded.filter((k) => k.includes('/src/contract/')).map((k) => k.split('/src/contract/')[1]),
     }));`;
-  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as { zod: string[]; contract: string[] };
 }
 
@@ -35,7 +38,8 @@ describe('workflow code evaluates no zod', () => {
     expect(zod).toEqual([]);
     expect(contract).not.toContain('index.ts');
     // the zod-bearing schema files of the contract are not among them either
-    for (const file of ['payment.ts', 'primitives.ts', 'errors.ts', 'customer.ts', 'account.ts']) expect(contract).not.toContain(file);
+    for (const file of ['payment.ts', 'primitives.ts', 'errors.ts', 'customer.ts', 'account.ts'])
+      expect(contract).not.toContain(file);
   }, 60_000);
 
   it('the built workflow bundle contains no zod module at all', async () => {

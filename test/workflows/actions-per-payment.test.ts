@@ -8,7 +8,13 @@
 // and why the counts are repeatable); actions are counted from the histories by Temporal Cloud's mapping
 // (src/telemetry/temporal-actions.ts: what is billed, what a history cannot show).
 import { describeCount, type ActionCount } from '../../src/telemetry/temporal-actions';
-import { runPath, runSkeleton, startSkeletonWorker, type PathName, type SkeletonName } from './support/payment-paths';
+import {
+  runPath,
+  runSkeleton,
+  startSkeletonWorker,
+  type PathName,
+  type SkeletonName,
+} from './support/payment-paths';
 import { useTestBed } from './support/test-bed';
 
 /**
@@ -42,25 +48,68 @@ import { useTestBed } from './support/test-bed';
  * entities of a path summed: a requote has two); `total` is payment + entity.
  */
 const BUDGET: Record<PathName, { total: number; payment: string; entity: string; events?: string }> = {
-  'payout completed': { total: 26, payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
+  'payout completed': {
+    total: 26,
+    payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 1, upsert 3',
+    entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+  },
   // outbound events (docs/outbound-events.md): 'payout completed' + the payment's three hand-overs and the
   // delivery workflow ('events' below)
   // +13 on 'payout completed': payment +3 localActivity (one hand-over per event); the delivery workflow 10 (start 1,
   // signal 3, activity 3, timer 3: after each delivery it waits for the next event, at most a day)
-  'payout completed, with events': { total: 39, payment: 'start 1, signal 4, update 1, activity 1, localActivity 5, timer 1, upsert 3', entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4', events: 'start 1, signal 3, activity 3, timer 3' },
-  'pull payment completed': { total: 22, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
-  PAYIN: { total: 5, payment: '', entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3' },
-  'requote then completed': { total: 50, payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5', entity: 'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6' },
-  'cancelled before funds': { total: 51, payment: 'start 1, update 2, activity 13, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
-  expired: { total: 51, payment: 'start 1, update 1, activity 14, localActivity 2, timer 14, upsert 3', entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3' },
-  'refunded after late funds': { total: 23, payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3', entity: 'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3' },
-  failed: { total: 23, payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3', entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4' },
+  'payout completed, with events': {
+    total: 39,
+    payment: 'start 1, signal 4, update 1, activity 1, localActivity 5, timer 1, upsert 3',
+    entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+    events: 'start 1, signal 3, activity 3, timer 3',
+  },
+  'pull payment completed': {
+    total: 22,
+    payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2',
+    entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+  },
+  PAYIN: {
+    total: 5,
+    payment: '',
+    entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3',
+  },
+  'requote then completed': {
+    total: 50,
+    payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5',
+    entity:
+      'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6',
+  },
+  'cancelled before funds': {
+    total: 51,
+    payment: 'start 1, update 2, activity 13, localActivity 2, timer 14, upsert 3',
+    entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
+  },
+  expired: {
+    total: 51,
+    payment: 'start 1, update 1, activity 14, localActivity 2, timer 14, upsert 3',
+    entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
+  },
+  'refunded after late funds': {
+    total: 23,
+    payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3',
+    entity:
+      'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3',
+  },
+  failed: {
+    total: 23,
+    payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3',
+    entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+  },
 };
 
 /** The floor the budget is read against (scripts/bench/skeleton, driven as the bench's P1 drives it). */
 const FLOOR: Record<SkeletonName, { total: number; first: string; second: string }> = {
   skeleton: { total: 5, first: 'start 1, signal 1, update 1, activity 2', second: '' },
-  'two-workflow skeleton': { total: 7, first: 'start 1, signal 1, update 1, activity 2', second: 'start 1, signal 1' },
+  'two-workflow skeleton': {
+    total: 7,
+    first: 'start 1, signal 1, update 1, activity 2',
+    second: 'start 1, signal 1',
+  },
 };
 
 const bed = useTestBed();
@@ -69,17 +118,30 @@ const kinds = (c: ActionCount | undefined): string => (c ? describeCount(c) : ''
 const PATH_TIMEOUT_MS = 240_000;
 
 describe('Temporal actions per payment, held as a budget', () => {
-  it.each(Object.keys(BUDGET) as PathName[])('%s', async (path) => {
-    const count = await runPath(bed, path);
-    const events = count.byRole.events ? { events: kinds(count.byRole.events) } : {};
-    expect({ total: count.total.total, payment: kinds(count.byRole.payment), entity: kinds(count.byRole.entity), ...events }).toEqual(BUDGET[path]);
-  }, PATH_TIMEOUT_MS);
+  it.each(Object.keys(BUDGET) as PathName[])(
+    '%s',
+    async (path) => {
+      const count = await runPath(bed, path);
+      const events = count.byRole.events ? { events: kinds(count.byRole.events) } : {};
+      expect({
+        total: count.total.total,
+        payment: kinds(count.byRole.payment),
+        entity: kinds(count.byRole.entity),
+        ...events,
+      }).toEqual(BUDGET[path]);
+    },
+    PATH_TIMEOUT_MS,
+  );
 
   it.each(Object.keys(FLOOR) as SkeletonName[])('floor: %s', async (name) => {
     const skeleton = await startSkeletonWorker(bed.env);
     try {
       const count = await runSkeleton(bed.env, skeleton.taskQueue, name);
-      expect({ total: count.total.total, first: kinds(count.byRole.skeleton), second: kinds(count.byRole.skeletonEntity) }).toEqual(FLOOR[name]);
+      expect({
+        total: count.total.total,
+        first: kinds(count.byRole.skeleton),
+        second: kinds(count.byRole.skeletonEntity),
+      }).toEqual(FLOOR[name]);
     } finally {
       await skeleton.stop();
     }

@@ -7,21 +7,34 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { XborderEventSchema } from '../../src/contract/outbound-events';
 import { paymentStateQuery } from '../../workflows/payment/api';
 import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { wrapActivities } from './support/fake-provider';
-import { closedPaymentOutcome, deliverPaymentEvent, eventually, sleepPastFundingDeadline } from './support/harness';
+import {
+  closedPaymentOutcome,
+  deliverPaymentEvent,
+  eventually,
+  sleepPastFundingDeadline,
+} from './support/harness';
 import { providerPaymentDriver } from './support/provider-payment-entity';
 import { MIN, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
 const { snapshot } = providerPaymentDriver(bed);
 
-async function startWithEvents(input: Parameters<typeof bed.startPayment>[0] = {}): Promise<{ handle: WorkflowHandle; key: string; id: string }> {
+async function startWithEvents(
+  input: Parameters<typeof bed.startPayment>[0] = {},
+): Promise<{ handle: WorkflowHandle; key: string; id: string }> {
   bed.worker.deliveredEvents.length = 0;
   const handle = await bed.startPayment({ events: {}, ...input });
   const key = handle.workflowId.replace(/^payment:/, '');
   bed.worker.started.add(paymentEventsWorkflowId(key));
-  const s = await eventually(() => handle.query(paymentStateQuery), (st) => st.providerPaymentId !== null);
+  const s = await eventually(
+    () => handle.query(paymentStateQuery),
+    (st) => st.providerPaymentId !== null,
+  );
   bed.worker.started.add(providerPaymentWorkflowId(s.providerPaymentId!));
   return { handle, key, id: s.providerPaymentId! };
 }
@@ -55,9 +68,14 @@ it('late funds refunded on an EXPIRED payment after its outcome are announced on
 it('a COMPLETED the payment read itself while its entity’s confirming read was failing is no move after the outcome', async () => {
   const fake = bed.newFake();
   // the payment reads the service itself after 2 quiet minutes
-  const { handle, key, id } = await startWithEvents({ options: { expiredLingerMs: MIN, reconcileEveryMs: 2 * MIN } });
+  const { handle, key, id } = await startWithEvents({
+    options: { expiredLingerMs: MIN, reconcileEveryMs: 2 * MIN },
+  });
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(id, await bed.env.currentTimeMs()));
-  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+  await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'IN_PROGRESS',
+  );
 
   let entityReadsFail = true;
   wrapActivities(fake, (inner) => ({
@@ -68,16 +86,26 @@ it('a COMPLETED the payment read itself while its entity’s confirming read was
     },
   }));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(id, 'COMPLETED'));
-  await eventually(() => snapshot(id), (s) => (s.unconfirmed?.length ?? 0) > 0);
+  await eventually(
+    () => snapshot(id),
+    (s) => (s.unconfirmed?.length ?? 0) > 0,
+  );
   // the payment's own read decides COMPLETED; the entity's push is still held
   await bed.env.sleep(3 * MIN);
   expect((await closedPaymentOutcome(handle, 30_000)).outcome).toBe('COMPLETED');
 
   entityReadsFail = false;
   await bed.env.sleep(6 * MIN); // the entity reads again 5 minutes after a read that failed for good
-  await eventually(() => snapshot(id), (s) => (s.unconfirmed?.length ?? 0) === 0 && s.payment?.status === 'COMPLETED');
+  await eventually(
+    () => snapshot(id),
+    (s) => (s.unconfirmed?.length ?? 0) === 0 && s.payment?.status === 'COMPLETED',
+  );
   await bed.env.sleep(10 * MIN);
-  expect(eventsOf(key).map((e) => e.type)).toEqual(['payment.created', 'payment.funds_received', 'payment.completed']);
+  expect(eventsOf(key).map((e) => e.type)).toEqual([
+    'payment.created',
+    'payment.funds_received',
+    'payment.completed',
+  ]);
 }, 90_000);
 
 it('a return heard 8 days after COMPLETED, once the entity has ended, is announced once by the fresh run', async () => {
@@ -85,7 +113,10 @@ it('a return heard 8 days after COMPLETED, once the entity has ended, is announc
   const { handle, key, id } = await startWithEvents();
   bed.worker.paymentWorkflowOf.set(id, handle.workflowId); // what visibility answers on a real server
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(id, await bed.env.currentTimeMs()));
-  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+  await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'IN_PROGRESS',
+  );
   const completed = await fake.advance(id, 'COMPLETED');
   await deliverPaymentEvent(bed.env, bed.taskQueue, completed);
   expect((await closedPaymentOutcome(handle)).outcome).toBe('COMPLETED');
@@ -104,11 +135,19 @@ it('a return heard 8 days after COMPLETED, once the entity has ended, is announc
     (m) => m.length >= 1,
     20_000,
   );
-  expect(moved[0]).toMatchObject({ sequence: 4, data: { providerPaymentId: id, providerStatus: 'REFUNDED', code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' } });
+  expect(moved[0]).toMatchObject({
+    sequence: 4,
+    data: { providerPaymentId: id, providerStatus: 'REFUNDED', code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' },
+  });
 
   // the sender retries after that run has ended too: the registration says the move was handed over already
   await bed.env.sleep(8 * 24 * 60 * MIN);
   await deliverPaymentEvent(bed.env, bed.taskQueue, returned);
   await bed.env.sleep(10 * MIN);
-  expect(eventsOf(key).map((e) => e.type)).toEqual(['payment.created', 'payment.funds_received', 'payment.completed', 'payment.moved_after_outcome']);
+  expect(eventsOf(key).map((e) => e.type)).toEqual([
+    'payment.created',
+    'payment.funds_received',
+    'payment.completed',
+    'payment.moved_after_outcome',
+  ]);
 }, 120_000);

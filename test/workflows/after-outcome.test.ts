@@ -1,7 +1,12 @@
 // Nothing closes before the money can no longer move.
 import { getPaymentState } from '../../src/client/payments';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { customerEventSignal, customerSnapshotQuery, providerCustomerWorkflowId, PROVIDER_CUSTOMER_WORKFLOW_TYPE } from '../../workflows/provider-customer/api';
+import {
+  customerEventSignal,
+  customerSnapshotQuery,
+  providerCustomerWorkflowId,
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+} from '../../workflows/provider-customer/api';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
 import { uniqueWorkflowId } from '../support/temporal';
 import { DAY, useTestBed } from './support/test-bed';
@@ -16,7 +21,11 @@ it('a return by the receiving bank after COMPLETED is seen by whoever asks the c
   const handle = await bed.startPayment();
   const c = await created(handle);
   bed.worker.started.add(providerPaymentWorkflowId(c.providerPaymentId));
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(c.providerPaymentId, await bed.env.currentTimeMs()));
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await fake.fund(c.providerPaymentId, await bed.env.currentTimeMs()),
+  );
   const completed = await fake.advance(c.providerPaymentId, 'COMPLETED');
   await deliverPaymentEvent(bed.env, bed.taskQueue, completed);
   expect((await closedPaymentOutcome(handle)).outcome).toBe('COMPLETED');

@@ -13,7 +13,10 @@ import { useTestBed } from './support/test-bed';
 const bed = useTestBed();
 
 async function createdId(handle: WorkflowHandle): Promise<string> {
-  const s = await eventually(() => handle.query(paymentStateQuery), (st) => st.providerPaymentId !== null);
+  const s = await eventually(
+    () => handle.query(paymentStateQuery),
+    (st) => st.providerPaymentId !== null,
+  );
   bed.worker.started.add(providerPaymentWorkflowId(s.providerPaymentId!));
   return s.providerPaymentId!;
 }
@@ -22,7 +25,10 @@ async function createdId(handle: WorkflowHandle): Promise<string> {
 async function completeThenReturn(handle: WorkflowHandle, times: number): Promise<string> {
   const id = await createdId(handle);
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
-  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+  await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'IN_PROGRESS',
+  );
   const completed = await bed.fake.advance(id, 'COMPLETED');
   await deliverPaymentEvent(bed.env, bed.taskQueue, completed);
   expect((await closedPaymentOutcome(handle)).outcome).toBe('COMPLETED');
@@ -46,7 +52,10 @@ describe('a move after the outcome', () => {
     bed.worker.started.add(paymentEventsWorkflowId(key));
     const id = await completeThenReturn(handle, 2);
     const mine = () => bed.worker.deliveredEvents.filter((e) => e.paymentKey === key);
-    await eventually(() => Promise.resolve(mine().length), (n) => n >= 4);
+    await eventually(
+      () => Promise.resolve(mine().length),
+      (n) => n >= 4,
+    );
     await bed.env.sleep(10 * 60_000); // a second hand-over would have landed by now
     const events = mine();
     expect(events.map((e) => [e.sequence, e.type])).toEqual([
@@ -80,7 +89,10 @@ describe('a move after the outcome', () => {
     bed.worker.started.add(paymentEventsWorkflowId(key));
     const id = await completeThenReturn(handle, 1);
     const mine = () => bed.worker.deliveredEvents.filter((e) => e.paymentKey === key);
-    await eventually(() => Promise.resolve(mine().length), (n) => n >= 4);
+    await eventually(
+      () => Promise.resolve(mine().length),
+      (n) => n >= 4,
+    );
     expect(mine().map((e) => [e.sequence, e.type])).toEqual([
       [1, 'payment.created'],
       [2, 'payment.funds_received'],

@@ -1,6 +1,9 @@
 // onboardCustomer without a review webhook: GET reconciliation when the client has one, and the review
 // deadline (REVIEW_TIMEOUT) when it has none. Timer-driven, so in a file (and time-skipping server) of its own.
-import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
+import {
+  ONBOARD_CUSTOMER_WORKFLOW_TYPE,
+  type OnboardCustomerResult,
+} from '../../workflows/onboard-customer/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, eventually } from './support/harness';
 import { MIN, useTestBed } from './support/test-bed';

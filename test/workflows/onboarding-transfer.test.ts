@@ -1,9 +1,19 @@
 // onboardCustomer, registerAccount and transfer on the time-skipping server with fake activities.
-import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
-import { REGISTER_ACCOUNT_WORKFLOW_TYPE, type RegisterAccountResult } from '../../workflows/register-account/api';
+import {
+  ONBOARD_CUSTOMER_WORKFLOW_TYPE,
+  type OnboardCustomerResult,
+} from '../../workflows/onboard-customer/api';
+import {
+  REGISTER_ACCOUNT_WORKFLOW_TYPE,
+  type RegisterAccountResult,
+} from '../../workflows/register-account/api';
 import { TRANSFER_WORKFLOW_TYPE, type TransferResult } from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
-import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
+import {
+  customerEventSignal,
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+  providerCustomerWorkflowId,
+} from '../../workflows/provider-customer/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';

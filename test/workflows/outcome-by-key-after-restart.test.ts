@@ -32,11 +32,17 @@ it('awaitPaymentOutcome and awaitTransferOutcome answer by key alone, from a new
 
   // the backend "restarts" while the payment waits for funds: it waits by key on a client of its own
   const waiting = awaitPaymentOutcome(restartedClient(), paymentKey);
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(providerPaymentId, await bed.env.currentTimeMs()));
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await fake.fund(providerPaymentId, await bed.env.currentTimeMs()),
+  );
   await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(providerPaymentId, 'COMPLETED'));
   await expect(waiting).resolves.toMatchObject({ outcome: 'COMPLETED', payment: { id: providerPaymentId } });
   // the workflow ID works as well as the key, and a closed payment answers at once
-  await expect(awaitPaymentOutcome(restartedClient(), started.workflowId)).resolves.toMatchObject({ outcome: 'COMPLETED' });
+  await expect(awaitPaymentOutcome(restartedClient(), started.workflowId)).resolves.toMatchObject({
+    outcome: 'COMPLETED',
+  });
 
   // a transfer of that payment key attaches to the closed payment; its outcome is read by the transfer's key
   const transferKey = uniqueWorkflowId('bykeyt');

@@ -13,7 +13,7 @@ const bed = useTestBed();
 
 describe('NEEDS_ATTENTION while another funded payment still moves', () => {
   it('reads the other payment on a timer and ends once the provider says it ended, with no notice', async () => {
-    const fake = bed.newFake({ entityReconcileEveryMs: DAY }) // 31 days: the entities' hourly reads are not what is tested;
+    const fake = bed.newFake({ entityReconcileEveryMs: DAY }); // 31 days: the entities' hourly reads are not what is tested;
     const paymentKey = uniqueWorkflowId('still');
     const started = await startPayment(
       bed.env.client,

@@ -6,7 +6,12 @@ import { cancelPayment, getPaymentState, startPayment } from '../../src/client';
 import { paymentStateQuery, PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import type { FakeProvider } from './support/fake-provider';
-import { closedPaymentOutcome, deliverPaymentEvent, eventually, sleepPastFundingDeadline } from './support/harness';
+import {
+  closedPaymentOutcome,
+  deliverPaymentEvent,
+  eventually,
+  sleepPastFundingDeadline,
+} from './support/harness';
 import { DAY, MIN, paymentRequest, useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
@@ -72,7 +77,10 @@ describe('an accepted cancel, decided by the provider', () => {
     fake.set(providerPaymentId, { status: 'CANCELLED' });
     await bed.env.sleep(7 * HOUR); // the next read, then the linger
     const outcome = await closedPaymentOutcome(handle);
-    expect(outcome).toMatchObject({ outcome: 'CANCELLED', payment: { id: providerPaymentId, status: 'CANCELLED' } });
+    expect(outcome).toMatchObject({
+      outcome: 'CANCELLED',
+      payment: { id: providerPaymentId, status: 'CANCELLED' },
+    });
     expect(outcome.alerts?.map((a) => a.kind) ?? []).not.toContain('FUNDED_AFTER_CANCEL');
   });
 
@@ -81,6 +89,9 @@ describe('an accepted cancel, decided by the provider', () => {
     const { handle, providerPaymentId } = await startAndCancel();
     await sleepPastFundingDeadline(bed.env, handle, DAY);
     const outcome = await closedPaymentOutcome(handle);
-    expect(outcome).toMatchObject({ outcome: 'CANCELLED', payment: { id: providerPaymentId, status: 'EXPIRED' } });
+    expect(outcome).toMatchObject({
+      outcome: 'CANCELLED',
+      payment: { id: providerPaymentId, status: 'EXPIRED' },
+    });
   });
 });

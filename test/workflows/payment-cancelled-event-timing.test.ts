@@ -20,7 +20,10 @@ it('a cancelled payment sends payment.cancelled once the service says EXPIRED, t
   await handle.executeUpdate(cancelUpdate, { args: [{ reason: 'order cancelled' }] });
 
   await sleepPastFundingDeadline(bed.env, handle, 30 * MIN);
-  const state = await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'CANCELLED');
+  const state = await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'CANCELLED',
+  );
   expect(state.outcome).toBeNull(); // still listening for late funds
   expect((await handle.describe()).status.name).toBe('RUNNING');
   const types = await eventually(

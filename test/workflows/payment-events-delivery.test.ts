@@ -4,7 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { createEventDeliveryActivities, createEventHandOverActivities, type EventDeliveryConfig } from '../../activities/event-delivery-activities';
+import {
+  createEventDeliveryActivities,
+  createEventHandOverActivities,
+  type EventDeliveryConfig,
+} from '../../activities/event-delivery-activities';
 import type { XborderEvent } from '../../src/contract';
 import {
   EVENTS_UNDELIVERED_PHASE,
@@ -20,7 +24,11 @@ import { createWorkflowTestEnv, WORKFLOWS_PATH } from './support/harness';
 const secret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 const MIN = 60_000;
 
-function event(paymentKey: string, sequence: number, type: XborderEvent['type'] = 'payment.created'): XborderEvent {
+function event(
+  paymentKey: string,
+  sequence: number,
+  type: XborderEvent['type'] = 'payment.created',
+): XborderEvent {
   return {
     id: `run-${paymentKey}:${sequence}`,
     type,
@@ -62,7 +70,20 @@ beforeAll(async () => {
     namespace: env.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
-    activities: { ...createEventHandOverActivities(), ...createEventDeliveryActivities({ config: { get defaultEndpoint() { return config.defaultEndpoint; }, get endpoints() { return config.endpoints; }, timeoutMs: 500 } }) },
+    activities: {
+      ...createEventHandOverActivities(),
+      ...createEventDeliveryActivities({
+        config: {
+          get defaultEndpoint() {
+            return config.defaultEndpoint;
+          },
+          get endpoints() {
+            return config.endpoints;
+          },
+          timeoutMs: 500,
+        },
+      }),
+    },
   });
   running = worker.run();
 }, 120_000);
@@ -71,7 +92,14 @@ afterEach(async () => {
   receiver.script.length = 0;
   receiver.fallback = 'ok';
   receiver.deliveries.length = 0;
-  await Promise.all(started.splice(0).map((id) => env.client.workflow.getHandle(id).terminate('test over').catch(() => undefined)));
+  await Promise.all(
+    started.splice(0).map((id) =>
+      env.client.workflow
+        .getHandle(id)
+        .terminate('test over')
+        .catch(() => undefined),
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -82,10 +110,18 @@ afterAll(async () => {
 });
 
 /** Hands events over as the payment does (signalWithStart through the hand-over activity's code path). */
-async function handOver(paymentKey: string, events: XborderEvent[], endpointUrl: string | null = null): Promise<void> {
-  const { handOverPaymentEvent } = createEventHandOverActivities({ client: () => env.client, taskQueue: () => taskQueue });
+async function handOver(
+  paymentKey: string,
+  events: XborderEvent[],
+  endpointUrl: string | null = null,
+): Promise<void> {
+  const { handOverPaymentEvent } = createEventHandOverActivities({
+    client: () => env.client,
+    taskQueue: () => taskQueue,
+  });
   for (const e of events) await handOverPaymentEvent(paymentKey, endpointUrl, e);
-  if (!started.includes(paymentEventsWorkflowId(paymentKey))) started.push(paymentEventsWorkflowId(paymentKey));
+  if (!started.includes(paymentEventsWorkflowId(paymentKey)))
+    started.push(paymentEventsWorkflowId(paymentKey));
 }
 
 /** Lets skipped time pass, a minute at a time, until `done` (retry backoffs are server timers). */
@@ -94,14 +130,20 @@ async function passUntil(done: () => boolean | Promise<boolean>, limitMin = 600)
     if (await done()) return m;
     await env.sleep(MIN);
   }
-  throw new Error(`not done after ${limitMin} skipped minutes; deliveries: ${receiver.deliveries.map((d) => String(d.answered)).join(',')}`);
+  throw new Error(
+    `not done after ${limitMin} skipped minutes; deliveries: ${receiver.deliveries.map((d) => String(d.answered)).join(',')}`,
+  );
 }
 
 describe('outbound event delivery', () => {
   it('delivers in order through 5xx, 4xx and a timeout, each event accepted once, signed with both secrets', async () => {
     const key = uniqueWorkflowId('ev');
     receiver.script.push(500, 404, 'hang', 503);
-    await handOver(key, [event(key, 1), event(key, 2, 'payment.funds_received'), event(key, 3, 'payment.completed')]);
+    await handOver(key, [
+      event(key, 1),
+      event(key, 2, 'payment.funds_received'),
+      event(key, 3, 'payment.completed'),
+    ]);
     await passUntil(() => receiver.accepted().length === 3);
     expect(receiver.accepted().map((e) => e.sequence)).toEqual([1, 2, 3]);
     // every failed attempt was the oldest event: a later one never overtook it
@@ -141,7 +183,10 @@ describe('outbound event delivery', () => {
     const key = uniqueWorkflowId('ev');
     receiver.fallback = 500;
     await handOver(key, [event(key, 1), event(key, 2, 'payment.completed')]);
-    await passUntil(async () => (await getPaymentEventsState(env.client, key)).undeliveredSince !== null, 300);
+    await passUntil(
+      async () => (await getPaymentEventsState(env.client, key)).undeliveredSince !== null,
+      300,
+    );
     const stuck = await getPaymentEventsState(env.client, key);
     expect(stuck.lastError).toBe('EVENT_RECEIVER_REFUSED: the receiver answered 500');
     expect(stuck.pending.map((p) => p.sequence)).toEqual([1, 2]);
@@ -158,15 +203,29 @@ describe('outbound event delivery', () => {
 
   it('a late event (moved after the outcome) is numbered after the last one, even once the delivery run has closed', async () => {
     const key = uniqueWorkflowId('ev');
-    await handOver(key, [event(key, 1), event(key, 2, 'payment.funds_received'), event(key, 3, 'payment.completed')]);
+    await handOver(key, [
+      event(key, 1),
+      event(key, 2, 'payment.funds_received'),
+      event(key, 3, 'payment.completed'),
+    ]);
     await passUntil(() => receiver.accepted().length === 3);
     await env.sleep(25 * 60 * MIN); // idle for a day: the delivery run ends
-    const { handOverLatePaymentEvent } = createEventHandOverActivities({ client: () => env.client, taskQueue: () => taskQueue });
-    const { sequence: _ignored, ...late } = { ...event(key, 99, 'payment.moved_after_outcome'), id: `moved:${key}:RETURNED` };
+    const { handOverLatePaymentEvent } = createEventHandOverActivities({
+      client: () => env.client,
+      taskQueue: () => taskQueue,
+    });
+    const { sequence: _ignored, ...late } = {
+      ...event(key, 99, 'payment.moved_after_outcome'),
+      id: `moved:${key}:RETURNED`,
+    };
     expect(await handOverLatePaymentEvent(key, null, late)).toBe(4);
     await passUntil(() => receiver.accepted().length === 4);
     const got = receiver.accepted()[3]!;
-    expect(got).toMatchObject({ type: 'payment.moved_after_outcome', sequence: 4, id: `moved:${key}:RETURNED` });
+    expect(got).toMatchObject({
+      type: 'payment.moved_after_outcome',
+      sequence: 4,
+      id: `moved:${key}:RETURNED`,
+    });
     expect(receiver.deliveries.every((d) => d.refused === null)).toBe(true); // signed: the receiver verified each
   }, 120_000);
 

@@ -11,7 +11,10 @@ import { useTestBed } from './support/test-bed';
 const bed = useTestBed();
 
 async function createdId(handle: WorkflowHandle): Promise<string> {
-  const s = await eventually(() => handle.query(paymentStateQuery), (st) => st.providerPaymentId !== null);
+  const s = await eventually(
+    () => handle.query(paymentStateQuery),
+    (st) => st.providerPaymentId !== null,
+  );
   bed.worker.started.add(providerPaymentWorkflowId(s.providerPaymentId!));
   return s.providerPaymentId!;
 }
@@ -24,9 +27,15 @@ describe('a payment with outbound events', () => {
     bed.worker.started.add(paymentEventsWorkflowId(key));
     const id = await createdId(handle);
     await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
-    await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+    await eventually(
+      () => handle.query(paymentStateQuery),
+      (s) => s.phase === 'IN_PROGRESS',
+    );
     await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
-    await eventually(() => Promise.resolve(bed.worker.deliveredEvents.length), (n) => n >= 3);
+    await eventually(
+      () => Promise.resolve(bed.worker.deliveredEvents.length),
+      (n) => n >= 3,
+    );
 
     const events = bed.worker.deliveredEvents.filter((e) => e.paymentKey === key);
     expect(events.map((e) => [e.sequence, e.type])).toEqual([
@@ -36,7 +45,10 @@ describe('a payment with outbound events', () => {
     ]);
     for (const e of events) expect(XborderEventSchema.parse(e)).toEqual(e);
     const created = events[0]!;
-    expect(created.data.fundingInstructions).toMatchObject({ amount: expect.any(Number), currencyCode: expect.any(String) });
+    expect(created.data.fundingInstructions).toMatchObject({
+      amount: expect.any(Number),
+      currencyCode: expect.any(String),
+    });
     expect(created.data.quote?.expiresAt).toEqual(expect.any(String));
     expect(created.data.providerPaymentId).toBe(id);
     expect(events[2]!.data).toMatchObject({ phase: 'COMPLETED', providerStatus: 'COMPLETED' });
@@ -46,9 +58,19 @@ describe('a payment with outbound events', () => {
     // no personal data: the request's customer, its free-text fields and the caller's limits never leave
     const text = JSON.stringify(events);
     expect(text).not.toContain('cus_1');
-    expect(Object.keys(created.data).sort()).toEqual(
-      ['code', 'destination', 'fee', 'fundingDeadline', 'fundingInstructions', 'phase', 'providerPaymentId', 'providerStatus', 'quote', 'requotes', 'source'],
-    );
+    expect(Object.keys(created.data).sort()).toEqual([
+      'code',
+      'destination',
+      'fee',
+      'fundingDeadline',
+      'fundingInstructions',
+      'phase',
+      'providerPaymentId',
+      'providerStatus',
+      'quote',
+      'requotes',
+      'source',
+    ]);
     const delivery = await getPaymentEventsState(bed.env.client, key);
     expect(delivery).toMatchObject({ delivered: 3, pending: [] });
   }, 60_000);
@@ -62,12 +84,26 @@ describe('a payment with outbound events', () => {
       const key = handle.workflowId.replace(/^payment:/, '');
       bed.worker.started.add(paymentEventsWorkflowId(key));
       const id = await createdId(handle);
-      await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
-      await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
+      await deliverPaymentEvent(
+        bed.env,
+        bed.taskQueue,
+        await bed.fake.fund(id, await bed.env.currentTimeMs()),
+      );
+      await eventually(
+        () => handle.query(paymentStateQuery),
+        (s) => s.phase === 'IN_PROGRESS',
+      );
       await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
-      await eventually(() => handle.describe().then((d) => d.status.name), (s) => s === 'COMPLETED');
+      await eventually(
+        () => handle.describe().then((d) => d.status.name),
+        (s) => s === 'COMPLETED',
+      );
       const waiting = await getPaymentEventsState(bed.env.client, key);
-      expect(waiting.pending.map((p) => p.type)).toEqual(['payment.created', 'payment.funds_received', 'payment.completed']);
+      expect(waiting.pending.map((p) => p.type)).toEqual([
+        'payment.created',
+        'payment.funds_received',
+        'payment.completed',
+      ]);
       expect(bed.worker.deliveredEvents).toEqual([]);
     } finally {
       bed.worker.deliverEvent = original;
@@ -79,7 +115,12 @@ describe('a payment with outbound events', () => {
     const key = handle.workflowId.replace(/^payment:/, '');
     const id = await createdId(handle);
     await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
-    await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
-    await expect(bed.env.client.workflow.getHandle(paymentEventsWorkflowId(key)).describe()).rejects.toThrow(/not found/i);
+    await eventually(
+      () => handle.query(paymentStateQuery),
+      (s) => s.phase === 'IN_PROGRESS',
+    );
+    await expect(bed.env.client.workflow.getHandle(paymentEventsWorkflowId(key)).describe()).rejects.toThrow(
+      /not found/i,
+    );
   }, 60_000);
 });

@@ -42,7 +42,9 @@ describe('a change told before the create is recorded', () => {
       bed.env.client,
       {
         paymentKey,
-        request: paymentRequest({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } }),
+        request: paymentRequest({
+          source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' },
+        }),
         // the next reconcile is far away: only the told change can end the payment soon
         options: { expiredLingerMs: MIN, reconcileEveryMs: 24 * 60 * MIN },
       },
@@ -55,7 +57,11 @@ describe('a change told before the create is recorded', () => {
       () => getPaymentState(bed.env.client, paymentKey),
       (s) => s.outcome !== null,
     );
-    expect(state).toMatchObject({ phase: 'COMPLETED', providerStatus: 'COMPLETED', outcome: { outcome: 'COMPLETED' } });
+    expect(state).toMatchObject({
+      phase: 'COMPLETED',
+      providerStatus: 'COMPLETED',
+      outcome: { outcome: 'COMPLETED' },
+    });
     expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE)).toHaveLength(0); // heard, not read on a timer
   });
 });

@@ -3,7 +3,11 @@
 // the search attributes and memo the entity would upsert. Counted on the histories up to parked (created, the
 // entity followed, both waiting on a timer). A file of its own: one time-skipping server per file.
 import { temporal } from '@temporalio/proto';
-import { WithStartWorkflowOperation, WorkflowIdConflictPolicy, type WorkflowHandle } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowIdConflictPolicy,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { awaitCreatedUpdate, PAYMENT_WORKFLOW_TYPE, paymentWorkflowId } from '../../workflows/payment/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import {
@@ -36,7 +40,9 @@ async function parkedHistory(handle: WorkflowHandle): Promise<HistoryEvent[]> {
 }
 
 function count(events: HistoryEvent[]) {
-  const upserts = events.filter((e) => e.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES);
+  const upserts = events.filter(
+    (e) => e.eventType === EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES,
+  );
   // up to the first timer, and the update's completion when it comes after it in the same task
   const last = Math.max(
     events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_TIMER_STARTED),
@@ -54,10 +60,13 @@ function count(events: HistoryEvent[]) {
         parked[i + 1]?.eventType !== EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
     ).length,
     patchMarkers: events.filter(
-      (e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED && e.markerRecordedEventAttributes?.markerName === 'core_patch',
+      (e) =>
+        e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED &&
+        e.markerRecordedEventAttributes?.markerName === 'core_patch',
     ).length,
     upserts: upserts.length,
-    memoUpserts: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED).length,
+    memoUpserts: events.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_PROPERTIES_MODIFIED)
+      .length,
   };
 }
 
@@ -74,7 +83,9 @@ it('records no patch marker on the payment (PINNED), one per patch of this build
     workflowIdConflictPolicy: WorkflowIdConflictPolicy.FAIL,
     typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
   });
-  const answer = await bed.env.client.workflow.executeUpdateWithStart(awaitCreatedUpdate, { startWorkflowOperation });
+  const answer = await bed.env.client.workflow.executeUpdateWithStart(awaitCreatedUpdate, {
+    startWorkflowOperation,
+  });
   const handle = await startWorkflowOperation.workflowHandle();
   bed.worker.started.add(handle.workflowId);
   if (answer.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(answer)}`);
@@ -109,5 +120,8 @@ it('records no patch marker on the payment (PINNED), one per patch of this build
   expect(described.memo).toEqual({ role: 'ORDERED', linkAccountId: null, type: expect.any(String) });
 
   // XBORDER_RECORD_HISTORIES=1: adds this scenario's histories (new files only) for the replay test
-  await recordNewHistories(bed.env.client, bed.env.address, 'lean-history-parked', [handle.workflowId, entity.workflowId]);
+  await recordNewHistories(bed.env.client, bed.env.address, 'lean-history-parked', [
+    handle.workflowId,
+    entity.workflowId,
+  ]);
 });

@@ -31,7 +31,10 @@ describe('an unknown status is no proof of funds (review 6)', () => {
     const second = await handle.executeUpdate(requoteUpdate);
     if (second.outcome !== 'CREATED') throw new Error('requote refused');
     // the superseded, unfunded payment gets a status the contract does not name (no sentAt)
-    const onHold = { ...fake.payments.get(first.providerPaymentId)!, status: 'ON_HOLD' } as unknown as Payment;
+    const onHold = {
+      ...fake.payments.get(first.providerPaymentId)!,
+      status: 'ON_HOLD',
+    } as unknown as Payment;
     await handle.signal(providerPaymentChangedSignal, {
       providerPaymentId: first.providerPaymentId,
       payment: onHold,
@@ -49,7 +52,11 @@ describe('an unknown status is no proof of funds (review 6)', () => {
       bed.taskQueue,
       await fake.fund(second.providerPaymentId, await bed.env.currentTimeMs()),
     );
-    await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(second.providerPaymentId, 'COMPLETED'));
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.advance(second.providerPaymentId, 'COMPLETED'),
+    );
     const outcome = await closedPaymentOutcome(handle);
     expect(outcome).toMatchObject({ outcome: 'COMPLETED', payment: { id: second.providerPaymentId } });
     expect(outcome.alerts?.map((a) => a.kind)).not.toContain('DOUBLE_FUNDED');
@@ -58,7 +65,7 @@ describe('an unknown status is no proof of funds (review 6)', () => {
   });
 
   it('the wait for another funded payment to end is bounded: NEEDS_ATTENTION after 30 days', async () => {
-    const fake = bed.newFake({ entityReconcileEveryMs: DAY }) // 31 days: the entities' hourly reads are not what is tested;
+    const fake = bed.newFake({ entityReconcileEveryMs: DAY }); // 31 days: the entities' hourly reads are not what is tested;
     const handle = await bed.startPayment();
     const first = await created(handle);
     const sentAt = await bed.env.currentTimeMs();
@@ -102,13 +109,17 @@ describe("a requote's create that needs an operator (review 4)", () => {
     expect((await handle.executeUpdate(requoteUpdate)).outcome).toBe('NEEDS_ATTENTION');
     // the operator names a payment that cannot be read (a typo): refused, and the create still waits
     expect(
-      await refusalType(handle.executeUpdate(resolveCreateUpdate, { args: [{ providerPaymentId: 'pay_typo' }] })),
+      await refusalType(
+        handle.executeUpdate(resolveCreateUpdate, { args: [{ providerPaymentId: 'pay_typo' }] }),
+      ),
     ).toBe('RESOLVE_REFUSED');
     // meanwhile no further requote may create yet another provider payment
     expect(await refusalType(handle.executeUpdate(requoteUpdate))).toBe('REQUOTE_REFUSED');
     expect(fake.callsOf('createPayment')).toHaveLength(2);
     // the operator tries again with the right id
-    const made = await fake.activities().createPayment(paymentRequest() as never, `${handle.workflowId}:create:1`);
+    const made = await fake
+      .activities()
+      .createPayment(paymentRequest() as never, `${handle.workflowId}:create:1`);
     const state = await handle.executeUpdate(resolveCreateUpdate, { args: [{ providerPaymentId: made.id }] });
     expect(state.superseded.map((s) => s.id)).toContain(made.id);
     expect((await handle.query(paymentStateQuery)).timeline.some((t) => t.kind === 'adopted')).toBe(true);

@@ -2,7 +2,13 @@
 // "maybe created" creates and unknown provider values. A file of its own: one time-skipping server per file.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
-import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery, requoteUpdate, resolveCreateUpdate } from '../../workflows/payment/api';
+import {
+  awaitCreatedUpdate,
+  cancelUpdate,
+  paymentStateQuery,
+  requoteUpdate,
+  resolveCreateUpdate,
+} from '../../workflows/payment/api';
 import { providerPaymentChangedSignal } from '../../workflows/provider-payment/api';
 import { wrapActivities } from './support/fake-provider';
 import {

@@ -30,12 +30,21 @@ it('answers created in the workflow task right after POST /payments, before the 
   if (answer.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(answer)}`);
   // the entity is still started afterwards (the payment keeps following)
   await eventually(
-    () => bed.env.client.workflow.getHandle(providerPaymentWorkflowId(answer.providerPaymentId)).describe().then(() => true, () => false),
+    () =>
+      bed.env.client.workflow
+        .getHandle(providerPaymentWorkflowId(answer.providerPaymentId))
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        ),
     (started) => started,
   );
 
   const events = (await handle.fetchHistory()).events!;
-  const completedAt = events.findIndex((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED);
+  const completedAt = events.findIndex(
+    (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED,
+  );
   expect(completedAt).toBeGreaterThan(0);
   const before = events.slice(0, completedAt);
   const activityTypes = before
@@ -63,7 +72,11 @@ it('answers created in the workflow task right after POST /payments, before the 
     () => entity.fetchHistory().then((h) => h.events!),
     (es) => es.some((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
   );
-  expect(entityEvents.filter((e) => e.eventType === EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED)).toEqual([]);
+  expect(
+    entityEvents.filter(
+      (e) => e.eventType === EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED,
+    ),
+  ).toEqual([]);
 
   // XBORDER_RECORD_HISTORIES=1: adds this scenario's histories (new files only) for the replay test
   await recordNewHistories(bed.env.client, bed.env.address, 'path-cuts-created-before-follow', [
@@ -77,7 +90,9 @@ it("refuses awaitCreatedForRequest with another request's fingerprint (IDEMPOTEN
   const handle = await bed.startPayment();
   const other = requestFingerprint({ paymentKey: 'someone-else', request: { amount: 1 } });
   expect(
-    await refusalType(handle.executeUpdate(awaitCreatedForRequestUpdate, { args: [{ requestFingerprint: other }] })),
+    await refusalType(
+      handle.executeUpdate(awaitCreatedForRequestUpdate, { args: [{ requestFingerprint: other }] }),
+    ),
   ).toBe('IDEMPOTENCY_KEY_REUSED');
   const own = await handle.executeUpdate(awaitCreatedForRequestUpdate, {
     args: [{ requestFingerprint: await ownFingerprint(handle) }],

@@ -61,7 +61,12 @@ describe('payment: the service answers 429 for ten minutes', () => {
             invertedMidMarketRate: 1 / bed.fake.midMarketRate,
             serviceFee: { fixed: 1, variable: 0.001 },
             developerFee: { fixed: 0, variable: 0 },
-            calculatedAmount: { description: 'fake', sourceAmount: amount, destinationAmount: amount * bed.fake.midMarketRate, totalFeeInSourceCurrency: bed.fake.totalFee },
+            calculatedAmount: {
+              description: 'fake',
+              sourceAmount: amount,
+              destinationAmount: amount * bed.fake.midMarketRate,
+              totalFeeInSourceCurrency: bed.fake.totalFee,
+            },
             quoteId: `quote_${received.length}`,
           }),
         );
@@ -82,7 +87,12 @@ describe('payment: the service answers 429 for ten minutes', () => {
     // a call that has no slot fails with RateBudgetError and the local activity waits on a workflow timer instead.
     let clock = await bed.env.currentTimeMs();
     const budget = createRateBudget({ callsPerSecond: 1, burst: 1, maxWaitMs: 0, now: () => clock });
-    const client = createProviderClient({ baseUrl: url, apiKey: 'test-key-' + 'z'.repeat(16), prevalidate: false, rateBudget: budget });
+    const client = createProviderClient({
+      baseUrl: url,
+      apiKey: 'test-key-' + 'z'.repeat(16),
+      prevalidate: false,
+      rateBudget: budget,
+    });
     const port = {
       rates: {
         get: async (q: Parameters<typeof client.rates.get>[0]) => {
@@ -103,7 +113,9 @@ describe('payment: the service answers 429 for ten minutes', () => {
     limitedUntil = t0 + 10 * MIN;
     const handles = await Promise.all(Array.from({ length: PAYMENTS }, () => bed.startPayment()));
     await bed.env.sleep(11 * MIN);
-    const outcomes = await Promise.all(handles.map(async (h) => (await h.executeUpdate(awaitCreatedUpdate)).outcome));
+    const outcomes = await Promise.all(
+      handles.map(async (h) => (await h.executeUpdate(awaitCreatedUpdate)).outcome),
+    );
     expect(outcomes).toEqual(Array(PAYMENTS).fill('CREATED'));
 
     const limited = received.filter((r) => r.status === 429);
@@ -115,14 +127,23 @@ describe('payment: the service answers 429 for ten minutes', () => {
     // the budget held: after each 429, nothing for at least its Retry-After (the jitter adds 10–30 %)
     const sorted = [...received].sort((a, b) => a.at - b.at);
     for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i - 1]!.status === 429) expect(sorted[i]!.at - sorted[i - 1]!.at).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
+      if (sorted[i - 1]!.status === 429)
+        expect(sorted[i]!.at - sorted[i - 1]!.at).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000);
     }
     // calls per window: at most one in any Retry-After window while limited; about 10 min / 33–39 s in all
-    expect(maxInWindow(limited.map((r) => r.at), RETRY_AFTER_S * 1000)).toBe(1);
+    expect(
+      maxInWindow(
+        limited.map((r) => r.at),
+        RETRY_AFTER_S * 1000,
+      ),
+    ).toBe(1);
     expect(limited.length).toBeLessThanOrEqual(Math.ceil((10 * MIN) / (RETRY_AFTER_S * 1000 * 1.1)) + 1);
     console.log(
       `429 for ten minutes: ${received.length} calls (${limited.length} answered 429, ${answered.length} 200) for ${PAYMENTS} payments; ` +
-        `max in any ${RETRY_AFTER_S} s while limited: ${maxInWindow(limited.map((r) => r.at), RETRY_AFTER_S * 1000)}`,
+        `max in any ${RETRY_AFTER_S} s while limited: ${maxInWindow(
+          limited.map((r) => r.at),
+          RETRY_AFTER_S * 1000,
+        )}`,
     );
   }, 240_000);
 
@@ -139,7 +160,13 @@ describe('payment: the service answers 429 for ten minutes', () => {
     // 1, 2, 4, 8, 10 … minutes apart (plus up to 20 %): a handful of calls, not one every second
     expect(refusedAt.length).toBeGreaterThanOrEqual(4);
     expect(refusedAt.length).toBeLessThanOrEqual(7);
-    for (let i = 1; i < refusedAt.length; i++) expect(refusedAt[i]! - refusedAt[i - 1]!).toBeGreaterThanOrEqual(MIN);
-    console.log(`401 for thirty minutes: ${refusedAt.length} refused calls, ${refusedAt.slice(1).map((t, i) => Math.round((t - refusedAt[i]!) / 1000)).join(' s, ')} s apart, then CREATED`);
+    for (let i = 1; i < refusedAt.length; i++)
+      expect(refusedAt[i]! - refusedAt[i - 1]!).toBeGreaterThanOrEqual(MIN);
+    console.log(
+      `401 for thirty minutes: ${refusedAt.length} refused calls, ${refusedAt
+        .slice(1)
+        .map((t, i) => Math.round((t - refusedAt[i]!) / 1000))
+        .join(' s, ')} s apart, then CREATED`,
+    );
   }, 240_000);
 });

@@ -154,7 +154,9 @@ describe('phases and outcomes (spec: States and transitions)', () => {
     expect(isUnfundable(payment({ status: 'EXPIRED' }))).toBe(true);
     expect(isUnfundable(payment({ status: 'CANCELLED' }))).toBe(true);
     expect(isUnfundable(payment({ status: 'FAILED' }))).toBe(true);
-    expect(isUnfundable(payment({ status: 'CANCELLED' }, { sentAt: '2026-11-21T00:00:00.000Z' }))).toBe(false);
+    expect(isUnfundable(payment({ status: 'CANCELLED' }, { sentAt: '2026-11-21T00:00:00.000Z' }))).toBe(
+      false,
+    );
     expect(isUnfundable(payment({ status: 'PENDING' }))).toBe(false);
     expect(isUnfundable(payment({ status: 'ON_HOLD' }))).toBe(false); // unknown: counted as in progress
   });

@@ -2,7 +2,14 @@
 // (States and transitions), limits, cancel and requote.
 import { ApplicationFailure } from '@temporalio/common';
 import { type PaymentInput } from '../../workflows/messages';
-import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery, requoteUpdate, type PaymentOutcome, PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
+import {
+  awaitCreatedUpdate,
+  cancelUpdate,
+  paymentStateQuery,
+  requoteUpdate,
+  type PaymentOutcome,
+  PAYMENT_WORKFLOW_TYPE,
+} from '../../workflows/payment/api';
 import { QUOTE_VALIDITY_MS } from './support/fake-provider';
 import {
   closedPaymentOutcome,
@@ -71,7 +78,9 @@ describe('payment: the quote/funding table (spec: States and transitions)', () =
       );
       expect(state.providerStatus).toBe('AWAITING_FUNDS');
       // the payment's one reconciling GET; its entity reads on its own when quiet (after 1, 5, 15 min)
-      expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE).map((x) => x.args[0])).toEqual([c.providerPaymentId]);
+      expect(fake.callsOf('getPayment', PAYMENT_WORKFLOW_TYPE).map((x) => x.args[0])).toEqual([
+        c.providerPaymentId,
+      ]);
       const described = await handle.describe();
       expect(described.typedSearchAttributes.get({ name: 'PaymentPhase', type: 'KEYWORD' })).toBe(
         'QUOTE_EXPIRED',

@@ -6,7 +6,10 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../src/contract';
 import { PaymentPhaseKey } from '../../workflows/messages';
 import { cancelUpdate, paymentStateQuery } from '../../workflows/payment/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { iso } from './support/fake-provider';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
@@ -24,7 +27,10 @@ async function startFollowed(): Promise<{ handle: WorkflowHandle; id: string }> 
 }
 
 /** The payment as the service holds it, with what a sender holding the webhook secret adds. */
-async function forged(id: string, change: (real: Payment, now: string) => Partial<Payment>): Promise<Payment> {
+async function forged(
+  id: string,
+  change: (real: Payment, now: string) => Partial<Payment>,
+): Promise<Payment> {
   const now = iso(await bed.env.currentTimeMs());
   const real = bed.fake.payments.get(id)!;
   return { ...real, ...change(real, now) } as Payment;
@@ -52,7 +58,9 @@ it('a signed PROCESSING carrying refundedAt the service does not have ends nothi
     await forged(id, (real, now) => ({ lifecycle: { ...real.lifecycle, refundedAt: now } })),
   );
   const snap = await untilJudged(id);
-  expect(snap.pushMismatches).toEqual([{ eventId, pushed: 'PROCESSING', read: 'PROCESSING', at: expect.any(String) }]);
+  expect(snap.pushMismatches).toEqual([
+    { eventId, pushed: 'PROCESSING', read: 'PROCESSING', at: expect.any(String) },
+  ]);
   expect(snap.payment?.lifecycle.refundedAt).toBeNull();
   const state = await handle.query(paymentStateQuery);
   expect(state.outcome).toBeNull();
@@ -90,9 +98,15 @@ it('AWAITING_FUNDS with a pushed refundedAt does not close the payment; the real
 it('a signed PENDING the service does not bear out moves nothing: no funds in, and a cancel is still accepted', async () => {
   const fake = bed.newFake();
   const { handle, id } = await startFollowed();
-  const eventId = await deliverPaymentEvent(bed.env, bed.taskQueue, await forged(id, () => ({ status: 'PENDING' })));
+  const eventId = await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await forged(id, () => ({ status: 'PENDING' })),
+  );
   const snap = await untilJudged(id);
-  expect(snap.pushMismatches).toEqual([{ eventId, pushed: 'PENDING', read: 'AWAITING_FUNDS', at: expect.any(String) }]);
+  expect(snap.pushMismatches).toEqual([
+    { eventId, pushed: 'PENDING', read: 'AWAITING_FUNDS', at: expect.any(String) },
+  ]);
   const state = await handle.query(paymentStateQuery);
   expect(state.phase).toBe('AWAITING_FUNDS');
   expect(state.providerStatus).toBe('AWAITING_FUNDS');

@@ -4,7 +4,10 @@
 import { temporal } from '@temporalio/proto';
 import { startPayment } from '../../src/client/payments';
 import { paymentStateQuery } from '../../workflows/payment/api';
-import { providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { eventually } from './support/harness';
 import { MIN, paymentRequest, useTestBed } from './support/test-bed';
@@ -16,7 +19,8 @@ async function followedPayment(request: ReturnType<typeof paymentRequest>) {
   const paymentKey = uniqueWorkflowId('no-echo');
   const started = await startPayment(bed.env.client, { paymentKey, request }, { taskQueue: bed.taskQueue });
   bed.worker.started.add(started.workflowId);
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const id = started.created.providerPaymentId;
   const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id));
   bed.worker.started.add(entity.workflowId);
@@ -26,13 +30,20 @@ async function followedPayment(request: ReturnType<typeof paymentRequest>) {
 it('does not send the payment back what the payment read and told it', async () => {
   bed.newFake();
   // pulled from an account: PENDING at creation, no quote to wait on, so nothing but the reads moves it
-  const pull = paymentRequest({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } });
+  const pull = paymentRequest({
+    source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' },
+  });
   const { id, entity, payment } = await followedPayment(pull);
   await bed.env.sleep(30 * MIN); // past the entity's quiet-read ladder
   await bed.fake.advance(id, 'PROCESSING'); // its webhook is lost
   await bed.env.sleep(6 * 60 * MIN); // the payment's read every 6 h finds it and tells the entity
-  await eventually(() => entity.query(providerPaymentSnapshotQuery), (s) => s.payment?.status === 'PROCESSING');
+  await eventually(
+    () => entity.query(providerPaymentSnapshotQuery),
+    (s) => s.payment?.status === 'PROCESSING',
+  );
   expect((await payment.query(paymentStateQuery)).providerStatus).toBe('PROCESSING');
-  const signals = ((await payment.fetchHistory()).events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
+  const signals = ((await payment.fetchHistory()).events ?? []).filter(
+    (e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED,
+  );
   expect(signals).toHaveLength(0);
 });

@@ -8,7 +8,11 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { Payment } from '../../src/contract';
 import { PaymentPhaseKey } from '../../workflows/messages';
 import { paymentStateQuery } from '../../workflows/payment/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+  providerPaymentWorkflowId,
+} from '../../workflows/provider-payment/api';
 import { PUSH_MISMATCH_PHASE } from '../../workflows/provider-payment/push-confirmation';
 import { iso, wrapActivities } from './support/fake-provider';
 import { closedPaymentOutcome, created, deliverPaymentEvent, eventually } from './support/harness';
@@ -39,7 +43,9 @@ async function entityHistory(id: string): Promise<{ events: number; markers: str
   const events = history.events ?? [];
   return {
     events: events.length,
-    markers: events.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName ?? ''] : [])),
+    markers: events.flatMap((e) =>
+      e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes.markerName ?? ''] : [],
+    ),
     activities: events.filter((e) => e.activityTaskScheduledEventAttributes).length,
   };
 }
@@ -59,7 +65,9 @@ it('a forged COMPLETED webhook for a payment the service holds as AWAITING_FUNDS
   expect(state.phase).toBe('AWAITING_FUNDS');
   expect(state.providerStatus).toBe('AWAITING_FUNDS');
   // kept in the entity's snapshot, with the service's answer as the entity's truth
-  expect(snap.pushMismatches).toEqual([{ eventId, pushed: 'COMPLETED', read: 'AWAITING_FUNDS', at: expect.any(String) }]);
+  expect(snap.pushMismatches).toEqual([
+    { eventId, pushed: 'COMPLETED', read: 'AWAITING_FUNDS', at: expect.any(String) },
+  ]);
   expect(snap.unconfirmed).toEqual([]);
   expect(snap.payment?.status).toBe('AWAITING_FUNDS');
   // the entity's read was the judge
@@ -78,7 +86,11 @@ it('a forged COMPLETED webhook for a payment the service holds as AWAITING_FUNDS
 it('a final status pushed with the type of our own reads (payment.observed) is confirmed all the same', async () => {
   bed.newFake();
   const { handle, id } = await startFollowed();
-  const forged = { ...(await forgedCompleted(id)), status: 'FAILED', error: { code: 'X', message: 'x' } } as Payment;
+  const forged = {
+    ...(await forgedCompleted(id)),
+    status: 'FAILED',
+    error: { code: 'X', message: 'x' },
+  } as Payment;
   await bed.env.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
     workflowId: providerPaymentWorkflowId(id),
     taskQueue: bed.taskQueue,
@@ -129,7 +141,11 @@ it('a true COMPLETED webhook is confirmed by one GET and ends the payment COMPLE
   const added = after.markers.slice(before.markers.length);
   expect(added.sort()).toEqual(['core_local_activity', 'core_patch']);
   expect(after.activities).toBe(before.activities);
-  expect((await bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()).typedSearchAttributes.get(PaymentPhaseKey)).toBeUndefined();
+  expect(
+    (
+      await bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id)).describe()
+    ).typedSearchAttributes.get(PaymentPhaseKey),
+  ).toBeUndefined();
 });
 
 it('a confirming GET that fails for a moment is retried by Temporal; the push is acted on only once it answers', async () => {

@@ -13,7 +13,11 @@ it('passes an unknown status and unknown shapes through, as in progress, and goe
   const handle = await bed.startPayment();
   const c = await created(handle);
   bed.worker.started.add(providerPaymentWorkflowId(c.providerPaymentId));
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(c.providerPaymentId, await bed.env.currentTimeMs()));
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await fake.fund(c.providerPaymentId, await bed.env.currentTimeMs()),
+  );
   const processing = await fake.advance(c.providerPaymentId, 'PROCESSING');
   await deliverPaymentEvent(bed.env, bed.taskQueue, processing);
 

@@ -23,7 +23,13 @@ afterAll(async () => {
 
 /** A payout still on its way: listed, never signalled (no entity runs, its status is not final). */
 function payout(i: number): Payment {
-  return normalizePayment({ ...currentPayment(), id: `pay_out_${i}`, type: 'PAYOUT', status: 'SENT', source: { ...currentPayment().source, accountId: undefined } });
+  return normalizePayment({
+    ...currentPayment(),
+    id: `pay_out_${i}`,
+    type: 'PAYOUT',
+    status: 'SENT',
+    source: { ...currentPayment().source, accountId: undefined },
+  });
 }
 
 it('an attempt that fails on page 3 is retried from the last page the server recorded, not from page 1', async () => {
@@ -37,7 +43,10 @@ it('an attempt that fails on page 3 is retried from the last page the server rec
         const n = query.cursor === undefined ? 0 : Number(query.cursor.slice(1));
         if (n === 2 && !failed) {
           failed = true;
-          throw errorFromResponse({ method: 'GET', path: '/v1/payments', status: 503, isCreatingCall: false }, { code: 'SERVICE_UNAVAILABLE' });
+          throw errorFromResponse(
+            { method: 'GET', path: '/v1/payments', status: 503, isCreatingCall: false },
+            { code: 'SERVICE_UNAVAILABLE' },
+          );
         }
         return { data: [payout(n)], nextCursor: n < 4 ? `c${n + 1}` : null };
       },
@@ -67,7 +76,11 @@ it('an attempt that fails on page 3 is retried from the last page the server rec
     },
   });
   const result = await worker.runUntil(
-    env.client.workflow.execute(RECONCILE_PAYMENTS_WORKFLOW_TYPE, { taskQueue, workflowId: uniqueWorkflowId('reconcile'), args: [{}] }),
+    env.client.workflow.execute(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+      taskQueue,
+      workflowId: uniqueWorkflowId('reconcile'),
+      args: [{}],
+    }),
   );
   expect(result).toMatchObject({ listed: 5, signalled: [], followedSignalled: 0 });
   // the first attempt read pages 1–2 and failed on 3; the second began at the recorded place (page 2 or 3)
@@ -76,5 +89,7 @@ it('an attempt that fails on page 3 is retried from the last page the server rec
   expect(resumedFrom[0]).toBeUndefined();
   expect((resumedFrom[1] as ReconcileProgress).cursor).toMatch(/^c[12]$/);
   expect(asked.at(-1)).toBe('c4');
-  console.log(`reconcile: pages asked ${asked.map((c) => c ?? 'first').join(', ')}; the retry resumed at ${(resumedFrom[1] as ReconcileProgress).cursor}`);
+  console.log(
+    `reconcile: pages asked ${asked.map((c) => c ?? 'first').join(', ')}; the retry resumed at ${(resumedFrom[1] as ReconcileProgress).cursor}`,
+  );
 });

@@ -38,11 +38,23 @@ it('a request with a function- or symbol-valued property starts once, answers CR
   bed.newFake();
   const key = uniqueWorkflowId('fn-prop');
   // what JSON drops: the workflow receives the request without these properties
-  const withExtras = { ...request(), toString: () => 'payment', tag: Symbol('local') } as unknown as PaymentRequest;
-  const started = await startPayment(bed.env.client, { paymentKey: key, request: withExtras }, { taskQueue: bed.taskQueue });
+  const withExtras = {
+    ...request(),
+    toString: () => 'payment',
+    tag: Symbol('local'),
+  } as unknown as PaymentRequest;
+  const started = await startPayment(
+    bed.env.client,
+    { paymentKey: key, request: withExtras },
+    { taskQueue: bed.taskQueue },
+  );
   bed.worker.started.add(started.workflowId);
   expect(started.created.outcome).toBe('CREATED');
-  const again = await startPayment(bed.env.client, { paymentKey: key, request: withExtras }, { taskQueue: bed.taskQueue });
+  const again = await startPayment(
+    bed.env.client,
+    { paymentKey: key, request: withExtras },
+    { taskQueue: bed.taskQueue },
+  );
   expect(again.created).toEqual(started.created);
   expect(bed.fake.callsOf('createPayment')).toHaveLength(1);
 });
@@ -51,7 +63,9 @@ it('a request refused before a start leaves no workflow; the same key with the c
   bed.newFake();
   const key = uniqueWorkflowId('fix-and-retry');
   const wrong = request({ source: { currencyCode: 'USDX', amount: 1000, rail: 'ACH' } });
-  const error = await refusalOf(startPayment(bed.env.client, { paymentKey: key, request: wrong }, { taskQueue: bed.taskQueue }));
+  const error = await refusalOf(
+    startPayment(bed.env.client, { paymentKey: key, request: wrong }, { taskQueue: bed.taskQueue }),
+  );
   expect(error).toBeInstanceOf(PaymentRequestInvalidError);
   expect(error).toMatchObject({
     type: 'PAYMENT_REQUEST_INVALID',
@@ -59,7 +73,11 @@ it('a request refused before a start leaves no workflow; the same key with the c
   });
   expect(await exists(paymentWorkflowId(key))).toBe(false);
 
-  const fixed = await startPayment(bed.env.client, { paymentKey: key, request: request() }, { taskQueue: bed.taskQueue });
+  const fixed = await startPayment(
+    bed.env.client,
+    { paymentKey: key, request: request() },
+    { taskQueue: bed.taskQueue },
+  );
   bed.worker.started.add(fixed.workflowId);
   expect(fixed.created.outcome).toBe('CREATED');
   expect(bed.fake.callsOf('createPayment')).toHaveLength(1);
@@ -68,12 +86,18 @@ it('a request refused before a start leaves no workflow; the same key with the c
 it('once the service was called the key is bound: another request for it is refused', async () => {
   bed.newFake();
   const key = uniqueWorkflowId('bound');
-  const first = await startPayment(bed.env.client, { paymentKey: key, request: request() }, { taskQueue: bed.taskQueue });
+  const first = await startPayment(
+    bed.env.client,
+    { paymentKey: key, request: request() },
+    { taskQueue: bed.taskQueue },
+  );
   bed.worker.started.add(first.workflowId);
   const other = request({ reference: 'another' });
-  expect(await refusalOf(startPayment(bed.env.client, { paymentKey: key, request: other }, { taskQueue: bed.taskQueue }))).toBeInstanceOf(
-    IdempotencyKeyReusedError,
-  );
+  expect(
+    await refusalOf(
+      startPayment(bed.env.client, { paymentKey: key, request: other }, { taskQueue: bed.taskQueue }),
+    ),
+  ).toBeInstanceOf(IdempotencyKeyReusedError);
 });
 
 it('every refusal before a start is one typed error with {path, rule, message}: missing fields, a key with personal data', async () => {
@@ -81,8 +105,22 @@ it('every refusal before a start is one typed error with {path, rule, message}: 
     [{ request: request() }, 'paymentKey', 'REQUIRED'],
     [{ paymentKey: uniqueWorkflowId('no-request') }, 'request', 'REQUIRED'],
     [{ paymentKey: 'jane.doe@example.com', request: request() }, 'paymentKey', 'PERSONAL_DATA_IN_KEY'],
-    [{ paymentKey: uniqueWorkflowId('corridor'), request: request({ destination: { currencyCode: 'XYZ', rail: 'SWIFT', accountId: 'a' } }) }, 'request.destination.currencyCode', 'CURRENCY_UNKNOWN'],
-    [{ paymentKey: uniqueWorkflowId('pix-usd'), request: request({ destination: { currencyCode: 'USD', rail: 'PIX', accountId: 'a' } }) }, 'request.destination.rail', 'RAIL_NOT_FOR_CURRENCY'],
+    [
+      {
+        paymentKey: uniqueWorkflowId('corridor'),
+        request: request({ destination: { currencyCode: 'XYZ', rail: 'SWIFT', accountId: 'a' } }),
+      },
+      'request.destination.currencyCode',
+      'CURRENCY_UNKNOWN',
+    ],
+    [
+      {
+        paymentKey: uniqueWorkflowId('pix-usd'),
+        request: request({ destination: { currencyCode: 'USD', rail: 'PIX', accountId: 'a' } }),
+      },
+      'request.destination.rail',
+      'RAIL_NOT_FOR_CURRENCY',
+    ],
   ];
   for (const [input, path, rule] of cases) {
     const error = await refusalOf(startPayment(bed.env.client, input as never, { taskQueue: bed.taskQueue }));

@@ -52,10 +52,18 @@ describe('a transfer whose payment already runs or ran', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect((await transfer.describe()).status.name).toBe('RUNNING');
 
-    await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.fund(providerPaymentId, await bed.env.currentTimeMs()));
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.fund(providerPaymentId, await bed.env.currentTimeMs()),
+    );
     await deliverPaymentEvent(bed.env, bed.taskQueue, await fake.advance(providerPaymentId, 'COMPLETED'));
     await eventually(
-      () => bed.env.client.workflow.getHandle(started.workflowId).describe().then((d) => d.status.name),
+      () =>
+        bed.env.client.workflow
+          .getHandle(started.workflowId)
+          .describe()
+          .then((d) => d.status.name),
       (s) => s === 'COMPLETED',
     );
     await bed.env.sleep(31 * MIN); // past the transfer's next look at its payment
@@ -65,9 +73,14 @@ describe('a transfer whose payment already runs or ran', () => {
 
     // the same transfer retried after it closed (the backend lost the first answer) answers with that transfer,
     // as startPayment does: never "already started", which a backend reads as "not started" and retries elsewhere
-    const retried = await startTransfer(bed.env.client, transferInput(transferKey, paymentKey), { taskQueue: bed.taskQueue });
+    const retried = await startTransfer(bed.env.client, transferInput(transferKey, paymentKey), {
+      taskQueue: bed.taskQueue,
+    });
     expect(retried.workflowId).toBe(transfer.workflowId);
-    expect(await closedResult<TransferResult>(retried)).toMatchObject({ outcome: 'COMPLETED', paymentWorkflowId: started.workflowId });
+    expect(await closedResult<TransferResult>(retried)).toMatchObject({
+      outcome: 'COMPLETED',
+      paymentWorkflowId: started.workflowId,
+    });
 
     // the payment has closed: another transfer of the same payment key takes its outcome, never pays again
     const again = await startTransfer(bed.env.client, transferInput(uniqueWorkflowId('attt'), paymentKey), {
@@ -83,14 +96,27 @@ describe('a transfer whose payment already runs or ran', () => {
 describe('a transfer attached to a payment that waits for weeks', () => {
   it('reads it every 30 minutes for a day, then every 6 hours: far below the history limit', async () => {
     const fake = bed.newFake();
-    fake.createFailures.push(ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'unknown', nonRetryable: true }));
+    fake.createFailures.push(
+      ApplicationFailure.create({ type: 'CREATE_OUTCOME_UNKNOWN', message: 'unknown', nonRetryable: true }),
+    );
     const paymentKey = uniqueWorkflowId('waitp');
-    const started = await startPayment(bed.env.client, { paymentKey, request: transferInput('x', paymentKey).payment.request }, { taskQueue: bed.taskQueue });
+    const started = await startPayment(
+      bed.env.client,
+      { paymentKey, request: transferInput('x', paymentKey).payment.request },
+      { taskQueue: bed.taskQueue },
+    );
     bed.worker.started.add(started.workflowId);
     expect(started.created.outcome).toBe('NEEDS_ATTENTION'); // waits for an operator, for as long as it takes
-    const transfer = await startTransfer(bed.env.client, transferInput(uniqueWorkflowId('waitt'), paymentKey), { taskQueue: bed.taskQueue });
+    const transfer = await startTransfer(
+      bed.env.client,
+      transferInput(uniqueWorkflowId('waitt'), paymentKey),
+      { taskQueue: bed.taskQueue },
+    );
     bed.worker.started.add(transfer.workflowId);
-    await eventually(() => transfer.query(transferStateQuery), (s) => s.step === 'PAYING');
+    await eventually(
+      () => transfer.query(transferStateQuery),
+      (s) => s.step === 'PAYING',
+    );
     await bed.env.sleep(10 * 24 * 60 * MIN);
     const history = await transfer.fetchHistory();
     const reads = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length;

@@ -5,9 +5,17 @@
 import { XborderTransferEventSchema } from '../../src/contract/outbound-events';
 import { TRANSFER_WORKFLOW_TYPE, type TransferResult } from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
-import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
+import {
+  customerEventSignal,
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+  providerCustomerWorkflowId,
+} from '../../workflows/provider-customer/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { getTransferEventsState, paymentEventsWorkflowId, transferEventsWorkflowId } from '../../workflows/payment-events/api';
+import {
+  getTransferEventsState,
+  paymentEventsWorkflowId,
+  transferEventsWorkflowId,
+} from '../../workflows/payment-events/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, deliverPaymentEvent, eventually } from './support/harness';
 import { paymentRequest, useTestBed } from './support/test-bed';
@@ -16,8 +24,22 @@ import { individualBody } from '../unit/contract/fixtures';
 const bed = useTestBed();
 
 const US_REQUIREMENTS = [
-  { variableName: 'bank.accountNumber', rails: ['ACH'], accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'], regex: '^\\d{4,17}$', example: '123456789', enum: [] },
-  { variableName: 'bank.routingNumber', rails: ['ACH'], accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'], regex: '^\\d{9}$', example: '021000021', enum: [] },
+  {
+    variableName: 'bank.accountNumber',
+    rails: ['ACH'],
+    accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+    regex: '^\\d{4,17}$',
+    example: '123456789',
+    enum: [],
+  },
+  {
+    variableName: 'bank.routingNumber',
+    rails: ['ACH'],
+    accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+    regex: '^\\d{9}$',
+    example: '021000021',
+    enum: [],
+  },
 ];
 
 function bankAccount(): Record<string, unknown> {
@@ -25,26 +47,60 @@ function bankAccount(): Record<string, unknown> {
     type: 'EXTERNAL_BANK_ACCOUNT',
     currencyCode: 'USD',
     rails: ['ACH'],
-    bank: { name: 'First Bank', countryCode: 'US', accountNumber: '123456789', routingNumber: '021000021', accountType: 'CHECKING' },
-    accountHolder: { type: 'BUSINESS', businessName: 'Acme', address: { countryCode: 'US', postalCode: '10001', stateRegionOrProvince: 'NY' } },
+    bank: {
+      name: 'First Bank',
+      countryCode: 'US',
+      accountNumber: '123456789',
+      routingNumber: '021000021',
+      accountType: 'CHECKING',
+    },
+    accountHolder: {
+      type: 'BUSINESS',
+      businessName: 'Acme',
+      address: { countryCode: 'US', postalCode: '10001', stateRegionOrProvince: 'NY' },
+    },
   };
 }
 
 async function startTransfer(key: string, input: Record<string, unknown>) {
   const workflowId = `transfer:${key}`;
-  await bed.env.client.workflow.start(TRANSFER_WORKFLOW_TYPE, { taskQueue: bed.taskQueue, workflowId, args: [{ transferKey: key, ...input }] });
-  for (const id of [workflowId, `payment:${key}`, transferEventsWorkflowId(key), paymentEventsWorkflowId(key)]) bed.worker.started.add(id);
+  await bed.env.client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
+    taskQueue: bed.taskQueue,
+    workflowId,
+    args: [{ transferKey: key, ...input }],
+  });
+  for (const id of [
+    workflowId,
+    `payment:${key}`,
+    transferEventsWorkflowId(key),
+    paymentEventsWorkflowId(key),
+  ])
+    bed.worker.started.add(id);
   return bed.env.client.workflow.getHandle<() => Promise<TransferResult>>(workflowId);
 }
 
 async function payToCompletion(key: string): Promise<void> {
   const paymentHandle = bed.env.client.workflow.getHandle(`payment:${key}`);
-  const created = await eventually(() => paymentHandle.executeUpdate(awaitCreatedUpdate).catch(() => null), (c) => c !== null);
+  const created = await eventually(
+    () => paymentHandle.executeUpdate(awaitCreatedUpdate).catch(() => null),
+    (c) => c !== null,
+  );
   if (created?.outcome !== 'CREATED') throw new Error('payment not created');
   bed.worker.started.add(providerPaymentWorkflowId(created.providerPaymentId));
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(created.providerPaymentId, await bed.env.currentTimeMs()));
-  await eventually(() => paymentHandle.query(paymentStateQuery), (s) => s.phase === 'IN_PROGRESS');
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(created.providerPaymentId, 'COMPLETED'));
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await bed.fake.fund(created.providerPaymentId, await bed.env.currentTimeMs()),
+  );
+  await eventually(
+    () => paymentHandle.query(paymentStateQuery),
+    (s) => s.phase === 'IN_PROGRESS',
+  );
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await bed.fake.advance(created.providerPaymentId, 'COMPLETED'),
+  );
 }
 
 /** The transfer events delivered for `key`, once at least one has arrived. */
@@ -69,7 +125,10 @@ describe('a transfer with outbound events', () => {
     expect((await closedResult<TransferResult>(handle)).outcome).toBe('COMPLETED');
 
     // every event was handed over before the transfer returned
-    await eventually(() => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key).length), (n) => n >= 3);
+    await eventually(
+      () => Promise.resolve(bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key).length),
+      (n) => n >= 3,
+    );
     const events = bed.worker.deliveredTransferEvents.filter((e) => e.transferKey === key);
     expect(events.map((e) => [e.sequence, e.type])).toEqual([
       [1, 'transfer.account_registered'],
@@ -78,8 +137,20 @@ describe('a transfer with outbound events', () => {
     ]);
     for (const e of events) expect(XborderTransferEventSchema.parse(e)).toEqual(e);
     expect(events[0]!.id).toMatch(/^[0-9a-f-]{36}:1$/);
-    expect(events[1]!.data).toEqual({ step: 'PAYING', outcome: null, paymentKey: key, code: null, cancelRequested: false });
-    expect(events[2]!.data).toEqual({ step: 'DONE', outcome: 'COMPLETED', paymentKey: key, code: null, cancelRequested: false });
+    expect(events[1]!.data).toEqual({
+      step: 'PAYING',
+      outcome: null,
+      paymentKey: key,
+      code: null,
+      cancelRequested: false,
+    });
+    expect(events[2]!.data).toEqual({
+      step: 'DONE',
+      outcome: 'COMPLETED',
+      paymentKey: key,
+      code: null,
+      cancelRequested: false,
+    });
     // no customer or account id, nor the account's details, leave
     const text = JSON.stringify(events);
     expect(text).not.toContain('cus_known');
@@ -87,7 +158,10 @@ describe('a transfer with outbound events', () => {
     for (const account of fake.accounts.keys()) expect(text).not.toContain(account);
 
     // the payment's own events go to the same endpoint, keyed by its payment key
-    await eventually(() => Promise.resolve(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).length), (n) => n >= 3);
+    await eventually(
+      () => Promise.resolve(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).length),
+      (n) => n >= 3,
+    );
     expect(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).map((e) => e.type)).toEqual([
       'payment.created',
       'payment.funds_received',
@@ -106,14 +180,19 @@ describe('a transfer with outbound events', () => {
       events: {},
     });
     bed.worker.started.add(`customer:${key}`);
-    const created = await eventually(async () => [...fake.customers.values()][0], (c) => c !== undefined);
+    const created = await eventually(
+      async () => [...fake.customers.values()][0],
+      (c) => c !== undefined,
+    );
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
     await bed.env.client.workflow.signalWithStart(PROVIDER_CUSTOMER_WORKFLOW_TYPE, {
       workflowId: providerCustomerWorkflowId(created!.id),
       taskQueue: bed.taskQueue,
       args: [{ customerId: created!.id }],
       signal: customerEventSignal,
-      signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: { ...created, status: 'REJECTED' } }],
+      signalArgs: [
+        { eventId: `evt_${key}`, type: 'customer.updated', customer: { ...created, status: 'REJECTED' } },
+      ],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     expect((await closedResult<TransferResult>(handle)).outcome).toBe('CUSTOMER_NOT_APPROVED');
@@ -158,7 +237,10 @@ describe('a transfer with outbound events', () => {
       events: {},
     });
     bed.worker.started.add(`customer:${key}`);
-    const created = await eventually(async () => [...fake.customers.values()][0], (c) => c !== undefined);
+    const created = await eventually(
+      async () => [...fake.customers.values()][0],
+      (c) => c !== undefined,
+    );
     bed.worker.started.add(providerCustomerWorkflowId(created!.id));
     await handle.cancel();
     await expect(handle.result()).rejects.toMatchObject({ cause: { name: 'CancelledFailure' } });

@@ -1,8 +1,19 @@
 // A cancel of a parent never reaches money in motion, and transfer steps run once.
-import { ONBOARD_CUSTOMER_WORKFLOW_TYPE, type OnboardCustomerResult } from '../../workflows/onboard-customer/api';
-import { TRANSFER_WORKFLOW_TYPE, type TransferResult, transferStateQuery } from '../../workflows/transfer/api';
+import {
+  ONBOARD_CUSTOMER_WORKFLOW_TYPE,
+  type OnboardCustomerResult,
+} from '../../workflows/onboard-customer/api';
+import {
+  TRANSFER_WORKFLOW_TYPE,
+  type TransferResult,
+  transferStateQuery,
+} from '../../workflows/transfer/api';
 import { awaitCreatedUpdate, paymentStateQuery } from '../../workflows/payment/api';
-import { customerEventSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../../workflows/provider-customer/api';
+import {
+  customerEventSignal,
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+  providerCustomerWorkflowId,
+} from '../../workflows/provider-customer/api';
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { uniqueWorkflowId } from '../support/temporal';
 import { closedResult, created, deliverPaymentEvent, eventually } from './support/harness';
@@ -141,7 +152,13 @@ async function approve(customer: Customer, key: string) {
     taskQueue: bed.taskQueue,
     args: [{ customerId: customer.id }],
     signal: customerEventSignal,
-    signalArgs: [{ eventId: `evt_${key}`, type: 'customer.updated', customer: { ...customer, status: 'APPROVED' as const } }],
+    signalArgs: [
+      {
+        eventId: `evt_${key}`,
+        type: 'customer.updated',
+        customer: { ...customer, status: 'APPROVED' as const },
+      },
+    ],
     workflowIdConflictPolicy: 'USE_EXISTING',
   });
 }

@@ -6,10 +6,19 @@ import { setHandler, workflowInfo } from '@temporalio/workflow';
 import { contractActivities } from '../activity-options';
 import { startOrSubscribe } from '../follow-entity';
 import type { ProviderCustomerInput } from '../inputs';
-import { customerChangedSignal, PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId } from '../provider-customer/api';
+import {
+  customerChangedSignal,
+  PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+  providerCustomerWorkflowId,
+} from '../provider-customer/api';
 import { createIndexer } from '../indexing';
 import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
-import { onboardCustomerWorkflowId, onboardStateQuery, type OnboardCustomerInput, type OnboardCustomerResult } from './api';
+import {
+  onboardCustomerWorkflowId,
+  onboardStateQuery,
+  type OnboardCustomerInput,
+  type OnboardCustomerResult,
+} from './api';
 import { OnboardProgress } from './state';
 import { createCustomer } from './steps/create';
 import { awaitReview } from './steps/await-review';
@@ -37,12 +46,22 @@ export async function onboardCustomer(input: OnboardCustomerInput): Promise<Onbo
 
   // 3. wait for the review outcome
   if (!progress.reviewFinal()) {
-    const entityInput: ProviderCustomerInput = { customerId: id, customer: created.customer, subscribers: [workflowId] };
+    const entityInput: ProviderCustomerInput = {
+      customerId: id,
+      customer: created.customer,
+      subscribers: [workflowId],
+    };
     // The review entity ignores a Temporal cancel of this run (ABANDON on cancel): it is shared with webhooks and
     // other subscribers and ends by itself (what build 0.2.0 chose for new runs behind a patch, now unconditional).
-    await startOrSubscribe(PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId(id), entityInput, `customer ${id} review`, {
-      abandonOnCancel: true,
-    });
+    await startOrSubscribe(
+      PROVIDER_CUSTOMER_WORKFLOW_TYPE,
+      providerCustomerWorkflowId(id),
+      entityInput,
+      `customer ${id} review`,
+      {
+        abandonOnCancel: true,
+      },
+    );
   }
   await awaitReview(progress, id, input.reviewTimeoutMs ?? 7 * 24 * HOUR, input.reconcileEveryMs ?? HOUR);
   const final = progress.customer ?? created.customer;

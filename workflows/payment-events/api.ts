@@ -83,23 +83,35 @@ export interface EventsClient {
 }
 
 /** Sends the undelivered events of a payment again now (the CLI's `xborder events redeliver <paymentKey>`). */
-export async function redeliverPaymentEvents(client: EventsClient, paymentKey: string): Promise<PaymentEventsSnapshot> {
+export async function redeliverPaymentEvents(
+  client: EventsClient,
+  paymentKey: string,
+): Promise<PaymentEventsSnapshot> {
   const handle = client.workflow.getHandle(paymentEventsWorkflowId(paymentKey));
   await handle.signal(redeliverEventsSignal);
   return handle.query(paymentEventsStateQuery);
 }
 
-export async function getPaymentEventsState(client: EventsClient, paymentKey: string): Promise<PaymentEventsSnapshot> {
+export async function getPaymentEventsState(
+  client: EventsClient,
+  paymentKey: string,
+): Promise<PaymentEventsSnapshot> {
   return client.workflow.getHandle(paymentEventsWorkflowId(paymentKey)).query(paymentEventsStateQuery);
 }
 
 /** The transfer's own events (`xborder events redeliver --transfer <transferKey>`). */
-export async function redeliverTransferEvents(client: EventsClient, transferKey: string): Promise<PaymentEventsSnapshot> {
+export async function redeliverTransferEvents(
+  client: EventsClient,
+  transferKey: string,
+): Promise<PaymentEventsSnapshot> {
   const handle = client.workflow.getHandle(transferEventsWorkflowId(transferKey));
   await handle.signal(redeliverEventsSignal);
   return handle.query(paymentEventsStateQuery);
 }
 
-export async function getTransferEventsState(client: EventsClient, transferKey: string): Promise<PaymentEventsSnapshot> {
+export async function getTransferEventsState(
+  client: EventsClient,
+  transferKey: string,
+): Promise<PaymentEventsSnapshot> {
   return client.workflow.getHandle(transferEventsWorkflowId(transferKey)).query(paymentEventsStateQuery);
 }

@@ -48,7 +48,12 @@ export function paymentEventEmitter(input: Pick<PaymentInput, 'paymentKey' | 'ev
       for (const type of eventTypesFor(so, state)) {
         sequence++;
         const at = new Date().toISOString();
-        const event = eventBody({ idPrefix, paymentKey: input.paymentKey, sequence, occurredAt: at }, type, state, readFollowed());
+        const event = eventBody(
+          { idPrefix, paymentKey: input.paymentKey, sequence, occurredAt: at },
+          type,
+          state,
+          readFollowed(),
+        );
         tail = tail.then(() => handOverPaymentEvent(input.paymentKey, endpointUrl, event));
       }
     },

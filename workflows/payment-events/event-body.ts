@@ -28,7 +28,15 @@ const PHASE_EVENTS: Partial<Record<string, XborderEventType>> = {
 };
 
 /** Phases at which a followed provider payment is live (its funding instructions can be shown). */
-const LIVE_PHASES = new Set(['AWAITING_FUNDS', 'QUOTE_EXPIRED', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED']);
+const LIVE_PHASES = new Set([
+  'AWAITING_FUNDS',
+  'QUOTE_EXPIRED',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'FAILED',
+  'REFUNDED',
+  'EXPIRED',
+]);
 
 /** The event types this change makes, in order; `so` is updated. */
 export function eventTypesFor(so: EmittedSoFar, state: PaymentState): XborderEventType[] {
@@ -70,7 +78,9 @@ export function eventData(state: PaymentState, followed: Payment | null): Xborde
     destination: amount(p?.destination),
     fee: p?.fee ?? null,
     quote: state.quote ? { exchangeRate: state.quote.exchangeRate, expiresAt: state.quote.expiresAt } : null,
-    fundingInstructions: fi ? { rail: fi.rail, amount: fi.amount, currencyCode: fi.currencyCode, toAddress: fi.toAddress } : null,
+    fundingInstructions: fi
+      ? { rail: fi.rail, amount: fi.amount, currencyCode: fi.currencyCode, toAddress: fi.toAddress }
+      : null,
     fundingDeadline: state.fundingDeadline,
     code: codeOf(state),
     requotes: state.requotes,

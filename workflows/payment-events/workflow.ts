@@ -55,7 +55,11 @@ export async function paymentEvents(input: PaymentEventsInput): Promise<void> {
     if (state.undeliverable(result.error, new Date())) {
       upsertSearchAttributes([{ key: PaymentPhaseKey, value: EVENTS_UNDELIVERED_PHASE }]);
       metricMeter
-        .createCounter(UNDELIVERED_EVENTS_METRIC, undefined, 'Outbound events that failed a whole retry window')
+        .createCounter(
+          UNDELIVERED_EVENTS_METRIC,
+          undefined,
+          'Outbound events that failed a whole retry window',
+        )
         .add(1, { type: event.type });
     }
     await condition(() => state.redeliverAsked, retryPauseMs);

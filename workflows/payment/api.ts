@@ -15,7 +15,6 @@ export const PAYMENT_WORKFLOW_TYPE = 'payment';
 /** `payment:<paymentKey>`: the caller's business key (ARCHITECTURE: Workflows). */
 export const paymentWorkflowId = (paymentKey: string): string => `payment:${paymentKey}`;
 
-
 /**
  * Something a payment team must look at, never dropped: surfaced in the state, on the outcome, in the worker
  * log (log.warn) and counted (xborder_payment_alerts_total, workflows/payment-metrics-interceptor.ts).
@@ -185,8 +184,14 @@ export function queryPaymentState(client: PaymentClient, paymentKey: string): Pr
 }
 
 /** Asks to cancel the payment (the `cancel` update): its state once accepted; CANCEL_REFUSED once funds are in. */
-export function cancelPaymentOf(client: PaymentClient, paymentKey: string, reason?: string): Promise<PaymentState> {
-  return client.workflow.getHandle(paymentWorkflowId(paymentKey)).executeUpdate(cancelUpdate, { args: [reason === undefined ? {} : { reason }] });
+export function cancelPaymentOf(
+  client: PaymentClient,
+  paymentKey: string,
+  reason?: string,
+): Promise<PaymentState> {
+  return client.workflow
+    .getHandle(paymentWorkflowId(paymentKey))
+    .executeUpdate(cancelUpdate, { args: [reason === undefined ? {} : { reason }] });
 }
 
 // A key freed by a refusal before anything was created starts another run of `payment:<key>` (src/client/freed-key.ts):
@@ -201,5 +206,7 @@ export const KEY_RUN_MEMO = 'xborderKeyRun';
 
 /** The createPayment idempotency key of a run: unchanged for a key's first run (every run started before this existed). */
 export function runScopedIdempotencyKey(idempotencyKey: string, keyRun: unknown): string {
-  return typeof keyRun === 'number' && Number.isInteger(keyRun) && keyRun >= 2 ? `${idempotencyKey}:run${keyRun}` : idempotencyKey;
+  return typeof keyRun === 'number' && Number.isInteger(keyRun) && keyRun >= 2
+    ? `${idempotencyKey}:run${keyRun}`
+    : idempotencyKey;
 }

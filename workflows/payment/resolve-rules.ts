@@ -14,7 +14,10 @@ function describe(p: Payment): string {
  * Why the decision contradicts what the service already told this payment, or null. `heard`: the provider payments
  * the entity told the payment of before any create of it was recorded — a create that reached the service.
  */
-export function resolveContradiction(decision: ResolveCreateDecision, heard: readonly Payment[]): string | null {
+export function resolveContradiction(
+  decision: ResolveCreateDecision,
+  heard: readonly Payment[],
+): string | null {
   if (heard.length === 0) return null;
   const named = heard.map(describe).join(', ');
   if ('noPaymentCreated' in decision)
@@ -32,7 +35,10 @@ export function resolveContradiction(decision: ResolveCreateDecision, heard: rea
 export function adoptionMismatches(request: CreatePaymentRequest, p: Payment): string[] {
   const differs: string[] = [];
   const check = (field: string, wanted: unknown, found: unknown): void => {
-    if (wanted !== undefined && wanted !== null && wanted !== found) differs.push(`${field}: the request has ${JSON.stringify(wanted)}, ${p.id} has ${JSON.stringify(found ?? null)}`);
+    if (wanted !== undefined && wanted !== null && wanted !== found)
+      differs.push(
+        `${field}: the request has ${JSON.stringify(wanted)}, ${p.id} has ${JSON.stringify(found ?? null)}`,
+      );
   };
   check('customerId', request.customerId, p.customerId);
   check('source.currencyCode', request.source.currencyCode, p.source?.currencyCode);

@@ -3,7 +3,13 @@
 // Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
 import { paymentEventEmitter, type PaymentEventEmitter } from '../payment-events/emit';
 import type { LateEventsFor } from '../provider-payment/api';
-import { allHandlersFinished, ApplicationFailure, condition, log, setCurrentDetails } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  log,
+  setCurrentDetails,
+} from '@temporalio/workflow';
 import type { CreatePaymentRequest, Payment, Violation } from '../../src/contract';
 import { createIndexer, indexAtStart } from '../indexing';
 import { mergePayment } from '../payment-merge';
@@ -141,7 +147,9 @@ export class PaymentWorkflowState {
    * transitions", a COMPLETED payout can still be RETURNED/REFUNDED); undefined when the payment asked for no events.
    */
   lateEvents(): LateEventsFor | undefined {
-    return this.input.events ? { paymentKey: this.input.paymentKey, endpointUrl: this.input.events.url ?? null } : undefined;
+    return this.input.events
+      ? { paymentKey: this.input.paymentKey, endpointUrl: this.input.events.url ?? null }
+      : undefined;
   }
 
   // ---- reading ----
@@ -176,7 +184,9 @@ export class PaymentWorkflowState {
     const now = this.seen();
     const keys = ['activeId', 'cancel', 'decision'] as const;
     if (keys.some((k) => now[k] !== before[k])) return true;
-    return now.payments.length !== before.payments.length || now.payments.some((p, i) => p !== before.payments[i]);
+    return (
+      now.payments.length !== before.payments.length || now.payments.some((p, i) => p !== before.payments[i])
+    );
   }
   /**
    * Waits until something the main loop decides on changes, or `ms` pass (no limit when absent). The timer is kept
@@ -184,7 +194,10 @@ export class PaymentWorkflowState {
    */
   async wake(ms?: number): Promise<void> {
     const before = this.seen();
-    await this.waiter.until(() => this.changedSince(before), ms === undefined ? undefined : Date.now() + Math.max(1, ms));
+    await this.waiter.until(
+      () => this.changedSince(before),
+      ms === undefined ? undefined : Date.now() + Math.max(1, ms),
+    );
   }
 
   // ---- lifecycle ----
@@ -195,7 +208,12 @@ export class PaymentWorkflowState {
   }
 
   /** Loud, never dropped: state, outcome, worker log, and a metric at close (payment-metrics-interceptor.ts). */
-  raise(kind: PaymentAlertKind, providerPaymentId: string | null, detail: string, once = kind + providerPaymentId): void {
+  raise(
+    kind: PaymentAlertKind,
+    providerPaymentId: string | null,
+    detail: string,
+    once = kind + providerPaymentId,
+  ): void {
     if (this.alerted.has(once)) return;
     this.alerted.add(once);
     this.alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
@@ -213,7 +231,10 @@ export class PaymentWorkflowState {
     if (next !== this.phase) this.note('phase', `${this.phase} → ${next}`);
     this.phase = next;
     setCurrentDetails(this.describe());
-    this.events.emit(() => this.snapshot(), () => this.active());
+    this.events.emit(
+      () => this.snapshot(),
+      () => this.active(),
+    );
     if (!indexed) return;
     const p = this.active();
     // What operators query on a payment is its phase, ids and dates (src/client/stuck.ts); a status change within a
@@ -238,7 +259,10 @@ export class PaymentWorkflowState {
     const lines = [`**${this.phase}**`];
     if (p) lines.push(`provider payment ${p.id}: ${p.status}`, `quote expires ${p.quote?.expiresAt ?? '—'}`);
     const deadline = this.fundingDeadline(p);
-    if (deadline && (this.phase === 'AWAITING_FUNDS' || this.phase === 'QUOTE_EXPIRED' || this.phase === 'CANCELLING'))
+    if (
+      deadline &&
+      (this.phase === 'AWAITING_FUNDS' || this.phase === 'QUOTE_EXPIRED' || this.phase === 'CANCELLING')
+    )
       lines.push(`funding deadline ${deadline.toISOString()}`);
     if (this.requotes > 0) lines.push(`requotes: ${this.requotes}`);
     return lines.join('\n\n');
@@ -248,7 +272,8 @@ export class PaymentWorkflowState {
   async finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
     const result: PaymentOutcome = this.alerts.length > 0 ? { ...ended, alerts: [...this.alerts] } : ended;
     this.outcome = result;
-    if (this.cancel?.decision === 'PENDING') this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
+    if (this.cancel?.decision === 'PENDING')
+      this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
     this.note('outcome', result.outcome);
     this.enterPhase(result.outcome);
     await this.events.settled(); // every event handed over before the run ends
@@ -270,7 +295,8 @@ export class PaymentWorkflowState {
     const merged = mergePayment(current, incoming);
     if (!merged.changed) return;
     this.tracked.set(incoming.id, merged.payment);
-    if (merged.statusChanged) this.note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
+    if (merged.statusChanged)
+      this.note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
     const fresh = merged.payment;
     if (!isKnownStatus(fresh.status))
       this.raise(
@@ -284,7 +310,12 @@ export class PaymentWorkflowState {
     // Funds sent with the instructions of a superseded quote: that payment is the one that goes on. An unknown
     // status without sentAt is no proof of funds: the followed payment stays. (activeId null: the create or
     // adoption that tracked it sets activeId next.)
-    if (this.activeId !== null && fresh.id !== this.activeId && hasFundsIn(fresh) && !(followed && isFunded(followed))) {
+    if (
+      this.activeId !== null &&
+      fresh.id !== this.activeId &&
+      hasFundsIn(fresh) &&
+      !(followed && isFunded(followed))
+    ) {
       this.activeId = fresh.id;
       this.note('followed', `funds arrived on superseded payment ${fresh.id}; following it`);
     }
@@ -363,7 +394,9 @@ export class PaymentWorkflowState {
       fundingDeadline: this.fundingDeadline(p)?.toISOString() ?? null,
       customerId: p?.customerId ?? '',
       requotes: this.requotes,
-      superseded: [...this.tracked.values()].filter((t) => t.id !== this.activeId).map((t) => ({ id: t.id, status: t.status })),
+      superseded: [...this.tracked.values()]
+        .filter((t) => t.id !== this.activeId)
+        .map((t) => ({ id: t.id, status: t.status })),
       providerError: (p as { error?: unknown } | null)?.error ?? null,
       providerStatusReasons: (p as { statusReasons?: unknown } | null)?.statusReasons ?? null,
       cancel: this.cancel ? { ...this.cancel } : null,
@@ -385,7 +418,13 @@ export class PaymentWorkflowState {
     const violations: Violation[] =
       outcome.outcome === 'REJECTED'
         ? outcome.violations
-        : [{ path: '', rule: outcome.outcome, message: 'the payment ended before a provider payment was created' }];
+        : [
+            {
+              path: '',
+              rule: outcome.outcome,
+              message: 'the payment ended before a provider payment was created',
+            },
+          ];
     return { outcome: 'REJECTED', violations };
   }
 
@@ -401,7 +440,10 @@ export class PaymentWorkflowState {
   checkFingerprint(arg: { requestFingerprint: string }): void {
     this.ownFingerprint ??= requestFingerprint(this.input);
     if (arg?.requestFingerprint !== this.ownFingerprint)
-      throw refusal(PAYMENT_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED, 'this payment key is already used by another request');
+      throw refusal(
+        PAYMENT_FAILURE_TYPES.IDEMPOTENCY_KEY_REUSED,
+        'this payment key is already used by another request',
+      );
   }
 
   /** Why a cancel cannot be accepted now, or null. */
@@ -421,7 +463,8 @@ export class PaymentWorkflowState {
   validateCancel(): void {
     const blocker = this.cancelBlocker();
     if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, blocker);
-    if (this.cancel?.decision === 'ACCEPTED') throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'the payment is already cancelled');
+    if (this.cancel?.decision === 'ACCEPTED')
+      throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'the payment is already cancelled');
     if (this.cancel) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'a cancel is already being applied');
   }
 
@@ -430,7 +473,10 @@ export class PaymentWorkflowState {
     this.cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
     await condition(() => this.cancel?.decision !== 'PENDING');
     if (this.cancel?.decision === 'REFUSED')
-      throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'funds arrived before the cancel was applied; the payment goes on');
+      throw refusal(
+        PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
+        'funds arrived before the cancel was applied; the payment goes on',
+      );
     return this.snapshot();
   }
 
@@ -455,7 +501,8 @@ export class PaymentWorkflowState {
     if (this.fundsIn()) return 'funds are in: the quote is already used';
     if (this.cancel) return 'the payment is being cancelled or was cancelled';
     if (this.attention) return 'a create of this payment needs an operator first';
-    if (this.phase !== 'AWAITING_FUNDS' && this.phase !== 'QUOTE_EXPIRED') return `nothing to requote in phase ${this.phase}`;
+    if (this.phase !== 'AWAITING_FUNDS' && this.phase !== 'QUOTE_EXPIRED')
+      return `nothing to requote in phase ${this.phase}`;
     if (this.pulls()) return 'a payment pulled from an account has no quote to wait on';
     const p = this.active();
     // A second set of live funding instructions invites two payments: a requote waits for the quote's end.
@@ -481,15 +528,27 @@ export class PaymentWorkflowState {
   }
 
   validateResolve(decision: ResolveCreateDecision): void {
-    if (!this.attention) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
+    if (!this.attention)
+      throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
     if (this.resolution || this.resolvingRequote)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
-    const d = decision as { providerPaymentId?: unknown; noPaymentCreated?: unknown; reason?: unknown } | null;
+    const d = decision as {
+      providerPaymentId?: unknown;
+      noPaymentCreated?: unknown;
+      reason?: unknown;
+    } | null;
     const ok =
       (typeof d?.providerPaymentId === 'string' && d.providerPaymentId.length > 0) ||
       (d?.noPaymentCreated === true && typeof d.reason === 'string');
-    if (!ok) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'pass { providerPaymentId } or { noPaymentCreated: true, reason }');
-    const contradiction = resolveContradiction(decision, [...this.toldEarly.values()].map((t) => t.payment));
+    if (!ok)
+      throw refusal(
+        PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+        'pass { providerPaymentId } or { noPaymentCreated: true, reason }',
+      );
+    const contradiction = resolveContradiction(
+      decision,
+      [...this.toldEarly.values()].map((t) => t.payment),
+    );
     if (contradiction) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, contradiction);
   }
 }

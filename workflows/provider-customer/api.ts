@@ -15,7 +15,8 @@ export { subscribeSignal, type SubscribeRequest } from '../provider-payment/api'
 /** The workflow type name: the only place it is written (callers import it). */
 export const PROVIDER_CUSTOMER_WORKFLOW_TYPE = 'providerCustomer';
 
-export const providerCustomerWorkflowId = (providerCustomerId: string): string => `provider-customer:${providerCustomerId}`;
+export const providerCustomerWorkflowId = (providerCustomerId: string): string =>
+  `provider-customer:${providerCustomerId}`;
 
 /**
  * customer.created / customer.updated as the ingress delivers it: the customer parsed at the edge (the contract's
@@ -32,7 +33,8 @@ export const customerEventSignal = defineSignal<[ProviderCustomerEvent]>('custom
 /** What the ingress sends (signalWithStartProviderCustomer). */
 export type ParsedProviderCustomerEvent = ProviderCustomerEvent;
 /** Sent by the entity to its subscribers (onboardCustomer) on every accepted change. */
-export const customerChangedSignal = defineSignal<[{ customerId: string; customer: unknown }]>('customerChanged');
+export const customerChangedSignal =
+  defineSignal<[{ customerId: string; customer: unknown }]>('customerChanged');
 export const customerSnapshotQuery = defineQuery<{
   customerId: string;
   customer: unknown | null;
@@ -50,7 +52,12 @@ export function isReviewFinal(customer: { status?: string } | null): boolean {
  */
 export async function signalWithStartProviderCustomer(
   client: Pick<Client, 'workflow'>,
-  start: { taskQueue: string; input: ProviderCustomerInput; event: ParsedProviderCustomerEvent; priority?: Priority },
+  start: {
+    taskQueue: string;
+    input: ProviderCustomerInput;
+    event: ParsedProviderCustomerEvent;
+    priority?: Priority;
+  },
 ): Promise<void> {
   const { input, event, ...options } = start;
   await signalWithStartEntity(client, PROVIDER_CUSTOMER_WORKFLOW_TYPE, {

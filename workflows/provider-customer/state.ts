@@ -3,7 +3,12 @@
 // never moves it back.
 import type { Customer } from '../../src/contract';
 import { BoundedIdSet } from '../payment-merge';
-import { isReviewFinal, type ProviderCustomerEvent, type ProviderCustomerInput, type SubscribeRequest } from './api';
+import {
+  isReviewFinal,
+  type ProviderCustomerEvent,
+  type ProviderCustomerInput,
+  type SubscribeRequest,
+} from './api';
 
 const RANK: Record<string, number> = { PENDING_REVIEW: 0, APPROVED: 1, REJECTED: 1 };
 
@@ -64,7 +69,9 @@ export class ProviderCustomerState {
 
   /** A subscriber has not been sent the current version (a change that landed while a forward was in flight). */
   unforwarded(): boolean {
-    return this.customer !== null && [...this.subscribers].some((s) => this.forwarded.get(s) !== this.version);
+    return (
+      this.customer !== null && [...this.subscribers].some((s) => this.forwarded.get(s) !== this.version)
+    );
   }
 
   /** The next run takes the customer, the subscribers (told again: harmless) and the seen event ids. */

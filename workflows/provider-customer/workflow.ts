@@ -1,9 +1,23 @@
 // providerCustomer: the entity workflow of one provider customer, ID `provider-customer:<id>`, fed by the
 // ingress (customer.created / customer.updated, signalWithStart: api.ts) and forwarding review outcomes to the
 // onboarding workflow that subscribed. AUTO_UPGRADE: its commands change only behind the patches of patches.ts.
-import { allHandlersFinished, condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { workflowIdMismatch } from '../workflow-id-check';
-import { customerEventSignal, customerSnapshotQuery, isReviewFinal, providerCustomerWorkflowId, subscribeSignal, type ProviderCustomerInput } from './api';
+import {
+  customerEventSignal,
+  customerSnapshotQuery,
+  isReviewFinal,
+  providerCustomerWorkflowId,
+  subscribeSignal,
+  type ProviderCustomerInput,
+} from './api';
 import { CUSTOMER_PATCHES } from './patches';
 import { ProviderCustomerState, type ProviderCustomerSnapshot } from './state';
 import { forwardCustomer } from './steps/forward';
@@ -11,9 +25,14 @@ import { forwardCustomer } from './steps/forward';
 const DAY = 24 * 60 * 60 * 1000;
 
 /** The input is typed at the edge (api.ts, signalWithStartProviderCustomer; continue-as-new): not parsed again. */
-export async function providerCustomer(input: ProviderCustomerInput): Promise<Omit<ProviderCustomerSnapshot, 'subscribers'>> {
+export async function providerCustomer(
+  input: ProviderCustomerInput,
+): Promise<Omit<ProviderCustomerSnapshot, 'subscribers'>> {
   // An input copied under another ID never acts (workflow-id-check.ts); patched() only then (no marker otherwise).
-  const mismatch = workflowIdMismatch(providerCustomerWorkflowId(input.customerId), workflowInfo().workflowId);
+  const mismatch = workflowIdMismatch(
+    providerCustomerWorkflowId(input.customerId),
+    workflowInfo().workflowId,
+  );
   if (mismatch && patched(CUSTOMER_PATCHES.refusesAnotherId)) throw mismatch;
   const lingerMs = input.lingerAfterFinalMs ?? DAY;
   const maxReviewIdleMs = input.maxReviewIdleMs ?? 30 * DAY;
@@ -50,7 +69,10 @@ export async function providerCustomer(input: ProviderCustomerInput): Promise<Om
     const { version, wakeups } = state;
     const inReview = bounded ? Math.max(1, state.lastChangeAt + maxReviewIdleMs - now) : lingerMs * 30;
     const timeout = finalSince === null ? inReview : Math.max(1, finalSince + lingerMs - now);
-    await condition(() => state.version !== version || state.wakeups !== wakeups || state.unforwarded(), timeout);
+    await condition(
+      () => state.version !== version || state.wakeups !== wakeups || state.unforwarded(),
+      timeout,
+    );
   }
   await condition(allHandlersFinished);
   await forwardCustomer(state);

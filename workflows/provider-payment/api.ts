@@ -15,7 +15,8 @@ export type { ProviderPaymentInput } from '../inputs';
 export const PROVIDER_PAYMENT_WORKFLOW_TYPE = 'providerPayment';
 
 /** `provider-payment:<id>`: the provider's payment id is the business key (ARCHITECTURE: Workflows). */
-export const providerPaymentWorkflowId = (providerPaymentId: string): string => `provider-payment:${providerPaymentId}`;
+export const providerPaymentWorkflowId = (providerPaymentId: string): string =>
+  `provider-payment:${providerPaymentId}`;
 
 /**
  * A payment webhook event as the ingress delivers it (signalWithStart). The ingress and the activities send the
@@ -109,8 +110,20 @@ export async function signalWithStartProviderPayment(
 ): Promise<void> {
   const { event, subscribe, ...options } = start;
   const workflowId = providerPaymentWorkflowId(start.input.providerPaymentId);
-  if (event) await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, { workflowId, ...options, signal: providerPaymentEventSignal, signalArgs: [event] });
-  else await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, { workflowId, ...options, signal: subscribeSignal, signalArgs: [subscribe] });
+  if (event)
+    await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, {
+      workflowId,
+      ...options,
+      signal: providerPaymentEventSignal,
+      signalArgs: [event],
+    });
+  else
+    await signalWithStartEntity(client, PROVIDER_PAYMENT_WORKFLOW_TYPE, {
+      workflowId,
+      ...options,
+      signal: subscribeSignal,
+      signalArgs: [subscribe],
+    });
 }
 
 // ---- the payment workflow tells the entity what its own GET found (the stale-entity gap) ----
@@ -131,13 +144,21 @@ export function observedEvent(p: Payment, from?: string): ProviderPaymentEvent {
     .map(([k]) => k)
     .sort()
     .join(',');
-  return { eventId: `observed:${p.id}:${p.status}:${stamps}`, type: OBSERVED_EVENT_TYPE, payment: p, ...(from !== undefined ? { from } : {}) };
+  return {
+    eventId: `observed:${p.id}:${p.status}:${stamps}`,
+    type: OBSERVED_EVENT_TYPE,
+    payment: p,
+    ...(from !== undefined ? { from } : {}),
+  };
 }
 
 /** From a workflow: signals the entity; an error (the entity ended after its linger period) is returned, never thrown. */
 export async function tellEntity(p: Payment, from?: string): Promise<string | null> {
   try {
-    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(providerPaymentEventSignal, observedEvent(p, from));
+    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(
+      providerPaymentEventSignal,
+      observedEvent(p, from),
+    );
     return null;
   } catch (err) {
     return String(err);

@@ -34,7 +34,14 @@ export function mustHoldForRead(current: Payment | null, pushed: Payment): boole
 function moneyOf(p: Payment): string {
   const error: unknown = (p as { error?: unknown }).error;
   const code = typeof error === 'string' ? error : ((error as { code?: unknown } | null)?.code ?? null);
-  return JSON.stringify([p.source?.amount ?? null, p.source?.currencyCode ?? null, p.destination?.amount ?? null, p.destination?.currencyCode ?? null, p.fee ?? null, code]);
+  return JSON.stringify([
+    p.source?.amount ?? null,
+    p.source?.currencyCode ?? null,
+    p.destination?.amount ?? null,
+    p.destination?.currencyCode ?? null,
+    p.fee ?? null,
+    code,
+  ]);
 }
 
 /**

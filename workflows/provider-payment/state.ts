@@ -88,7 +88,9 @@ export class ProviderPaymentState {
     // no events registration (a run a subscriber started always knows one).
     this.freshRun =
       (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId) ||
-      (Boolean(workflowInfo().continuedFromExecutionRunId) && (input.subscribers ?? []).length === 0 && (input.eventsFor ?? []).length === 0);
+      (Boolean(workflowInfo().continuedFromExecutionRunId) &&
+        (input.subscribers ?? []).length === 0 &&
+        (input.eventsFor ?? []).length === 0);
     this.registrationLookedUp = input.registrationLookedUp ?? false;
     this.lean = patched(ENTITY_PATCHES.leanHistory);
     this.fewer = this.lean && patched(ENTITY_PATCHES.fewerActions);
@@ -104,7 +106,12 @@ export class ProviderPaymentState {
     this.lastMemo = this.lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
     for (const held of input.unconfirmedPushes ?? []) {
       const p = this.read(held.payment);
-      if (p) this.unconfirmed.push({ eventId: held.eventId, payment: p, ...(held.cause ? { cause: held.cause } : {}) });
+      if (p)
+        this.unconfirmed.push({
+          eventId: held.eventId,
+          payment: p,
+          ...(held.cause ? { cause: held.cause } : {}),
+        });
     }
     this.pushMismatches = [...(input.pushMismatches ?? [])];
     this.eventsFor = new Map((input.eventsFor ?? []).map(({ subscriber, ...rest }) => [subscriber, rest]));
@@ -112,7 +119,8 @@ export class ProviderPaymentState {
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
     // back would only cost it a signal and a workflow task. Later changes are forwarded as usual.
-    else if (this.payment && this.subscribers.size > 0 && this.isPatched(ENTITY_PATCHES.noEchoToStarter)) this.markAllTold();
+    else if (this.payment && this.subscribers.size > 0 && this.isPatched(ENTITY_PATCHES.noEchoToStarter))
+      this.markAllTold();
   }
 
   private markAllTold(): void {
@@ -145,7 +153,8 @@ export class ProviderPaymentState {
     if (sourceOf(event) === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
     if (this.holdsForConfirmation(event, cause)) return;
     this.accept(event.payment, cause);
-    if (cause === 'reconcile' && event.from !== undefined && this.fewer) this.toldBy(event.from, event.payment);
+    if (cause === 'reconcile' && event.from !== undefined && this.fewer)
+      this.toldBy(event.from, event.payment);
   }
 
   /** A subscriber that asked for events read the payment itself: what it read is what it tells its backend. */
@@ -177,7 +186,8 @@ export class ProviderPaymentState {
       this.accept(has, 'reconcile');
       this.readBySubscriber = true;
       const theirs = this.read(has);
-      if (this.payment && theirs && !mergePayment(theirs, this.payment).changed) this.forwarded.set(workflowId, this.version);
+      if (this.payment && theirs && !mergePayment(theirs, this.payment).changed)
+        this.forwarded.set(workflowId, this.version);
     }
     this.updateMemo();
   }
@@ -186,7 +196,10 @@ export class ProviderPaymentState {
     const incoming = this.read(sent);
     if (!incoming) return;
     if (incoming.id !== this.id) {
-      log.warn('payment of another id sent to this entity; dropped', { providerPaymentId: this.id, got: incoming.id });
+      log.warn('payment of another id sent to this entity; dropped', {
+        providerPaymentId: this.id,
+        got: incoming.id,
+      });
       return;
     }
     this.lastHeardAt = Date.now();
@@ -229,7 +242,11 @@ export class ProviderPaymentState {
       if (!patched(ENTITY_PATCHES.confirmsEveryPush)) return false;
     }
     this.unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });
-    log.info('pushed snapshot held for confirmation by GET', { providerPaymentId: this.id, eventId: event.eventId, status: pushed.status });
+    log.info('pushed snapshot held for confirmation by GET', {
+      providerPaymentId: this.id,
+      eventId: event.eventId,
+      status: pushed.status,
+    });
     return true;
   }
 
@@ -237,7 +254,13 @@ export class ProviderPaymentState {
   reindex(): void {
     const flagged = this.pushMismatches.length > 0 ? { phase: PUSH_MISMATCH_PHASE } : {};
     const { payment, id } = this;
-    if (payment) this.index({ ...flagged, status: this.statusToIndex(payment.status), providerPaymentId: id, customerId: payment.customerId });
+    if (payment)
+      this.index({
+        ...flagged,
+        status: this.statusToIndex(payment.status),
+        providerPaymentId: id,
+        customerId: payment.customerId,
+      });
     else if (this.pushMismatches.length > 0) this.index({ ...flagged, providerPaymentId: id }); // a push for a payment the service does not have
   }
 
@@ -247,7 +270,12 @@ export class ProviderPaymentState {
    * keeps the one indexed before, and costs no upsert. The snapshot query and the memo's role say the rest.
    */
   private statusToIndex(status: string): string {
-    if (!this.fewer || this.indexedStatus === null || FINAL_PUSH_STATUSES.includes(status) || !isKnownPaymentStatus(status))
+    if (
+      !this.fewer ||
+      this.indexedStatus === null ||
+      FINAL_PUSH_STATUSES.includes(status) ||
+      !isKnownPaymentStatus(status)
+    )
       return (this.indexedStatus = status);
     return this.indexedStatus;
   }
@@ -293,7 +321,10 @@ export class ProviderPaymentState {
       linkAccountId: memo.linkAccountId,
       completedAfterTerminal: false,
       unknownValues: [...this.unknownValues],
-      unconfirmed: [...this.judgingNow, ...this.unconfirmed].map((u) => ({ eventId: u.eventId, status: u.payment.status })),
+      unconfirmed: [...this.judgingNow, ...this.unconfirmed].map((u) => ({
+        eventId: u.eventId,
+        status: u.payment.status,
+      })),
       pushMismatches: [...this.pushMismatches],
     };
   }
@@ -325,7 +356,9 @@ export class ProviderPaymentState {
     let mismatched = false;
     for (const held of judging) {
       // a held final status is judged as it always was; any other held push by the general rule (knowledge.ts)
-      const borne = claimsFinalStatus(held.payment) ? confirms(read, held.payment) : bearsOut(read, held.payment);
+      const borne = claimsFinalStatus(held.payment)
+        ? confirms(read, held.payment)
+        : bearsOut(read, held.payment);
       if (borne) cause = held.cause ?? 'event';
       else {
         mismatched = true;
@@ -346,7 +379,12 @@ export class ProviderPaymentState {
 
   /** Kept (snapshot, carried over), logged, counted; the push itself is dropped. */
   private recordMismatch(held: UnconfirmedPush, read: string): void {
-    const mismatch: PushMismatch = { eventId: held.eventId, pushed: held.payment.status, read, at: new Date().toISOString() };
+    const mismatch: PushMismatch = {
+      eventId: held.eventId,
+      pushed: held.payment.status,
+      read,
+      at: new Date().toISOString(),
+    };
     this.pushMismatches.push(mismatch);
     if (this.pushMismatches.length > MAX_PUSH_MISMATCHES) this.pushMismatches.shift();
     log.warn('pushed snapshot not borne out by the service; kept, not forwarded', {

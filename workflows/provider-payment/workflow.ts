@@ -6,7 +6,14 @@ import '../polyfills';
 import { condition, continueAsNew, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import { workflowIdMismatch } from '../workflow-id-check';
 import { isTerminalStatus } from '../payment-merge';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, subscribeSignal, type ProviderPaymentInput, type ProviderPaymentSnapshot } from './api';
+import {
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+  subscribeSignal,
+  type ProviderPaymentInput,
+  type ProviderPaymentSnapshot,
+} from './api';
 import { Waiter } from '../waiter';
 import { ENTITY_PATCHES } from './patches';
 import { ProviderPaymentState } from './state';
@@ -41,7 +48,10 @@ export const SUBSCRIBED_READ_EVERY_MS = DAY;
 export async function providerPayment(input: ProviderPaymentInput): Promise<ProviderPaymentSnapshot> {
   // An input copied under another ID never acts (workflow-id-check.ts). patched() is asked only then: a run under
   // its own ID gets no marker and no new command; one recorded before the check replays as it ran.
-  const mismatch = workflowIdMismatch(providerPaymentWorkflowId(input.providerPaymentId), workflowInfo().workflowId);
+  const mismatch = workflowIdMismatch(
+    providerPaymentWorkflowId(input.providerPaymentId),
+    workflowInfo().workflowId,
+  );
   if (mismatch && patched(ENTITY_PATCHES.refusesAnotherId)) throw mismatch;
   const lingerMs = input.lingerAfterTerminalMs ?? 7 * DAY;
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
@@ -83,7 +93,9 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
       wakeAt = state.terminalSince + lingerMs;
       if (now >= wakeAt && state.unconfirmed.length === 0) break; // a held push is judged before the entity ends
     } else {
-      const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet) ? QUIET_READS_MS[state.quietReads] : undefined;
+      const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet)
+        ? QUIET_READS_MS[state.quietReads]
+        : undefined;
       const reconcileEveryMs = readEveryMs();
       wakeAt = state.lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
       if (now >= wakeAt) {

@@ -2,8 +2,19 @@
 // time (ARCHITECTURE: refreshQuotes). Services query it instead of calling the rate-limited provider
 // (spec: Limits, "Rate limit"). It continues-as-new, carrying its entries, before its history grows large.
 // AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
-import { allHandlersFinished, condition, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { DEFAULT_MAX_UPDATES_PER_RUN, rateBoardQuery, rateBoardUpdateSignal, type RateBoardInput } from './api';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  DEFAULT_MAX_UPDATES_PER_RUN,
+  rateBoardQuery,
+  rateBoardUpdateSignal,
+  type RateBoardInput,
+} from './api';
 import { RateBoardState } from './state';
 
 export async function rateBoard(input: RateBoardInput = {}): Promise<void> {

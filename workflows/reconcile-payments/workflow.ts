@@ -4,7 +4,10 @@
 // sender gave up on its webhooks: docs/spec-gaps.md "Ingress"). Its input is parsed where the Schedule is
 // made (zod at the edge). AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
 import { proxyActivities } from '@temporalio/workflow';
-import type { ReconcileActivities, ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
+import type {
+  ReconcileActivities,
+  ReconcileRecentPaymentsResult,
+} from '../../activities/reconcile-activities';
 import type { ReconcilePaymentsInput } from './api';
 
 const HOUR = 60 * 60 * 1000;
@@ -20,7 +23,9 @@ const { reconcileRecentPayments } = proxyActivities<ReconcileActivities>({
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
 
-export async function reconcilePayments(input: ReconcilePaymentsInput = {}): Promise<ReconcileRecentPaymentsResult> {
+export async function reconcilePayments(
+  input: ReconcilePaymentsInput = {},
+): Promise<ReconcileRecentPaymentsResult> {
   const since = new Date(Date.now() - (input.windowMs ?? 6 * HOUR)).toISOString();
   return reconcileRecentPayments({ since });
 }

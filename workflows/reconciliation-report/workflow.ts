@@ -14,13 +14,19 @@ const { writeReconciliationReport } = proxyActivities<ReportActivities>({
   retry: { initialInterval: '30s', backoffCoefficient: 2, maximumInterval: '10m', maximumAttempts: 6 },
 });
 
-export async function reconciliationReport(input: ReconciliationReportInput = {}): Promise<ReconciliationReportResult> {
+export async function reconciliationReport(
+  input: ReconciliationReportInput = {},
+): Promise<ReconciliationReportResult> {
   // Date.now() is the workflow task's time: the same on replay
   const today = Math.floor(Date.now() / DAY) * DAY;
   const days = input.days ?? 1;
   const window = { from: new Date(today - days * DAY).toISOString(), to: new Date(today).toISOString() };
   const written = await writeReconciliationReport(window);
   // mismatches are the report's news, not the workflow's failure: logged for alerting, the files say the rest
-  if (!written.allMatch) log.warn('reconciliation report: mismatches found', { folder: written.folder, mismatches: written.mismatches });
+  if (!written.allMatch)
+    log.warn('reconciliation report: mismatches found', {
+      folder: written.folder,
+      mismatches: written.mismatches,
+    });
   return written;
 }

@@ -11,7 +11,10 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-export async function deliverToBoard(boardId: string, update: RateBoardUpdate): Promise<'signal' | 'started'> {
+export async function deliverToBoard(
+  boardId: string,
+  update: RateBoardUpdate,
+): Promise<'signal' | 'started'> {
   try {
     await getExternalWorkflowHandle(boardId).signal(rateBoardUpdateSignal, update);
     return 'signal';

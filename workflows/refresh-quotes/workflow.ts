@@ -38,7 +38,8 @@ export async function refreshQuotes(input: RefreshQuotesInput): Promise<RefreshQ
   const referenceAmount = input.referenceAmount ?? DEFAULT_REFERENCE_AMOUNT;
   const pauseMs = input.pauseBetweenCallsMs ?? DEFAULT_PAUSE_BETWEEN_CALLS_MS;
   const boardId = input.boardWorkflowId ?? RATE_BOARD_WORKFLOW_ID;
-  if (!(referenceAmount > 0)) throw ApplicationFailure.nonRetryable('referenceAmount must be positive', 'INVALID_INPUT');
+  if (!(referenceAmount > 0))
+    throw ApplicationFailure.nonRetryable('referenceAmount must be positive', 'INVALID_INPUT');
 
   const corridors = await quoteActivities.listCorridors();
   const unique = new Map(input.pairs.map((p) => [ratePairKey(p), p]));

@@ -2,7 +2,12 @@
 import type { TransferResult, TransferState } from './api';
 
 export class TransferProgress {
-  readonly state: TransferState = { step: 'ONBOARDING', customerId: null, accountId: null, paymentWorkflowId: null };
+  readonly state: TransferState = {
+    step: 'ONBOARDING',
+    customerId: null,
+    accountId: null,
+    paymentWorkflowId: null,
+  };
   readonly result: TransferResult = {
     outcome: 'COMPLETED',
     customerId: null,

@@ -4,7 +4,14 @@
 // is already parsed by the caller (src/client startTransfer: zod at the edge). With `events`, each change a backend
 // acts on is handed to its delivery workflow (steps/events.ts). PINNED: a change ships as a new build, never a
 // patch; histories of older builds are in test/replay/archive/.
-import { ApplicationFailure, CancellationScope, isCancellation, setHandler, TemporalFailure, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  setHandler,
+  TemporalFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { refuseInputOfAnotherWorkflow } from '../workflow-id-check';
 import { transferStateQuery, transferWorkflowId, type TransferInput, type TransferResult } from './api';
 import { TransferProgress } from './state';
@@ -40,13 +47,20 @@ export async function transfer(input: TransferInput): Promise<TransferResult> {
   }
 }
 
-async function runTransfer(input: TransferInput, progress: TransferProgress, events: TransferEventEmitter): Promise<TransferResult> {
+async function runTransfer(
+  input: TransferInput,
+  progress: TransferProgress,
+  events: TransferEventEmitter,
+): Promise<TransferResult> {
   const { state, result } = progress;
   /** the transfer ends here: its last event is handed over before the result is returned */
   const end = async (outcome: TransferResult['outcome'], code: string | null): Promise<TransferResult> => {
     state.step = 'DONE';
     const ended = progress.end(outcome);
-    events.emit(outcome === 'COMPLETED' ? 'transfer.completed' : endEventOf(outcome), progress, { outcome, code });
+    events.emit(outcome === 'COMPLETED' ? 'transfer.completed' : endEventOf(outcome), progress, {
+      outcome,
+      code,
+    });
     await events.settled();
     return ended;
   };
@@ -61,7 +75,8 @@ async function runTransfer(input: TransferInput, progress: TransferProgress, eve
   state.step = 'REGISTERING';
   const accountId = await registerStep(input, customerId, progress);
   if (accountId === null) {
-    const rejected = result.account?.outcome === 'REJECTED' ? result.account.violations[0]?.rule ?? null : null;
+    const rejected =
+      result.account?.outcome === 'REJECTED' ? (result.account.violations[0]?.rule ?? null) : null;
     return end('ACCOUNT_REJECTED', rejected);
   }
   state.accountId = result.accountId = accountId;
@@ -69,18 +84,25 @@ async function runTransfer(input: TransferInput, progress: TransferProgress, eve
 
   // 3. payment
   state.step = 'PAYING';
-  const outcome = await payStep(input, customerId, accountId, progress, () => events.emit('transfer.payment_started', progress));
+  const outcome = await payStep(input, customerId, accountId, progress, () =>
+    events.emit('transfer.payment_started', progress),
+  );
   result.payment = outcome;
   if (state.cancelRequested) result.cancelRequested = true;
-  return end(outcome.outcome === 'COMPLETED' ? 'COMPLETED' : 'PAYMENT_NOT_COMPLETED', outcome.outcome === 'COMPLETED' ? null : outcome.outcome);
+  return end(
+    outcome.outcome === 'COMPLETED' ? 'COMPLETED' : 'PAYMENT_NOT_COMPLETED',
+    outcome.outcome === 'COMPLETED' ? null : outcome.outcome,
+  );
 }
 
 function endEventOf(outcome: Exclude<TransferResult['outcome'], 'COMPLETED'>) {
-  return ({
-    CUSTOMER_NOT_APPROVED: 'transfer.customer_not_approved',
-    ACCOUNT_REJECTED: 'transfer.account_rejected',
-    PAYMENT_NOT_COMPLETED: 'transfer.payment_not_completed',
-  } as const)[outcome];
+  return (
+    {
+      CUSTOMER_NOT_APPROVED: 'transfer.customer_not_approved',
+      ACCOUNT_REJECTED: 'transfer.account_rejected',
+      PAYMENT_NOT_COMPLETED: 'transfer.payment_not_completed',
+    } as const
+  )[outcome];
 }
 
 /** The failure's type (e.g. STEP_NOT_COMPLETED), from it or the first cause that has one: a code, never a message. */

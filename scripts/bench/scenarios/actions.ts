@@ -67,7 +67,9 @@ export function actionsTable(result: ActionsResult): string {
   ];
   for (const { name, count } of result.paths) {
     const entities = count.workflows.entity ?? 0;
-    const entity = count.byRole.entity ? `${count.byRole.entity.total}${entities > 1 ? ` (${entities} entities)` : ''}` : '—';
+    const entity = count.byRole.entity
+      ? `${count.byRole.entity.total}${entities > 1 ? ` (${entities} entities)` : ''}`
+      : '—';
     lines.push(
       `| ${name} | ${count.byRole.payment?.total ?? '—'} | ${entity} | ${count.total.total} | ${pair ? (count.total.total / pair).toFixed(1) : ''} | ${kinds(count.byRole.payment)} | ${kinds(count.byRole.entity)} |`,
     );

@@ -6,9 +6,16 @@
 //   createPaymentAndFollow starts the payment's provider-payment entity: the floor of a two-workflow design.
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { SkeletonActivities } from './activities';
-import { skeletonCreatedUpdate, skeletonFundSignal, skeletonNoopSignal, skeletonSubscribeSignal } from './messages';
+import {
+  skeletonCreatedUpdate,
+  skeletonFundSignal,
+  skeletonNoopSignal,
+  skeletonSubscribeSignal,
+} from './messages';
 
-const { skeletonQuote, skeletonCreate, skeletonCreateAndFollow } = proxyActivities<SkeletonActivities>({ startToCloseTimeout: '1 minute' });
+const { skeletonQuote, skeletonCreate, skeletonCreateAndFollow } = proxyActivities<SkeletonActivities>({
+  startToCloseTimeout: '1 minute',
+});
 
 async function payMe(key: string, create: (key: string) => Promise<string>): Promise<string> {
   let created: string | null = null;

@@ -29,17 +29,34 @@ export interface AccountsApi {
 
 export function createAccountsApi(ctx: ClientContext): AccountsApi {
   const list = (query?: ListQuery) =>
-    ctx.transport.request({ method: 'GET', path: '/accounts', query: toPagingQuery(query, ctx.paging), parse: parseAccountPage });
+    ctx.transport.request({
+      method: 'GET',
+      path: '/accounts',
+      query: toPagingQuery(query, ctx.paging),
+      parse: parseAccountPage,
+    });
   return {
     async create(body, options) {
       beforeCreate(ctx, 'account', body, options, 'POST /v1/accounts');
-      return ctx.transport.request({ method: 'POST', path: '/accounts', body, idempotencyKey: options.idempotencyKey, parse: parseAccount });
+      return ctx.transport.request({
+        method: 'POST',
+        path: '/accounts',
+        body,
+        idempotencyKey: options.idempotencyKey,
+        parse: parseAccount,
+      });
     },
     list,
     listPages: (query) => iteratePages(list, query),
     listAll: (query) => iterateItems(list, query),
-    get: async (accountId) => ctx.transport.request({ method: 'GET', path: `/accounts/${segment(accountId)}`, parse: parseAccount }),
+    get: async (accountId) =>
+      ctx.transport.request({ method: 'GET', path: `/accounts/${segment(accountId)}`, parse: parseAccount }),
     requirements: (query) =>
-      ctx.transport.request({ method: 'GET', path: '/accounts/requirements', query: { ...query }, parse: parseRequirements }),
+      ctx.transport.request({
+        method: 'GET',
+        path: '/accounts/requirements',
+        query: { ...query },
+        parse: parseRequirements,
+      }),
   };
 }

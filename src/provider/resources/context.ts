@@ -19,12 +19,27 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
  * Runs before every creating call: the idempotency key must be there (spec: Authentication 3; the type already
  * requires it, this catches `as any` and empty strings), then the contract's validators unless turned off.
  */
-export function beforeCreate(ctx: ClientContext, kind: ValidatedKind | null, body: unknown, options: CreateOptions, endpoint: string): void {
+export function beforeCreate(
+  ctx: ClientContext,
+  kind: ValidatedKind | null,
+  body: unknown,
+  options: CreateOptions,
+  endpoint: string,
+): void {
   const key = (options as Partial<CreateOptions> | undefined)?.idempotencyKey;
   if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)) {
     throw new LocalValidationError(
       `${endpoint} not sent: an idempotency key (1-255 visible ASCII characters) is required on every creating call`,
-      { method: 'POST', fields: [{ path: 'idempotencyKey', rule: 'required', message: 'pass { idempotencyKey } derived from the workflow ID and step' }] },
+      {
+        method: 'POST',
+        fields: [
+          {
+            path: 'idempotencyKey',
+            rule: 'required',
+            message: 'pass { idempotencyKey } derived from the workflow ID and step',
+          },
+        ],
+      },
     );
   }
   if (kind !== null && (options.prevalidate ?? ctx.prevalidate)) {

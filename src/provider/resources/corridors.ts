@@ -16,7 +16,13 @@ export function createCorridorsApi(ctx: ClientContext): CorridorsApi {
     list: () => ctx.transport.request({ method: 'GET', path: '/payments/corridors', parse: parseCorridors }),
     async create(body, options) {
       beforeCreate(ctx, null, body, options, 'POST /v1/payments/corridors');
-      return ctx.transport.request({ method: 'POST', path: '/payments/corridors', body, idempotencyKey: options.idempotencyKey, parse: parseCorridors });
+      return ctx.transport.request({
+        method: 'POST',
+        path: '/payments/corridors',
+        body,
+        idempotencyKey: options.idempotencyKey,
+        parse: parseCorridors,
+      });
     },
   };
 }

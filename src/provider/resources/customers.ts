@@ -13,7 +13,13 @@ export function createCustomersApi(ctx: ClientContext): CustomersApi {
   return {
     async create(body, options) {
       beforeCreate(ctx, 'customer', body, options, 'POST /v1/customers');
-      return ctx.transport.request({ method: 'POST', path: '/customers', body, idempotencyKey: options.idempotencyKey, parse: parseCustomer });
+      return ctx.transport.request({
+        method: 'POST',
+        path: '/customers',
+        body,
+        idempotencyKey: options.idempotencyKey,
+        parse: parseCustomer,
+      });
     },
   };
 }

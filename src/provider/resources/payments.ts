@@ -21,7 +21,12 @@ export interface PaymentsApi {
 
 export function createPaymentsApi(ctx: ClientContext): PaymentsApi {
   const list = (query?: ListQuery) =>
-    ctx.transport.request({ method: 'GET', path: '/payments', query: toPagingQuery(query, ctx.paging), parse: parsePaymentPage });
+    ctx.transport.request({
+      method: 'GET',
+      path: '/payments',
+      query: toPagingQuery(query, ctx.paging),
+      parse: parsePaymentPage,
+    });
   const byCustomer = (customerId: string) => (query?: ListQuery) =>
     ctx.transport.request({
       method: 'GET',
@@ -32,12 +37,19 @@ export function createPaymentsApi(ctx: ClientContext): PaymentsApi {
   return {
     async create(body, options) {
       beforeCreate(ctx, 'payment', body, options, 'POST /v1/payments');
-      return ctx.transport.request({ method: 'POST', path: '/payments', body, idempotencyKey: options.idempotencyKey, parse: parsePayment });
+      return ctx.transport.request({
+        method: 'POST',
+        path: '/payments',
+        body,
+        idempotencyKey: options.idempotencyKey,
+        parse: parsePayment,
+      });
     },
     list,
     listPages: (query) => iteratePages(list, query),
     listAll: (query) => iterateItems(list, query),
-    get: async (paymentId) => ctx.transport.request({ method: 'GET', path: `/payments/${segment(paymentId)}`, parse: parsePayment }),
+    get: async (paymentId) =>
+      ctx.transport.request({ method: 'GET', path: `/payments/${segment(paymentId)}`, parse: parsePayment }),
     listByCustomer: async (customerId, query) => byCustomer(customerId)(query),
     listByCustomerPages: (customerId, query) => iteratePages(byCustomer(customerId), query),
     listByCustomerAll: (customerId, query) => iterateItems(byCustomer(customerId), query),

@@ -44,6 +44,11 @@ export interface RatesApi {
 export function createRatesApi(ctx: ClientContext): RatesApi {
   return {
     get: (query) =>
-      ctx.transport.request({ method: 'GET', path: '/payments/rate', query: rateQueryToWire(query), parse: rateParser(query.destinationRail) }),
+      ctx.transport.request({
+        method: 'GET',
+        path: '/payments/rate',
+        query: rateQueryToWire(query),
+        parse: rateParser(query.destinationRail),
+      }),
   };
 }

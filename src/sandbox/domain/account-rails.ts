@@ -13,7 +13,9 @@ import { findCorridors, resolveLocalRail } from './corridors';
  * its meaning (WIRE is SWIFT, CRYPTO every blockchain), so such an account stays payable.
  */
 export function accountRails(account: Record<string, unknown>): string[] {
-  const rails = Array.isArray(account.rails) ? (account.rails as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+  const rails = Array.isArray(account.rails)
+    ? (account.rails as unknown[]).filter((r): r is string => typeof r === 'string')
+    : [];
   return reachRails(rails, bankCountry(account));
 }
 
@@ -39,11 +41,22 @@ export function receivingRail(account: StoredAccount): string {
  */
 export function liquidationRail(from: Record<string, unknown>, to: Record<string, unknown>): string | null {
   const own = accountRails(to);
-  const candidates = own.length > 0 ? own : isWallet(to as { type: string }) ? [] : [resolveLocalRail('LOCAL', bankCountry(to))];
+  const candidates =
+    own.length > 0
+      ? own
+      : isWallet(to as { type: string })
+        ? []
+        : [resolveLocalRail('LOCAL', bankCountry(to))];
   const sourceCurrencyCode = String(from.currencyCode);
   const sourceRail = receivingRail(from as StoredAccount);
   const destinationCurrencyCode = typeof to.currencyCode === 'string' ? to.currencyCode : sourceCurrencyCode;
-  return candidates.find((destinationRail) => findCorridors({ sourceCurrencyCode, sourceRail, destinationCurrencyCode, destinationRail }).length > 0) ?? null;
+  return (
+    candidates.find(
+      (destinationRail) =>
+        findCorridors({ sourceCurrencyCode, sourceRail, destinationCurrencyCode, destinationRail }).length >
+        0,
+    ) ?? null
+  );
 }
 
 /**

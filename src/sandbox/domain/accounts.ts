@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { CreateAccountRequestSchema, DEFAULT_ACCOUNT_RAILS, requirementViolations, validateAccount } from '../../contract';
+import {
+  CreateAccountRequestSchema,
+  DEFAULT_ACCOUNT_RAILS,
+  requirementViolations,
+  validateAccount,
+} from '../../contract';
 import { type SandboxCore } from '../core';
 import { type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
@@ -16,7 +21,8 @@ export { accountCountry, bankCountry, isVirtual, isWallet } from './account-kind
  * from the contract's DEFAULT_ACCOUNT_RAILS.
  */
 function defaultRails(body: Record<string, unknown>): string[] | undefined {
-  if (Array.isArray(body.rails)) return (body.rails as string[]).map((r) => (r === 'DOMESTIC WIRE' ? 'DOMESTIC_WIRE' : r));
+  if (Array.isArray(body.rails))
+    return (body.rails as string[]).map((r) => (r === 'DOMESTIC WIRE' ? 'DOMESTIC_WIRE' : r));
   if (body.type !== 'EXTERNAL_BANK_ACCOUNT' && body.type !== 'VIRTUAL_BANK_ACCOUNT') return undefined;
   const rails = DEFAULT_ACCOUNT_RAILS[bankCountry(body) ?? ''];
   return rails ? [...rails] : undefined;
@@ -35,7 +41,8 @@ export function liquidationAccountIdOf(account: Record<string, unknown>): string
 
 function namedInLiquidationInformation(info: unknown): string | null {
   if (!info || typeof info !== 'object') return null;
-  const id = (info as Record<string, unknown>).liquidationAccountId ?? (info as Record<string, unknown>).accountId;
+  const id =
+    (info as Record<string, unknown>).liquidationAccountId ?? (info as Record<string, unknown>).accountId;
   return typeof id === 'string' && id.length > 0 ? id : null;
 }
 
@@ -50,18 +57,27 @@ function liquidationInformationViolation(raw: Record<string, unknown>): FieldVio
   if (info === undefined) return null;
   const path = 'liquidationInformation';
   if (raw.type !== 'VIRTUAL_BANK_ACCOUNT') {
-    return { path, rule: 'LIQUIDATION_ACCOUNT_VIRTUAL_ONLY', message: 'liquidationInformation applies to VIRTUAL_BANK_ACCOUNT only: remove it' };
+    return {
+      path,
+      rule: 'LIQUIDATION_ACCOUNT_VIRTUAL_ONLY',
+      message: 'liquidationInformation applies to VIRTUAL_BANK_ACCOUNT only: remove it',
+    };
   }
   const named = namedInLiquidationInformation(info);
   if (named === null) {
     return {
       path,
       rule: 'LIQUIDATION_INFORMATION_UNSUPPORTED',
-      message: 'liquidationInformation must name the liquidation account ({ "liquidationAccountId": "acc_…" }); wallet or bank details are not acted on: create that account with POST /v1/accounts (e.g. an EXTERNAL_DIGITAL_ASSET_WALLET) and give its id as liquidationAccountId',
+      message:
+        'liquidationInformation must name the liquidation account ({ "liquidationAccountId": "acc_…" }); wallet or bank details are not acted on: create that account with POST /v1/accounts (e.g. an EXTERNAL_DIGITAL_ASSET_WALLET) and give its id as liquidationAccountId',
     };
   }
   if (typeof raw.liquidationAccountId === 'string' && raw.liquidationAccountId !== named) {
-    return { path, rule: 'LIQUIDATION_INFORMATION_CONFLICT', message: `liquidationInformation names ${named} but liquidationAccountId names ${raw.liquidationAccountId}: send liquidationAccountId only` };
+    return {
+      path,
+      rule: 'LIQUIDATION_INFORMATION_CONFLICT',
+      message: `liquidationInformation names ${named} but liquidationAccountId names ${raw.liquidationAccountId}: send liquidationAccountId only`,
+    };
   }
   return null;
 }
@@ -76,8 +92,12 @@ function liquidationInformationViolation(raw: Record<string, unknown>): FieldVio
  */
 function requirementsViolations(raw: Record<string, unknown>, asOf: Date): FieldViolation[] {
   if (raw.type !== 'EXTERNAL_BANK_ACCOUNT' || typeof raw.currencyCode !== 'string') return [];
-  const country = bankCountry(raw.accountHolder === undefined ? { ...raw, accountHolder: raw.paymentAccountHolder } : raw);
-  const items = country ? accountRequirements(country.toUpperCase(), raw.currencyCode.toUpperCase(), asOf) : null;
+  const country = bankCountry(
+    raw.accountHolder === undefined ? { ...raw, accountHolder: raw.paymentAccountHolder } : raw,
+  );
+  const items = country
+    ? accountRequirements(country.toUpperCase(), raw.currencyCode.toUpperCase(), asOf)
+    : null;
   return items ? requirementViolations(raw, items) : [];
 }
 
@@ -99,23 +119,44 @@ export class AccountService {
     const raw = body as Record<string, unknown>;
     const extra: FieldViolation[] = [];
     if (req.customerId !== undefined && !this.core.data.customers[req.customerId]) {
-      extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_FOUND', message: `customer ${req.customerId} does not exist: create it first` });
+      extra.push({
+        path: 'customerId',
+        rule: 'CUSTOMER_NOT_FOUND',
+        message: `customer ${req.customerId} does not exist: create it first`,
+      });
     }
     if (isVirtual(req) && req.customerId === undefined) {
-      extra.push({ path: 'customerId', rule: 'CUSTOMER_REQUIRED', message: 'a virtual account belongs to a customer: add customerId' });
+      extra.push({
+        path: 'customerId',
+        rule: 'CUSTOMER_REQUIRED',
+        message: 'a virtual account belongs to a customer: add customerId',
+      });
     }
     if (isVirtual(req) && req.currencyCode === undefined) {
-      extra.push({ path: 'currencyCode', rule: 'CURRENCY_REQUIRED', message: 'a virtual account holds one currency: add currencyCode' });
+      extra.push({
+        path: 'currencyCode',
+        rule: 'CURRENCY_REQUIRED',
+        message: 'a virtual account holds one currency: add currencyCode',
+      });
     }
     extra.push(...requirementsViolations(raw, new Date(nowMs)));
     const infoViolation = liquidationInformationViolation(raw);
     if (infoViolation) extra.push(infoViolation);
     const liquidationId = liquidationAccountIdOf(raw);
     const liquidation = liquidationId !== null ? this.core.data.accounts[liquidationId] : undefined;
-    const liquidationPath = req.liquidationAccountId !== undefined ? 'liquidationAccountId' : 'liquidationInformation';
+    const liquidationPath =
+      req.liquidationAccountId !== undefined ? 'liquidationAccountId' : 'liquidationInformation';
     if (liquidationId !== null && !liquidation) {
-      extra.push({ path: liquidationPath, rule: 'ACCOUNT_NOT_FOUND', message: `liquidation account ${liquidationId} does not exist: create it first` });
-    } else if (liquidation && req.currencyCode !== undefined && liquidationRail({ ...raw, rails: defaultRails(raw) }, liquidation) === null) {
+      extra.push({
+        path: liquidationPath,
+        rule: 'ACCOUNT_NOT_FOUND',
+        message: `liquidation account ${liquidationId} does not exist: create it first`,
+      });
+    } else if (
+      liquidation &&
+      req.currencyCode !== undefined &&
+      liquidationRail({ ...raw, rails: defaultRails(raw) }, liquidation) === null
+    ) {
       // spec: Payment rule 2 — the deposit is converted to the liquidation account, so it must be reachable.
       const own = accountRails(liquidation);
       extra.push({
@@ -128,17 +169,29 @@ export class AccountService {
 
     const id = fixedId ?? this.core.newId('acc');
     const { paymentAccountHolder, ...fields } = raw;
-    const account: StoredAccount = { ...fields, id, type: req.type, createdAt: new Date(nowMs).toISOString() };
+    const account: StoredAccount = {
+      ...fields,
+      id,
+      type: req.type,
+      createdAt: new Date(nowMs).toISOString(),
+    };
     // spec: Account — accountHolder replaces paymentAccountHolder (accepted until 2026-03-04): an account
     // created with the old object only gets it as accountHolder (GET /accounts/:id, Events 4).
-    if (account.accountHolder === undefined && paymentAccountHolder !== undefined) account.accountHolder = paymentAccountHolder;
+    if (account.accountHolder === undefined && paymentAccountHolder !== undefined)
+      account.accountHolder = paymentAccountHolder;
     const rails = defaultRails(raw);
     if (rails) account.rails = rails;
     if (req.type === 'VIRTUAL_BANK_ACCOUNT' && !req.bank?.accountNumber) {
       // The virtual account's own bank details, where senders pay in.
-      account.bank = { ...req.bank, name: req.bank?.name ?? 'Sandbox Bank', accountNumber: digitsOf(id, 10), routingNumber: req.bank?.routingNumber ?? '026009593' };
+      account.bank = {
+        ...req.bank,
+        name: req.bank?.name ?? 'Sandbox Bank',
+        accountNumber: digitsOf(id, 10),
+        routingNumber: req.bank?.routingNumber ?? '026009593',
+      };
     }
-    if (isWallet(account) && !req.walletAddress) account.walletAddress = `0x${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
+    if (isWallet(account) && !req.walletAddress)
+      account.walletAddress = `0x${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
     this.core.data.accounts[id] = account;
     if (isVirtual(account)) this.core.data.balances[id] = 0;
     // spec: Events 4 — account events carry accountHolder.

@@ -31,7 +31,11 @@ export const SOURCES: SourceSide[] = [
 
 export const DESTINATIONS: DestinationSide[] = [
   { currencyCode: 'USD', rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE', 'SWIFT'], countryCode: 'US' },
-  ...['DE', 'FR', 'ES', 'NL', 'IT'].map((countryCode) => ({ currencyCode: 'EUR', rails: ['LOCAL', 'SWIFT'], countryCode })),
+  ...['DE', 'FR', 'ES', 'NL', 'IT'].map((countryCode) => ({
+    currencyCode: 'EUR',
+    rails: ['LOCAL', 'SWIFT'],
+    countryCode,
+  })),
   { currencyCode: 'GBP', rails: ['LOCAL', 'SWIFT'], countryCode: 'GB' },
   { currencyCode: 'BRL', rails: ['TED', 'PIX'], countryCode: 'BR' },
   { currencyCode: 'INR', rails: ['IMPS', 'IMPS_WITH_FIRC'], countryCode: 'IN' },
@@ -64,9 +68,19 @@ function isChain(rail: string): boolean {
   return CHAINS.includes(rail);
 }
 
-export function corridorFees(sourceRail: string, destinationRail: string): { fixed: number; variable: number } {
-  const fixed = (isChain(destinationRail) ? 0 : (DESTINATION_RAIL_FIXED[destinationRail] ?? 1)) + (SOURCE_RAIL_FIXED[sourceRail] ?? 0);
-  const variable = isChain(sourceRail) && isChain(destinationRail) ? 0.001 : isChain(sourceRail) || isChain(destinationRail) ? 0.005 : 0.01;
+export function corridorFees(
+  sourceRail: string,
+  destinationRail: string,
+): { fixed: number; variable: number } {
+  const fixed =
+    (isChain(destinationRail) ? 0 : (DESTINATION_RAIL_FIXED[destinationRail] ?? 1)) +
+    (SOURCE_RAIL_FIXED[sourceRail] ?? 0);
+  const variable =
+    isChain(sourceRail) && isChain(destinationRail)
+      ? 0.001
+      : isChain(sourceRail) || isChain(destinationRail)
+        ? 0.005
+        : 0.01;
   return { fixed, variable };
 }
 
@@ -81,7 +95,11 @@ export function allCorridors(): Corridor[] {
         for (const destinationRail of d.rails) {
           out.push({
             source: { currencyCodes: s.currencyCodes, rails: [sourceRail] },
-            destination: { currencyCodes: [d.currencyCode], rails: [destinationRail], countryCode: d.countryCode },
+            destination: {
+              currencyCodes: [d.currencyCode],
+              rails: [destinationRail],
+              countryCode: d.countryCode,
+            },
             fees: corridorFees(sourceRail, destinationRail),
           });
         }
@@ -105,7 +123,8 @@ export function findCorridors(q: CorridorQuery): Corridor[] {
     (c) =>
       (q.sourceCurrencyCode === undefined || c.source.currencyCodes.includes(q.sourceCurrencyCode)) &&
       (q.sourceRail === undefined || c.source.rails.includes(q.sourceRail)) &&
-      (q.destinationCurrencyCode === undefined || c.destination.currencyCodes.includes(q.destinationCurrencyCode)) &&
+      (q.destinationCurrencyCode === undefined ||
+        c.destination.currencyCodes.includes(q.destinationCurrencyCode)) &&
       (q.destinationRail === undefined || c.destination.rails.includes(q.destinationRail)) &&
       (q.destinationCountryCode === undefined || c.destination.countryCode === q.destinationCountryCode),
   );
@@ -116,7 +135,9 @@ export function findCorridors(q: CorridorQuery): Corridor[] {
  * fee is `fixedFeeInUSD`: our fixed fees are in source-currency units, so each is converted to USD with
  * `toUsd` (the sandbox's own mid-market rate at the instant of the call).
  */
-export function legacyCorridors(toUsd: (amount: number, currency: string) => number): Array<Record<string, unknown>> {
+export function legacyCorridors(
+  toUsd: (amount: number, currency: string) => number,
+): Array<Record<string, unknown>> {
   const out: Array<Record<string, unknown>> = [];
   for (const s of SOURCES) {
     for (const currencyCode of s.currencyCodes) {
@@ -133,7 +154,11 @@ export function legacyCorridors(toUsd: (amount: number, currency: string) => num
           fees.LOCAL = fee(d.rails[0]!);
           if (d.rails.includes('SWIFT')) fees.WIRE = fee('SWIFT');
         }
-        out.push({ source: { currencyCode, chain }, destination: { currencyCode: d.currencyCode, chain: destChain, countryCode: d.countryCode }, fees });
+        out.push({
+          source: { currencyCode, chain },
+          destination: { currencyCode: d.currencyCode, chain: destChain, countryCode: d.countryCode },
+          fees,
+        });
       }
     }
   }

@@ -27,18 +27,30 @@ export class CustomerService {
   }
 
   /** POST /v1/customers: every rule of the spec by the clock's date (validateCustomer). */
-  create(body: unknown, options: { fixedId?: string; status?: StoredCustomer['status'] } = {}): StoredCustomer {
+  create(
+    body: unknown,
+    options: { fixedId?: string; status?: StoredCustomer['status'] } = {},
+  ): StoredCustomer {
     const nowMs = this.core.clock.nowMs();
     const violations = validateCustomer(body, new Date(nowMs), { teamEmail: this.core.options.teamEmail });
     if (violations.length > 0) throw validationError(violations);
     const req = CreateCustomerRequestSchema.parse(body);
     const id = options.fixedId ?? this.core.newId('cus');
-    const customer: StoredCustomer = { ...(body as Record<string, unknown>), id, type: req.type, status: options.status ?? 'PENDING_REVIEW', createdAt: new Date(nowMs).toISOString() };
+    const customer: StoredCustomer = {
+      ...(body as Record<string, unknown>),
+      id,
+      type: req.type,
+      status: options.status ?? 'PENDING_REVIEW',
+      createdAt: new Date(nowMs).toISOString(),
+    };
     this.core.data.customers[id] = customer;
     this.core.emit('customer.created', customer, nowMs);
     const script = customerReviewScript(customer);
     if (customer.status === 'PENDING_REVIEW' && script !== 'MANUAL') {
-      this.core.scheduler.schedule(REVIEW, nowMs + this.core.options.customerReviewDelayMs, { customerId: id, outcome: script === 'REJECT' ? 'REJECTED' : 'APPROVED' });
+      this.core.scheduler.schedule(REVIEW, nowMs + this.core.options.customerReviewDelayMs, {
+        customerId: id,
+        outcome: script === 'REJECT' ? 'REJECTED' : 'APPROVED',
+      });
     }
     return customer;
   }
@@ -46,7 +58,8 @@ export class CustomerService {
   /** Control API: the review outcome now (only from PENDING_REVIEW). */
   review(id: string, outcome: ReviewOutcome): StoredCustomer {
     const c = this.get(id);
-    if (c.status !== 'PENDING_REVIEW') throw new ApiError(409, 'INVALID_STATE', `Customer ${id} is already ${c.status}`);
+    if (c.status !== 'PENDING_REVIEW')
+      throw new ApiError(409, 'INVALID_STATE', `Customer ${id} is already ${c.status}`);
     this.setOutcome(c, outcome, this.core.clock.nowMs());
     return c;
   }

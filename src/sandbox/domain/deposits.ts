@@ -1,4 +1,12 @@
-import { AUTO_LIQUIDATION, destinationFromSource, isBlockchainRail, isInForce, type Payment, roundMinor, ruleStart } from '../../contract';
+import {
+  AUTO_LIQUIDATION,
+  destinationFromSource,
+  isBlockchainRail,
+  isInForce,
+  type Payment,
+  roundMinor,
+  ruleStart,
+} from '../../contract';
 import { type SandboxCore } from '../core';
 import { notFound, validationError } from '../http/api-error';
 import { type StoredAccount } from '../state';
@@ -33,12 +41,21 @@ export class DepositService {
     core.scheduler.on(MIGRATE, (job) => this.migrate(job.data.deposit as Record<string, unknown>));
   }
 
-  deposit(accountId: string, input: { amount: number; fromAccountNumber?: string; fromAddress?: string }): DepositResult {
+  deposit(
+    accountId: string,
+    input: { amount: number; fromAccountNumber?: string; fromAddress?: string },
+  ): DepositResult {
     const data = this.core.data;
     const account = data.accounts[accountId];
     if (!account) throw notFound('Account', accountId);
     if (!isVirtual(account) || !account.currencyCode || !account.customerId) {
-      throw validationError([{ path: 'accountId', rule: 'ACCOUNT_NOT_VIRTUAL', message: 'deposits go to a virtual account with a currency and a customer' }]);
+      throw validationError([
+        {
+          path: 'accountId',
+          rule: 'ACCOUNT_NOT_VIRTUAL',
+          message: 'deposits go to a virtual account with a currency and a customer',
+        },
+      ]);
     }
     const nowMs = this.core.clock.nowMs();
     const at = new Date(nowMs).toISOString();
@@ -52,15 +69,50 @@ export class DepositService {
     const convert = () => (liquidation ? this.createConversion(account, liquidation, amount, nowMs) : null);
 
     if (!isInForce('DEPOSITS_REPLACED_BY_PAYIN', new Date(nowMs))) {
-      const deposit = { id: this.core.newId('dep'), accountId: account.id, customerId: account.customerId, amount, currencyCode: currency, rail, createdAt: at };
+      const deposit = {
+        id: this.core.newId('dep'),
+        accountId: account.id,
+        customerId: account.customerId,
+        amount,
+        currencyCode: currency,
+        rail,
+        createdAt: at,
+      };
       this.core.emit('account.deposit', deposit, nowMs);
       // spec: Deposit (deprecated) — existing deposits were moved into PAYIN payments when deposits ended.
       const migrateAtMs = ruleStart('DEPOSITS_ENDED')!.getTime();
-      this.core.scheduler.schedule(MIGRATE, Math.max(migrateAtMs, nowMs), { deposit: { ...deposit, fromAddress: input.fromAddress ?? null, fromAccountNumber: input.fromAccountNumber ?? null } });
+      this.core.scheduler.schedule(MIGRATE, Math.max(migrateAtMs, nowMs), {
+        deposit: {
+          ...deposit,
+          fromAddress: input.fromAddress ?? null,
+          fromAccountNumber: input.fromAccountNumber ?? null,
+        },
+      });
       return { payin: null, deposit, conversion: convert() };
     }
-    const payin = this.payinOf({ id: this.core.newId('pay'), at, customerId: account.customerId, accountId: account.id, amount, currency, rail, fromAddress: input.fromAddress, fromAccountNumber: input.fromAccountNumber });
-    this.payments.record(payin, { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount }, nowMs);
+    const payin = this.payinOf({
+      id: this.core.newId('pay'),
+      at,
+      customerId: account.customerId,
+      accountId: account.id,
+      amount,
+      currency,
+      rail,
+      fromAddress: input.fromAddress,
+      fromAccountNumber: input.fromAccountNumber,
+    });
+    this.payments.record(
+      payin,
+      {
+        fundsHeld: false,
+        pulledFrom: null,
+        scriptedFailure: null,
+        fundedAt: at,
+        fundingSentAt: at,
+        fundedAmount: amount,
+      },
+      nowMs,
+    );
     return { payin, deposit: null, conversion: convert() };
   }
 
@@ -102,11 +154,28 @@ export class DepositService {
       fromAccountNumber: (d.fromAccountNumber as string | null) ?? undefined,
     });
     this.core.data.payments[id] = payin;
-    this.core.data.paymentMeta[id] = { fundsHeld: false, pulledFrom: null, scriptedFailure: null, fundedAt: at, fundingSentAt: at, fundedAmount: amount };
+    this.core.data.paymentMeta[id] = {
+      fundsHeld: false,
+      pulledFrom: null,
+      scriptedFailure: null,
+      fundedAt: at,
+      fundingSentAt: at,
+      fundedAmount: amount,
+    };
   }
 
   /** A PAYIN payment of funds that arrived at `at` (COMPLETED at once: the funds are in). */
-  private payinOf(i: { id: string; at: string; customerId: string; accountId: string; amount: number; currency: string; rail: string; fromAddress?: string; fromAccountNumber?: string }): Payment {
+  private payinOf(i: {
+    id: string;
+    at: string;
+    customerId: string;
+    accountId: string;
+    amount: number;
+    currency: string;
+    rail: string;
+    fromAddress?: string;
+    fromAccountNumber?: string;
+  }): Payment {
     return buildPayment({
       id: i.id,
       createdAt: i.at,
@@ -118,7 +187,14 @@ export class DepositService {
       fee: 0,
       exchangeRate: 1,
       expiresAt: i.at,
-      source: { amount: i.amount, currencyCode: i.currency, rail: i.rail, fromAddress: i.fromAddress, fromAccountNumber: i.fromAccountNumber, transactionHash: isBlockchainRail(i.rail) ? randomTransactionHash() : null },
+      source: {
+        amount: i.amount,
+        currencyCode: i.currency,
+        rail: i.rail,
+        fromAddress: i.fromAddress,
+        fromAccountNumber: i.fromAccountNumber,
+        transactionHash: isBlockchainRail(i.rail) ? randomTransactionHash() : null,
+      },
       destination: { amount: i.amount, rail: i.rail, currencyCode: i.currency, accountId: i.accountId },
       fundingToAddress: fundingAddress(i.accountId, i.rail),
     });
@@ -139,10 +215,22 @@ export class DepositService {
     // spec: Corridor — fees.fixed is specific to the source and destination rail pair: the conversion pays the
     // fee of the corridor of its own pair (the virtual account's receiving rail → the liquidation rail), as the
     // same pull made with POST /payments does.
-    const corridor = findCorridors({ sourceCurrencyCode: sourceCurrency, sourceRail, destinationCurrencyCode: destinationCurrency, destinationRail })[0];
+    const corridor = findCorridors({
+      sourceCurrencyCode: sourceCurrency,
+      sourceRail,
+      destinationCurrencyCode: destinationCurrency,
+      destinationRail,
+    })[0];
     const midMarketRate = this.rates.midMarketRate(sourceCurrency, destinationCurrency, nowMs);
     const compute = (serviceFee: { fixed: number; variable: number }) =>
-      destinationFromSource({ sourceAmount: amount, midMarketRate, serviceFee, developerFee: { fixed: 0, variable: 0 }, sourceCurrency, destinationCurrency });
+      destinationFromSource({
+        sourceAmount: amount,
+        midMarketRate,
+        serviceFee,
+        developerFee: { fixed: 0, variable: 0 },
+        sourceCurrency,
+        destinationCurrency,
+      });
     let amounts;
     try {
       amounts = compute(corridor?.fees ?? { fixed: 0, variable: 0 });
@@ -160,13 +248,34 @@ export class DepositService {
       fee: amounts.totalFeeInSourceCurrency,
       exchangeRate: midMarketRate,
       expiresAt: new Date(nowMs + this.core.options.quoteValidityMs).toISOString(),
-      source: { amount: amounts.sourceAmount, currencyCode: sourceCurrency, accountId: from.id, rail: sourceRail },
-      destination: { amount: amounts.destinationAmount, rail: destinationRail, currencyCode: destinationCurrency, accountId: to.id },
+      source: {
+        amount: amounts.sourceAmount,
+        currencyCode: sourceCurrency,
+        accountId: from.id,
+        rail: sourceRail,
+      },
+      destination: {
+        amount: amounts.destinationAmount,
+        rail: destinationRail,
+        currencyCode: destinationCurrency,
+        accountId: to.id,
+      },
       fundingToAddress: null,
     });
     const data = this.core.data;
     data.balances[from.id] = roundMinor((data.balances[from.id] ?? 0) - amounts.sourceAmount, sourceCurrency);
-    this.payments.record(p, { fundsHeld: true, pulledFrom: from.id, scriptedFailure: accountScriptedFailure(to), fundedAt: at, fundingSentAt: at, fundedAmount: amounts.sourceAmount }, nowMs);
+    this.payments.record(
+      p,
+      {
+        fundsHeld: true,
+        pulledFrom: from.id,
+        scriptedFailure: accountScriptedFailure(to),
+        fundedAt: at,
+        fundingSentAt: at,
+        fundedAmount: amounts.sourceAmount,
+      },
+      nowMs,
+    );
     this.payments.startSteps(p, nowMs);
     return p;
   }

@@ -9,7 +9,9 @@ export type ReviewScript = 'APPROVE' | 'REJECT' | 'MANUAL';
 
 /** Individuals by lastName, businesses by name: "Review" stays in manual review, "Reject" is rejected. */
 export function customerReviewScript(body: Record<string, unknown>): ReviewScript {
-  const name = String((body.type === 'BUSINESS' ? body.name : body.lastName) ?? '').trim().toLowerCase();
+  const name = String((body.type === 'BUSINESS' ? body.name : body.lastName) ?? '')
+    .trim()
+    .toLowerCase();
   if (name === 'review') return 'MANUAL';
   if (name === 'reject') return 'REJECT';
   return 'APPROVE';
@@ -32,10 +34,19 @@ export function accountScriptedFailure(account: Record<string, unknown>): Failur
     if (typeof value === 'string' && MAGIC_BANK_VALUES[value]) return MAGIC_BANK_VALUES[value];
   }
   const holder = (account.accountHolder ?? {}) as Record<string, unknown>;
-  const name = [holder.name, holder.businessName, [holder.firstName, holder.lastName].filter(Boolean).join(' ')].map((n) => String(n ?? '').trim().toLowerCase());
+  const name = [
+    holder.name,
+    holder.businessName,
+    [holder.firstName, holder.lastName].filter(Boolean).join(' '),
+  ].map((n) =>
+    String(n ?? '')
+      .trim()
+      .toLowerCase(),
+  );
   if (name.includes('invalid name')) return 'INVALID_EXTERNAL_ACCOUNT_HOLDER_NAME';
   const address = (holder.address ?? {}) as Record<string, unknown>;
-  if (/^\s*(p\.?\s*o\.?\s*box|pmb)\b/i.test(String(address.line1 ?? ''))) return 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX';
+  if (/^\s*(p\.?\s*o\.?\s*box|pmb)\b/i.test(String(address.line1 ?? '')))
+    return 'EXTERNAL_ACCOUNT_HOLDER_ADDRESS_IS_PMB_OR_PO_BOX';
   return null;
 }
 

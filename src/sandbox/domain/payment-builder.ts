@@ -12,7 +12,15 @@ export interface PaymentDraft {
   fee: number;
   exchangeRate: number;
   expiresAt: string;
-  source: { amount: number; currencyCode: string; rail: string; accountId?: string | null; fromAddress?: string | null; transactionHash?: string | null; fromAccountNumber?: string | null };
+  source: {
+    amount: number;
+    currencyCode: string;
+    rail: string;
+    accountId?: string | null;
+    fromAddress?: string | null;
+    transactionHash?: string | null;
+    fromAccountNumber?: string | null;
+  };
   destination: { amount: number; currencyCode: string; rail: string; accountId: string };
   /** Where the sender pays in; null when the funds are pulled from a virtual account. */
   fundingToAddress: string | null;
@@ -26,7 +34,14 @@ export interface PaymentDraft {
 export function buildPayment(d: PaymentDraft): Payment {
   return {
     id: d.id,
-    lifecycle: { createdAt: d.createdAt, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null, ...d.lifecycle },
+    lifecycle: {
+      createdAt: d.createdAt,
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+      ...d.lifecycle,
+    },
     customerId: d.customerId,
     status: d.status,
     statusReasons: null,
@@ -66,7 +81,9 @@ export function buildPayment(d: PaymentDraft): Payment {
 export function fundingAddress(id: string, rail: string): string {
   const digest = createHash('sha256').update(id).digest('hex');
   if (isBlockchainRail(rail)) return `0x${digest.slice(0, 40)}`;
-  return `9${BigInt(`0x${digest.slice(0, 15)}`).toString().slice(0, 11)}`;
+  return `9${BigInt(`0x${digest.slice(0, 15)}`)
+    .toString()
+    .slice(0, 11)}`;
 }
 
 export function randomDigits(n: number): string {

@@ -47,7 +47,9 @@ export class PaymentEngine {
     private readonly core: SandboxCore,
     private readonly rates: RateBook,
   ) {
-    core.scheduler.on(STEP, (job, at) => this.step(String(job.data.paymentId), job.data.from as PaymentStatus, at));
+    core.scheduler.on(STEP, (job, at) =>
+      this.step(String(job.data.paymentId), job.data.from as PaymentStatus, at),
+    );
     core.scheduler.on(QUOTE_EXPIRY, (job, at) => this.quoteExpired(String(job.data.paymentId), at));
     core.scheduler.on(FUNDING_DEADLINE, (job, at) => this.fundingDeadline(String(job.data.paymentId), at));
     core.scheduler.on(RETURN, (job, at) => this.returnFunds(String(job.data.paymentId), at));
@@ -85,27 +87,73 @@ export class PaymentEngine {
     let destinationRail = currentRail(req.destination.rail, rawDestination.chain, asOf);
 
     const destination = this.data.accounts[req.destination.accountId];
-    if (!destination) extra.push({ path: 'destination.accountId', rule: 'ACCOUNT_NOT_FOUND', message: `account ${req.destination.accountId} does not exist: create it first` });
+    if (!destination)
+      extra.push({
+        path: 'destination.accountId',
+        rule: 'ACCOUNT_NOT_FOUND',
+        message: `account ${req.destination.accountId} does not exist: create it first`,
+      });
     else if (destination.currencyCode && destination.currencyCode !== req.destination.currencyCode) {
-      extra.push({ path: 'destination.currencyCode', rule: 'ACCOUNT_CURRENCY_MISMATCH', message: `account ${destination.id} holds ${destination.currencyCode}: send that currency` });
+      extra.push({
+        path: 'destination.currencyCode',
+        rule: 'ACCOUNT_CURRENCY_MISMATCH',
+        message: `account ${destination.id} holds ${destination.currencyCode}: send that currency`,
+      });
     }
     let source: StoredAccount | null = null;
     if (req.source.accountId !== undefined) {
       source = this.data.accounts[req.source.accountId] ?? null;
-      if (!source) extra.push({ path: 'source.accountId', rule: 'ACCOUNT_NOT_FOUND', message: `account ${req.source.accountId} does not exist` });
-      else if (!isVirtual(source)) extra.push({ path: 'source.accountId', rule: 'SOURCE_ACCOUNT_NOT_VIRTUAL', message: 'funds can only be pulled from a virtual account: omit source.accountId to fund the payment' });
-      else if (source.currencyCode !== req.source.currencyCode) extra.push({ path: 'source.currencyCode', rule: 'ACCOUNT_CURRENCY_MISMATCH', message: `account ${source.id} holds ${String(source.currencyCode)}: use that currency` });
+      if (!source)
+        extra.push({
+          path: 'source.accountId',
+          rule: 'ACCOUNT_NOT_FOUND',
+          message: `account ${req.source.accountId} does not exist`,
+        });
+      else if (!isVirtual(source))
+        extra.push({
+          path: 'source.accountId',
+          rule: 'SOURCE_ACCOUNT_NOT_VIRTUAL',
+          message:
+            'funds can only be pulled from a virtual account: omit source.accountId to fund the payment',
+        });
+      else if (source.currencyCode !== req.source.currencyCode)
+        extra.push({
+          path: 'source.currencyCode',
+          rule: 'ACCOUNT_CURRENCY_MISMATCH',
+          message: `account ${source.id} holds ${String(source.currencyCode)}: use that currency`,
+        });
     }
 
     // On behalf of: the caller's customerId, else the owner of the source account, else of the destination.
     const customerId = req.customerId ?? source?.customerId ?? destination?.customerId;
-    if (!customerId) extra.push({ path: 'customerId', rule: 'CUSTOMER_REQUIRED', message: 'give customerId, or use an account that belongs to a customer' });
+    if (!customerId)
+      extra.push({
+        path: 'customerId',
+        rule: 'CUSTOMER_REQUIRED',
+        message: 'give customerId, or use an account that belongs to a customer',
+      });
     else {
       const customer = this.data.customers[customerId];
-      if (!customer) extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_FOUND', message: `customer ${customerId} does not exist` });
-      else if (customer.status !== 'APPROVED') extra.push({ path: 'customerId', rule: 'CUSTOMER_NOT_APPROVED', message: `customer ${customerId} is ${customer.status}: wait for approval` });
+      if (!customer)
+        extra.push({
+          path: 'customerId',
+          rule: 'CUSTOMER_NOT_FOUND',
+          message: `customer ${customerId} does not exist`,
+        });
+      else if (customer.status !== 'APPROVED')
+        extra.push({
+          path: 'customerId',
+          rule: 'CUSTOMER_NOT_APPROVED',
+          message: `customer ${customerId} is ${customer.status}: wait for approval`,
+        });
       // spec: Customer, capabilities — USD / OTHER limit the corridors a customer may use.
-      else if (!capabilitiesAllowCorridor(customer.capabilities as string[] | undefined, req.source.currencyCode, req.destination.currencyCode)) {
+      else if (
+        !capabilitiesAllowCorridor(
+          customer.capabilities as string[] | undefined,
+          req.source.currencyCode,
+          req.destination.currencyCode,
+        )
+      ) {
         extra.push({
           path: 'customerId',
           rule: 'CAPABILITY_MISSING',
@@ -119,7 +167,12 @@ export class PaymentEngine {
       // request fields): the account's own chain, as a conversion takes the liquidation account's rails.
       const chain = accountRails(destination).find((r) => isBlockchainRail(r));
       if (chain) destinationRail = chain;
-      else extra.push({ path: 'destination.chain', rule: 'CRYPTO_NEEDS_CHAIN', message: `account ${destination.id} lists no blockchain rail: add destination.chain (the blockchain name)` });
+      else
+        extra.push({
+          path: 'destination.chain',
+          rule: 'CRYPTO_NEEDS_CHAIN',
+          message: `account ${destination.id} lists no blockchain rail: add destination.chain (the blockchain name)`,
+        });
     }
     if (destination) {
       destinationRail = resolveLocalRail(destinationRail, bankCountry(destination));
@@ -152,12 +205,26 @@ export class PaymentEngine {
     }
     // spec: Rail values — LOCAL is mapped to the country's default rail, on the funding side too (source.rail is
     // "a rail value"): the pulled account's bank country, else the home country of the currency sent.
-    sourceRail = resolveLocalRail(sourceRail, source ? bankCountry(source) : CURRENCY_HOME_COUNTRY[req.source.currencyCode]);
-    const corridor = this.corridorOf(req.source.currencyCode, sourceRail, req.destination.currencyCode, destinationRail, destination, extra);
+    sourceRail = resolveLocalRail(
+      sourceRail,
+      source ? bankCountry(source) : CURRENCY_HOME_COUNTRY[req.source.currencyCode],
+    );
+    const corridor = this.corridorOf(
+      req.source.currencyCode,
+      sourceRail,
+      req.destination.currencyCode,
+      destinationRail,
+      destination,
+      extra,
+    );
     const developerFee = readDeveloperFee(raw.developerFee, extra);
     if (extra.length > 0 || !corridor || !destination || !customerId) throw validationError(extra);
 
-    const midMarketRate = this.rates.midMarketRate(req.source.currencyCode, req.destination.currencyCode, nowMs);
+    const midMarketRate = this.rates.midMarketRate(
+      req.source.currencyCode,
+      req.destination.currencyCode,
+      nowMs,
+    );
     let amounts;
     try {
       amounts = destinationFromSource({
@@ -169,19 +236,35 @@ export class PaymentEngine {
         destinationCurrency: req.destination.currencyCode,
       });
     } catch (err) {
-      if (err instanceof FeeCalculationError) throw validationError([{ path: 'source.amount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
+      if (err instanceof FeeCalculationError)
+        throw validationError([{ path: 'source.amount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
       throw err;
     }
 
     const id = this.core.newId('pay');
-    const type = source ? (isVirtual(destination) ? 'INTERNAL' : 'PAYOUT') : isVirtual(destination) ? 'PAYIN' : 'EXTERNAL';
+    const type = source
+      ? isVirtual(destination)
+        ? 'INTERNAL'
+        : 'PAYOUT'
+      : isVirtual(destination)
+        ? 'PAYIN'
+        : 'EXTERNAL';
     if (source) {
       // spec: States and transitions, rule 1 — funds are pulled at once. Short → 422, no record (docs/sandbox.md).
       const balance = this.data.balances[source.id] ?? 0;
       if (balance < amounts.sourceAmount) {
-        throw new ApiError(422, 'INSUFFICIENT_FUNDS', `Account ${source.id} holds ${balance} ${req.source.currencyCode}; the payment needs ${amounts.sourceAmount}`, [
-          { path: 'source.amount', rule: 'INSUFFICIENT_FUNDS', message: 'fund the virtual account first, or send a smaller amount' },
-        ]);
+        throw new ApiError(
+          422,
+          'INSUFFICIENT_FUNDS',
+          `Account ${source.id} holds ${balance} ${req.source.currencyCode}; the payment needs ${amounts.sourceAmount}`,
+          [
+            {
+              path: 'source.amount',
+              rule: 'INSUFFICIENT_FUNDS',
+              message: 'fund the virtual account first, or send a smaller amount',
+            },
+          ],
+        );
       }
     }
     const createdAt = new Date(nowMs).toISOString();
@@ -201,16 +284,26 @@ export class PaymentEngine {
       comment: req.comment,
       reference: req.reference ?? (typeof raw.memo === 'string' ? raw.memo : null),
       returnAddress: req.returnAddress,
-      developerFee: { fixed: s.fixed, variable: s.variable, total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode) },
+      developerFee: {
+        fixed: s.fixed,
+        variable: s.variable,
+        total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode),
+      },
       source: {
         amount: amounts.sourceAmount,
         currencyCode: req.source.currencyCode,
         accountId: source?.id,
         rail: sourceRail,
         fromAddress: req.source.fromAddress,
-        fromAccountNumber: typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
+        fromAccountNumber:
+          typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
       },
-      destination: { amount: amounts.destinationAmount, rail: destinationRail, currencyCode: req.destination.currencyCode, accountId: destination.id },
+      destination: {
+        amount: amounts.destinationAmount,
+        rail: destinationRail,
+        currencyCode: req.destination.currencyCode,
+        accountId: destination.id,
+      },
       fundingToAddress: source ? null : fundingAddress(id, sourceRail),
     });
     const meta: PaymentMeta = {
@@ -221,7 +314,11 @@ export class PaymentEngine {
       fundingSentAt: null,
       fundedAmount: source ? amounts.sourceAmount : null,
     };
-    if (source) this.data.balances[source.id] = roundMinor((this.data.balances[source.id] ?? 0) - amounts.sourceAmount, req.source.currencyCode);
+    if (source)
+      this.data.balances[source.id] = roundMinor(
+        (this.data.balances[source.id] ?? 0) - amounts.sourceAmount,
+        req.source.currencyCode,
+      );
     this.record(payment, meta, nowMs);
     if (source) this.startSteps(payment, nowMs);
     else {
@@ -240,7 +337,14 @@ export class PaymentEngine {
    * corridor listing its bank's country, so a EUR account in Belgium, which no corridor lists, is refused on
    * destination.accountId. Virtual accounts are at the service's own bank, and wallets have no country.
    */
-  private corridorOf(sourceCurrencyCode: string, sourceRail: string, destinationCurrencyCode: string, destinationRail: string, destination: StoredAccount | undefined, extra: FieldViolation[]) {
+  private corridorOf(
+    sourceCurrencyCode: string,
+    sourceRail: string,
+    destinationCurrencyCode: string,
+    destinationRail: string,
+    destination: StoredAccount | undefined,
+    extra: FieldViolation[],
+  ) {
     const pair = { sourceCurrencyCode, sourceRail, destinationCurrencyCode, destinationRail };
     const served = findCorridors(pair);
     if (served.length === 0) {
@@ -252,7 +356,10 @@ export class PaymentEngine {
       });
       return undefined;
     }
-    const country = destination?.type === 'EXTERNAL_BANK_ACCOUNT' && !isBlockchainRail(destinationRail) ? bankCountry(destination) : undefined;
+    const country =
+      destination?.type === 'EXTERNAL_BANK_ACCOUNT' && !isBlockchainRail(destinationRail)
+        ? bankCountry(destination)
+        : undefined;
     if (country === undefined) return served[0];
     const corridor = served.find((c) => c.destination.countryCode === country);
     if (!corridor) {
@@ -274,7 +381,13 @@ export class PaymentEngine {
     const nowMs = this.core.clock.nowMs();
     const sentAtMs = input.sentAt === undefined ? nowMs : Date.parse(input.sentAt);
     if (sentAtMs > nowMs || sentAtMs < Date.parse(p.lifecycle.createdAt!)) {
-      throw validationError([{ path: 'sentAt', rule: 'SCHEMA', message: 'give a sentAt between the creation of the payment and the sandbox clock' }]);
+      throw validationError([
+        {
+          path: 'sentAt',
+          rule: 'SCHEMA',
+          message: 'give a sentAt between the creation of the payment and the sandbox clock',
+        },
+      ]);
     }
     if (p.source.accountId) throw invalidState(p, 'fund (its funds were pulled from source.accountId)');
     const meta = this.data.paymentMeta[id]!;
@@ -283,7 +396,8 @@ export class PaymentEngine {
       meta.fundingSentAt = new Date(sentAtMs).toISOString();
       meta.fundedAt = new Date(nowMs).toISOString();
       meta.fundedAmount = input.amount ?? p.fundingInstructions.amount;
-      if (isBlockchainRail(p.source.rail)) p.source.transactionHash = input.transactionHash ?? randomTransactionHash();
+      if (isBlockchainRail(p.source.rail))
+        p.source.transactionHash = input.transactionHash ?? randomTransactionHash();
     };
     // Each notice is judged by its own sentAt: a transfer refunded before (sent late) does not decide the fate of
     // the next one. A late one is refunded again (refundedAt moves to this refund, one payment.updated, never a
@@ -338,7 +452,8 @@ export class PaymentEngine {
   /** Control API: fail with a failure code (spec: Errors 3). Funds held are refunded. */
   fail(id: string, code: FailureCode, atMs = this.core.clock.nowMs()): Payment {
     const p = this.get(id);
-    if (!['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT'].includes(p.status)) throw invalidState(p, 'fail');
+    if (!['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT'].includes(p.status))
+      throw invalidState(p, 'fail');
     const meta = this.data.paymentMeta[id]!;
     this.transition(p, 'FAILED', atMs, () => {
       this.setError(p, code, atMs);
@@ -354,7 +469,10 @@ export class PaymentEngine {
     const meta = this.data.paymentMeta[id]!;
     const destination = this.data.accounts[p.destination.accountId];
     if (p.status === 'COMPLETED' && destination && isVirtual(destination)) {
-      this.data.balances[destination.id] = roundMinor((this.data.balances[destination.id] ?? 0) - p.destination.amount, p.destination.currencyCode);
+      this.data.balances[destination.id] = roundMinor(
+        (this.data.balances[destination.id] ?? 0) - p.destination.amount,
+        p.destination.currencyCode,
+      );
     }
     this.transition(p, 'REFUNDED', atMs, () => {
       this.setError(p, 'FUNDS_RETURNED_BY_RECEIVING_BANK', atMs);
@@ -385,12 +503,16 @@ export class PaymentEngine {
         p.lifecycle.completedAt = new Date(atMs).toISOString();
         const destination = this.data.accounts[p.destination.accountId];
         if (destination && isVirtual(destination)) {
-          this.data.balances[destination.id] = roundMinor((this.data.balances[destination.id] ?? 0) + p.destination.amount, p.destination.currencyCode);
+          this.data.balances[destination.id] = roundMinor(
+            (this.data.balances[destination.id] ?? 0) + p.destination.amount,
+            p.destination.currencyCode,
+          );
         }
       });
       const arrived = this.data.accounts[p.destination.accountId];
       if (arrived && isVirtual(arrived)) this.onArrived?.(p, atMs);
-      if (meta.scriptedFailure === 'FUNDS_RETURNED_BY_RECEIVING_BANK') this.core.scheduler.schedule(RETURN, atMs + delays.toCompleted, { paymentId: id });
+      if (meta.scriptedFailure === 'FUNDS_RETURNED_BY_RECEIVING_BANK')
+        this.core.scheduler.schedule(RETURN, atMs + delays.toCompleted, { paymentId: id });
     }
   }
 
@@ -443,7 +565,10 @@ export class PaymentEngine {
     meta.fundsHeld = false;
     p.lifecycle.refundedAt = new Date(atMs).toISOString();
     if (meta.pulledFrom) {
-      this.data.balances[meta.pulledFrom] = roundMinor((this.data.balances[meta.pulledFrom] ?? 0) + p.source.amount, p.source.currencyCode);
+      this.data.balances[meta.pulledFrom] = roundMinor(
+        (this.data.balances[meta.pulledFrom] ?? 0) + p.source.amount,
+        p.source.currencyCode,
+      );
     }
   }
 
@@ -482,7 +607,20 @@ function readDeveloperFee(raw: unknown, extra: FieldViolation[]): { fixed: numbe
   const r = raw as Record<string, unknown>;
   const fixed = r.fixed ?? 0;
   const variable = r.variable ?? 0;
-  if (typeof fixed !== 'number' || fixed < 0) extra.push({ path: 'developerFee.fixed', rule: 'SCHEMA', message: 'developerFee.fixed must be a number ≥ 0' });
-  if (typeof variable !== 'number' || variable < 0 || variable >= 1) extra.push({ path: 'developerFee.variable', rule: 'SCHEMA', message: 'developerFee.variable must be a fraction in [0, 1)' });
-  return { fixed: typeof fixed === 'number' ? fixed : 0, variable: typeof variable === 'number' ? variable : 0 };
+  if (typeof fixed !== 'number' || fixed < 0)
+    extra.push({
+      path: 'developerFee.fixed',
+      rule: 'SCHEMA',
+      message: 'developerFee.fixed must be a number ≥ 0',
+    });
+  if (typeof variable !== 'number' || variable < 0 || variable >= 1)
+    extra.push({
+      path: 'developerFee.variable',
+      rule: 'SCHEMA',
+      message: 'developerFee.variable must be a fraction in [0, 1)',
+    });
+  return {
+    fixed: typeof fixed === 'number' ? fixed : 0,
+    variable: typeof variable === 'number' ? variable : 0,
+  };
 }

@@ -6,7 +6,12 @@ import { type SandboxData } from '../state';
  * old fields before (spec: Payment fields present only until March 30, 2026). GET responses before that
  * date also carry the former destination.account, customer and sendingCustomer objects.
  */
-export function presentPayment(p: Payment, asOf: Date, data: SandboxData, forGet: boolean): Record<string, unknown> {
+export function presentPayment(
+  p: Payment,
+  asOf: Date,
+  data: SandboxData,
+  forGet: boolean,
+): Record<string, unknown> {
   if (isInForce('PAYLOAD_STEP_TWO', asOf)) return p;
   const out = toTransitionalPayment(p);
   if (!forGet) return out;
@@ -23,7 +28,10 @@ export function presentPayment(p: Payment, asOf: Date, data: SandboxData, forGet
 function formerAccount(account: Record<string, unknown>): Record<string, unknown> {
   const holder = (account.accountHolder ?? {}) as Record<string, unknown>;
   const bank = (account.bank ?? {}) as Record<string, unknown>;
-  const holderName = holder.name ?? holder.businessName ?? ([holder.firstName, holder.lastName].filter(Boolean).join(' ') || null);
+  const holderName =
+    holder.name ??
+    holder.businessName ??
+    ([holder.firstName, holder.lastName].filter(Boolean).join(' ') || null);
   return {
     ...bank,
     id: account.id,
@@ -37,6 +45,7 @@ function formerAccount(account: Record<string, unknown>): Record<string, unknown
 function formerCustomer(data: SandboxData, customerId: string): Record<string, unknown> | null {
   const c = data.customers[customerId];
   if (!c) return null;
-  const name = c.type === 'BUSINESS' ? (c.name as string) : [c.firstName, c.lastName].filter(Boolean).join(' ');
+  const name =
+    c.type === 'BUSINESS' ? (c.name as string) : [c.firstName, c.lastName].filter(Boolean).join(' ');
   return { id: c.id, type: c.type, name: name || null, email: (c.email as string | undefined) ?? null };
 }

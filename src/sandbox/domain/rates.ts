@@ -18,7 +18,8 @@ export class RateBook {
     const d = this.usdRates[destination];
     if (s === undefined || d === undefined) throw new RangeError(`No rate for ${source}/${destination}`);
     if (source === destination) return 1;
-    const drift = this.driftBps === 0 ? 1 : 1 + (this.driftBps / 10_000) * Math.sin((2 * Math.PI * atMs) / 3_600_000);
+    const drift =
+      this.driftBps === 0 ? 1 : 1 + (this.driftBps / 10_000) * Math.sin((2 * Math.PI * atMs) / 3_600_000);
     return roundSignificant((d / s) * drift, 8);
   }
 }

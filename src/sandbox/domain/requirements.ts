@@ -21,8 +21,18 @@ const IBAN: Record<string, { regex: string; example: string }> = {
   NL: { regex: '^NL\\d{2}[A-Z]{4}\\d{10}$', example: 'NL91ABNA0417164300' },
   IT: { regex: '^IT\\d{2}[A-Z]\\d{10}[A-Z0-9]{12}$', example: 'IT60X0542811101000000123456' },
 };
-const BIC = { variableName: 'bank.bicSwift', regex: '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$', example: 'DEUTDEFF', rails: [] as string[] };
-const POSTAL = { variableName: 'accountHolder.address.postalCode', regex: '^.{2,12}$', example: '10115', rails: [] as string[] };
+const BIC = {
+  variableName: 'bank.bicSwift',
+  regex: '^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$',
+  example: 'DEUTDEFF',
+  rails: [] as string[],
+};
+const POSTAL = {
+  variableName: 'accountHolder.address.postalCode',
+  regex: '^.{2,12}$',
+  example: '10115',
+  rails: [] as string[],
+};
 
 function table(country: string, currency: string, asOf: Date): Item[] | null {
   const jul31 = isInForce('JPY_BRANCH_CODE', asOf);
@@ -31,15 +41,35 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
   switch (`${country}/${currency}`) {
     case 'US/USD':
       return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{4,17}$', example: '123456789012', rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'] },
-        { variableName: 'bank.routingNumber', regex: '^\\d{9}$', example: '021000021', rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'] },
-        { variableName: 'accountHolder.address.stateRegionOrProvince', regex: '^[A-Z]{2}$', example: 'NY', rails: [] },
+        {
+          variableName: 'bank.accountNumber',
+          regex: '^\\d{4,17}$',
+          example: '123456789012',
+          rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
+        },
+        {
+          variableName: 'bank.routingNumber',
+          regex: '^\\d{9}$',
+          example: '021000021',
+          rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
+        },
+        {
+          variableName: 'accountHolder.address.stateRegionOrProvince',
+          regex: '^[A-Z]{2}$',
+          example: 'NY',
+          rails: [],
+        },
       ];
     case 'GB/GBP':
       return [
         { variableName: 'bank.accountNumber', regex: '^\\d{8}$', example: '31926819', rails: ['LOCAL'] },
         { variableName: 'bank.sortCode', regex: '^\\d{6}$', example: '601613', rails: ['LOCAL'] },
-        { variableName: 'bank.iban', regex: '^GB\\d{2}[A-Z]{4}\\d{14}$', example: 'GB29NWBK60161331926819', rails: ['SWIFT'] },
+        {
+          variableName: 'bank.iban',
+          regex: '^GB\\d{2}[A-Z]{4}\\d{14}$',
+          example: 'GB29NWBK60161331926819',
+          rails: ['SWIFT'],
+        },
         { ...BIC, rails: ['SWIFT'] },
         ...postal,
       ];
@@ -52,14 +82,36 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
       ];
     case 'IN/INR':
       return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{9,18}$', example: '50100012345678', rails: ['IMPS', 'IMPS_WITH_FIRC'] },
-        { variableName: 'bank.ifscCode', regex: '^[A-Z]{4}0[A-Z0-9]{6}$', example: 'HDFC0000123', rails: ['IMPS', 'IMPS_WITH_FIRC'] },
+        {
+          variableName: 'bank.accountNumber',
+          regex: '^\\d{9,18}$',
+          example: '50100012345678',
+          rails: ['IMPS', 'IMPS_WITH_FIRC'],
+        },
+        {
+          variableName: 'bank.ifscCode',
+          regex: '^[A-Z]{4}0[A-Z0-9]{6}$',
+          example: 'HDFC0000123',
+          rails: ['IMPS', 'IMPS_WITH_FIRC'],
+        },
       ];
     case 'MX/MXN':
-      return [{ variableName: 'bank.clabeNumber', regex: '^\\d{18}$', example: '032180000118359719', rails: ['LOCAL', 'SWIFT'] }];
+      return [
+        {
+          variableName: 'bank.clabeNumber',
+          regex: '^\\d{18}$',
+          example: '032180000118359719',
+          rails: ['LOCAL', 'SWIFT'],
+        },
+      ];
     case 'PH/PHP':
       return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{10,16}$', example: '001234567890', rails: ['LOCAL', 'SWIFT'] },
+        {
+          variableName: 'bank.accountNumber',
+          regex: '^\\d{10,16}$',
+          example: '001234567890',
+          rails: ['LOCAL', 'SWIFT'],
+        },
         { ...BIC, example: 'BOPIPHMM', rails: ['LOCAL', 'SWIFT'] },
       ];
     case 'JP/JPY':
@@ -85,15 +137,33 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
               { variableName: 'bank.transitNumber', regex: '^\\d{5}$', example: '00012', rails: ['LOCAL'] },
               { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '004', rails: ['LOCAL'] },
             ]
-          : [{ variableName: 'bank.transitNumber', regex: '^(\\d{5}|\\d{8})$', example: '00012004', rails: ['LOCAL'] }]),
+          : [
+              {
+                variableName: 'bank.transitNumber',
+                regex: '^(\\d{5}|\\d{8})$',
+                example: '00012004',
+                rails: ['LOCAL'],
+              },
+            ]),
       ];
     case 'HK/HKD':
       return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{6,12}$', example: '123456789', rails: ['LOCAL', 'SWIFT'] },
+        {
+          variableName: 'bank.accountNumber',
+          regex: '^\\d{6,12}$',
+          example: '123456789',
+          rails: ['LOCAL', 'SWIFT'],
+        },
         // spec: Account rule 3 — Hong Kong takes the bank's SWIFT code instead of a bank name choice.
         jul31
           ? { ...BIC, example: 'HSBCHKHH', rails: ['LOCAL', 'SWIFT'] }
-          : { variableName: 'bank.name', regex: '^.+$', example: 'HSBC', rails: ['LOCAL', 'SWIFT'], enum: ['HSBC', 'Bank of China (Hong Kong)', 'Hang Seng Bank', 'Standard Chartered'] },
+          : {
+              variableName: 'bank.name',
+              regex: '^.+$',
+              example: 'HSBC',
+              rails: ['LOCAL', 'SWIFT'],
+              enum: ['HSBC', 'Bank of China (Hong Kong)', 'Hang Seng Bank', 'Standard Chartered'],
+            },
       ];
     case 'AU/AUD':
       return [
@@ -101,19 +171,43 @@ function table(country: string, currency: string, asOf: Date): Item[] | null {
         { variableName: 'bank.bsbNumber', regex: '^\\d{6}$', example: '062000', rails: ['LOCAL'] },
       ];
     default:
-      if (currency === 'EUR' && IBAN[country]) return [{ variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] }, { ...BIC, rails: ['SWIFT'] }, ...postal];
+      if (currency === 'EUR' && IBAN[country])
+        return [
+          { variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] },
+          { ...BIC, rails: ['SWIFT'] },
+          ...postal,
+        ];
       return null;
   }
 }
 
 /** The items of GET /v1/accounts/requirements at asOf; null when the country/currency pair is not served. */
-export function accountRequirements(country: string, currency: string, asOf: Date): AccountRequirement[] | null {
+export function accountRequirements(
+  country: string,
+  currency: string,
+  asOf: Date,
+): AccountRequirement[] | null {
   const items = table(country, currency, asOf);
   if (!items) return null;
-  const out: AccountRequirement[] = items.map((i) => ({ ...i, accountHolderTypes: i.accountHolderTypes ?? BOTH, enum: i.enum ?? [] }));
+  const out: AccountRequirement[] = items.map((i) => ({
+    ...i,
+    accountHolderTypes: i.accountHolderTypes ?? BOTH,
+    enum: i.enum ?? [],
+  }));
   // spec: Account rule 3 — a SWIFT payment to an individual needs the correspondent ABA routing number.
-  if (isInForce('SWIFT_INDIVIDUAL_ROUTING_NUMBER', asOf) && out.some((i) => i.rails.includes('SWIFT')) && country !== 'US') {
-    out.push({ variableName: 'bank.routingNumber', regex: '^\\d{9}$', example: '021000021', rails: ['SWIFT'], accountHolderTypes: ['INDIVIDUAL'], enum: [] });
+  if (
+    isInForce('SWIFT_INDIVIDUAL_ROUTING_NUMBER', asOf) &&
+    out.some((i) => i.rails.includes('SWIFT')) &&
+    country !== 'US'
+  ) {
+    out.push({
+      variableName: 'bank.routingNumber',
+      regex: '^\\d{9}$',
+      example: '021000021',
+      rails: ['SWIFT'],
+      accountHolderTypes: ['INDIVIDUAL'],
+      enum: [],
+    });
   }
   // spec: Account requirement item — before 2026-07-31 the response also lists these five.
   if (!isInForce('REQUIREMENTS_RESPONSE_UNIFORM', asOf)) {
@@ -137,10 +231,16 @@ export function accountRequirements(country: string, currency: string, asOf: Dat
 }
 
 /** Legacy shape (spec: Account requirement item, legacy; ended 2025-09-30). */
-export function legacyRequirements(country: string, currency: string, asOf: Date): Record<string, unknown> | null {
+export function legacyRequirements(
+  country: string,
+  currency: string,
+  asOf: Date,
+): Record<string, unknown> | null {
   const items = accountRequirements(country, currency, asOf);
   if (!items) return null;
   const pick = (t: 'INDIVIDUAL' | 'BUSINESS') =>
-    items.filter((i) => i.accountHolderTypes.includes(t)).map(({ variableName, regex, example, enum: e }) => ({ variableName, regex, example, enum: e }));
+    items
+      .filter((i) => i.accountHolderTypes.includes(t))
+      .map(({ variableName, regex, example, enum: e }) => ({ variableName, regex, example, enum: e }));
   return { INDIVIDUAL: pick('INDIVIDUAL'), BUSINESS: pick('BUSINESS') };
 }

@@ -18,10 +18,16 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string): ApiError => new ApiError(404, 'NOT_FOUND', `${what} ${id} does not exist`);
+export const notFound = (what: string, id: string): ApiError =>
+  new ApiError(404, 'NOT_FOUND', `${what} ${id} does not exist`);
 
 export const validationError = (fields: FieldViolation[]): ApiError =>
-  new ApiError(400, 'VALIDATION_ERROR', `The request has ${fields.length} invalid field(s); see fields`, fields);
+  new ApiError(
+    400,
+    'VALIDATION_ERROR',
+    `The request has ${fields.length} invalid field(s); see fields`,
+    fields,
+  );
 
 /** Used by removed and legacy endpoints after their end date: 410 with the replacement in the message. */
 export const endpointRemoved = (replacement: string, since: string): ApiError =>

@@ -30,7 +30,11 @@ export function normalizeIp(ip: string | undefined): string {
  * spec: Authentication 1 and 5. Missing or unknown key → 401 UNAUTHORIZED (gap: status code, see spec-gaps);
  * a key with an allowlist called from another address → 403 FORBIDDEN once `enforceAllowlist` (from 2026-03-30).
  */
-export function authenticate(req: IncomingMessage, keys: readonly ApiKeyConfig[], enforceAllowlist: boolean): string {
+export function authenticate(
+  req: IncomingMessage,
+  keys: readonly ApiKeyConfig[],
+  enforceAllowlist: boolean,
+): string {
   const header = req.headers['x-api-key'];
   const key = Array.isArray(header) ? header[0] : header;
   if (!key) throw new ApiError(401, 'UNAUTHORIZED', 'The X-Api-Key header is missing');
@@ -60,7 +64,12 @@ export function findApiKey(keys: readonly ApiKeyConfig[], candidate: string): Ap
 export const CONTROL_TOKEN_HEADER = 'x-sandbox-control-token';
 
 /** Control routes anyone may call: they reveal no secret and change nothing. */
-const OPEN_CONTROL_ROUTES = new Set(['GET /sandbox/health', 'HEAD /sandbox/health', 'GET /openapi.json', 'HEAD /openapi.json']);
+const OPEN_CONTROL_ROUTES = new Set([
+  'GET /sandbox/health',
+  'HEAD /sandbox/health',
+  'GET /openapi.json',
+  'HEAD /openapi.json',
+]);
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
@@ -72,6 +81,16 @@ export function authenticateControl(req: IncomingMessage, method: string, path: 
   if (OPEN_CONTROL_ROUTES.has(`${method} ${path}`)) return;
   const header = req.headers[CONTROL_TOKEN_HEADER];
   const given = Array.isArray(header) ? header[0] : header;
-  if (!given) throw new ApiError(401, 'UNAUTHORIZED', `The control routes need the ${CONTROL_TOKEN_HEADER} header (the sandbox's control token)`);
-  if (!timingSafeEqual(digest(given), digest(token))) throw new ApiError(401, 'UNAUTHORIZED', `The ${CONTROL_TOKEN_HEADER} header carries a wrong control token`);
+  if (!given)
+    throw new ApiError(
+      401,
+      'UNAUTHORIZED',
+      `The control routes need the ${CONTROL_TOKEN_HEADER} header (the sandbox's control token)`,
+    );
+  if (!timingSafeEqual(digest(given), digest(token)))
+    throw new ApiError(
+      401,
+      'UNAUTHORIZED',
+      `The ${CONTROL_TOKEN_HEADER} header carries a wrong control token`,
+    );
 }

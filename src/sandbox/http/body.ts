@@ -5,7 +5,10 @@ import { ApiError } from './api-error';
  * Reads the raw body up to `maxBytes` (gap: request size limit, default 1 MiB → 413 PAYLOAD_TOO_LARGE)
  * and parses it as JSON (malformed → 400 MALFORMED_JSON). An empty body parses as undefined.
  */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<{ raw: string; json: unknown }> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<{ raw: string; json: unknown }> {
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
@@ -25,5 +28,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body exceeds the limit of ${maxBytes} bytes`, [], { connection: 'close' });
+  return new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body exceeds the limit of ${maxBytes} bytes`, [], {
+    connection: 'close',
+  });
 }

@@ -60,7 +60,8 @@ export class IdempotencyStore {
   sweep(): void {
     this.insertsSinceSweep = 0;
     const now = this.nowMs();
-    for (const [id, r] of Object.entries(this.records)) if (now - r.createdAtMs > this.windowMs) delete this.records[id];
+    for (const [id, r] of Object.entries(this.records))
+      if (now - r.createdAtMs > this.windowMs) delete this.records[id];
   }
 
   replaceRecords(records: Record<string, IdempotencyRecord>): void {
@@ -70,9 +71,18 @@ export class IdempotencyStore {
 }
 
 function conflict(key: string): ApiError {
-  return new ApiError(409, 'IDEMPOTENCY_CONFLICT', `Idempotency key ${key} was already used with a different body`, [
-    { path: 'X-Idempotency-Key', rule: 'idempotency.bodyMismatch', message: 'Use a new idempotency key for a different request' },
-  ]);
+  return new ApiError(
+    409,
+    'IDEMPOTENCY_CONFLICT',
+    `Idempotency key ${key} was already used with a different body`,
+    [
+      {
+        path: 'X-Idempotency-Key',
+        rule: 'idempotency.bodyMismatch',
+        message: 'Use a new idempotency key for a different request',
+      },
+    ],
+  );
 }
 
 /** Canonical JSON (sorted keys) hashed, so key order in the body does not matter. */

@@ -28,9 +28,15 @@ export class RateLimiter {
     window.count++;
     if (window.count > this.config.requests) {
       const retryAfter = Math.max(1, Math.ceil((window.startMs + this.config.windowMs - now) / 1000));
-      throw new ApiError(429, 'RATE_LIMITED', `Rate limit of ${this.config.requests} requests per ${this.config.windowMs} ms exceeded`, [], {
-        'retry-after': String(retryAfter),
-      });
+      throw new ApiError(
+        429,
+        'RATE_LIMITED',
+        `Rate limit of ${this.config.requests} requests per ${this.config.windowMs} ms exceeded`,
+        [],
+        {
+          'retry-after': String(retryAfter),
+        },
+      );
     }
   }
 

@@ -27,7 +27,9 @@ export function createRequestListener(core: SandboxCore, api: Router, control: R
     const requestId = `req_${randomBytes(9).toString('base64url')}`;
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const isApi = url.pathname === '/v1' || url.pathname.startsWith('/v1/');
-    const work = isApi ? handleApi(core, api, rules, req, url, requestId) : handleControl(core, control, req, url, requestId);
+    const work = isApi
+      ? handleApi(core, api, rules, req, url, requestId)
+      : handleControl(core, control, req, url, requestId);
     work
       .catch((err: unknown) => errorReply(err, requestId))
       .then((reply) => {
@@ -46,7 +48,14 @@ export function createRequestListener(core: SandboxCore, api: Router, control: R
   };
 }
 
-async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req: IncomingMessage, url: URL, requestId: string): Promise<Reply | typeof DROP> {
+async function handleApi(
+  core: SandboxCore,
+  api: Router,
+  rules: ServerRules,
+  req: IncomingMessage,
+  url: URL,
+  requestId: string,
+): Promise<Reply | typeof DROP> {
   core.scheduler.runDue(); // reads see every transition that is due by the clock
   const method = req.method ?? 'GET';
   const match = api.match(method, url.pathname);
@@ -61,8 +70,20 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   const before = faults.find((f) => !f.afterCommit && f.kind !== 'latency');
   if (before) return faultReply(before, requestId);
 
-  const body = method === 'GET' || method === 'HEAD' || method === 'DELETE' ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
-  const ctx: RequestContext = { method, path: url.pathname, params, query: url.searchParams, body: body.json, req, requestId, apiKey };
+  const body =
+    method === 'GET' || method === 'HEAD' || method === 'DELETE'
+      ? { json: undefined }
+      : await readJsonBody(req, core.options.maxBodyBytes);
+  const ctx: RequestContext = {
+    method,
+    path: url.pathname,
+    params,
+    query: url.searchParams,
+    body: body.json,
+    req,
+    requestId,
+    apiKey,
+  };
   const execute = async (): Promise<Reply> => {
     try {
       return await route.handler(ctx);
@@ -78,7 +99,11 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   else if (route.idempotent) {
     if (!key) {
       throw new ApiError(400, 'IDEMPOTENCY_KEY_REQUIRED', 'Creating calls need an X-Idempotency-Key header', [
-        { path: 'X-Idempotency-Key', rule: 'idempotency.required', message: 'Send a unique X-Idempotency-Key per record you create' },
+        {
+          path: 'X-Idempotency-Key',
+          rule: 'idempotency.required',
+          message: 'Send a unique X-Idempotency-Key per record you create',
+        },
       ]);
     }
     reply = await core.idempotency.run(`${apiKey}|${method} ${route.template}`, key, body.json, execute);
@@ -90,13 +115,28 @@ async function handleApi(core: SandboxCore, api: Router, rules: ServerRules, req
   return reply;
 }
 
-async function handleControl(core: SandboxCore, control: Router, req: IncomingMessage, url: URL, requestId: string): Promise<Reply> {
+async function handleControl(
+  core: SandboxCore,
+  control: Router,
+  req: IncomingMessage,
+  url: URL,
+  requestId: string,
+): Promise<Reply> {
   const method = req.method ?? 'GET';
   const { route, params } = routeOrThrow(control.match(method, url.pathname), method, url.pathname);
   authenticateControl(req, method, url.pathname, core.options.controlToken);
   const readOnly = method === 'GET' || method === 'HEAD';
   const body = readOnly ? { json: undefined } : await readJsonBody(req, core.options.maxBodyBytes);
-  const reply = await route.handler({ method, path: url.pathname, params, query: url.searchParams, body: body.json, req, requestId, apiKey: null });
+  const reply = await route.handler({
+    method,
+    path: url.pathname,
+    params,
+    query: url.searchParams,
+    body: body.json,
+    req,
+    requestId,
+    apiKey: null,
+  });
   if (!readOnly) core.saver.saveSoon();
   return reply;
 }
@@ -105,7 +145,13 @@ async function handleControl(core: SandboxCore, control: Router, req: IncomingMe
 function routeOrThrow(match: ReturnType<Router['match']>, method: string, path: string): RouteMatch {
   if (match === null) throw new ApiError(404, 'NOT_FOUND', `No endpoint ${method} ${path}`);
   if ('allow' in match) {
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not supported on ${path}: use ${match.allow.join(', ')}`, [], { allow: match.allow.join(', ') });
+    throw new ApiError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${method} is not supported on ${path}: use ${match.allow.join(', ')}`,
+      [],
+      { allow: match.allow.join(', ') },
+    );
   }
   return match;
 }
@@ -113,7 +159,14 @@ function routeOrThrow(match: ReturnType<Router['match']>, method: string, path: 
 function faultReply(fault: Fault, requestId: string): Reply | typeof DROP {
   if (fault.kind === 'connectionDrop') return DROP;
   const status = fault.status ?? 500;
-  const code = status === 429 ? 'RATE_LIMITED' : status === 503 ? 'SERVICE_UNAVAILABLE' : status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_ERROR';
+  const code =
+    status === 429
+      ? 'RATE_LIMITED'
+      : status === 503
+        ? 'SERVICE_UNAVAILABLE'
+        : status >= 500
+          ? 'INTERNAL_ERROR'
+          : 'VALIDATION_ERROR';
   const reply = errorReply(new ApiError(status, code, `Injected fault ${fault.id}`), requestId);
   if (status === 429 || status === 503) reply.headers = { ...reply.headers, 'retry-after': '1' };
   return reply;
@@ -128,7 +181,10 @@ export function errorReply(err: unknown, requestId: string): Reply {
     };
   }
   console.error('[sandbox] unexpected error:', err);
-  return { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'Unexpected sandbox error', requestId, fields: [] } } };
+  return {
+    status: 500,
+    body: { error: { code: 'INTERNAL_ERROR', message: 'Unexpected sandbox error', requestId, fields: [] } },
+  };
 }
 
 function send(res: ServerResponse, reply: Reply, requestId: string): void {
@@ -144,7 +200,9 @@ function send(res: ServerResponse, reply: Reply, requestId: string): void {
 
 function log(core: SandboxCore, req: IncomingMessage, url: URL, status: string, started: number): void {
   if (!core.options.log) return;
-  core.options.log(`${core.nowIso()} ${req.method ?? '?'} ${url.pathname}${url.search} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+  core.options.log(
+    `${core.nowIso()} ${req.method ?? '?'} ${url.pathname}${url.search} ${status} ${(performance.now() - started).toFixed(1)}ms`,
+  );
 }
 
 function sleep(ms: number): Promise<void> {

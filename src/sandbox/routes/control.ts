@@ -13,13 +13,28 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   return parsed.data;
 }
 
-const ClockBodySchema = z.union([z.object({ now: z.iso.datetime() }).strict(), z.object({ advance: z.string().min(2) }).strict()]);
-const FundBodySchema = z.object({ sentAt: z.iso.datetime().optional(), amount: z.number().positive().optional(), transactionHash: z.string().optional() });
+const ClockBodySchema = z.union([
+  z.object({ now: z.iso.datetime() }).strict(),
+  z.object({ advance: z.string().min(2) }).strict(),
+]);
+const FundBodySchema = z.object({
+  sentAt: z.iso.datetime().optional(),
+  amount: z.number().positive().optional(),
+  transactionHash: z.string().optional(),
+});
 const FailBodySchema = z.object({ code: z.enum(FAILURE_CODES) });
 const ReviewBodySchema = z.object({ outcome: z.enum(['APPROVED', 'REJECTED']) });
 // Standard Webhooks secrets (docs/spec-gaps.md, Events 5): whsec_ and a base64 key of 24 bytes or more.
-const WebhookSecretBodySchema = z.object({ secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'whsec_<base64 of 24 bytes or more>') }).strict();
-const DepositBodySchema = z.object({ amount: z.number().positive(), fromAccountNumber: z.string().optional(), fromAddress: z.string().optional() });
+const WebhookSecretBodySchema = z
+  .object({
+    secret: z.string().regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'whsec_<base64 of 24 bytes or more>'),
+  })
+  .strict();
+const DepositBodySchema = z.object({
+  amount: z.number().positive(),
+  fromAccountNumber: z.string().optional(),
+  fromAddress: z.string().optional(),
+});
 
 /** Simulation controls outside /v1 (docs/sandbox.md, "Control API"). */
 export function controlRouter(s: Services, openapi: () => unknown): Router {
@@ -27,7 +42,9 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
   const r = new Router();
   const ok = (body: unknown) => ({ status: 200, body });
 
-  r.get('/sandbox/health', () => ok({ status: 'ok', now: core.nowIso(), pendingJobs: core.scheduler.pending().length }));
+  r.get('/sandbox/health', () =>
+    ok({ status: 'ok', now: core.nowIso(), pendingJobs: core.scheduler.pending().length }),
+  );
   r.post('/sandbox/reset', () => {
     core.reset();
     return ok({ status: 'reset', now: core.nowIso() });
@@ -40,21 +57,37 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
       if ('now' in b) core.clock.setNow(new Date(b.now));
       else core.clock.advance(parseIsoDuration(b.advance));
     } catch (err) {
-      if (err instanceof RangeError) throw validationError([{ path: 'now' in b ? 'now' : 'advance', rule: 'CLOCK_FORWARD_ONLY', message: err.message }]);
+      if (err instanceof RangeError)
+        throw validationError([
+          { path: 'now' in b ? 'now' : 'advance', rule: 'CLOCK_FORWARD_ONLY', message: err.message },
+        ]);
       throw err;
     }
     return ok({ now: core.nowIso(), previous: new Date(before).toISOString() });
   });
 
-  r.post('/sandbox/payments/:id/fund', ({ params, body }) => ok(payments.present(payments.fund(params.id!, parse(FundBodySchema, body)), true)));
-  r.post('/sandbox/payments/:id/fail', ({ params, body }) => ok(payments.present(payments.fail(params.id!, parse(FailBodySchema, body).code), true)));
-  r.post('/sandbox/payments/:id/return', ({ params }) => ok(payments.present(payments.returnFunds(params.id!), true)));
-  r.post('/sandbox/customers/:id/review', ({ params, body }) => ok(customers.review(params.id!, parse(ReviewBodySchema, body).outcome)));
+  r.post('/sandbox/payments/:id/fund', ({ params, body }) =>
+    ok(payments.present(payments.fund(params.id!, parse(FundBodySchema, body)), true)),
+  );
+  r.post('/sandbox/payments/:id/fail', ({ params, body }) =>
+    ok(payments.present(payments.fail(params.id!, parse(FailBodySchema, body).code), true)),
+  );
+  r.post('/sandbox/payments/:id/return', ({ params }) =>
+    ok(payments.present(payments.returnFunds(params.id!), true)),
+  );
+  r.post('/sandbox/customers/:id/review', ({ params, body }) =>
+    ok(customers.review(params.id!, parse(ReviewBodySchema, body).outcome)),
+  );
   r.post('/sandbox/accounts/:id/deposit', ({ params, body }) => {
     const { payin, deposit, conversion } = s.deposits.deposit(params.id!, parse(DepositBodySchema, body));
     return {
       status: 201,
-      body: { payin: payin ? payments.present(payin, true) : null, deposit, conversion: conversion ? payments.present(conversion, true) : null, balance: core.data.balances[params.id!] },
+      body: {
+        payin: payin ? payments.present(payin, true) : null,
+        deposit,
+        conversion: conversion ? payments.present(conversion, true) : null,
+        balance: core.data.balances[params.id!],
+      },
     };
   });
   r.get('/sandbox/balances', () => ok({ data: core.data.balances }));
@@ -62,7 +95,9 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
   r.get('/sandbox/webhooks', ({ query }) => {
     const eventType = query.get('eventType');
     const state = query.get('state');
-    const list = Object.values(core.data.deliveries).filter((d) => (!eventType || d.eventType === eventType) && (!state || d.state === state));
+    const list = Object.values(core.data.deliveries).filter(
+      (d) => (!eventType || d.eventType === eventType) && (!state || d.state === state),
+    );
     return ok({ data: list.map(({ body, ...d }) => ({ ...d, event: JSON.parse(body) as unknown })) });
   });
   r.get('/sandbox/events', ({ query }) => {
@@ -76,12 +111,22 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     const { secret } = parse(WebhookSecretBodySchema, body);
     // A secret published in the repository (in any spelling of its key) or outside 24–64 bytes never signs anything
     // (src/security/known-secrets.ts; Standard Webhooks key sizes).
-    if (knownSecretReason(secret, 'webhook-secret') !== null) throw validationError([{ path: 'secret', rule: 'KNOWN_SECRET', message: 'a published or weak secret; generate one (whsec_ and 24 to 64 random bytes, base64)' }]);
+    if (knownSecretReason(secret, 'webhook-secret') !== null)
+      throw validationError([
+        {
+          path: 'secret',
+          rule: 'KNOWN_SECRET',
+          message: 'a published or weak secret; generate one (whsec_ and 24 to 64 random bytes, base64)',
+        },
+      ]);
     core.webhookSecret = secret;
     return ok({ status: 'rotated' });
   });
 
-  r.post('/sandbox/faults', ({ body }) => ({ status: 201, body: core.faults.add(parse(FaultSpecSchema, body)) }));
+  r.post('/sandbox/faults', ({ body }) => ({
+    status: 201,
+    body: core.faults.add(parse(FaultSpecSchema, body)),
+  }));
   r.get('/sandbox/faults', () => ok({ data: core.faults.list() }));
   r.delete('/sandbox/faults', () => {
     core.faults.clear();

@@ -5,7 +5,11 @@ import { validationError } from '../http/api-error';
  * The list envelope of the contract (gap: paging, docs/spec-gaps.md): newest first, `limit` 1..100
  * (default 20), `cursor` = the opaque `nextCursor` of the previous page.
  */
-export function page<T extends { id: string }>(itemsOldestFirst: T[], query: URLSearchParams, present: (item: T) => unknown) {
+export function page<T extends { id: string }>(
+  itemsOldestFirst: T[],
+  query: URLSearchParams,
+  present: (item: T) => unknown,
+) {
   const parsed = ListQuerySchema.safeParse(Object.fromEntries(query));
   if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
   const { limit, cursor } = parsed.data;
@@ -14,14 +18,24 @@ export function page<T extends { id: string }>(itemsOldestFirst: T[], query: URL
   if (cursor !== undefined) {
     const afterId = decodeCursor(cursor);
     const index = afterId === null ? -1 : items.findIndex((i) => i.id === afterId);
-    if (index < 0) throw validationError([{ path: 'cursor', rule: 'SCHEMA', message: 'cursor is not a nextCursor of this list: start again without cursor' }]);
+    if (index < 0)
+      throw validationError([
+        {
+          path: 'cursor',
+          rule: 'SCHEMA',
+          message: 'cursor is not a nextCursor of this list: start again without cursor',
+        },
+      ]);
     start = index + 1;
   }
   const slice = items.slice(start, start + limit);
   const more = start + limit < items.length;
   return {
     data: slice.map(present),
-    pagination: { limit, nextCursor: more && slice.length > 0 ? encodeCursor(slice[slice.length - 1]!.id) : null },
+    pagination: {
+      limit,
+      nextCursor: more && slice.length > 0 ? encodeCursor(slice[slice.length - 1]!.id) : null,
+    },
   };
 }
 

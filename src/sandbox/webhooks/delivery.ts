@@ -68,8 +68,14 @@ export class WebhookDispatcher {
 
   /** After a restart: every pending delivery without a scheduled attempt is attempted now. */
   resumePending(): void {
-    const scheduled = new Set(this.scheduler.pending().filter((j) => j.kind === JOB_KIND).map((j) => String(j.data.deliveryId)));
-    for (const d of Object.values(this.deliveries())) if (d.state === 'pending' && !scheduled.has(d.id)) this.schedule(d, this.nowMs());
+    const scheduled = new Set(
+      this.scheduler
+        .pending()
+        .filter((j) => j.kind === JOB_KIND)
+        .map((j) => String(j.data.deliveryId)),
+    );
+    for (const d of Object.values(this.deliveries()))
+      if (d.state === 'pending' && !scheduled.has(d.id)) this.schedule(d, this.nowMs());
   }
 
   async idle(): Promise<void> {
@@ -100,10 +106,16 @@ export class WebhookDispatcher {
     let status: number | null = null;
     let error: string | null = null;
     const targets = delivery.targets;
-    const url = targets && targets.length > 0 ? targets[delivery.attempts.length % targets.length]! : delivery.url;
+    const url =
+      targets && targets.length > 0 ? targets[delivery.attempts.length % targets.length]! : delivery.url;
     delivery.url = url;
     try {
-      status = await post(url, delivery.body, webhookHeaders(this.options.secret(), delivery.eventId, Math.floor(Date.now() / 1000), delivery.body), this.options.timeoutMs);
+      status = await post(
+        url,
+        delivery.body,
+        webhookHeaders(this.options.secret(), delivery.eventId, Math.floor(Date.now() / 1000), delivery.body),
+        this.options.timeoutMs,
+      );
       if (status < 200 || status > 299) error = `HTTP ${status}`;
     } catch (err) {
       error = (err as Error).message || String(err);
@@ -121,14 +133,24 @@ export class WebhookDispatcher {
   }
 }
 
-function post(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<number> {
+function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
       target,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'xborder-sandbox', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'xborder-sandbox',
+          ...headers,
+        },
         timeout: timeoutMs,
       },
       (res) => {

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const client = await connectClientFromEnv(); // temporal.toml / TEMPORAL_*, XBORDER_CODEC_KEYS(_FILE)
   try {
     const input: StartPaymentInput = { paymentKey: process.env.CONSUMER_PAYMENT_KEY ?? 'consumer', request };
-    const started = await startPayment(client, input, { taskQueue: process.env.XBORDER_TASK_QUEUE ?? 'xborder' });
+    const started = await startPayment(client, input, {
+      taskQueue: process.env.XBORDER_TASK_QUEUE ?? 'xborder',
+    });
     const created: PaymentCreated = started.created;
     const workerLoaded = Object.keys(require.cache).some((file) => file.includes('@temporalio/worker'));
     console.log(JSON.stringify({ outcome: created.outcome, workflowId: started.workflowId, workerLoaded }));

@@ -4,7 +4,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventReceiver, InMemoryEventStore, isFinalEvent, type XborderOutboundEvent } from 'xborder/client';
+import {
+  createEventReceiver,
+  InMemoryEventStore,
+  isFinalEvent,
+  type XborderOutboundEvent,
+} from 'xborder/client';
 
 const secret = `whsec_${Buffer.from(createHash('sha256').update('consumer').digest()).toString('base64')}`;
 const handled: Array<{ type: string; sequence: number; final: boolean }> = [];
@@ -13,7 +18,8 @@ const handled: Array<{ type: string; sequence: number; final: boolean }> = [];
 const receiver = createEventReceiver({
   secrets: secret,
   store: new InMemoryEventStore(),
-  onEvent: (event: XborderOutboundEvent) => void handled.push({ type: event.type, sequence: event.sequence, final: isFinalEvent(event) }),
+  onEvent: (event: XborderOutboundEvent) =>
+    void handled.push({ type: event.type, sequence: event.sequence, final: isFinalEvent(event) }),
 });
 const server = createServer(receiver.nodeListener);
 
@@ -22,7 +28,12 @@ function sign(id: string, body: string): Record<string, string> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
-  return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${signature}`,
+  };
 }
 
 async function main(): Promise<void> {
@@ -35,7 +46,19 @@ async function main(): Promise<void> {
     sequence: 3,
     occurredAt: new Date().toISOString(),
     paymentKey: 'order-4000000123-attempt-1',
-    data: { phase: 'COMPLETED', providerPaymentId: 'pay_1', providerStatus: 'COMPLETED', source: null, destination: null, fee: null, quote: null, fundingInstructions: null, fundingDeadline: null, code: null, requotes: 0 },
+    data: {
+      phase: 'COMPLETED',
+      providerPaymentId: 'pay_1',
+      providerStatus: 'COMPLETED',
+      source: null,
+      destination: null,
+      fee: null,
+      quote: null,
+      fundingInstructions: null,
+      fundingDeadline: null,
+      code: null,
+      requotes: 0,
+    },
   };
   const body = JSON.stringify(event);
   const statuses: number[] = [];

@@ -1,5 +1,9 @@
 // Request bodies valid under every dated rule of the spec (checked by the contract's validators).
-import { type CreateAccountRequest, type CreateCustomerRequest, type CreatePaymentRequest } from '../../../src/contract';
+import {
+  type CreateAccountRequest,
+  type CreateCustomerRequest,
+  type CreatePaymentRequest,
+} from '../../../src/contract';
 import { uid } from './fixtures';
 
 export function individualCustomer(lastName = 'Lovelace'): CreateCustomerRequest {
@@ -11,11 +15,20 @@ export function individualCustomer(lastName = 'Lovelace'): CreateCustomerRequest
     phone: '+12125550100',
     birthDate: '1990-05-01',
     accountPurpose: 'paying suppliers abroad',
-    address: { line1: '1 Main St', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' },
+    address: {
+      line1: '1 Main St',
+      city: 'New York',
+      postalCode: '10001',
+      stateRegionOrProvince: 'NY',
+      countryCode: 'US',
+    },
   };
 }
 
-export function usBankAccount(customerId: string, overrides: Partial<CreateAccountRequest> = {}): CreateAccountRequest {
+export function usBankAccount(
+  customerId: string,
+  overrides: Partial<CreateAccountRequest> = {},
+): CreateAccountRequest {
   return {
     type: 'EXTERNAL_BANK_ACCOUNT',
     customerId,
@@ -29,7 +42,13 @@ export function usBankAccount(customerId: string, overrides: Partial<CreateAccou
       type: 'INDIVIDUAL',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      address: { line1: '1 Main St', city: 'New York', postalCode: '10001', stateRegionOrProvince: 'NY', countryCode: 'US' },
+      address: {
+        line1: '1 Main St',
+        city: 'New York',
+        postalCode: '10001',
+        stateRegionOrProvince: 'NY',
+        countryCode: 'US',
+      },
     },
     ...overrides,
   };
@@ -37,7 +56,12 @@ export function usBankAccount(customerId: string, overrides: Partial<CreateAccou
 
 export function usdcToAch(accountId: string, amount = 100): CreatePaymentRequest {
   return {
-    source: { currencyCode: 'USDC', amount, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+    source: {
+      currencyCode: 'USDC',
+      amount,
+      rail: 'POLYGON',
+      fromAddress: '0x1111111111111111111111111111111111111111',
+    },
     destination: { currencyCode: 'USD', rail: 'ACH', accountId },
     paymentReason: 'PURCHASE_OF_SERVICES',
     reference: uid('inv'),

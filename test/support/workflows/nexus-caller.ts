@@ -14,7 +14,8 @@ import type { PaymentOutcome, PaymentState } from '../../../workflows/payment/ap
 
 export type Called<T> = { value: T } | { failure: string | null; message: string };
 
-const xborder = (endpoint = XBORDER_NEXUS_ENDPOINT) => createNexusServiceClient({ service: xborderNexusService, endpoint });
+const xborder = (endpoint = XBORDER_NEXUS_ENDPOINT) =>
+  createNexusServiceClient({ service: xborderNexusService, endpoint });
 
 async function called<T>(call: () => Promise<T>): Promise<Called<T>> {
   try {
@@ -30,28 +31,62 @@ export async function nexusPaymentCaller(
   endpoint?: string,
 ): Promise<Called<{ started: StartedPaymentAnswer; outcome: PaymentOutcome }>> {
   return called(async () => {
-    const started = await xborder(endpoint).executeOperation('startPayment', input, { scheduleToCloseTimeout: '5 minutes' });
-    const outcome = await xborder(endpoint).executeOperation('paymentOutcome', { paymentKey: input.paymentKey }, { scheduleToCloseTimeout: '1 hour' });
+    const started = await xborder(endpoint).executeOperation('startPayment', input, {
+      scheduleToCloseTimeout: '5 minutes',
+    });
+    const outcome = await xborder(endpoint).executeOperation(
+      'paymentOutcome',
+      { paymentKey: input.paymentKey },
+      { scheduleToCloseTimeout: '1 hour' },
+    );
     return { started, outcome };
   });
 }
 
 /** The startPayment operation alone: what it answers. */
-export async function nexusStartCaller(input: StartPaymentInput, endpoint?: string): Promise<Called<StartedPaymentAnswer>> {
-  return called(() => xborder(endpoint).executeOperation('startPayment', input, { scheduleToCloseTimeout: '5 minutes' }));
+export async function nexusStartCaller(
+  input: StartPaymentInput,
+  endpoint?: string,
+): Promise<Called<StartedPaymentAnswer>> {
+  return called(() =>
+    xborder(endpoint).executeOperation('startPayment', input, { scheduleToCloseTimeout: '5 minutes' }),
+  );
 }
 
 /** The paymentOutcome operation alone: the outcome by callback. */
-export async function nexusOutcomeCaller(paymentKey: string, endpoint?: string): Promise<Called<PaymentOutcome>> {
-  return called(() => xborder(endpoint).executeOperation('paymentOutcome', { paymentKey }, { scheduleToCloseTimeout: '1 hour' }));
+export async function nexusOutcomeCaller(
+  paymentKey: string,
+  endpoint?: string,
+): Promise<Called<PaymentOutcome>> {
+  return called(() =>
+    xborder(endpoint).executeOperation(
+      'paymentOutcome',
+      { paymentKey },
+      { scheduleToCloseTimeout: '1 hour' },
+    ),
+  );
 }
 
 export async function nexusStateCaller(paymentKey: string, endpoint?: string): Promise<Called<PaymentState>> {
-  return called(() => xborder(endpoint).executeOperation('getPaymentState', { paymentKey }, { scheduleToCloseTimeout: '1 minute' }));
+  return called(() =>
+    xborder(endpoint).executeOperation(
+      'getPaymentState',
+      { paymentKey },
+      { scheduleToCloseTimeout: '1 minute' },
+    ),
+  );
 }
 
-export async function nexusCancelCaller(paymentKey: string, reason: string, endpoint?: string): Promise<Called<PaymentState>> {
+export async function nexusCancelCaller(
+  paymentKey: string,
+  reason: string,
+  endpoint?: string,
+): Promise<Called<PaymentState>> {
   return called(() =>
-    xborder(endpoint).executeOperation('cancelPayment', { paymentKey, reason }, { scheduleToCloseTimeout: '1 minute' }),
+    xborder(endpoint).executeOperation(
+      'cancelPayment',
+      { paymentKey, reason },
+      { scheduleToCloseTimeout: '1 minute' },
+    ),
   );
 }

@@ -10,7 +10,12 @@ import { recordingClient } from '../../support/recording-client';
 const SINCE = '2026-11-21T00:00:00Z';
 
 function payin(i: number): Payment {
-  return normalizePayment({ ...currentPayment(), id: `pay_in_${i}`, type: 'PAYIN', lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' } });
+  return normalizePayment({
+    ...currentPayment(),
+    id: `pay_in_${i}`,
+    type: 'PAYIN',
+    lifecycle: { ...currentPayment().lifecycle, createdAt: '2026-11-21T10:00:00Z' },
+  });
 }
 
 /** Five pages of two PAYINs; cursors c1..c4. `failOnce` pages answer one 429 first. */
@@ -25,7 +30,10 @@ function pagedPort(failOnce: string[] = []) {
         const n = query.cursor === undefined ? 0 : Number(query.cursor.slice(1));
         const key = query.cursor ?? 'first';
         if (failing.delete(key)) {
-          throw errorFromResponse({ method: 'GET', path: '/v1/payments', status: 429, isCreatingCall: false, retryAfterMs: 2_000 }, { code: 'RATE_LIMITED' });
+          throw errorFromResponse(
+            { method: 'GET', path: '/v1/payments', status: 429, isCreatingCall: false, retryAfterMs: 2_000 },
+            { code: 'RATE_LIMITED' },
+          );
         }
         return { data: pages[n]!, nextCursor: n < 4 ? `c${n + 1}` : null };
       },
@@ -61,13 +69,22 @@ describe('reconcileRecentPayments: page by page, resumable', () => {
     expect(result.signalled).toHaveLength(10);
     expect(slept.reduce((a, b) => a + b, 0)).toBeGreaterThan(2_000);
     // its place after every page, the last one finished
-    expect(beats.filter((b) => b.cursor !== null || b.finished).map((b) => b.cursor)).toEqual(expect.arrayContaining(['c1', 'c2', 'c3', 'c4']));
+    expect(beats.filter((b) => b.cursor !== null || b.finished).map((b) => b.cursor)).toEqual(
+      expect.arrayContaining(['c1', 'c2', 'c3', 'c4']),
+    );
     expect(beats.at(-1)).toMatchObject({ since: SINCE, cursor: null, finished: true, listed: 10 });
   });
 
   it('a retry of the activity goes on from the last recorded page, with what it had counted, and never reads page 1', async () => {
     const { port, asked } = pagedPort();
-    const earlier: ReconcileProgress = { since: SINCE, cursor: 'c3', finished: false, listed: 6, signalled: ['pay_in_0', 'pay_in_1', 'pay_in_2', 'pay_in_3', 'pay_in_4', 'pay_in_5'], followedSignalled: 0 };
+    const earlier: ReconcileProgress = {
+      since: SINCE,
+      cursor: 'c3',
+      finished: false,
+      listed: 6,
+      signalled: ['pay_in_0', 'pay_in_1', 'pay_in_2', 'pay_in_3', 'pay_in_4', 'pay_in_5'],
+      followedSignalled: 0,
+    };
     const { activities, calls } = activitiesOver(port, earlier);
     const result = await activities.reconcileRecentPayments({ since: SINCE });
     expect(asked).toEqual(['c3', 'c4']);
@@ -78,7 +95,14 @@ describe('reconcileRecentPayments: page by page, resumable', () => {
 
   it('the place of another run (another window) is not resumed', async () => {
     const { port, asked } = pagedPort();
-    const other: ReconcileProgress = { since: '2026-11-20T00:00:00Z', cursor: 'c3', finished: false, listed: 6, signalled: [], followedSignalled: 0 };
+    const other: ReconcileProgress = {
+      since: '2026-11-20T00:00:00Z',
+      cursor: 'c3',
+      finished: false,
+      listed: 6,
+      signalled: [],
+      followedSignalled: 0,
+    };
     const { activities } = activitiesOver(port, other);
     await activities.reconcileRecentPayments({ since: SINCE });
     expect(asked[0]).toBeUndefined();
@@ -90,13 +114,26 @@ describe('reconcileRecentPayments: page by page, resumable', () => {
       payments: {
         async list(query: { cursor?: string } = {}) {
           asked.push(query.cursor);
-          if (query.cursor === 'c1') throw errorFromResponse({ method: 'GET', path: '/v1/payments', status: 429, isCreatingCall: false, retryAfterMs: 1_000 }, {});
+          if (query.cursor === 'c1')
+            throw errorFromResponse(
+              {
+                method: 'GET',
+                path: '/v1/payments',
+                status: 429,
+                isCreatingCall: false,
+                retryAfterMs: 1_000,
+              },
+              {},
+            );
           return { data: [payin(0)], nextCursor: 'c1' };
         },
       },
     };
     const { activities, beats } = activitiesOver(port as never);
-    await expect(activities.reconcileRecentPayments({ since: SINCE })).rejects.toMatchObject({ type: 'RateLimitedError', nonRetryable: false });
+    await expect(activities.reconcileRecentPayments({ since: SINCE })).rejects.toMatchObject({
+      type: 'RateLimitedError',
+      nonRetryable: false,
+    });
     expect(asked.filter((c) => c === undefined)).toHaveLength(1);
     expect(beats.at(-1)).toMatchObject({ cursor: 'c1', finished: false, listed: 1 });
   });

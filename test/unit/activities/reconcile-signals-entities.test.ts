@@ -5,14 +5,24 @@
 import { createReconcileActivities, entitiesNotFinalQuery } from '../../../activities/reconcile-activities';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal } from '../../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+} from '../../../workflows/provider-payment/api';
 import { currentPayment } from '../contract/fixtures';
 import { recordingClient, type ListedWorkflow } from '../../support/recording-client';
 
 const created = (at: string) => ({ ...currentPayment().lifecycle, createdAt: at });
 
 function payout(id: string, status: string, createdAt = '2026-11-21T10:00:00Z'): Payment {
-  return normalizePayment({ ...currentPayment(), id, type: 'PAYOUT', status, source: { ...currentPayment().source, accountId: undefined }, lifecycle: created(createdAt) });
+  return normalizePayment({
+    ...currentPayment(),
+    id,
+    type: 'PAYOUT',
+    status,
+    source: { ...currentPayment().source, accountId: undefined },
+    lifecycle: created(createdAt),
+  });
 }
 
 function activitiesOver(listed: Payment[], visible: ListedWorkflow[] = []) {
@@ -38,7 +48,12 @@ function activitiesOver(listed: Payment[], visible: ListedWorkflow[] = []) {
 
 describe('reconcileRecentPayments', () => {
   it('signalWithStarts the entity of a recent PAYIN with the parsed payment, and skips ordered payouts', async () => {
-    const payin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_1', type: 'PAYIN', lifecycle: created('2026-11-21T10:00:00Z') });
+    const payin: Payment = normalizePayment({
+      ...currentPayment(),
+      id: 'pay_in_1',
+      type: 'PAYIN',
+      lifecycle: created('2026-11-21T10:00:00Z'),
+    });
     const { activities, calls } = activitiesOver([payin, payout('pay_out_1', 'SENT')]);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
     expect(result).toEqual({ listed: 2, signalled: ['pay_in_1'], entitiesNotFinal: 0, followedSignalled: 0 });
@@ -49,7 +64,14 @@ describe('reconcileRecentPayments', () => {
       taskQueue: 'q-reconcile',
       args: [{ providerPaymentId: 'pay_in_1' }],
       signal: providerPaymentEventSignal,
-      signalArgs: [{ eventId: `reconcile:pay_in_1:${payin.status}`, type: 'payment.reconciled', payment: payin, from: 'reconcile-sweep' }],
+      signalArgs: [
+        {
+          eventId: `reconcile:pay_in_1:${payin.status}`,
+          type: 'payment.reconciled',
+          payment: payin,
+          from: 'reconcile-sweep',
+        },
+      ],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     });
@@ -58,7 +80,10 @@ describe('reconcileRecentPayments', () => {
   it('tells a running entity whose indexed status is not final the final status the listing shows, once', async () => {
     // listed twice (a page boundary the service moved): still one signal in the run
     const completed = payout('pay_out_done', 'COMPLETED', '2026-11-01T10:00:00Z'); // older than the window: a payout may be funded late
-    const { activities, calls, lists } = activitiesOver([completed, completed], [{ workflowId: 'provider-payment:pay_out_done', paymentStatus: 'AWAITING_FUNDS' }]);
+    const { activities, calls, lists } = activitiesOver(
+      [completed, completed],
+      [{ workflowId: 'provider-payment:pay_out_done', paymentStatus: 'AWAITING_FUNDS' }],
+    );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
     expect(result).toEqual({ listed: 2, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
     expect(calls).toHaveLength(1);
@@ -66,14 +91,23 @@ describe('reconcileRecentPayments', () => {
       expect.objectContaining({
         workflowId: 'provider-payment:pay_out_done',
         signal: providerPaymentEventSignal,
-        signalArgs: [{ eventId: 'reconcile:pay_out_done:COMPLETED', type: 'payment.reconciled', payment: completed, from: 'reconcile-sweep' }],
+        signalArgs: [
+          {
+            eventId: 'reconcile:pay_out_done:COMPLETED',
+            type: 'payment.reconciled',
+            payment: completed,
+            from: 'reconcile-sweep',
+          },
+        ],
       }),
     );
     // one visibility list, of this task queue's running entities without a final PaymentStatus
     expect(lists).toEqual([{ query: entitiesNotFinalQuery('q-reconcile'), pageSize: 1000 }]);
     expect(lists[0].query).toContain("ExecutionStatus = 'Running'");
     expect(lists[0].query).toContain("TaskQueue = 'q-reconcile'");
-    expect(lists[0].query).toMatch(/PaymentStatus NOT IN \('COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'\)/);
+    expect(lists[0].query).toMatch(
+      /PaymentStatus NOT IN \('COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'\)/,
+    );
   });
 
   it('does not signal an entity that already indexed a final status, one not running, or a payment still on its way', async () => {
@@ -91,8 +125,17 @@ describe('reconcileRecentPayments', () => {
   });
 
   it('tells a PAYIN older than the window only through its running entity, when the entity lacks its final status', async () => {
-    const oldPayin: Payment = normalizePayment({ ...currentPayment(), id: 'pay_in_old', type: 'PAYIN', status: 'COMPLETED', lifecycle: created('2026-11-01T10:00:00Z') });
-    const { activities, calls } = activitiesOver([oldPayin], [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }]);
+    const oldPayin: Payment = normalizePayment({
+      ...currentPayment(),
+      id: 'pay_in_old',
+      type: 'PAYIN',
+      status: 'COMPLETED',
+      lifecycle: created('2026-11-01T10:00:00Z'),
+    });
+    const { activities, calls } = activitiesOver(
+      [oldPayin],
+      [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }],
+    );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
     expect(result).toEqual({ listed: 1, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
     expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_in_old']);
@@ -104,7 +147,12 @@ describe('reconcileRecentPayments', () => {
     const { activities, calls, pulled } = activitiesOver(many, visible);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxListed: 4 });
     expect(result).toEqual({ listed: 4, signalled: [], entitiesNotFinal: 10, followedSignalled: 4 });
-    expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_0', 'provider-payment:pay_1', 'provider-payment:pay_2', 'provider-payment:pay_3']);
+    expect(calls.map((c) => c.options.workflowId)).toEqual([
+      'provider-payment:pay_0',
+      'provider-payment:pay_1',
+      'provider-payment:pay_2',
+      'provider-payment:pay_3',
+    ]);
     expect(pulled.length).toBeLessThanOrEqual(5); // one past the bound is read to know it is reached
   });
 
@@ -112,7 +160,10 @@ describe('reconcileRecentPayments', () => {
     const many = Array.from({ length: 5 }, (_, i) => payout(`pay_${i}`, 'COMPLETED'));
     const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}` })); // none indexed yet
     const { activities, calls } = activitiesOver(many, visible);
-    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxEntities: 2 });
+    const result = await activities.reconcileRecentPayments({
+      since: '2026-11-21T00:00:00Z',
+      maxEntities: 2,
+    });
     expect(result).toEqual({ listed: 5, signalled: [], entitiesNotFinal: 2, followedSignalled: 2 });
     expect(calls).toHaveLength(2);
   });

@@ -55,7 +55,9 @@ test('the `xborder` command (bin/xborder.js, a process) sets the exit code and w
 });
 
 test('--version prints the package version on stdout, exit code 0', async () => {
-  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const r = await xborder(['--version']);
   expect(r).toMatchObject({ code: 0, out: `${version}\n`, err: '' });
 });
@@ -80,7 +82,10 @@ test('an unknown flag is a usage error on stderr (exit code 2), with the command
 });
 
 test('a bad request is a list of fields and rules (never zod JSON), exit code 2, before connecting', async () => {
-  const request = file('bad.json', JSON.stringify({ customerId: 'c', source: { currencyCode: 'USDC', amount: 'ten' } }));
+  const request = file(
+    'bad.json',
+    JSON.stringify({ customerId: 'c', source: { currencyCode: 'USDC', amount: 'ten' } }),
+  );
   const r = await xborder(['pay', '--key', 'k1', '--request', request, '--address', await deadAddress()]);
   expect(r.code).toBe(2);
   expect(r.out).toBe('');
@@ -128,7 +133,11 @@ test('--connect-timeout bounds the wait for Temporal; a bad value is a usage err
 
 test('no payload keys is a configuration error (exit code 2) naming the variables and the dev stack key, not exit code 3', async () => {
   const empty = mkdtempSync(path.join(dir, 'no-checkout-'));
-  const r = await xborder(['status', 'some-key', '--address', await deadAddress()], {}, { cwd: empty, withoutKeys: true });
+  const r = await xborder(
+    ['status', 'some-key', '--address', await deadAddress()],
+    {},
+    { cwd: empty, withoutKeys: true },
+  );
   expect(r.code).toBe(2);
   expect(r.err).toContain('XBORDER_CODEC_KEYS');
   expect(r.err).toContain('XBORDER_CODEC_KEYS_FILE');
@@ -139,11 +148,18 @@ test('no payload keys is a configuration error (exit code 2) naming the variable
 test('inside a dev checkout the CLI finds .data/codec-keys.json by itself (then only the network can fail: exit 3)', async () => {
   const checkout = mkdtempSync(path.join(dir, 'checkout-'));
   mkdirSync(path.join(checkout, '.data'));
-  copyFileSync(path.join(ROOT, 'test', 'support', 'codec-test-keys.json'), path.join(checkout, '.data', 'codec-keys.json'));
+  copyFileSync(
+    path.join(ROOT, 'test', 'support', 'codec-test-keys.json'),
+    path.join(checkout, '.data', 'codec-keys.json'),
+  );
   const below = path.join(checkout, 'src', 'deeper');
   mkdirSync(below, { recursive: true });
   const address = await deadAddress();
-  const r = await xborder(['status', 'some-key', '--address', address, ...QUICK], {}, { cwd: below, withoutKeys: true });
+  const r = await xborder(
+    ['status', 'some-key', '--address', address, ...QUICK],
+    {},
+    { cwd: below, withoutKeys: true },
+  );
   expect(r.code).toBe(3);
   expect(r.err).toContain(`cannot connect to Temporal at ${address}`);
   expect(r.err).not.toContain('encryption keys');
@@ -168,10 +184,12 @@ test('a bad Temporal config file is a usage error naming file and field', async 
 test('worker --help and ingress --help print help (every variable they read) and start nothing', async () => {
   const worker = await xborder(['worker', '--help']);
   expect(worker.code).toBe(0);
-  for (const name of [...WORKER_ENV_VARS, ...TELEMETRY_ENV_VARS, ...TEMPORAL_ENV_VARS]) expect(worker.out).toContain(name);
+  for (const name of [...WORKER_ENV_VARS, ...TELEMETRY_ENV_VARS, ...TEMPORAL_ENV_VARS])
+    expect(worker.out).toContain(name);
   const ingress = await xborder(['ingress', '--help']);
   expect(ingress.code).toBe(0);
-  for (const name of [...INGRESS_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS, ...TEMPORAL_ENV_VARS]) expect(ingress.out).toContain(name);
+  for (const name of [...INGRESS_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS, ...TEMPORAL_ENV_VARS])
+    expect(ingress.out).toContain(name);
 });
 
 test('xborder dev with a taken port names the port and the flag that changes it (exit code 2)', async () => {
@@ -179,7 +197,16 @@ test('xborder dev with a taken port names the port and the flag that changes it 
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as net.AddressInfo).port;
   try {
-    const r = await xborder(['dev', '--temporal-port', String(await freePort()), '--sandbox-port', String(port), '--data-dir', dir, '--once']);
+    const r = await xborder([
+      'dev',
+      '--temporal-port',
+      String(await freePort()),
+      '--sandbox-port',
+      String(port),
+      '--data-dir',
+      dir,
+      '--once',
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`port ${port} (sandbox) is already in use`);
     expect(r.err).toContain('--sandbox-port');
@@ -194,7 +221,18 @@ test('xborder dev with the codec port taken names it and --codec-port (exit code
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as net.AddressInfo).port;
   try {
-    const r = await xborder(['dev', '--temporal-port', String(await freePort()), '--ui-port', String(await freePort()), '--codec-port', String(port), '--data-dir', dir, '--once']);
+    const r = await xborder([
+      'dev',
+      '--temporal-port',
+      String(await freePort()),
+      '--ui-port',
+      String(await freePort()),
+      '--codec-port',
+      String(port),
+      '--data-dir',
+      dir,
+      '--once',
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`port ${port} (codec server) is already in use`);
     expect(r.err).toContain('--codec-port');
@@ -209,7 +247,16 @@ test('xborder dev --ui-port is a flag (a taken UI port is named with it)', async
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as net.AddressInfo).port;
   try {
-    const r = await xborder(['dev', '--temporal-port', String(await freePort()), '--ui-port', String(port), '--data-dir', dir, '--once']);
+    const r = await xborder([
+      'dev',
+      '--temporal-port',
+      String(await freePort()),
+      '--ui-port',
+      String(port),
+      '--data-dir',
+      dir,
+      '--once',
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`port ${port} (Temporal UI) is already in use`);
     expect(r.err).toContain('--ui-port');

@@ -34,23 +34,36 @@ it('parses status, set-current, ramp and stop-ramp with their flags', () => {
     json: false,
     connection: {},
   });
-  expect(parseDeployArgs(['set-current', 'git-3f2a9c1', '--json', '--address', '127.0.0.1:7233'], {})).toMatchObject({
+  expect(
+    parseDeployArgs(['set-current', 'git-3f2a9c1', '--json', '--address', '127.0.0.1:7233'], {}),
+  ).toMatchObject({
     command: { sub: 'set-current', buildId: 'git-3f2a9c1' },
     json: true,
     connection: { address: '127.0.0.1:7233' },
   });
-  expect(parseDeployArgs(['ramp', 'b2', '25', '--deployment', 'xborder-eu', '--allow-no-pollers'], {})).toMatchObject({
+  expect(
+    parseDeployArgs(['ramp', 'b2', '25', '--deployment', 'xborder-eu', '--allow-no-pollers'], {}),
+  ).toMatchObject({
     command: { sub: 'ramp', buildId: 'b2', percentage: 25 },
     deploymentName: 'xborder-eu',
     allowNoPollers: true,
   });
-  expect(parseDeployArgs(['ramp', 'b2', '12.5%'], {}).command).toEqual({ sub: 'ramp', buildId: 'b2', percentage: 12.5 });
+  expect(parseDeployArgs(['ramp', 'b2', '12.5%'], {}).command).toEqual({
+    sub: 'ramp',
+    buildId: 'b2',
+    percentage: 12.5,
+  });
   expect(parseDeployArgs(['stop-ramp'], {}).command).toEqual({ sub: 'stop-ramp' });
 });
 
-it('takes the deployment name from XBORDER_DEPLOYMENT_NAME (the worker\'s variable), the flag winning', () => {
-  expect(parseDeployArgs(['status'], { XBORDER_DEPLOYMENT_NAME: 'from-env' }).deploymentName).toBe('from-env');
-  expect(parseDeployArgs(['status', '--deployment', 'flag'], { XBORDER_DEPLOYMENT_NAME: 'from-env' }).deploymentName).toBe('flag');
+it("takes the deployment name from XBORDER_DEPLOYMENT_NAME (the worker's variable), the flag winning", () => {
+  expect(parseDeployArgs(['status'], { XBORDER_DEPLOYMENT_NAME: 'from-env' }).deploymentName).toBe(
+    'from-env',
+  );
+  expect(
+    parseDeployArgs(['status', '--deployment', 'flag'], { XBORDER_DEPLOYMENT_NAME: 'from-env' })
+      .deploymentName,
+  ).toBe('flag');
 });
 
 it('--help needs no subcommand', () => {
@@ -75,7 +88,9 @@ it('refuses a missing or unknown subcommand, wrong argument counts, bad percenta
 function xborder(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TEMPORAL_')));
   const bin = path.resolve(__dirname, '..', '..', '..', 'bin', 'xborder.js');
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...clean, HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent' } });
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...clean, HOME: '/nonexistent', XDG_CONFIG_HOME: '/nonexistent' },
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -87,9 +102,18 @@ it('exit codes: 2 for a usage error (on stderr, with the usage), 3 when Temporal
   const usage = await xborder(['deploy', 'ramp', 'b2', 'lots']);
   expect(usage.code).toBe(2);
   expect(usage.out).toBe('');
-  expect(usage.err).toMatch(/^xborder deploy: ramp: the percentage must be a number from 0 to 100, got "lots"/);
+  expect(usage.err).toMatch(
+    /^xborder deploy: ramp: the percentage must be a number from 0 to 100, got "lots"/,
+  );
   expect(usage.err).toMatch(/Usage: xborder deploy/);
-  const dead = await xborder(['deploy', 'status', '--address', `127.0.0.1:${await freePort()}`, '--connect-timeout', '0.5']);
+  const dead = await xborder([
+    'deploy',
+    'status',
+    '--address',
+    `127.0.0.1:${await freePort()}`,
+    '--connect-timeout',
+    '0.5',
+  ]);
   expect(dead.code).toBe(3);
   expect(dead.err).toMatch(/xborder deploy: cannot connect to Temporal at 127\.0\.0\.1:\d+/);
 });
@@ -99,15 +123,30 @@ it('build-id prints the build id a worker derives from the bundle, without conne
   const bundle = path.join(dir, 'workflow-bundle.js');
   writeFileSync(bundle, 'bundle code');
   const digest = createHash('sha256').update('bundle code').digest('hex');
-  expect(parseDeployArgs(['build-id'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command).toEqual({ sub: 'build-id', bundlePath: bundle });
-  expect(parseDeployArgs(['build-id', '--bundle', '/other.js'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command).toEqual({ sub: 'build-id', bundlePath: '/other.js' });
+  expect(parseDeployArgs(['build-id'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command).toEqual({
+    sub: 'build-id',
+    bundlePath: bundle,
+  });
+  expect(
+    parseDeployArgs(['build-id', '--bundle', '/other.js'], { XBORDER_WORKFLOW_BUNDLE: bundle }).command,
+  ).toEqual({ sub: 'build-id', bundlePath: '/other.js' });
   usageError(['build-id'], /give --bundle PATH/);
   // nothing listens at this address: build-id never connects
-  const { code, out } = await xborder(['deploy', 'build-id', '--bundle', bundle, '--address', `127.0.0.1:${await freePort()}`]);
+  const { code, out } = await xborder([
+    'deploy',
+    'build-id',
+    '--bundle',
+    bundle,
+    '--address',
+    `127.0.0.1:${await freePort()}`,
+  ]);
   expect({ code, out: out.trim() }).toEqual({ code: 0, out: `${packageVersion()}+${digest.slice(0, 12)}` });
 });
 
 it('parses drained <buildId> (the upgrade script asks it before stopping the old slot)', () => {
-  expect(parseDeployArgs(['drained', '0.3.0+4f1c2a9be07d'], {}).command).toEqual({ sub: 'drained', buildId: '0.3.0+4f1c2a9be07d' });
+  expect(parseDeployArgs(['drained', '0.3.0+4f1c2a9be07d'], {}).command).toEqual({
+    sub: 'drained',
+    buildId: '0.3.0+4f1c2a9be07d',
+  });
   usageError(['drained'], /drained takes one build id, got none/);
 });

@@ -15,7 +15,11 @@ it('counts open runs of a build by its deployment version search attribute, PINN
 
 it('asks visibility for both counts', async () => {
   const asked: string[] = [];
-  const client = { workflow: { count: async (q: string) => (asked.push(q), { count: q.includes('Pinned') ? 2 : 5, groups: [] }) } } as unknown as Client;
+  const client = {
+    workflow: {
+      count: async (q: string) => (asked.push(q), { count: q.includes('Pinned') ? 2 : 5, groups: [] }),
+    },
+  } as unknown as Client;
   expect(await countOpenRuns(client, 'xborder', 'A')).toEqual({ open: 5, pinned: 2 });
   expect(asked).toEqual(Object.values(openRunQueries('xborder', 'A')));
 });
@@ -27,9 +31,21 @@ it('prints which builds hold open runs and which may stop', () => {
     rampingBuildId: null,
     rampingPercentage: 0,
     versions: [
-      { buildId: 'A', status: 'DRAINING', drainage: 'DRAINING', createdAt: null, openRuns: { open: 3, pinned: 2 } },
+      {
+        buildId: 'A',
+        status: 'DRAINING',
+        drainage: 'DRAINING',
+        createdAt: null,
+        openRuns: { open: 3, pinned: 2 },
+      },
       { buildId: 'B', status: 'CURRENT', drainage: null, createdAt: null, openRuns: { open: 7, pinned: 0 } },
-      { buildId: 'C', status: 'INACTIVE', drainage: 'DRAINED', createdAt: null, openRuns: { open: 0, pinned: 0 } },
+      {
+        buildId: 'C',
+        status: 'INACTIVE',
+        drainage: 'DRAINED',
+        createdAt: null,
+        openRuns: { open: 0, pinned: 0 },
+      },
     ],
   });
   const line = (build: string) => text.split('\n').find((l) => l.trim().startsWith(`${build} `));

@@ -25,16 +25,44 @@ const missing = (text: string, names: readonly string[]) => names.filter((n) => 
 
 it('xborder worker --help: the worker, events, keys, Schedules, gauge, telemetry, tracing and Temporal variables', async () => {
   const out = await help('worker');
-  expect(missing(out, [...WORKER_ENV_VARS, ...EVENTS_ENV_VARS, ...CODEC_KEY_ENV_VARS, ...QUOTE_REFRESH_ENV_VARS, ...STUCK_GAUGE_ENV_VARS, ...WORKER_PROCESS_ENV_VARS, ...TELEMETRY_ENV_VARS, ...TRACING_ENV_VARS, ...TEMPORAL_ENV_VARS])).toEqual([]);
+  expect(
+    missing(out, [
+      ...WORKER_ENV_VARS,
+      ...EVENTS_ENV_VARS,
+      ...CODEC_KEY_ENV_VARS,
+      ...QUOTE_REFRESH_ENV_VARS,
+      ...STUCK_GAUGE_ENV_VARS,
+      ...WORKER_PROCESS_ENV_VARS,
+      ...TELEMETRY_ENV_VARS,
+      ...TRACING_ENV_VARS,
+      ...TEMPORAL_ENV_VARS,
+    ]),
+  ).toEqual([]);
 });
 
 it('xborder dev --help: the events, keys, Schedule and tracing variables, and --events-port', async () => {
   const out = await help('dev');
-  expect(missing(out, [...EVENTS_ENV_VARS, ...CODEC_KEY_ENV_VARS, ...QUOTE_REFRESH_ENV_VARS, ...TRACING_ENV_VARS, '--events-port'])).toEqual([]);
+  expect(
+    missing(out, [
+      ...EVENTS_ENV_VARS,
+      ...CODEC_KEY_ENV_VARS,
+      ...QUOTE_REFRESH_ENV_VARS,
+      ...TRACING_ENV_VARS,
+      '--events-port',
+    ]),
+  ).toEqual([]);
 });
 
 it('xborder ingress --help and codec-server --help', async () => {
-  expect(missing(await help('ingress'), [...INGRESS_ENV_VARS, ...CODEC_KEY_ENV_VARS, ...INGRESS_TELEMETRY_ENV_VARS, ...TRACING_ENV_VARS, ...TEMPORAL_ENV_VARS])).toEqual([]);
+  expect(
+    missing(await help('ingress'), [
+      ...INGRESS_ENV_VARS,
+      ...CODEC_KEY_ENV_VARS,
+      ...INGRESS_TELEMETRY_ENV_VARS,
+      ...TRACING_ENV_VARS,
+      ...TEMPORAL_ENV_VARS,
+    ]),
+  ).toEqual([]);
   expect(missing(await help('codec-server'), [...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS])).toEqual([]);
 });
 

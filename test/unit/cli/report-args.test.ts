@@ -7,8 +7,12 @@ import { main } from '../../../src/cli/cli';
 async function run(argv: string[]): Promise<{ code: number; err: string; out: string }> {
   const err: string[] = [];
   const out: string[] = [];
-  const e = jest.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.map(String).join(' ')));
-  const l = jest.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.map(String).join(' ')));
+  const e = jest
+    .spyOn(console, 'error')
+    .mockImplementation((...a: unknown[]) => void err.push(a.map(String).join(' ')));
+  const l = jest
+    .spyOn(console, 'log')
+    .mockImplementation((...a: unknown[]) => void out.push(a.map(String).join(' ')));
   try {
     return { code: await main(argv, {}), err: err.join('\n'), out: out.join('\n') };
   } finally {
@@ -18,9 +22,15 @@ async function run(argv: string[]): Promise<{ code: number; err: string; out: st
 }
 
 it('needs --from and --to, as days or instants with an offset, the end after the start', async () => {
-  await expect(run(['report'])).resolves.toEqual(expect.objectContaining({ code: 2, err: expect.stringContaining('--from and --to are required') }));
-  await expect(run(['report', '--from', '2026-11-21', '--to', '2026-11-20'])).resolves.toEqual(expect.objectContaining({ code: 2, err: expect.stringContaining('must come after') }));
-  await expect(run(['report', '--from', 'last week', '--to', '2026-11-20'])).resolves.toEqual(expect.objectContaining({ code: 2, err: expect.stringContaining('YYYY-MM-DD') }));
+  await expect(run(['report'])).resolves.toEqual(
+    expect.objectContaining({ code: 2, err: expect.stringContaining('--from and --to are required') }),
+  );
+  await expect(run(['report', '--from', '2026-11-21', '--to', '2026-11-20'])).resolves.toEqual(
+    expect.objectContaining({ code: 2, err: expect.stringContaining('must come after') }),
+  );
+  await expect(run(['report', '--from', 'last week', '--to', '2026-11-20'])).resolves.toEqual(
+    expect.objectContaining({ code: 2, err: expect.stringContaining('YYYY-MM-DD') }),
+  );
 });
 
 it('refuses to start without a service key, naming the variables (the window was fine)', async () => {

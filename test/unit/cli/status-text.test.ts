@@ -23,12 +23,22 @@ function state(overrides: Partial<PaymentState>): PaymentState {
   } as PaymentState;
 }
 
-const completed = { outcome: 'COMPLETED', payment: { status: 'COMPLETED' } } as unknown as PaymentState['outcome'];
+const completed = {
+  outcome: 'COMPLETED',
+  payment: { status: 'COMPLETED' },
+} as unknown as PaymentState['outcome'];
 
 test('funding instructions are printed while the payment awaits funds, never once it has an outcome or is cancelled', () => {
   expect(formatState(state({}), 'ui')).toContain('send funds     100 USDC via POLYGON to 0xabc');
-  expect(formatState(state({ phase: 'COMPLETED', providerStatus: 'COMPLETED', outcome: completed }), 'ui')).not.toContain('send funds');
-  expect(formatState(state({ phase: 'CANCELLED', cancel: { reason: 'x', decision: 'ACCEPTED', via: 'UPDATE' } }), 'ui')).not.toContain('send funds');
+  expect(
+    formatState(state({ phase: 'COMPLETED', providerStatus: 'COMPLETED', outcome: completed }), 'ui'),
+  ).not.toContain('send funds');
+  expect(
+    formatState(
+      state({ phase: 'CANCELLED', cancel: { reason: 'x', decision: 'ACCEPTED', via: 'UPDATE' } }),
+      'ui',
+    ),
+  ).not.toContain('send funds');
   expect(formatState(state({ phase: 'QUOTE_EXPIRED' }), 'ui')).not.toContain('send funds');
 });
 
@@ -38,7 +48,9 @@ test('a return after COMPLETED is shown and exits non-zero', () => {
     outcome: completed,
     afterOutcome: { providerStatus: 'REFUNDED', code: 'RETURNED_BY_BANK', payment: {} as never },
   });
-  expect(formatState(returned, 'ui')).toMatch(/AFTER OUTCOME\s+the provider now says REFUNDED \(RETURNED_BY_BANK\)/);
+  expect(formatState(returned, 'ui')).toMatch(
+    /AFTER OUTCOME\s+the provider now says REFUNDED \(RETURNED_BY_BANK\)/,
+  );
   expect(willNotComplete(returned)).toBe(true);
   expect(willNotComplete(state({ phase: 'COMPLETED', outcome: completed, afterOutcome: null }))).toBe(false);
 });

@@ -12,7 +12,9 @@ it('lists running payments still QUOTING 15 minutes (by default) after their sta
   expect(stuckQueries({ now }).QUOTING_TOO_LONG).toBe(
     "WorkflowType = 'payment' AND ExecutionStatus = 'Running' AND PaymentPhase = 'QUOTING' AND StartTime < '2030-01-01T23:45:00.000Z'",
   );
-  expect(stuckQueries({ now, quotingLimitMs: 60_000 }).QUOTING_TOO_LONG).toContain("StartTime < '2030-01-01T23:59:00.000Z'");
+  expect(stuckQueries({ now, quotingLimitMs: 60_000 }).QUOTING_TOO_LONG).toContain(
+    "StartTime < '2030-01-01T23:59:00.000Z'",
+  );
 });
 
 it('xborder stuck shows such a payment under QUOTING_TOO_LONG with its age', async () => {
@@ -22,10 +24,22 @@ it('xborder stuck shows such a payment under QUOTING_TOO_LONG with its age', asy
       list: ({ query }: { query: string }) =>
         (async function* () {
           if (query.includes("PaymentPhase = 'QUOTING'"))
-            yield { workflowId: 'payment:k1', runId: 'r1', startTime, typedSearchAttributes: new TypedSearchAttributes([{ key: PaymentPhaseKey, value: 'QUOTING' }]) };
+            yield {
+              workflowId: 'payment:k1',
+              runId: 'r1',
+              startTime,
+              typedSearchAttributes: new TypedSearchAttributes([{ key: PaymentPhaseKey, value: 'QUOTING' }]),
+            };
         })(),
     },
   } as unknown as Client;
   const stuck = await findStuckPayments(client, { now });
-  expect(stuck).toEqual([expect.objectContaining({ kind: 'QUOTING_TOO_LONG', workflowId: 'payment:k1', phase: 'QUOTING', ageMs: 40 * 60_000 })]);
+  expect(stuck).toEqual([
+    expect.objectContaining({
+      kind: 'QUOTING_TOO_LONG',
+      workflowId: 'payment:k1',
+      phase: 'QUOTING',
+      ageMs: 40 * 60_000,
+    }),
+  ]);
 });

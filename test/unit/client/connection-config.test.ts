@@ -3,7 +3,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeTemporalConfig, temporalConfigFromEnv, TemporalConfigError } from '../../../src/client/connection-config';
+import {
+  describeTemporalConfig,
+  temporalConfigFromEnv,
+  TemporalConfigError,
+} from '../../../src/client/connection-config';
 
 let dir: string;
 beforeAll(() => {
@@ -43,8 +47,16 @@ describe('temporalConfigFromEnv', () => {
   });
 
   test('TEMPORAL_PROFILE picks a profile: API key (so TLS on) and gRPC metadata', () => {
-    const config = temporalConfigFromEnv({ TEMPORAL_CONFIG_FILE: file('b.toml', PROFILES), TEMPORAL_PROFILE: 'prod' });
-    expect(config).toMatchObject({ address: 'prod.acct.tmprl.cloud:7233', namespace: 'prod.acct', apiKey: 'secret-key', tls: {} });
+    const config = temporalConfigFromEnv({
+      TEMPORAL_CONFIG_FILE: file('b.toml', PROFILES),
+      TEMPORAL_PROFILE: 'prod',
+    });
+    expect(config).toMatchObject({
+      address: 'prod.acct.tmprl.cloud:7233',
+      namespace: 'prod.acct',
+      apiKey: 'secret-key',
+      tls: {},
+    });
     expect(config.metadata).toEqual({ 'x-tenant': 'emea' });
     // secrets never in the description
     expect(describeTemporalConfig(config)).not.toMatch(/secret-key|emea/);
@@ -55,7 +67,8 @@ describe('temporalConfigFromEnv', () => {
     const xdg = path.join(dir, 'xdg');
     mkdirSync(path.join(xdg, 'temporalio'), { recursive: true });
     writeFileSync(path.join(xdg, 'temporalio', 'temporal.toml'), PROFILES);
-    if (os.platform() === 'linux') expect(temporalConfigFromEnv({ XDG_CONFIG_HOME: xdg }).address).toBe('temporal.internal:7233');
+    if (os.platform() === 'linux')
+      expect(temporalConfigFromEnv({ XDG_CONFIG_HOME: xdg }).address).toBe('temporal.internal:7233');
   });
 
   test('environment variables override the profile', () => {
@@ -67,7 +80,11 @@ describe('temporalConfigFromEnv', () => {
       TEMPORAL_GRPC_META_X_TENANT: 'apac',
       TEMPORAL_TLS: 'false',
     });
-    expect(config).toMatchObject({ address: 'other:7233', namespace: 'other-ns', metadata: { 'x-tenant': 'apac' } });
+    expect(config).toMatchObject({
+      address: 'other:7233',
+      namespace: 'other-ns',
+      metadata: { 'x-tenant': 'apac' },
+    });
     expect(config.tls).toBeUndefined();
   });
 
@@ -106,7 +123,10 @@ describe('temporalConfigFromEnv', () => {
     });
 
     test('a misspelt key (it would otherwise land silently on 127.0.0.1:7233)', () => {
-      const f = file('typo.toml', '[profile.default]\nadress = "x:7233"\n[profile.default.tls]\nserver-name = "x"\n');
+      const f = file(
+        'typo.toml',
+        '[profile.default]\nadress = "x:7233"\n[profile.default.tls]\nserver-name = "x"\n',
+      );
       const message = fails({ TEMPORAL_CONFIG_FILE: f });
       expect(message).toContain(f);
       expect(message).toMatch(/profile\.default.*adress/);
@@ -115,7 +135,9 @@ describe('temporalConfigFromEnv', () => {
 
     test('not TOML', () => {
       const f = file('broken.toml', '[profile.default\naddress = "x"\n');
-      expect(fails({ TEMPORAL_CONFIG_FILE: f })).toMatch(new RegExp(`${f.replace(/[.]/g, '\\.')} is not valid TOML`));
+      expect(fails({ TEMPORAL_CONFIG_FILE: f })).toMatch(
+        new RegExp(`${f.replace(/[.]/g, '\\.')} is not valid TOML`),
+      );
     });
 
     test('a named file that does not exist', () => {

@@ -12,12 +12,22 @@ import {
   isFinalEvent,
   type ReceivedEventInfo,
 } from '../../../src/client';
-import { XBORDER_EVENT_TYPES, XBORDER_TRANSFER_EVENT_TYPES, type XborderEvent, type XborderOutboundEvent } from '../../../src/contract';
+import {
+  XBORDER_EVENT_TYPES,
+  XBORDER_TRANSFER_EVENT_TYPES,
+  type XborderEvent,
+  type XborderOutboundEvent,
+} from '../../../src/contract';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const at = new Date('2026-11-20T10:00:00Z'); // a fixed clock: the receiver checks the timestamp against `now`
 
-function event(paymentKey: string, sequence: number, type: XborderEvent['type'], run = `run-${paymentKey}`): XborderEvent {
+function event(
+  paymentKey: string,
+  sequence: number,
+  type: XborderEvent['type'],
+  run = `run-${paymentKey}`,
+): XborderEvent {
   return {
     id: `${run}:${sequence}`,
     type,
@@ -25,7 +35,19 @@ function event(paymentKey: string, sequence: number, type: XborderEvent['type'],
     sequence,
     occurredAt: at.toISOString(),
     paymentKey,
-    data: { phase: 'AWAITING_FUNDS', providerPaymentId: 'pay_1', providerStatus: 'AWAITING_FUNDS', source: null, destination: null, fee: null, quote: null, fundingInstructions: null, fundingDeadline: null, code: null, requotes: 0 },
+    data: {
+      phase: 'AWAITING_FUNDS',
+      providerPaymentId: 'pay_1',
+      providerStatus: 'AWAITING_FUNDS',
+      source: null,
+      destination: null,
+      fee: null,
+      quote: null,
+      fundingInstructions: null,
+      fundingDeadline: null,
+      code: null,
+      requotes: 0,
+    },
   };
 }
 
@@ -58,7 +80,11 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function deliver(e: XborderOutboundEvent, tamper = false): Promise<number> {
   const body = JSON.stringify(e);
   const headers = signedHeaders({ url, secrets: [secret] }, e.id, body, at);
-  const response = await fetch(url, { method: 'POST', headers, body: tamper ? body.replace('AWAITING_FUNDS', 'COMPLETED') : body });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: tamper ? body.replace('AWAITING_FUNDS', 'COMPLETED') : body,
+  });
   return response.status;
 }
 
@@ -93,14 +119,32 @@ it('a handler that throws undoes the record: 500, and the redelivery is handed o
 it("a freed key's new run is a new stream: its sequence 1 is handed over after the rejected run's", async () => {
   expect(await deliver(event('order-4', 1, 'payment.rejected', 'run-1'))).toBe(204);
   expect(await deliver(event('order-4', 1, 'payment.created', 'run-2'))).toBe(204);
-  expect(handled.filter((h) => h.info.key === 'order-4').map((h) => h.event.type)).toEqual(['payment.rejected', 'payment.created']);
+  expect(handled.filter((h) => h.info.key === 'order-4').map((h) => h.event.type)).toEqual([
+    'payment.rejected',
+    'payment.created',
+  ]);
 });
 
 it('knows every event type: the outcome is final, expired waits for late funds, a move after the outcome comes after final', () => {
-  expect(Object.keys(EVENT_FINALITY).sort()).toEqual([...XBORDER_EVENT_TYPES, ...XBORDER_TRANSFER_EVENT_TYPES].sort());
-  for (const type of ['payment.completed', 'payment.failed', 'payment.refunded', 'payment.rejected', 'payment.cancelled', 'transfer.completed'])
+  expect(Object.keys(EVENT_FINALITY).sort()).toEqual(
+    [...XBORDER_EVENT_TYPES, ...XBORDER_TRANSFER_EVENT_TYPES].sort(),
+  );
+  for (const type of [
+    'payment.completed',
+    'payment.failed',
+    'payment.refunded',
+    'payment.rejected',
+    'payment.cancelled',
+    'transfer.completed',
+  ])
     expect([type, isFinalEvent(type)]).toEqual([type, true]);
-  for (const type of ['payment.created', 'payment.expired', 'payment.moved_after_outcome', 'payment.needs_attention', 'payment.some_future_type'])
+  for (const type of [
+    'payment.created',
+    'payment.expired',
+    'payment.moved_after_outcome',
+    'payment.needs_attention',
+    'payment.some_future_type',
+  ])
     expect([type, isFinalEvent(type)]).toEqual([type, false]);
   expect(EVENT_FINALITY['payment.expired']).toBe('expired');
   expect(EVENT_FINALITY['payment.moved_after_outcome']).toBe('after-final');

@@ -1,7 +1,12 @@
 // What a worker's poller identity says about the event endpoints it delivers to, and what startPayment concludes
 // (src/client/events-deliverable.ts): hashes only, never a URL; unknown is never a refusal.
 import type { Client } from '@temporalio/client';
-import { eventsIdentityTag, eventsNotDeliverable, parseEventsIdentityTag, tagDelivers } from '../../../src/client/events-deliverable';
+import {
+  eventsIdentityTag,
+  eventsNotDeliverable,
+  parseEventsIdentityTag,
+  tagDelivers,
+} from '../../../src/client/events-deliverable';
 
 const url = 'https://backend.example/xborder-events';
 const other = 'https://other.example/hook';
@@ -34,9 +39,14 @@ function clientWithPollers(identities: string[] | Error): Client {
 it('refuses only when every polling worker says it cannot deliver', async () => {
   const without = `1@a ${eventsIdentityTag(undefined)}`;
   const withDefault = `2@b ${eventsIdentityTag({ defaultEndpoint: { url }, endpoints: [] })}`;
-  expect(await eventsNotDeliverable(clientWithPollers([without]), 'q1', {})).toMatchObject({ path: 'events', rule: 'EVENTS_NOT_DELIVERABLE' });
+  expect(await eventsNotDeliverable(clientWithPollers([without]), 'q1', {})).toMatchObject({
+    path: 'events',
+    rule: 'EVENTS_NOT_DELIVERABLE',
+  });
   expect(await eventsNotDeliverable(clientWithPollers([without, withDefault]), 'q2', {})).toBeNull();
-  expect(await eventsNotDeliverable(clientWithPollers([withDefault]), 'q3', { url: other })).toMatchObject({ path: 'events.url' });
+  expect(await eventsNotDeliverable(clientWithPollers([withDefault]), 'q3', { url: other })).toMatchObject({
+    path: 'events.url',
+  });
   // unknown: no poller, a poller without the tag, DescribeTaskQueue failing
   expect(await eventsNotDeliverable(clientWithPollers([]), 'q4', {})).toBeNull();
   expect(await eventsNotDeliverable(clientWithPollers([without, '3@c']), 'q5', {})).toBeNull();

@@ -8,14 +8,20 @@ import { checkPaymentInput } from '../../../src/client/payment-request';
 
 const request = {
   customerId: 'cus_demo_individual',
-  source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+  source: {
+    currencyCode: 'USDC',
+    amount: 100,
+    rail: 'POLYGON',
+    fromAddress: '0x1111111111111111111111111111111111111111',
+  },
   destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
   reference: 'closed-or-unsure',
   paymentReason: 'PERSONAL_TRANSFERS',
 } as const;
 const input = { paymentKey: 'order-1', request };
 
-const grpcError = (code: number, message: string) => Object.assign(new Error(message), { code, details: message, metadata: {} });
+const grpcError = (code: number, message: string) =>
+  Object.assign(new Error(message), { code, details: message, metadata: {} });
 
 const FUNDING = { rail: 'POLYGON', amount: 100, toAddress: '0xabc', fromAddress: null, currencyCode: 'USDC' };
 const CREATED = {
@@ -40,7 +46,13 @@ function closedPaymentClient(outcome: string, historyFailures: Error[] = []) {
         if (failure) throw failure;
         return {
           history: {
-            events: [{ workflowExecutionStartedEventAttributes: { input: { payloads: [defaultPayloadConverter.toPayload(stored)] } } }],
+            events: [
+              {
+                workflowExecutionStartedEventAttributes: {
+                  input: { payloads: [defaultPayloadConverter.toPayload(stored)] },
+                },
+              },
+            ],
           },
         };
       },
@@ -48,7 +60,11 @@ function closedPaymentClient(outcome: string, historyFailures: Error[] = []) {
     workflow: {
       options: {
         namespace: 'default',
-        loadedDataConverter: { payloadConverter: defaultPayloadConverter, failureConverter: defaultFailureConverter, payloadCodecs: [] },
+        loadedDataConverter: {
+          payloadConverter: defaultPayloadConverter,
+          failureConverter: defaultFailureConverter,
+          payloadCodecs: [],
+        },
       },
       async executeUpdateWithStart() {
         throw new WorkflowExecutionAlreadyStartedError('already started', 'payment:order-1', 'payment');
@@ -78,22 +94,27 @@ async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown }>
 it.each([
   [13, 'INTERNAL'],
   [2, 'UNKNOWN'],
-])('gRPC %s (%s) after a possible start is StartPaymentUnconfirmedError, never the raw error', async (code, name) => {
-  const client = {
-    workflow: {
-      options: { namespace: 'default' },
-      async executeUpdateWithStart() {
-        throw grpcError(code, `${name}: the server failed mid-way`);
+])(
+  'gRPC %s (%s) after a possible start is StartPaymentUnconfirmedError, never the raw error',
+  async (code, name) => {
+    const client = {
+      workflow: {
+        options: { namespace: 'default' },
+        async executeUpdateWithStart() {
+          throw grpcError(code, `${name}: the server failed mid-way`);
+        },
       },
-    },
-  } as unknown as Client;
-  const { error } = await settle(startPayment(client, input, { taskQueue: 'q' }));
-  expect(error).toBeInstanceOf(StartPaymentUnconfirmedError);
-  expect(error).toMatchObject({ type: 'START_UNCONFIRMED', key: 'order-1', workflowId: 'payment:order-1' });
-});
+    } as unknown as Client;
+    const { error } = await settle(startPayment(client, input, { taskQueue: 'q' }));
+    expect(error).toBeInstanceOf(StartPaymentUnconfirmedError);
+    expect(error).toMatchObject({ type: 'START_UNCONFIRMED', key: 'order-1', workflowId: 'payment:order-1' });
+  },
+);
 
 it("a transient error reading a closed payment's history is asked again, not thrown", async () => {
-  const { client, historyReads } = closedPaymentClient('COMPLETED', [grpcError(14, 'UNAVAILABLE: connection reset')]);
+  const { client, historyReads } = closedPaymentClient('COMPLETED', [
+    grpcError(14, 'UNAVAILABLE: connection reset'),
+  ]);
   const { value, error } = await settle(startPayment(client, input, { taskQueue: 'q' }));
   expect(error).toBeUndefined();
   expect(value?.created.outcome).toBe('CREATED');
@@ -105,6 +126,11 @@ it.each(['CANCELLED', 'EXPIRED', 'COMPLETED'])(
   async (outcome) => {
     const { client } = closedPaymentClient(outcome);
     const { value } = await settle(startPayment(client, input, { taskQueue: 'q' }));
-    expect(value?.created).toMatchObject({ outcome: 'CREATED', providerPaymentId: 'pay_1', fundingInstructions: null, endedWith: outcome });
+    expect(value?.created).toMatchObject({
+      outcome: 'CREATED',
+      providerPaymentId: 'pay_1',
+      fundingInstructions: null,
+      endedWith: outcome,
+    });
   },
 );

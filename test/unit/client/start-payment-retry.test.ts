@@ -2,11 +2,20 @@
 // "Workflow Task in failed state", FAILED_PRECONDITION) are asked again for a time window, not a count, and
 // the end of the window is never reported as a refusal.
 import type { Client } from '@temporalio/client';
-import { START_RETRY_WINDOW_MS, startPayment, StartPaymentUnconfirmedError } from '../../../src/client/payments';
+import {
+  START_RETRY_WINDOW_MS,
+  startPayment,
+  StartPaymentUnconfirmedError,
+} from '../../../src/client/payments';
 
 const request = {
   customerId: 'cus_demo_individual',
-  source: { currencyCode: 'USDC', amount: 100, rail: 'POLYGON', fromAddress: '0x1111111111111111111111111111111111111111' },
+  source: {
+    currencyCode: 'USDC',
+    amount: 100,
+    rail: 'POLYGON',
+    fromAddress: '0x1111111111111111111111111111111111111111',
+  },
   destination: { currencyCode: 'BRL', rail: 'PIX', accountId: 'acc_demo_brl_bank' },
   reference: 'retry-window',
   paymentReason: 'PERSONAL_TRANSFERS',
@@ -14,11 +23,14 @@ const request = {
 
 /** The server's answer while the workflow task is failing (a gRPC ServiceError's shape). */
 function failedPrecondition(): Error {
-  return Object.assign(new Error('Unable to perform workflow execution update due to Workflow Task in failed state.'), {
-    code: 9,
-    details: 'Workflow Task in failed state',
-    metadata: {},
-  });
+  return Object.assign(
+    new Error('Unable to perform workflow execution update due to Workflow Task in failed state.'),
+    {
+      code: 9,
+      details: 'Workflow Task in failed state',
+      metadata: {},
+    },
+  );
 }
 
 /** A client whose update-with-start fails until `failForMs` has passed (fake time), then answers CREATED. */
@@ -34,10 +46,15 @@ function flakyClient(failForMs: number) {
     },
     workflow: {
       options: { namespace: 'default' },
-      async executeUpdateWithStart(_def: unknown, options: { startWorkflowOperation: { workflowHandle: unknown } }) {
+      async executeUpdateWithStart(
+        _def: unknown,
+        options: { startWorkflowOperation: { workflowHandle: unknown } },
+      ) {
         calls++;
         if (Date.now() - started < failForMs) throw failedPrecondition();
-        options.startWorkflowOperation.workflowHandle = async () => ({ result: async () => ({ outcome: 'COMPLETED' }) });
+        options.startWorkflowOperation.workflowHandle = async () => ({
+          result: async () => ({ outcome: 'COMPLETED' }),
+        });
         return { outcome: 'CREATED', providerPaymentId: 'pay_1' };
       },
     },
@@ -76,7 +93,11 @@ it('past its window (retryForMs) ends with StartPaymentUnconfirmedError: ask aga
     startPayment(client, { paymentKey: 'retry-window-2', request }, { taskQueue: 'q', retryForMs: 5_000 }),
   );
   expect(error).toBeInstanceOf(StartPaymentUnconfirmedError);
-  expect(error).toMatchObject({ type: 'START_UNCONFIRMED', key: 'retry-window-2', workflowId: 'payment:retry-window-2' });
+  expect(error).toMatchObject({
+    type: 'START_UNCONFIRMED',
+    key: 'retry-window-2',
+    workflowId: 'payment:retry-window-2',
+  });
   expect((error as Error).cause).toMatchObject({ code: 9 });
   expect(Date.now() - begun).toBeLessThanOrEqual(5_000);
 });

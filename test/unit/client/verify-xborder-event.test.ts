@@ -18,9 +18,17 @@ const event: XborderEvent = {
   occurredAt: '2026-01-05T10:00:00.000Z',
   paymentKey: 'order-k1',
   data: {
-    phase: 'FAILED', providerPaymentId: 'pay_1', providerStatus: 'FAILED', source: { amount: 100, currencyCode: 'USD' },
-    destination: { amount: 92, currencyCode: 'EUR' }, fee: 1, quote: null, fundingInstructions: null, fundingDeadline: null,
-    code: 'BENEFICIARY_BANK_REJECTED', requotes: 0,
+    phase: 'FAILED',
+    providerPaymentId: 'pay_1',
+    providerStatus: 'FAILED',
+    source: { amount: 100, currencyCode: 'USD' },
+    destination: { amount: 92, currencyCode: 'EUR' },
+    fee: 1,
+    quote: null,
+    fundingInstructions: null,
+    fundingDeadline: null,
+    code: 'BENEFICIARY_BANK_REJECTED',
+    requotes: 0,
   },
 };
 const body = JSON.stringify(event);
@@ -38,16 +46,28 @@ describe('verifyXborderEvent', () => {
       data: { step: 'PAYING', outcome: null, paymentKey: 'order-t1', code: null, cancelRequested: false },
     };
     const raw = JSON.stringify(transferEvent);
-    const verified = verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, raw, now), raw);
+    const verified = verifyXborderEvent(
+      newSecret,
+      signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, raw, now),
+      raw,
+    );
     expect(verified).toEqual(transferEvent);
     expect(isTransferEvent(verified)).toBe(true);
-    const payment = verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, event.id, body, now), body);
+    const payment = verifyXborderEvent(
+      newSecret,
+      signedHeaders({ url, secrets: [newSecret] }, event.id, body, now),
+      body,
+    );
     expect(isTransferEvent(payment)).toBe(false);
     const { transferKey: _dropped, ...keyless } = transferEvent;
     const bad = JSON.stringify(keyless);
-    expect(() => verifyXborderEvent(newSecret, signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, bad, now), bad)).toThrow(
-      WebhookVerificationError,
-    );
+    expect(() =>
+      verifyXborderEvent(
+        newSecret,
+        signedHeaders({ url, secrets: [newSecret] }, transferEvent.id, bad, now),
+        bad,
+      ),
+    ).toThrow(WebhookVerificationError);
   });
 
   it('accepts a delivery signed during a rotation with either secret alone, and returns the parsed event', () => {
@@ -58,7 +78,9 @@ describe('verifyXborderEvent', () => {
 
   it('refuses a body changed after signing', () => {
     const headers = signedHeaders({ url, secrets: [newSecret] }, event.id, body, now);
-    expect(() => verifyXborderEvent(newSecret, headers, body.replace('FAILED', 'COMPLETED'))).toThrow(WebhookVerificationError);
+    expect(() => verifyXborderEvent(newSecret, headers, body.replace('FAILED', 'COMPLETED'))).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('refuses a signature by another secret, and never echoes a secret in the message', () => {
@@ -74,7 +96,12 @@ describe('verifyXborderEvent', () => {
   });
 
   it('refuses a captured delivery replayed after the 5-minute window', () => {
-    const headers = signedHeaders({ url, secrets: [newSecret] }, event.id, body, new Date(now.getTime() - 10 * 60_000));
+    const headers = signedHeaders(
+      { url, secrets: [newSecret] },
+      event.id,
+      body,
+      new Date(now.getTime() - 10 * 60_000),
+    );
     expect(() => verifyXborderEvent(newSecret, headers, body)).toThrow(/too old/);
   });
 

@@ -34,15 +34,23 @@ describe('country lists match the spec', () => {
     expect(Object.values(REMOVED_FROM_HIGH_RISK).sort()).toEqual([...names].sort());
   });
 
-  specTest('prohibited → high risk: Central African Republic, Guinea, Mali; high risk → prohibited: Lebanon, West Bank', () => {
-    expect(spec).toContain('Central African Republic, Guinea and Mali move from prohibited to high risk');
-    expect(Object.values(PROHIBITED_TO_HIGH_RISK)).toEqual(['Central African Republic', 'Guinea', 'Mali']);
-    expect(spec).toContain('Lebanon and West Bank move from high risk to prohibited, immediately');
-    expect(PROHIBITED_IMMEDIATELY).toEqual({ LB: 'Lebanon', PS: 'West Bank' });
-  });
+  specTest(
+    'prohibited → high risk: Central African Republic, Guinea, Mali; high risk → prohibited: Lebanon, West Bank',
+    () => {
+      expect(spec).toContain('Central African Republic, Guinea and Mali move from prohibited to high risk');
+      expect(Object.values(PROHIBITED_TO_HIGH_RISK)).toEqual(['Central African Republic', 'Guinea', 'Mali']);
+      expect(spec).toContain('Lebanon and West Bank move from high risk to prohibited, immediately');
+      expect(PROHIBITED_IMMEDIATELY).toEqual({ LB: 'Lebanon', PS: 'West Bank' });
+    },
+  );
 
   test('no country is in two lists', () => {
-    const all = [ADDED_TO_HIGH_RISK, REMOVED_FROM_HIGH_RISK, PROHIBITED_TO_HIGH_RISK, PROHIBITED_IMMEDIATELY].flatMap(Object.keys);
+    const all = [
+      ADDED_TO_HIGH_RISK,
+      REMOVED_FROM_HIGH_RISK,
+      PROHIBITED_TO_HIGH_RISK,
+      PROHIBITED_IMMEDIATELY,
+    ].flatMap(Object.keys);
     expect(new Set(all).size).toBe(all.length);
   });
 });
@@ -61,10 +69,13 @@ describe('countryRisk on each side of 2026-07-31', () => {
     expect(countryRisk(code, after)).toBe('STANDARD');
   });
 
-  test.each(Object.keys(PROHIBITED_TO_HIGH_RISK))('%s: PROHIBITED before, HIGH_RISK from the change', (code) => {
-    expect(countryRisk(code, before)).toBe('PROHIBITED');
-    expect(countryRisk(code, after)).toBe('HIGH_RISK');
-  });
+  test.each(Object.keys(PROHIBITED_TO_HIGH_RISK))(
+    '%s: PROHIBITED before, HIGH_RISK from the change',
+    (code) => {
+      expect(countryRisk(code, before)).toBe('PROHIBITED');
+      expect(countryRisk(code, after)).toBe('HIGH_RISK');
+    },
+  );
 
   test('LB and PS are prohibited "immediately": at every date, long before and after the change', () => {
     for (const code of ['LB', 'PS', 'lb']) {

@@ -25,7 +25,10 @@ function specList(label: string): string[] {
   expect(start).toBeGreaterThanOrEqual(0);
   const rest = spec.slice(start + label.length);
   const text = rest.slice(0, rest.search(/\.(\s|$)/));
-  return text.split(',').map((s) => s.replace(/[`\s]/g, '').trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.replace(/[`\s]/g, '').trim())
+    .filter(Boolean);
 }
 
 describe('enums match the spec lists', () => {
@@ -72,7 +75,9 @@ describe('enums match the spec lists', () => {
   });
 
   specTest('default account rails: US all three, BR TED (spec: Account, rails)', () => {
-    expect(spec).toContain('US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts: TED, PIX (default TED)');
+    expect(spec).toContain(
+      'US accounts: ACH, ACH_SAME_DAY, DOMESTIC WIRE (default all three); BR accounts: TED, PIX (default TED)',
+    );
     expect(DEFAULT_ACCOUNT_RAILS).toEqual({ US: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'], BR: ['TED'] });
   });
 
@@ -88,7 +93,8 @@ describe('enums match the spec lists', () => {
 
   test('statusRank orders the happy path forward and allows EXPIRED → SENT (legacy late funding)', () => {
     const path = ['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT', 'COMPLETED'] as const;
-    for (let i = 1; i < path.length; i++) expect(statusRank(path[i])).toBeGreaterThan(statusRank(path[i - 1]));
+    for (let i = 1; i < path.length; i++)
+      expect(statusRank(path[i])).toBeGreaterThan(statusRank(path[i - 1]));
     expect(statusRank('EXPIRED')).toBeGreaterThan(statusRank('AWAITING_FUNDS'));
     expect(statusRank('SENT')).toBeGreaterThan(statusRank('EXPIRED'));
     expect(statusRank('REFUNDED')).toBeGreaterThan(statusRank('EXPIRED'));

@@ -25,13 +25,23 @@ describe('webhook events', () => {
   });
 
   test('an event name we do not know still parses; it is not a payment event', () => {
-    const event = WebhookEventSchema.parse({ id: 'evt_2', type: 'account.deposit', createdAt: '2025-09-01T00:00:00Z', data: {} });
+    const event = WebhookEventSchema.parse({
+      id: 'evt_2',
+      type: 'account.deposit',
+      createdAt: '2025-09-01T00:00:00Z',
+      data: {},
+    });
     expect(isPaymentEventType(event.type)).toBe(false);
     expect(WEBHOOK_EVENT_TYPES).not.toContain('account.deposit');
   });
 
   test('data must be an object', () => {
-    const r = WebhookEventSchema.safeParse({ id: 'evt_3', type: 'payment.created', createdAt: '2026-01-01T00:00:00Z', data: [] });
+    const r = WebhookEventSchema.safeParse({
+      id: 'evt_3',
+      type: 'payment.created',
+      createdAt: '2026-01-01T00:00:00Z',
+      data: [],
+    });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0].path).toEqual(['data']);
   });
@@ -47,14 +57,17 @@ describe('list envelope and query', () => {
 
   test('items of the envelope are checked with the item schema, naming the index', () => {
     const bad = { ...currentPayment(), id: '' };
-    const r = listEnvelope(PaymentSchema).safeParse({ data: [currentPayment(), bad], pagination: { limit: 2, nextCursor: 'c2' } });
+    const r = listEnvelope(PaymentSchema).safeParse({
+      data: [currentPayment(), bad],
+      pagination: { limit: 2, nextCursor: 'c2' },
+    });
     expect(r.success).toBe(false);
     expect(r.error!.issues[0].path).toEqual(['data', 1, 'id']);
   });
 });
 
 describe('error body', () => {
-  test("14 error codes; an unknown code from the real service still parses", () => {
+  test('14 error codes; an unknown code from the real service still parses', () => {
     expect(ERROR_CODES).toHaveLength(14);
     const body = { error: { code: 'SOMETHING_NEW', message: 'x', requestId: 'r', fields: [] } };
     expect(ErrorBodySchema.parse(body)).toEqual(body);

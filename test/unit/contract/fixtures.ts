@@ -8,7 +8,9 @@ import type { Payment } from '../../../src/contract';
  * the repository (../shared/spec/), or where XBORDER_SPEC_PATH says; a clone alone does not have it, and then
  * those cross-checks are skipped with a notice (the rest of the contract tests run either way).
  */
-export const SPEC_PATH = process.env.XBORDER_SPEC_PATH ?? path.resolve(__dirname, '../../../../shared/spec/payments-service-spec.md');
+export const SPEC_PATH =
+  process.env.XBORDER_SPEC_PATH ??
+  path.resolve(__dirname, '../../../../shared/spec/payments-service-spec.md');
 export const SPEC_TEXT: string | null = existsSync(SPEC_PATH) ? readFileSync(SPEC_PATH, 'utf8') : null;
 
 /** `test` when the spec text is present; otherwise a skipped test whose name says why (and one warning per file). */
@@ -21,7 +23,9 @@ export function specTest(name: string, fn: (spec: string) => void): void {
   }
 }
 if (SPEC_TEXT === null) {
-  console.warn(`spec cross-checks SKIPPED: ${SPEC_PATH} not found (set XBORDER_SPEC_PATH to the payments service spec to run them)`);
+  console.warn(
+    `spec cross-checks SKIPPED: ${SPEC_PATH} not found (set XBORDER_SPEC_PATH to the payments service spec to run them)`,
+  );
 }
 
 export function currentPayment(): Payment {
@@ -58,8 +62,20 @@ export function currentPayment(): Payment {
       transactionHash: null,
       fromAccountNumber: null,
     },
-    destination: { amount: 497.25, rail: 'PIX', currencyCode: 'BRL', transactionHash: null, accountId: 'acc_1' },
-    fundingInstructions: { rail: 'POLYGON', amount: 100, toAddress: '0xdef', fromAddress: '0xabc', currencyCode: 'USDC' },
+    destination: {
+      amount: 497.25,
+      rail: 'PIX',
+      currencyCode: 'BRL',
+      transactionHash: null,
+      accountId: 'acc_1',
+    },
+    fundingInstructions: {
+      rail: 'POLYGON',
+      amount: 100,
+      toAddress: '0xdef',
+      fromAddress: '0xabc',
+      currencyCode: 'USDC',
+    },
   };
 }
 
@@ -83,12 +99,24 @@ export function transitionalPayload(): Record<string, unknown> {
     imad: 'I1',
     uetr: 'U1',
     estimatedTotalFeeInSourceCurrency: 2.5,
-    source: { ...p.source, rail: 'CRYPTO', chain: 'POLYGON', estimatedSourceAmount: 100, accountNumber: null },
+    source: {
+      ...p.source,
+      rail: 'CRYPTO',
+      chain: 'POLYGON',
+      estimatedSourceAmount: 100,
+      accountNumber: null,
+    },
     destination: {
       ...p.destination,
       chain: null,
       estimatedAmount: 497.25,
-      account: { id: 'acc_1', accountHolderName: 'Ana', type: 'EXTERNAL_BANK_ACCOUNT', accountType: 'CHECKING', bankName: 'Banco' },
+      account: {
+        id: 'acc_1',
+        accountHolderName: 'Ana',
+        type: 'EXTERNAL_BANK_ACCOUNT',
+        accountType: 'CHECKING',
+        bankName: 'Banco',
+      },
     },
     fundingInstructions: { ...p.fundingInstructions, rail: 'CRYPTO', chain: 'POLYGON' },
     customer: { id: 'cus_1', type: 'INDIVIDUAL', name: 'Ana Silva', email: 'ana@example.com' },
@@ -117,7 +145,13 @@ export function legacyPayload(): Record<string, unknown> {
     uetr: null,
     estimatedTotalFeeInSourceCurrency: 1.2,
     source: { estimatedSourceAmount: 50, currencyCode: 'USDT', chain: 'TRON', accountNumber: null },
-    destination: { estimatedAmount: 888.4, currencyCode: 'MXN', chain: null, rail: 'LOCAL', accountId: 'acc_mx' },
+    destination: {
+      estimatedAmount: 888.4,
+      currencyCode: 'MXN',
+      chain: null,
+      rail: 'LOCAL',
+      accountId: 'acc_mx',
+    },
   };
 }
 
@@ -130,7 +164,13 @@ export function individualBody(): Record<string, unknown> {
     phone: '+5511999999999',
     birthDate: '1990-05-20',
     accountPurpose: 'Receiving salary from abroad',
-    address: { line1: 'Rua A 1', city: 'São Paulo', postalCode: '01000-000', stateRegionOrProvince: 'SP', countryCode: 'BR' },
+    address: {
+      line1: 'Rua A 1',
+      city: 'São Paulo',
+      postalCode: '01000-000',
+      stateRegionOrProvince: 'SP',
+      countryCode: 'BR',
+    },
   };
 }
 
@@ -169,7 +209,11 @@ export function bankAccountBody(): Record<string, unknown> {
     currencyCode: 'USD',
     rails: ['ACH', 'DOMESTIC_WIRE'],
     bank: { name: 'First Bank', countryCode: 'US', accountNumber: '123456789', routingNumber: '021000021' },
-    accountHolder: { type: 'BUSINESS', businessName: 'Acme', address: { countryCode: 'US', postalCode: '10001', stateRegionOrProvince: 'NY' } },
+    accountHolder: {
+      type: 'BUSINESS',
+      businessName: 'Acme',
+      address: { countryCode: 'US', postalCode: '10001', stateRegionOrProvince: 'NY' },
+    },
   };
 }
 

@@ -67,22 +67,46 @@ describe('fee formulas (spec: Rate (quote), Calculation)', () => {
   });
 
   test('rounds each side to its currency: USDC → JPY', () => {
-    const r = destinationFromSource({ sourceAmount: 100, midMarketRate: 150.123, ...fees, sourceCurrency: 'USDC', destinationCurrency: 'JPY' });
+    const r = destinationFromSource({
+      sourceAmount: 100,
+      midMarketRate: 150.123,
+      ...fees,
+      sourceCurrency: 'USDC',
+      destinationCurrency: 'JPY',
+    });
     expect(Number.isInteger(r.destinationAmount)).toBe(true);
     expect(r.destinationAmount).toBe(Math.round(((100 - 1) * 0.99 - 0.5) * 150.123 * 0.998));
     expect(r.totalFeeInSourceCurrency).toBe(roundMinor(1 + 0.99 + 0.5 + (99 * 0.99 - 0.5) * 0.002, 'USDC'));
   });
 
   test('without fees D = S·m and the total fee is 0', () => {
-    const r = destinationFromSource({ sourceAmount: 10, midMarketRate: 2, serviceFee: { fixed: 0, variable: 0 }, developerFee: { fixed: 0, variable: 0 } });
+    const r = destinationFromSource({
+      sourceAmount: 10,
+      midMarketRate: 2,
+      serviceFee: { fixed: 0, variable: 0 },
+      developerFee: { fixed: 0, variable: 0 },
+    });
     expect(r).toEqual({ sourceAmount: 10, destinationAmount: 20, totalFeeInSourceCurrency: 0 });
   });
 
   test('fees that take the whole amount, and out-of-range inputs, throw FeeCalculationError', () => {
-    expect(() => destinationFromSource({ sourceAmount: 1, midMarketRate: 5, ...fees })).toThrow(FeeCalculationError);
-    expect(() => destinationFromSource({ sourceAmount: 100, midMarketRate: 0, ...fees })).toThrow('midMarketRate');
-    expect(() => destinationFromSource({ sourceAmount: 100, midMarketRate: 1, serviceFee: { fixed: 0, variable: 1 }, developerFee: { fixed: 0, variable: 0 } })).toThrow('serviceFee.variable');
-    expect(() => sourceFromDestination({ destinationAmount: 0, midMarketRate: 1, ...fees })).toThrow('destinationAmount');
+    expect(() => destinationFromSource({ sourceAmount: 1, midMarketRate: 5, ...fees })).toThrow(
+      FeeCalculationError,
+    );
+    expect(() => destinationFromSource({ sourceAmount: 100, midMarketRate: 0, ...fees })).toThrow(
+      'midMarketRate',
+    );
+    expect(() =>
+      destinationFromSource({
+        sourceAmount: 100,
+        midMarketRate: 1,
+        serviceFee: { fixed: 0, variable: 1 },
+        developerFee: { fixed: 0, variable: 0 },
+      }),
+    ).toThrow('serviceFee.variable');
+    expect(() => sourceFromDestination({ destinationAmount: 0, midMarketRate: 1, ...fees })).toThrow(
+      'destinationAmount',
+    );
     try {
       destinationFromSource({ sourceAmount: 1, midMarketRate: 5, ...fees });
     } catch (e) {
@@ -109,50 +133,91 @@ describe('property: S → D → S round-trips', () => {
     variable: fc.double({ min: 0, max: 0.2, noNaN: true }),
   });
 
-  test.each(pairs)('%s → %s within one source minor unit (plus the value of one destination minor unit)', (src, dst) => {
+  test.each(pairs)(
+    '%s → %s within one source minor unit (plus the value of one destination minor unit)',
+    (src, dst) => {
+      fc.assert(
+        fc.property(
+          fc.double({ min: 1e-3, max: 1e4, noNaN: true }), // midMarketRate
+          fc.double({ min: 0, max: 1e7, noNaN: true }), // amount above the fees
+          feeArb,
+          feeArb,
+          (m, extra, serviceFee, developerFee) => {
+            const S = roundMinor(minimumSource(serviceFee, developerFee) + extra, src);
+            const there = destinationFromSource({
+              sourceAmount: S,
+              midMarketRate: m,
+              serviceFee,
+              developerFee,
+              sourceCurrency: src,
+              destinationCurrency: dst,
+            });
+            fc.pre(there.destinationAmount > 0);
+            const back = sourceFromDestination({
+              destinationAmount: there.destinationAmount,
+              midMarketRate: m,
+              serviceFee,
+              developerFee,
+              sourceCurrency: src,
+              destinationCurrency: dst,
+            });
+            // Rounding D to its minor unit moves S by up to half a destination unit valued in source.
+            const destUnitInSource =
+              minorUnit(dst) / (m * (1 - developerFee.variable) * (1 - serviceFee.variable));
+            const tolerance = minorUnit(src) + destUnitInSource / 2 + S * 1e-12;
+            expect(Math.abs(back.sourceAmount - S)).toBeLessThanOrEqual(tolerance);
+            // When a destination unit is worth no more than a source unit, the trip is within one source unit.
+            if (destUnitInSource <= minorUnit(src))
+              expect(Math.abs(back.sourceAmount - S)).toBeLessThanOrEqual(minorUnit(src) + S * 1e-12);
+          },
+        ),
+        { numRuns: 500 },
+      );
+    },
+  );
+
+  test('exact (unrounded) S → D → S is the identity to 1e-9 relative', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 1e-3, max: 1e4, noNaN: true }), // midMarketRate
-        fc.double({ min: 0, max: 1e7, noNaN: true }), // amount above the fees
+        fc.double({ min: 1e-4, max: 1e5, noNaN: true }),
+        fc.double({ min: 1, max: 1e9, noNaN: true }),
         feeArb,
         feeArb,
-        (m, extra, serviceFee, developerFee) => {
-          const S = roundMinor(minimumSource(serviceFee, developerFee) + extra, src);
-          const there = destinationFromSource({ sourceAmount: S, midMarketRate: m, serviceFee, developerFee, sourceCurrency: src, destinationCurrency: dst });
-          fc.pre(there.destinationAmount > 0);
-          const back = sourceFromDestination({ destinationAmount: there.destinationAmount, midMarketRate: m, serviceFee, developerFee, sourceCurrency: src, destinationCurrency: dst });
-          // Rounding D to its minor unit moves S by up to half a destination unit valued in source.
-          const destUnitInSource = minorUnit(dst) / (m * (1 - developerFee.variable) * (1 - serviceFee.variable));
-          const tolerance = minorUnit(src) + destUnitInSource / 2 + S * 1e-12;
-          expect(Math.abs(back.sourceAmount - S)).toBeLessThanOrEqual(tolerance);
-          // When a destination unit is worth no more than a source unit, the trip is within one source unit.
-          if (destUnitInSource <= minorUnit(src)) expect(Math.abs(back.sourceAmount - S)).toBeLessThanOrEqual(minorUnit(src) + S * 1e-12);
+        (m, S0, serviceFee, developerFee) => {
+          const S = minimumSource(serviceFee, developerFee) + S0;
+          const D = destinationFromSource({
+            sourceAmount: S,
+            midMarketRate: m,
+            serviceFee,
+            developerFee,
+          }).destinationAmount;
+          const back = sourceFromDestination({
+            destinationAmount: D,
+            midMarketRate: m,
+            serviceFee,
+            developerFee,
+          }).sourceAmount;
+          expect(Math.abs(back - S) / S).toBeLessThan(1e-9);
         },
       ),
       { numRuns: 500 },
     );
   });
 
-  test('exact (unrounded) S → D → S is the identity to 1e-9 relative', () => {
-    fc.assert(
-      fc.property(fc.double({ min: 1e-4, max: 1e5, noNaN: true }), fc.double({ min: 1, max: 1e9, noNaN: true }), feeArb, feeArb, (m, S0, serviceFee, developerFee) => {
-        const S = minimumSource(serviceFee, developerFee) + S0;
-        const D = destinationFromSource({ sourceAmount: S, midMarketRate: m, serviceFee, developerFee }).destinationAmount;
-        const back = sourceFromDestination({ destinationAmount: D, midMarketRate: m, serviceFee, developerFee }).sourceAmount;
-        expect(Math.abs(back - S) / S).toBeLessThan(1e-9);
-      }),
-      { numRuns: 500 },
-    );
-  });
-
   test('the total fee is never negative and never exceeds S', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1e-3, max: 1e4, noNaN: true }), fc.double({ min: 0, max: 1e6, noNaN: true }), feeArb, feeArb, (m, extra, serviceFee, developerFee) => {
-        const S = minimumSource(serviceFee, developerFee) + extra;
-        const r = destinationFromSource({ sourceAmount: S, midMarketRate: m, serviceFee, developerFee });
-        expect(r.totalFeeInSourceCurrency).toBeGreaterThanOrEqual(-1e-9 * S);
-        expect(r.totalFeeInSourceCurrency).toBeLessThan(S);
-      }),
+      fc.property(
+        fc.double({ min: 1e-3, max: 1e4, noNaN: true }),
+        fc.double({ min: 0, max: 1e6, noNaN: true }),
+        feeArb,
+        feeArb,
+        (m, extra, serviceFee, developerFee) => {
+          const S = minimumSource(serviceFee, developerFee) + extra;
+          const r = destinationFromSource({ sourceAmount: S, midMarketRate: m, serviceFee, developerFee });
+          expect(r.totalFeeInSourceCurrency).toBeGreaterThanOrEqual(-1e-9 * S);
+          expect(r.totalFeeInSourceCurrency).toBeLessThan(S);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -67,9 +67,26 @@ describe('normalizePayment', () => {
     expect(p.quote).toEqual({ exchangeRate: 18.2, expiresAt: '2025-06-01T08:00:00Z' });
     expect(p.tracking).toEqual({ traceNumber: null, omad: 'O1', imad: null, certificate: null, uetr: null });
     expect(p.fee).toBe(1.2);
-    expect(p.source).toMatchObject({ amount: 50, currencyCode: 'USDT', rail: 'TRON', fromAccountNumber: null, accountId: null });
-    expect(p.destination).toMatchObject({ amount: 888.4, currencyCode: 'MXN', rail: 'LOCAL', accountId: 'acc_mx' });
-    expect(p.fundingInstructions).toEqual({ rail: 'TRON', amount: 50, toAddress: null, fromAddress: null, currencyCode: 'USDT' });
+    expect(p.source).toMatchObject({
+      amount: 50,
+      currencyCode: 'USDT',
+      rail: 'TRON',
+      fromAccountNumber: null,
+      accountId: null,
+    });
+    expect(p.destination).toMatchObject({
+      amount: 888.4,
+      currencyCode: 'MXN',
+      rail: 'LOCAL',
+      accountId: 'acc_mx',
+    });
+    expect(p.fundingInstructions).toEqual({
+      rail: 'TRON',
+      amount: 50,
+      toAddress: null,
+      fromAddress: null,
+      currencyCode: 'USDT',
+    });
     expect(p.configurations.expiredQuoteBehavior).toBe('REFUND_PAYMENT');
     expect(PaymentSchema.safeParse(p).success).toBe(true);
     expect(p).not.toHaveProperty('updatedAt');
@@ -110,7 +127,11 @@ describe('normalizePayment', () => {
     const err = error as ContractParseError;
     expect(err.type).toBe('CONTRACT_PARSE_ERROR');
     expect(err.retryable).toBe(false);
-    expect(err.violations.map((v) => v.path).sort()).toEqual(['customerId', 'fundingInstructions.amount', 'source.amount']); // fundingInstructions is built from source
+    expect(err.violations.map((v) => v.path).sort()).toEqual([
+      'customerId',
+      'fundingInstructions.amount',
+      'source.amount',
+    ]); // fundingInstructions is built from source
     expect(err.message).toContain('source.amount');
     expect(err.message).toContain('old name: source.estimatedSourceAmount');
     expect(err.message).toContain('old name: entityId');

@@ -47,7 +47,12 @@ const rate = () => ({
   invertedMidMarketRate: 1 / 5.2,
   serviceFee: { fixed: 1, variable: 0.01 },
   developerFee: { fixed: 0, variable: 0 },
-  calculatedAmount: { description: 'USDC→BRL', sourceAmount: 100, destinationAmount: 509.6, totalFeeInSourceCurrency: 1.99 },
+  calculatedAmount: {
+    description: 'USDC→BRL',
+    sourceAmount: 100,
+    destinationAmount: 509.6,
+    totalFeeInSourceCurrency: 1.99,
+  },
   quoteId: 'q_1',
 });
 const legacyRate = () => ({
@@ -77,18 +82,60 @@ const CASES: Array<[string, z.ZodType, () => Record<string, any>, string[]]> = [
   ['CreatePaymentRequest', CreatePaymentRequestSchema, paymentBody, ['destination', 'accountId']],
   ['CreateCustomerRequest (individual)', CreateCustomerRequestSchema, individualBody, ['firstName']],
   ['CreateCustomerRequest (business)', CreateCustomerRequestSchema, businessBody, ['address', 'countryCode']],
-  ['Customer (response)', CustomerSchema, () => ({ ...individualBody(), id: 'cus_1', status: 'PENDING_REVIEW', createdAt: '2026-01-01T00:00:00Z' }), ['status']],
+  [
+    'Customer (response)',
+    CustomerSchema,
+    () => ({ ...individualBody(), id: 'cus_1', status: 'PENDING_REVIEW', createdAt: '2026-01-01T00:00:00Z' }),
+    ['status'],
+  ],
   ['CreateAccountRequest', CreateAccountRequestSchema, bankAccountBody, ['type']],
-  ['Account (response)', AccountSchema, () => ({ ...bankAccountBody(), id: 'acc_1', createdAt: '2026-01-01T00:00:00Z' }), ['id']],
+  [
+    'Account (response)',
+    AccountSchema,
+    () => ({ ...bankAccountBody(), id: 'acc_1', createdAt: '2026-01-01T00:00:00Z' }),
+    ['id'],
+  ],
   ['Corridor', CorridorSchema, corridor, ['destination', 'countryCode']],
   ['LegacyCorridor', LegacyCorridorSchema, legacyCorridor, ['source', 'currencyCode']],
   ['Rate', RateSchema, rate, ['calculatedAmount', 'totalFeeInSourceCurrency']],
   ['LegacyRate', LegacyRateSchema, legacyRate, ['developerFees', 'fixed']],
   ['AccountRequirement', AccountRequirementSchema, requirement, ['variableName']],
-  ['LegacyAccountRequirements', LegacyAccountRequirementsSchema, () => ({ INDIVIDUAL: [], BUSINESS: [] }), ['BUSINESS']],
-  ['ErrorBody', ErrorBodySchema, () => ({ error: { code: 'VALIDATION_ERROR', message: 'bad', requestId: 'req_1', fields: [{ path: 'a', rule: 'SCHEMA', message: 'fix a' }] } }), ['error', 'requestId']],
-  ['WebhookEvent', WebhookEventSchema, () => ({ id: 'evt_1', type: 'payment.created', createdAt: '2026-01-01T00:00:00Z', data: { id: 'pay_1' } }), ['createdAt']],
-  ['list envelope of payments', listEnvelope(PaymentSchema), () => ({ data: [currentPayment()], pagination: { limit: 20, nextCursor: null } }), ['pagination', 'nextCursor']],
+  [
+    'LegacyAccountRequirements',
+    LegacyAccountRequirementsSchema,
+    () => ({ INDIVIDUAL: [], BUSINESS: [] }),
+    ['BUSINESS'],
+  ],
+  [
+    'ErrorBody',
+    ErrorBodySchema,
+    () => ({
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: 'bad',
+        requestId: 'req_1',
+        fields: [{ path: 'a', rule: 'SCHEMA', message: 'fix a' }],
+      },
+    }),
+    ['error', 'requestId'],
+  ],
+  [
+    'WebhookEvent',
+    WebhookEventSchema,
+    () => ({
+      id: 'evt_1',
+      type: 'payment.created',
+      createdAt: '2026-01-01T00:00:00Z',
+      data: { id: 'pay_1' },
+    }),
+    ['createdAt'],
+  ],
+  [
+    'list envelope of payments',
+    listEnvelope(PaymentSchema),
+    () => ({ data: [currentPayment()], pagination: { limit: 20, nextCursor: null } }),
+    ['pagination', 'nextCursor'],
+  ],
 ];
 
 function deletePath(obj: Record<string, any>, path: string[]): void {
@@ -105,7 +152,10 @@ describe.each(CASES)('%s schema', (_name, schema, valid, required) => {
   test('keeps unknown extra fields at the top level and in nested objects', () => {
     const value = valid();
     value.extraTop = { any: 'thing' };
-    const nestedKey = Object.keys(value).find((k) => value[k] !== null && typeof value[k] === 'object' && !Array.isArray(value[k]) && k !== 'extraTop');
+    const nestedKey = Object.keys(value).find(
+      (k) =>
+        value[k] !== null && typeof value[k] === 'object' && !Array.isArray(value[k]) && k !== 'extraTop',
+    );
     if (nestedKey) value[nestedKey].extraNested = 42;
     const parsed = schema.parse(value) as Record<string, any>;
     expect(parsed.extraTop).toEqual({ any: 'thing' });
@@ -122,9 +172,20 @@ describe.each(CASES)('%s schema', (_name, schema, valid, required) => {
 
 describe('nullable fields of the payment are nullable, and present', () => {
   const nullablePaths = [
-    ['lifecycle', 'sentAt'], ['lifecycle', 'refundedAt'], ['statusReasons'], ['error'], ['comment'], ['reference'],
-    ['returnAddress'], ['developerFee', 'total'], ['tracking', 'uetr'], ['source', 'accountId'], ['source', 'fromAddress'],
-    ['source', 'transactionHash'], ['source', 'fromAccountNumber'], ['destination', 'transactionHash'],
+    ['lifecycle', 'sentAt'],
+    ['lifecycle', 'refundedAt'],
+    ['statusReasons'],
+    ['error'],
+    ['comment'],
+    ['reference'],
+    ['returnAddress'],
+    ['developerFee', 'total'],
+    ['tracking', 'uetr'],
+    ['source', 'accountId'],
+    ['source', 'fromAddress'],
+    ['source', 'transactionHash'],
+    ['source', 'fromAccountNumber'],
+    ['destination', 'transactionHash'],
   ];
   test.each(nullablePaths)('%s.%s accepts null but not absence', (...path) => {
     const withNull = currentPayment() as unknown as Record<string, any>;
@@ -186,7 +247,12 @@ describe('normalizeCorridor / normalizeRate / normalizeRequirements', () => {
       invertedMidMarketRate: 1 / 5.2,
       serviceFee: { fixed: 1, variable: 0.01 },
       developerFee: { fixed: 0.5, variable: 0.002 },
-      calculatedAmount: { description: 'fees', sourceAmount: 100, destinationAmount: 508, totalFeeInSourceCurrency: 2.3 },
+      calculatedAmount: {
+        description: 'fees',
+        sourceAmount: 100,
+        destinationAmount: 508,
+        totalFeeInSourceCurrency: 2.3,
+      },
       quoteId: 'q_old',
     });
     expect(normalizeRate(legacyRate(), 'WIRE').calculatedAmount.destinationAmount).toBe(400);
@@ -203,8 +269,22 @@ describe('normalizeCorridor / normalizeRate / normalizeRequirements', () => {
       ],
     });
     expect(out).toEqual([
-      { variableName: 'bank.accountNumber', regex: '^\\d+$', example: '123', enum: [], rails: [], accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'] },
-      { variableName: 'accountType', regex: '', example: 'CHECKING', enum: ['CHECKING', 'SAVINGS'], rails: [], accountHolderTypes: ['BUSINESS'] },
+      {
+        variableName: 'bank.accountNumber',
+        regex: '^\\d+$',
+        example: '123',
+        enum: [],
+        rails: [],
+        accountHolderTypes: ['INDIVIDUAL', 'BUSINESS'],
+      },
+      {
+        variableName: 'accountType',
+        regex: '',
+        example: 'CHECKING',
+        enum: ['CHECKING', 'SAVINGS'],
+        rails: [],
+        accountHolderTypes: ['BUSINESS'],
+      },
     ]);
     expect(normalizeRequirements([requirement()])).toEqual([requirement()]);
     expect(() => normalizeRequirements([{ variableName: 'x' }])).toThrow('[0].rails');

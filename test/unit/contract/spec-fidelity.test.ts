@@ -1,5 +1,11 @@
 // Spec fidelity: the contract's side, each rule on both sides of its date.
-import { capabilitiesAllowCorridor, currentRail, getRule, isTeamAliasEmail, validateCustomer } from '../../../src/contract';
+import {
+  capabilitiesAllowCorridor,
+  currentRail,
+  getRule,
+  isTeamAliasEmail,
+  validateCustomer,
+} from '../../../src/contract';
 import { businessBody, day, justBefore } from './fixtures';
 
 const rulesOf = (vs: Array<{ path: string; rule: string }>) => vs.map((v) => `${v.path} ${v.rule}`);
@@ -32,7 +38,9 @@ describe('capabilitiesAllowCorridor (spec: Customer, capabilities)', () => {
     [['USD'], 'USDC', 'EUR', false],
     [['USD'], 'EUR', 'GBP', false],
   ])('%j: %s → %s allowed %s', (capabilities, source, destination, allowed) => {
-    expect(capabilitiesAllowCorridor(capabilities as string[] | undefined, source, destination)).toBe(allowed);
+    expect(capabilitiesAllowCorridor(capabilities as string[] | undefined, source, destination)).toBe(
+      allowed,
+    );
   });
 });
 
@@ -56,20 +64,25 @@ describe('HIGH_RISK_PERSON_SELFIE is undated (always in force); which countries 
     if (selfie) b.associatedPersons[0].selfieFileUrl = 'https://files.example/selfie.jpg';
     return b;
   };
-  const selfie = (asOf: Date, body: Record<string, unknown>) => rulesOf(validateCustomer(body, asOf)).filter((r) => r.endsWith('HIGH_RISK_PERSON_SELFIE'));
+  const selfie = (asOf: Date, body: Record<string, unknown>) =>
+    rulesOf(validateCustomer(body, asOf)).filter((r) => r.endsWith('HIGH_RISK_PERSON_SELFIE'));
 
   test('the rule has no date of its own', () => {
     expect(getRule('HIGH_RISK_PERSON_SELFIE').effective).toBe('1970-01-01');
   });
 
   test('Albania (high risk until 2026-07-31): a selfie is needed before the date, not from it', () => {
-    expect(selfie(justBefore('2026-07-31'), withPerson('AL'))).toEqual(['associatedPersons[0].selfieFileUrl HIGH_RISK_PERSON_SELFIE']);
+    expect(selfie(justBefore('2026-07-31'), withPerson('AL'))).toEqual([
+      'associatedPersons[0].selfieFileUrl HIGH_RISK_PERSON_SELFIE',
+    ]);
     expect(selfie(day('2026-07-31'), withPerson('AL'))).toEqual([]);
   });
 
   test('Thailand (high risk from 2026-07-31): no selfie before, a selfie from the date; with one, accepted', () => {
     expect(selfie(justBefore('2026-07-31'), withPerson('TH'))).toEqual([]);
-    expect(selfie(day('2026-07-31'), withPerson('TH'))).toEqual(['associatedPersons[0].selfieFileUrl HIGH_RISK_PERSON_SELFIE']);
+    expect(selfie(day('2026-07-31'), withPerson('TH'))).toEqual([
+      'associatedPersons[0].selfieFileUrl HIGH_RISK_PERSON_SELFIE',
+    ]);
     expect(selfie(day('2026-07-31'), withPerson('TH', true))).toEqual([]);
   });
 });
@@ -77,8 +90,14 @@ describe('HIGH_RISK_PERSON_SELFIE is undated (always in force); which countries 
 describe('reliance agreement: proof of verification (KYB_DOCUMENTS, 2026-07-31), the side before the date', () => {
   test('before 2026-07-31 a business with a reliance agreement and no proof of verification is accepted', () => {
     const body = { ...businessBody(), relianceAgreement: true };
-    expect(rulesOf(validateCustomer(body, justBefore('2026-07-31'))).filter((r) => r.includes('KYB_DOCUMENTS'))).toEqual([]);
-    expect(rulesOf(validateCustomer(body, justBefore('2026-07-31'), { relianceAgreement: true })).filter((r) => r.includes('KYB_DOCUMENTS'))).toEqual([]);
+    expect(
+      rulesOf(validateCustomer(body, justBefore('2026-07-31'))).filter((r) => r.includes('KYB_DOCUMENTS')),
+    ).toEqual([]);
+    expect(
+      rulesOf(validateCustomer(body, justBefore('2026-07-31'), { relianceAgreement: true })).filter((r) =>
+        r.includes('KYB_DOCUMENTS'),
+      ),
+    ).toEqual([]);
     expect(rulesOf(validateCustomer(body, day('2026-07-31')))).toContain('documents KYB_DOCUMENTS');
   });
 });

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { ageAt, isTeamAliasEmail, validateAccount, validateCustomer, validatePaymentRequest } from '../../../src/contract';
+import {
+  ageAt,
+  isTeamAliasEmail,
+  validateAccount,
+  validateCustomer,
+  validatePaymentRequest,
+} from '../../../src/contract';
 import { bankAccountBody, businessBody, day, individualBody, paymentBody } from './fixtures';
 
 const AFTER_ALL = day('2026-08-01');
@@ -39,9 +45,17 @@ describe('validateCustomer', () => {
 
   test('reliance agreement (option or body field) requires a proof of verification', () => {
     const body = businessBody();
-    expect(pairs(validateCustomer(body, AFTER_ALL, { relianceAgreement: true }))).toEqual(['documents KYB_DOCUMENTS']);
-    expect(pairs(validateCustomer({ ...body, relianceAgreement: true }, AFTER_ALL))).toEqual(['documents KYB_DOCUMENTS']);
-    const withProof = { ...body, relianceAgreement: true, documents: [...(body.documents as object[]), { type: 'PROOF_OF_VERIFICATION', fileUrl: 'f' }] };
+    expect(pairs(validateCustomer(body, AFTER_ALL, { relianceAgreement: true }))).toEqual([
+      'documents KYB_DOCUMENTS',
+    ]);
+    expect(pairs(validateCustomer({ ...body, relianceAgreement: true }, AFTER_ALL))).toEqual([
+      'documents KYB_DOCUMENTS',
+    ]);
+    const withProof = {
+      ...body,
+      relianceAgreement: true,
+      documents: [...(body.documents as object[]), { type: 'PROOF_OF_VERIFICATION', fileUrl: 'f' }],
+    };
     expect(validateCustomer(withProof, AFTER_ALL)).toEqual([]);
   });
 
@@ -53,12 +67,15 @@ describe('validateCustomer', () => {
 
   test('age: 18th birthday and the last day aged 60 are accepted; a day earlier / 61 are refused', () => {
     const asOf = day('2026-04-10');
-    const check = (birthDate: string) => validateCustomer({ ...individualBody(), birthDate }, asOf).map((v) => v.rule);
+    const check = (birthDate: string) =>
+      validateCustomer({ ...individualBody(), birthDate }, asOf).map((v) => v.rule);
     expect(check('2008-04-10')).toEqual([]); // turns 18 today
     expect(check('2008-04-11')).toEqual(['AGE_18_TO_60']); // 17
     expect(check('1965-04-11')).toEqual([]); // 60, turns 61 tomorrow
     expect(check('1965-04-10')).toEqual(['AGE_18_TO_60']); // 61 today
-    expect(validateCustomer({ ...individualBody(), birthDate: undefined }, asOf).map((v) => v.path)).toEqual(['birthDate']);
+    expect(validateCustomer({ ...individualBody(), birthDate: undefined }, asOf).map((v) => v.path)).toEqual([
+      'birthDate',
+    ]);
   });
 
   test('ageAt counts completed years in UTC; Feb 29 birthdays turn a year older on Mar 1', () => {
@@ -68,7 +85,9 @@ describe('validateCustomer', () => {
   });
 
   test('not an object', () => {
-    expect(validateCustomer('x', AFTER_ALL)).toEqual([{ path: '', rule: 'NOT_AN_OBJECT', message: 'send the customer as a JSON object' }]);
+    expect(validateCustomer('x', AFTER_ALL)).toEqual([
+      { path: '', rule: 'NOT_AN_OBJECT', message: 'send the customer as a JSON object' },
+    ]);
   });
 });
 
@@ -134,17 +153,25 @@ describe('validateAccount', () => {
 
   test('"DOMESTIC WIRE" (spec spelling) is read as DOMESTIC_WIRE; an unknown type fails the schema', () => {
     expect(validateAccount({ ...bankAccountBody(), rails: ['DOMESTIC WIRE'] }, AFTER_ALL)).toEqual([]);
-    expect(pairs(validateAccount({ ...bankAccountBody(), type: 'SAVINGS' }, AFTER_ALL))).toEqual(['type SCHEMA']);
+    expect(pairs(validateAccount({ ...bankAccountBody(), type: 'SAVINGS' }, AFTER_ALL))).toEqual([
+      'type SCHEMA',
+    ]);
   });
 
   test('a virtual bank account may have a liquidationAccountId', () => {
-    expect(validateAccount({ ...bankAccountBody(), type: 'VIRTUAL_BANK_ACCOUNT', liquidationAccountId: 'acc_l' }, AFTER_ALL)).toEqual([]);
+    expect(
+      validateAccount(
+        { ...bankAccountBody(), type: 'VIRTUAL_BANK_ACCOUNT', liquidationAccountId: 'acc_l' },
+        AFTER_ALL,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe('validatePaymentRequest', () => {
   test('a valid body gives [] at every date', () => {
-    for (const d of ['2025-10-01', '2026-03-04', '2026-03-30', '2026-07-31']) expect(validatePaymentRequest(paymentBody(), day(d))).toEqual([]);
+    for (const d of ['2025-10-01', '2026-03-04', '2026-03-30', '2026-07-31'])
+      expect(validatePaymentRequest(paymentBody(), day(d))).toEqual([]);
   });
 
   test('every violation at once', () => {
@@ -176,12 +203,18 @@ describe('validatePaymentRequest', () => {
 
   test('before 2026-03-04 a CRYPTO rail is accepted with a chain and refused without', () => {
     const before = day('2026-03-03');
-    const withChain = { ...paymentBody(), source: { currencyCode: 'USDC', amount: 5, rail: 'CRYPTO', chain: 'POLYGON' } };
+    const withChain = {
+      ...paymentBody(),
+      source: { currencyCode: 'USDC', amount: 5, rail: 'CRYPTO', chain: 'POLYGON' },
+    };
     expect(validatePaymentRequest(withChain, before)).toEqual([]);
     const noChain = { ...paymentBody(), source: { currencyCode: 'USDC', amount: 5, rail: 'CRYPTO' } };
     expect(pairs(validatePaymentRequest(noChain, before))).toEqual(['source.chain CRYPTO_NEEDS_CHAIN']);
     // destination.chain is not a request field of the spec: never required (the account's chain is used)
-    const noDestinationChain = { ...paymentBody(), destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: 'acc_w' } };
+    const noDestinationChain = {
+      ...paymentBody(),
+      destination: { currencyCode: 'USDC', rail: 'CRYPTO', accountId: 'acc_w' },
+    };
     expect(validatePaymentRequest(noDestinationChain, before)).toEqual([]);
   });
 
@@ -194,7 +227,8 @@ describe('validatePaymentRequest', () => {
   });
 
   test('reasons: any string before 2026-03-30, any but OTHER until 2026-07-31, the list from then; AUTO_LIQUIDATION refused from then', () => {
-    const r = (reason: string, d: string) => validatePaymentRequest({ ...paymentBody(), paymentReason: reason }, day(d)).map((v) => v.rule);
+    const r = (reason: string, d: string) =>
+      validatePaymentRequest({ ...paymentBody(), paymentReason: reason }, day(d)).map((v) => v.rule);
     expect(r('OTHER', '2026-03-29')).toEqual([]);
     expect(r('OTHER', '2026-03-30')).toEqual(['REASON_OTHER_REFUSED']);
     expect(r('AUTO_LIQUIDATION', '2026-07-30')).toEqual([]);
@@ -204,18 +238,44 @@ describe('validatePaymentRequest', () => {
 });
 
 describe('validators never throw, whatever they are given', () => {
-  const dates = fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2027-01-01T00:00:00Z'), noInvalidDate: true });
+  const dates = fc.date({
+    min: new Date('2025-01-01T00:00:00Z'),
+    max: new Date('2027-01-01T00:00:00Z'),
+    noInvalidDate: true,
+  });
   // Objects that look like the real bodies, with any value in any field.
   const bodyLike = fc.oneof(
     fc.anything(),
-    fc.record({ type: fc.constantFrom('INDIVIDUAL', 'BUSINESS', 'EXTERNAL_BANK_ACCOUNT', 'X'), email: fc.anything(), address: fc.anything(), associatedPersons: fc.anything(), documents: fc.anything(), birthDate: fc.anything(), rails: fc.anything(), bank: fc.anything(), currencyCode: fc.anything() }, { requiredKeys: ['type'] }),
-    fc.record({ source: fc.anything(), destination: fc.anything(), paymentReason: fc.anything(), memo: fc.anything() }),
+    fc.record(
+      {
+        type: fc.constantFrom('INDIVIDUAL', 'BUSINESS', 'EXTERNAL_BANK_ACCOUNT', 'X'),
+        email: fc.anything(),
+        address: fc.anything(),
+        associatedPersons: fc.anything(),
+        documents: fc.anything(),
+        birthDate: fc.anything(),
+        rails: fc.anything(),
+        bank: fc.anything(),
+        currencyCode: fc.anything(),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record({
+      source: fc.anything(),
+      destination: fc.anything(),
+      paymentReason: fc.anything(),
+      memo: fc.anything(),
+    }),
   );
 
   test('returns an array of { path, rule, message } for any input', () => {
     fc.assert(
       fc.property(bodyLike, dates, (body, asOf) => {
-        for (const vs of [validateCustomer(body, asOf, { teamEmail: 'ops@acme.com' }), validateAccount(body, asOf), validatePaymentRequest(body, asOf)]) {
+        for (const vs of [
+          validateCustomer(body, asOf, { teamEmail: 'ops@acme.com' }),
+          validateAccount(body, asOf),
+          validatePaymentRequest(body, asOf),
+        ]) {
           expect(Array.isArray(vs)).toBe(true);
           for (const v of vs) {
             expect(typeof v.path).toBe('string');

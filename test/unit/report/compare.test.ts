@@ -19,7 +19,11 @@ function service(id: string, over: Partial<ServiceRecord> = {}): ServiceRecord {
   };
 }
 
-function workflow(key: string, providerPaymentId: string | null, over: Partial<WorkflowRecord> = {}): WorkflowRecord {
+function workflow(
+  key: string,
+  providerPaymentId: string | null,
+  over: Partial<WorkflowRecord> = {},
+): WorkflowRecord {
   return {
     workflowId: `payment:${key}`,
     paymentKey: key,
@@ -43,8 +47,20 @@ it('matches a payment whose records agree: no mismatch, difference 0.00, exit co
   expect(r.counts).toEqual({ payments: 1, matched: 1, mismatched: 0, inFlight: 0, open: 0 });
   expect(r.totals).toEqual([
     // the workflow asked by source amount: its destination is not compared (in neither sum, counted as such)
-    expect.objectContaining({ currencyCode: 'BRL', serviceDestination: '0.00', workflowDestination: '0.00', destinationDifference: '0.00', notCompared: 1 }),
-    expect.objectContaining({ currencyCode: 'USDC', serviceSource: '100.00', workflowSource: '100.00', sourceDifference: '0.00', serviceFees: '1.10' }),
+    expect.objectContaining({
+      currencyCode: 'BRL',
+      serviceDestination: '0.00',
+      workflowDestination: '0.00',
+      destinationDifference: '0.00',
+      notCompared: 1,
+    }),
+    expect.objectContaining({
+      currencyCode: 'USDC',
+      serviceSource: '100.00',
+      workflowSource: '100.00',
+      sourceDifference: '0.00',
+      serviceFees: '1.10',
+    }),
   ]);
 });
 
@@ -85,11 +101,22 @@ it('sums exactly: ten thousand payments of 0.10 and 0.20 are 3000.00, not a floa
   const b = createReportBuilder(window, now);
   for (let i = 0; i < 10_000; i++) {
     const amount = i % 2 === 0 ? '0.1' : '0.2';
-    b.addWorkflow(workflow(`k${i}`, `pay_${i}`, { amounts: { source: { amount, currencyCode: 'USD' }, destination: null } }));
+    b.addWorkflow(
+      workflow(`k${i}`, `pay_${i}`, {
+        amounts: { source: { amount, currencyCode: 'USD' }, destination: null },
+      }),
+    );
     b.addService(service(`pay_${i}`, { source: { amount, currencyCode: 'USD' }, fee: '0.01' }));
   }
   const [usd] = b.finish().totals.filter((t) => t.currencyCode === 'USD');
-  expect(usd).toEqual(expect.objectContaining({ serviceSource: '1500.00', workflowSource: '1500.00', sourceDifference: '0.00', serviceFees: '100.00' }));
+  expect(usd).toEqual(
+    expect.objectContaining({
+      serviceSource: '1500.00',
+      workflowSource: '1500.00',
+      sourceDifference: '0.00',
+      serviceFees: '100.00',
+    }),
+  );
 });
 
 it('gives the difference to the cent when one payment is unknown to the workflows', () => {
@@ -110,7 +137,9 @@ it('lists money in flight with its age, and leaves out payments outside the wind
   b.addService(service('pay_next', { createdAt: '2026-11-21T00:00:00.000Z' }));
   const r = b.finish();
   expect(r.allMatch).toBe(true);
-  expect(r.inFlight).toEqual([expect.objectContaining({ paymentKey: 'moving', status: 'PROCESSING', ageMs: 12 * 3_600_000 })]);
+  expect(r.inFlight).toEqual([
+    expect.objectContaining({ paymentKey: 'moving', status: 'PROCESSING', ageMs: 12 * 3_600_000 }),
+  ]);
   expect(r.counts.payments).toBe(1);
 });
 
@@ -120,7 +149,9 @@ it('follows a PAYIN known to its entity without calling it unknown; its amounts 
   b.addService(service('pay_in', { type: 'PAYIN' }));
   const r = b.finish();
   expect(r.mismatches).toEqual([]);
-  expect(r.totals.find((t) => t.currencyCode === 'USDC')).toEqual(expect.objectContaining({ serviceSource: '0.00', notCompared: 1, serviceFees: '1.10' }));
+  expect(r.totals.find((t) => t.currencyCode === 'USDC')).toEqual(
+    expect.objectContaining({ serviceSource: '0.00', notCompared: 1, serviceFees: '1.10' }),
+  );
 });
 
 describe('exact decimals', () => {

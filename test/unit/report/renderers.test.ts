@@ -10,10 +10,25 @@ const window = { from: '2026-11-20T00:00:00.000Z', to: '2026-11-21T00:00:00.000Z
 function reportWithKey(key: string) {
   const b = createReportBuilder(window, new Date('2026-11-21T01:00:00.000Z'));
   b.addWorkflow({
-    workflowId: `payment:${key}`, paymentKey: key, running: false, phase: 'COMPLETED', providerStatus: 'COMPLETED', providerPaymentId: 'pay_1',
-    startTime: '2026-11-20T10:00:00.000Z', closeTime: null, amounts: { source: { amount: '10', currencyCode: 'USD' }, destination: null },
+    workflowId: `payment:${key}`,
+    paymentKey: key,
+    running: false,
+    phase: 'COMPLETED',
+    providerStatus: 'COMPLETED',
+    providerPaymentId: 'pay_1',
+    startTime: '2026-11-20T10:00:00.000Z',
+    closeTime: null,
+    amounts: { source: { amount: '10', currencyCode: 'USD' }, destination: null },
   });
-  b.addService({ id: 'pay_1', type: 'PAYOUT', status: 'REFUNDED', createdAt: '2026-11-20T10:00:00.000Z', source: { amount: '10', currencyCode: 'USD' }, destination: { amount: '9', currencyCode: 'EUR' }, fee: '0.5' });
+  b.addService({
+    id: 'pay_1',
+    type: 'PAYOUT',
+    status: 'REFUNDED',
+    createdAt: '2026-11-20T10:00:00.000Z',
+    source: { amount: '10', currencyCode: 'USD' },
+    destination: { amount: '9', currencyCode: 'EUR' },
+    fee: '0.5',
+  });
   return b.finish();
 }
 
@@ -33,7 +48,10 @@ it('writes a formula-looking key as text in the CSV, and quotes commas and quote
 
 it('reads UTC days with both ends included, instants as given, and refuses the rest', () => {
   expect(reportWindow('2026-11-20', '2026-11-20')).toEqual(window);
-  expect(reportWindow('2026-11-20T06:00:00+02:00', '2026-11-20T18:00:00Z')).toEqual({ from: '2026-11-20T04:00:00.000Z', to: '2026-11-20T18:00:00.000Z' });
+  expect(reportWindow('2026-11-20T06:00:00+02:00', '2026-11-20T18:00:00Z')).toEqual({
+    from: '2026-11-20T04:00:00.000Z',
+    to: '2026-11-20T18:00:00.000Z',
+  });
   expect(() => reportWindow('2026-11-21', '2026-11-20')).toThrow(ReportWindowError);
   expect(() => reportWindow('yesterday', '2026-11-20')).toThrow(/--from must be a day/);
   expect(() => reportWindow('2026-11-20T06:00:00', '2026-11-21')).toThrow(/with its offset/);

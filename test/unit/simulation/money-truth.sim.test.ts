@@ -38,13 +38,31 @@ function command(name: string, run: (w: World) => void): Cmd {
   return { check: () => true, run: (_m, w) => run(w), toString: () => name };
 }
 
-const delay = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 60 }).map((m) => m * MINUTE), fc.integer({ min: 1, max: 70 }).map((d) => d * DAY));
-const stamp = fc.option(fc.integer({ min: -2, max: 80 }).map((d) => new Date(START_MS + d * DAY).toISOString()), { nil: null });
+const delay = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 1, max: 60 }).map((m) => m * MINUTE),
+  fc.integer({ min: 1, max: 70 }).map((d) => d * DAY),
+);
+const stamp = fc.option(
+  fc.integer({ min: -2, max: 80 }).map((d) => new Date(START_MS + d * DAY).toISOString()),
+  { nil: null },
+);
 
 /** A signed push with anything in it. */
 const forged: fc.Arbitrary<Payment> = fc
   .record({
-    status: fc.constantFrom('AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT', 'COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED', 'ON_HOLD'),
+    status: fc.constantFrom(
+      'AWAITING_FUNDS',
+      'PENDING',
+      'PROCESSING',
+      'SENT',
+      'COMPLETED',
+      'FAILED',
+      'REFUNDED',
+      'EXPIRED',
+      'CANCELLED',
+      'ON_HOLD',
+    ),
     lifecycle: fc.record({ sentAt: stamp, completedAt: stamp, expiredAt: stamp, refundedAt: stamp }),
     code: fc.constantFrom(null, 'FUNDS_RETURNED_BY_RECEIVING_BANK', 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED'),
     amount: fc.constantFrom(100, 1, 1_000_000),
@@ -54,8 +72,14 @@ const forged: fc.Arbitrary<Payment> = fc
     return { ...p, source: { ...p.source, amount } };
   });
 
-const serviceMove = fc.tuple(fc.nat({ max: 5 }), delay).map(([choice, ms]) => command(`service move #${choice} after ${ms / MINUTE} min`, (w) => w.serviceMoves(choice, ms)));
-const delivery = fc.tuple(fc.nat(), fc.constantFrom('once', 'sameId', 'newId') as fc.Arbitrary<'once' | 'sameId' | 'newId'>).map(([i, again]) => command(`deliver #${i} ${again}`, (w) => w.deliver(i, again)));
+const serviceMove = fc
+  .tuple(fc.nat({ max: 5 }), delay)
+  .map(([choice, ms]) =>
+    command(`service move #${choice} after ${ms / MINUTE} min`, (w) => w.serviceMoves(choice, ms)),
+  );
+const delivery = fc
+  .tuple(fc.nat(), fc.constantFrom('once', 'sameId', 'newId') as fc.Arbitrary<'once' | 'sameId' | 'newId'>)
+  .map(([i, again]) => command(`deliver #${i} ${again}`, (w) => w.deliver(i, again)));
 /** fc.commands picks each arbitrary alike: the service moves and deliveries are listed more often, so histories get far. */
 const commands: fc.Arbitrary<Cmd>[] = [
   serviceMove,
@@ -65,14 +89,21 @@ const commands: fc.Arbitrary<Cmd>[] = [
   delivery,
   delivery,
   fc.nat().map((i) => command(`drop #${i}`, (w) => w.drop(i))),
-  forged.map((p) => command(`forge ${p.status} ${JSON.stringify(p.lifecycle)} ${JSON.stringify(p.error)} ${p.source.amount}`, (w) => w.forge(p))),
+  forged.map((p) =>
+    command(
+      `forge ${p.status} ${JSON.stringify(p.lifecycle)} ${JSON.stringify(p.error)} ${p.source.amount}`,
+      (w) => w.forge(p),
+    ),
+  ),
   fc.constant(command('entity read starts', (w) => w.startRead())),
   fc.constant(command('entity read answers', (w) => w.landRead())),
   fc.constant(command('payment reads', (w) => w.paymentReads())),
   fc.constant(command('reconcile sweep', (w) => w.sweep())),
   fc.constant(command('cancel', (w) => w.cancel())),
   fc.constant(command('entity continues as new', (w) => w.crash())),
-  fc.constantFrom(MINUTE, DAY, ENTITY_LINGER_MS + DAY).map((ms) => command(`time passes ${ms / MINUTE} min`, (w) => w.passTime(ms))),
+  fc
+    .constantFrom(MINUTE, DAY, ENTITY_LINGER_MS + DAY)
+    .map((ms) => command(`time passes ${ms / MINUTE} min`, (w) => w.passTime(ms))),
 ];
 
 /** What the generated histories reached: a generator that never reaches a refund after COMPLETED proves nothing. */
@@ -102,7 +133,12 @@ function property(options: ConstructorParameters<typeof World>[0], coverage?: Co
 }
 
 function params(runs: number): fc.Parameters<[Iterable<Cmd>]> {
-  return { numRuns: runs, ...(SEED !== undefined ? { seed: SEED } : {}), ...(PATH ? { path: PATH } : {}), endOnFailure: false };
+  return {
+    numRuns: runs,
+    ...(SEED !== undefined ? { seed: SEED } : {}),
+    ...(PATH ? { path: PATH } : {}),
+    endOnFailure: false,
+  };
 }
 
 if (process.env.XBORDER_SIM_PROBE) {
@@ -112,19 +148,40 @@ if (process.env.XBORDER_SIM_PROBE) {
 
 describe('simulation: money truth by construction (pure decisions of the entity and the payment)', () => {
   it(`holds the invariants over ${RUNS} generated histories (every after-outcome change delivered at least once; an entity read may answer what the service held when it started)`, () => {
-    const coverage: Coverage = { histories: 0, decided: {}, movedAfterOutcome: 0, mismatchesFlagged: 0, cancelsRefused: 0 };
-    fc.assert(property({ dropsAfterOutcome: false, staleInFlightReads: true, stalePushesAfterLinger: true }, coverage), params(RUNS));
+    const coverage: Coverage = {
+      histories: 0,
+      decided: {},
+      movedAfterOutcome: 0,
+      mismatchesFlagged: 0,
+      cancelsRefused: 0,
+    };
+    fc.assert(
+      property(
+        { dropsAfterOutcome: false, staleInFlightReads: true, stalePushesAfterLinger: true },
+        coverage,
+      ),
+      params(RUNS),
+    );
     console.info(`simulation coverage: ${JSON.stringify(coverage)}`);
     // the histories reach every outcome, moves after it, flagged forgeries and refused cancels (checked on enough runs)
     if (RUNS < 1000) return;
-    for (const outcome of ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED']) expect(coverage.decided[outcome] ?? 0).toBeGreaterThan(RUNS / 100);
+    for (const outcome of ['COMPLETED', 'FAILED', 'EXPIRED', 'REFUNDED'])
+      expect(coverage.decided[outcome] ?? 0).toBeGreaterThan(RUNS / 100);
     expect(coverage.movedAfterOutcome).toBeGreaterThan(RUNS / 100);
     expect(coverage.mismatchesFlagged).toBeGreaterThan(RUNS / 100);
     expect(coverage.cancelsRefused).toBeGreaterThan(RUNS / 100);
   });
 
-  it('finds a push that decides under the entity\'s rule before every push waited for a read (only final statuses held)', () => {
-    const result = fc.check(property({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false, holdsOnlyFinalPushes: true }), { numRuns: 2000, seed: 1932486645 });
+  it("finds a push that decides under the entity's rule before every push waited for a read (only final statuses held)", () => {
+    const result = fc.check(
+      property({
+        dropsAfterOutcome: false,
+        staleInFlightReads: false,
+        stalePushesAfterLinger: false,
+        holdsOnlyFinalPushes: true,
+      }),
+      { numRuns: 2000, seed: 1932486645 },
+    );
     expect(result.failed).toBe(true);
     expect(String(result.errorInstance)).toContain('NOTHING FROM A PUSH ALONE');
   });
@@ -142,12 +199,21 @@ describe('a signed PROCESSING carrying refundedAt, the service saying PROCESSING
     return world;
   }
   it('was taken with no read under the rule that held only final statuses (and then decided REFUNDED)', () => {
-    expect(() => history({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false, holdsOnlyFinalPushes: true })).toThrow(
-      /NOTHING FROM A PUSH ALONE/,
-    );
+    expect(() =>
+      history({
+        dropsAfterOutcome: false,
+        staleInFlightReads: false,
+        stalePushesAfterLinger: false,
+        holdsOnlyFinalPushes: true,
+      }),
+    ).toThrow(/NOTHING FROM A PUSH ALONE/);
   });
   it('is held for the read, which does not bear it out: flagged, nothing decided', () => {
-    const world = history({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: false });
+    const world = history({
+      dropsAfterOutcome: false,
+      staleInFlightReads: false,
+      stalePushesAfterLinger: false,
+    });
     expect(world.decided).toBeNull();
     expect(world.entity?.mismatches).toBe(1);
     expect(world.entity?.payment?.status).toBe('PROCESSING');
@@ -160,7 +226,11 @@ describe('counterexamples the simulation found (the first and third fixed and ke
   // main by entity-takes-final-reads; this one goes through the merge: a change from a status the contract does not
   // name is taken as news (payment-merge.ts, compareSnapshots), even back from a final status.
   it('an entity read that answers after the payment decided on its own newer read does not move the entity back (a final status is never left for an unknown one without a new timestamp)', () => {
-    const world = new World({ dropsAfterOutcome: false, staleInFlightReads: true, stalePushesAfterLinger: false });
+    const world = new World({
+      dropsAfterOutcome: false,
+      staleInFlightReads: true,
+      stalePushesAfterLinger: false,
+    });
     world.serviceMoves(0, MINUTE); // funded: PENDING (row 2)
     world.serviceMoves(1, DAY); // ON_HOLD, a status the spec does not name (rule 3)
     world.startRead(); // the entity's GET is on its way: it answers ON_HOLD
@@ -176,7 +246,11 @@ describe('counterexamples the simulation found (the first and third fixed and ke
 
   // Found with dropsAfterOutcome: seed -1202153601, path "1502:6:5:10:9:9".
   it.skip('a refund after the outcome whose webhook is lost never reaches the backend (a terminal entity no longer reads)', () => {
-    const world = new World({ dropsAfterOutcome: true, staleInFlightReads: false, stalePushesAfterLinger: false });
+    const world = new World({
+      dropsAfterOutcome: true,
+      staleInFlightReads: false,
+      stalePushesAfterLinger: false,
+    });
     world.serviceMoves(1, 0); // AWAITING_FUNDS → EXPIRED
     world.readNow(); // the entity reads EXPIRED; the payment decides EXPIRED
     world.serviceMoves(0, DAY); // late funds refunded (row 4)
@@ -189,7 +263,11 @@ describe('counterexamples the simulation found (the first and third fixed and ke
 
   // Found with stalePushesAfterLinger: seed 1944516474, path "2027:8:18:18:16:13:13:12:13:13:13:13".
   it('a late push that starts a fresh entity run before the record moved does not hide the move that follows (the run looks for the registration once the record has moved)', () => {
-    const world = new World({ dropsAfterOutcome: false, staleInFlightReads: false, stalePushesAfterLinger: true });
+    const world = new World({
+      dropsAfterOutcome: false,
+      staleInFlightReads: false,
+      stalePushesAfterLinger: true,
+    });
     world.serviceMoves(1, DAY); // AWAITING_FUNDS → EXPIRED
     world.readNow(); // the entity reads EXPIRED; the payment decides EXPIRED and closes
     world.passTime(ENTITY_LINGER_MS + DAY); // the entity ends after its linger

@@ -8,8 +8,31 @@ import { snapshot } from '../workflows/decisions/fixtures';
 export const START_MS = Date.parse('2026-11-20T12:00:00.000Z');
 
 /** A move of the service's record. `late*` moves happen after an outcome (row 4, returns), at any delay. */
-export type ServiceMove = 'fund' | 'expire' | 'process' | 'hold' | 'release' | 'send' | 'complete' | 'fail' | 'lateFundsRefunded' | 'refund' | 'bankReturn';
-export const SERVICE_MOVES: readonly ServiceMove[] = ['fund', 'expire', 'process', 'hold', 'release', 'send', 'complete', 'fail', 'lateFundsRefunded', 'refund', 'bankReturn'];
+export type ServiceMove =
+  | 'fund'
+  | 'expire'
+  | 'process'
+  | 'hold'
+  | 'release'
+  | 'send'
+  | 'complete'
+  | 'fail'
+  | 'lateFundsRefunded'
+  | 'refund'
+  | 'bankReturn';
+export const SERVICE_MOVES: readonly ServiceMove[] = [
+  'fund',
+  'expire',
+  'process',
+  'hold',
+  'release',
+  'send',
+  'complete',
+  'fail',
+  'lateFundsRefunded',
+  'refund',
+  'bankReturn',
+];
 
 function at(ms: number): string {
   return new Date(ms).toISOString();
@@ -36,9 +59,18 @@ export class ServiceModel {
   apply(move: ServiceMove, nowMs: number, dryRun = false): boolean {
     const p = this.record;
     const l = p.lifecycle;
-    const next = (status: string, stamps: Partial<Payment['lifecycle']> = {}, error: unknown = p.error): boolean => {
+    const next = (
+      status: string,
+      stamps: Partial<Payment['lifecycle']> = {},
+      error: unknown = p.error,
+    ): boolean => {
       if (dryRun) return true;
-      this.history.push({ ...p, status, error: error as Payment['error'], lifecycle: { ...l, ...stamps } } as Payment);
+      this.history.push({
+        ...p,
+        status,
+        error: error as Payment['error'],
+        lifecycle: { ...l, ...stamps },
+      } as Payment);
       return true;
     };
     switch (move) {
@@ -57,13 +89,23 @@ export class ServiceModel {
       case 'complete':
         return p.status === 'SENT' && next('COMPLETED', { completedAt: at(nowMs) });
       case 'fail': // held funds go back with the failure (docs/spec-gaps.md): the status says FAILED
-        return ['PROCESSING', 'SENT'].includes(p.status) && next('FAILED', {}, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' });
+        return (
+          ['PROCESSING', 'SENT'].includes(p.status) &&
+          next('FAILED', {}, { code: 'INVALID_EXTERNAL_ACCOUNT_NUMBER' })
+        );
       case 'lateFundsRefunded': // row 4: funds after expiry are refunded, the status stays EXPIRED
-        return p.status === 'EXPIRED' && !l.refundedAt && next('EXPIRED', { refundedAt: at(nowMs) }, { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' });
+        return (
+          p.status === 'EXPIRED' &&
+          !l.refundedAt &&
+          next('EXPIRED', { refundedAt: at(nowMs) }, { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' })
+        );
       case 'refund': // a refund after COMPLETED (row 4)
         return p.status === 'COMPLETED' && next('REFUNDED', { refundedAt: at(nowMs) });
       case 'bankReturn': // the receiving bank returns the funds, weeks later
-        return p.status === 'COMPLETED' && next('REFUNDED', { refundedAt: at(nowMs) }, { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' });
+        return (
+          p.status === 'COMPLETED' &&
+          next('REFUNDED', { refundedAt: at(nowMs) }, { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' })
+        );
     }
   }
 }

@@ -14,7 +14,14 @@
 import type { Payment } from '../../../src/contract';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from '../../../workflows/payment-merge';
 import { isFunded, outcomeOf } from '../../../workflows/payment-rules';
-import { bearsOut, isUntoldMove, mayHaveMovedAfterOutcome, moveKey, mustHoldForRead, sourceOf } from '../../../workflows/provider-payment/knowledge';
+import {
+  bearsOut,
+  isUntoldMove,
+  mayHaveMovedAfterOutcome,
+  moveKey,
+  mustHoldForRead,
+  sourceOf,
+} from '../../../workflows/provider-payment/knowledge';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
 import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, START_MS, type ServiceMove } from './service-model';
@@ -46,7 +53,9 @@ interface EntityCarry {
 /** JSON with sorted keys: two states are the same when their contents are. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
   );
 }
 function clone<T>(value: T): T {
@@ -88,7 +97,18 @@ class Entity {
 
   carry(): EntityCarry {
     const { payment, unconfirmed, mismatches, subscribed, eventsFor, terminalSince, lookedUp } = this;
-    return JSON.parse(JSON.stringify({ payment, seenEventIds: this.seen.toArray(), unconfirmed, mismatches, subscribed, eventsFor, terminalSince, lookedUp })) as EntityCarry;
+    return JSON.parse(
+      JSON.stringify({
+        payment,
+        seenEventIds: this.seen.toArray(),
+        unconfirmed,
+        mismatches,
+        subscribed,
+        eventsFor,
+        terminalSince,
+        lookedUp,
+      }),
+    ) as EntityCarry;
   }
 }
 
@@ -132,7 +152,15 @@ export class World {
     // POST /payments answered (a read); the payment subscribes with it (lean runs: taken like a read) and asks for events
     const created = this.readService();
     this.paymentKnows = created;
-    this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: true, eventsFor: { told: moveKey(created) }, terminalSince: null });
+    this.entity = new Entity({
+      payment: null,
+      seenEventIds: [],
+      unconfirmed: [],
+      mismatches: 0,
+      subscribed: true,
+      eventsFor: { told: moveKey(created) },
+      terminalSince: null,
+    });
     this.accept(created);
     this.entity.forwardedVersion = this.entity.version; // the subscriber sent it: no echo
   }
@@ -176,7 +204,9 @@ export class World {
   /** A signed push with any content: whoever holds the webhook secret can send one. */
   forge(payment: Payment): void {
     const event = this.newEvent({ ...payment, id: this.service.id });
-    this.log.push(`forge ${JSON.stringify({ status: payment.status, lifecycle: payment.lifecycle, error: payment.error, amount: payment.source?.amount })}`);
+    this.log.push(
+      `forge ${JSON.stringify({ status: payment.status, lifecycle: payment.lifecycle, error: payment.error, amount: payment.source?.amount })}`,
+    );
     this.signal(event);
   }
 
@@ -184,7 +214,15 @@ export class World {
     this.now += ms;
     const e = this.entity;
     // workflow.ts: a terminal entity lingers, then ends (a held push is judged first; no read in flight then)
-    if (e && e.payment && isTerminalStatus(e.payment) && e.terminalSince !== null && this.now >= e.terminalSince + ENTITY_LINGER_MS && !this.readInFlight && e.unconfirmed.length === 0) {
+    if (
+      e &&
+      e.payment &&
+      isTerminalStatus(e.payment) &&
+      e.terminalSince !== null &&
+      this.now >= e.terminalSince + ENTITY_LINGER_MS &&
+      !this.readInFlight &&
+      e.unconfirmed.length === 0
+    ) {
       this.forwardAndAnnounce();
       this.entity = null;
       this.log.push('entity ends after its linger');
@@ -211,7 +249,15 @@ export class World {
   private signal(event: SimEvent): void {
     if (!this.entity) {
       if (!this.options.stalePushesAfterLinger && !mayHaveMovedAfterOutcome(this.service.record)) return;
-      this.entity = new Entity({ payment: null, seenEventIds: [], unconfirmed: [], mismatches: 0, subscribed: false, eventsFor: null, terminalSince: null });
+      this.entity = new Entity({
+        payment: null,
+        seenEventIds: [],
+        unconfirmed: [],
+        mismatches: 0,
+        subscribed: false,
+        eventsFor: null,
+        terminalSince: null,
+      });
       this.onEvent(event);
       // workflow.ts: a fresh run reads first, then looks for the closed payment's registration
       this.entity.fresh = true;
@@ -238,7 +284,8 @@ export class World {
     }
     this.accept(pushed);
     // state.ts, toldBy: a subscriber that sent its own read is not sent it back (nor is its `told` moved)
-    if (sourceOf(event) === 'read' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed) e.forwardedVersion = e.version;
+    if (sourceOf(event) === 'read' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed)
+      e.forwardedVersion = e.version;
   }
 
   /** state.ts, accept: the merge; every state the entity comes to hold must be one a read returned. */
@@ -247,7 +294,10 @@ export class World {
     const merged = mergePayment(e.payment, incoming);
     if (!merged.changed) return;
     if (!this.wasRead(merged.payment))
-      throw new Violation('NOTHING FROM A PUSH ALONE', `the entity came to hold ${moveKey(merged.payment)} that no read returned: ${JSON.stringify(merged.payment.lifecycle)}`);
+      throw new Violation(
+        'NOTHING FROM A PUSH ALONE',
+        `the entity came to hold ${moveKey(merged.payment)} that no read returned: ${JSON.stringify(merged.payment.lifecycle)}`,
+      );
     e.payment = merged.payment;
     e.version++;
     e.terminalSince = isTerminalStatus(merged.payment) ? this.now : null;
@@ -257,7 +307,10 @@ export class World {
   startRead(): void {
     const e = this.entity;
     if (!e || this.readInFlight) return;
-    this.readInFlight = { answer: this.options.staleInFlightReads ? this.readService() : (null as unknown as Payment), judging: e.unconfirmed };
+    this.readInFlight = {
+      answer: this.options.staleInFlightReads ? this.readService() : (null as unknown as Payment),
+      judging: e.unconfirmed,
+    };
     e.unconfirmed = [];
   }
 
@@ -269,7 +322,9 @@ export class World {
     this.readInFlight = null;
     if (!this.options.staleInFlightReads) inFlight.answer = this.readService();
     for (const held of inFlight.judging) {
-      const borne = claimsFinalStatus(held.payment) ? confirms(inFlight.answer, held.payment) : bearsOut(inFlight.answer, held.payment);
+      const borne = claimsFinalStatus(held.payment)
+        ? confirms(inFlight.answer, held.payment)
+        : bearsOut(inFlight.answer, held.payment);
       if (!borne) e.mismatches++;
     }
     this.accept(inFlight.answer);
@@ -282,9 +337,19 @@ export class World {
    */
   sweep(): void {
     const e = this.entity;
-    if (!e || !e.payment || FINAL_PAYMENT_STATUSES.includes(e.payment.status) || !FINAL_PAYMENT_STATUSES.includes(this.service.record.status)) return;
+    if (
+      !e ||
+      !e.payment ||
+      FINAL_PAYMENT_STATUSES.includes(e.payment.status) ||
+      !FINAL_PAYMENT_STATUSES.includes(this.service.record.status)
+    )
+      return;
     const listed = this.readService();
-    this.signal({ eventId: `reconcile:${listed.id}:${listed.status}`, payment: listed, from: 'reconcile-sweep' });
+    this.signal({
+      eventId: `reconcile:${listed.id}:${listed.status}`,
+      payment: listed,
+      from: 'reconcile-sweep',
+    });
   }
 
   readNow(): void {
@@ -305,7 +370,8 @@ export class World {
     const e = this.entity;
     if (!e || !e.payment) return;
     if (e.subscribed && e.forwardedVersion !== e.version) {
-      if (this.decided) e.subscribed = false; // the payment has closed: the signal fails, the subscriber is dropped
+      if (this.decided)
+        e.subscribed = false; // the payment has closed: the signal fails, the subscriber is dropped
       else {
         this.paymentHears(e.payment);
         e.forwardedVersion = e.version;
@@ -350,7 +416,10 @@ export class World {
     const outcome = p ? outcomeOf(p) : null;
     if (!p || !outcome) return;
     if (!this.wasRead(p))
-      throw new Violation('NOTHING FROM A PUSH ALONE', `the payment decided ${outcome.outcome} on a state no read returned`);
+      throw new Violation(
+        'NOTHING FROM A PUSH ALONE',
+        `the payment decided ${outcome.outcome} on a state no read returned`,
+      );
     this.decided = { outcome: outcome.outcome, on: p };
     this.backendHears('outcome', p);
   }
@@ -360,7 +429,10 @@ export class World {
     if (this.decided || !this.paymentKnows) return;
     if (!isFunded(this.paymentKnows)) return;
     if (!this.wasRead(this.paymentKnows))
-      throw new Violation('NOTHING FROM A PUSH ALONE', `a cancel was refused ("funds are in") on ${moveKey(this.paymentKnows)}, a state no read returned`);
+      throw new Violation(
+        'NOTHING FROM A PUSH ALONE',
+        `a cancel was refused ("funds are in") on ${moveKey(this.paymentKnows)}, a state no read returned`,
+      );
     this.cancelRefused++;
   }
 
@@ -369,12 +441,21 @@ export class World {
     this.log.push(`backend hears ${kind} ${key}`);
     const truthKeys = this.service.history.map(moveKey);
     if (!this.wasRead(p))
-      throw new Violation('NOTHING FROM A PUSH ALONE', `the backend was told ${kind} ${key} on a state no read returned`);
+      throw new Violation(
+        'NOTHING FROM A PUSH ALONE',
+        `the backend was told ${kind} ${key} on a state no read returned`,
+      );
     if (this.told.some((t) => t.key === key))
-      throw new Violation('TOLD EXACTLY ONCE', `the backend was told ${key} twice: ${this.told.map((t) => `${t.kind} ${t.key}`).join(', ')} then ${kind} ${key}`);
+      throw new Violation(
+        'TOLD EXACTLY ONCE',
+        `the backend was told ${key} twice: ${this.told.map((t) => `${t.kind} ${t.key}`).join(', ')} then ${kind} ${key}`,
+      );
     const last = this.told[this.told.length - 1];
     if (last && truthKeys.indexOf(key) < truthKeys.indexOf(last.key))
-      throw new Violation('TOLD IN ORDER', `the backend was told ${key} after ${last.key}; the service went ${truthKeys.join(' → ')}`);
+      throw new Violation(
+        'TOLD IN ORDER',
+        `the backend was told ${key} after ${last.key}; the service went ${truthKeys.join(' → ')}`,
+      );
     this.told.push({ kind, key, on: p });
     // activities/late-events-activities.ts: a fresh run finds the last move handed over, else the outcome
     this.registration = { told: key };
@@ -389,7 +470,8 @@ export class World {
    */
   settle(): void {
     this.landRead();
-    for (const push of [...this.inFlight]) if (this.mustDeliver.has(push.eventId)) this.deliver(this.inFlight.indexOf(push), 'once');
+    for (const push of [...this.inFlight])
+      if (this.mustDeliver.has(push.eventId)) this.deliver(this.inFlight.indexOf(push), 'once');
     if (!this.decided) this.paymentReads();
     if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
   }
@@ -398,16 +480,28 @@ export class World {
   checkSettled(): void {
     const truth = this.service.record;
     if (this.entity && this.entity.unconfirmed.length > 0)
-      throw new Violation('ENDS OR IS FLAGGED WITHIN THE BOUND', `${this.entity.unconfirmed.length} push(es) still held, never judged by a read`);
+      throw new Violation(
+        'ENDS OR IS FLAGGED WITHIN THE BOUND',
+        `${this.entity.unconfirmed.length} push(es) still held, never judged by a read`,
+      );
     const truthOutcome = outcomeOf(truth);
     if (truthOutcome && !this.decided)
-      throw new Violation('ENDS WITHIN THE BOUND', `the service says ${moveKey(truth)} and the payment has not decided`);
+      throw new Violation(
+        'ENDS WITHIN THE BOUND',
+        `the service says ${moveKey(truth)} and the payment has not decided`,
+      );
     if (!this.decided) return;
     const truthKeys = this.service.history.map(moveKey);
     if (!truthKeys.includes(moveKey(this.decided.on)))
-      throw new Violation('OUTCOME MATCHES THE SERVICE', `decided on ${moveKey(this.decided.on)}; the service went ${truthKeys.join(' → ')}`);
+      throw new Violation(
+        'OUTCOME MATCHES THE SERVICE',
+        `decided on ${moveKey(this.decided.on)}; the service went ${truthKeys.join(' → ')}`,
+      );
     const last = this.told[this.told.length - 1];
     if (!last || last.key !== moveKey(truth))
-      throw new Violation('EVERY MOVE AFTER THE OUTCOME TOLD', `the backend last heard ${last?.key}; the service says ${moveKey(truth)} (went ${truthKeys.join(' → ')})`);
+      throw new Violation(
+        'EVERY MOVE AFTER THE OUTCOME TOLD',
+        `the backend last heard ${last?.key}; the service says ${moveKey(truth)} (went ${truthKeys.join(' → ')})`,
+      );
   }
 }

@@ -22,7 +22,8 @@ function fakeClient(calls: unknown[][]): PaymentClient {
     workflow: {
       getHandle: (id) => ({
         query: async (def) => (calls.push(['query', id, def.name]), { workflowId: id }) as never,
-        executeUpdate: async (def, options) => (calls.push(['update', id, def.name, options.args]), { workflowId: id }) as never,
+        executeUpdate: async (def, options) =>
+          (calls.push(['update', id, def.name, options.args]), { workflowId: id }) as never,
       }),
     },
   };

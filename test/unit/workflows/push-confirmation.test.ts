@@ -20,17 +20,30 @@ function payment(status: string, stamps: Partial<Payment['lifecycle']> = {}): Pa
   return {
     ...p,
     status,
-    lifecycle: { createdAt: T0, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null, ...stamps },
+    lifecycle: {
+      createdAt: T0,
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+      ...stamps,
+    },
   } as Payment;
 }
 
 describe('claimsFinalStatus', () => {
-  it.each(['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'])('%s is final: held for a GET', (status) => {
-    expect(claimsFinalStatus(payment(status))).toBe(true);
-  });
-  it.each(['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT', 'ON_HOLD'])('%s is a hint: taken as it comes', (status) => {
-    expect(claimsFinalStatus(payment(status))).toBe(false);
-  });
+  it.each(['COMPLETED', 'FAILED', 'REFUNDED', 'EXPIRED', 'CANCELLED'])(
+    '%s is final: held for a GET',
+    (status) => {
+      expect(claimsFinalStatus(payment(status))).toBe(true);
+    },
+  );
+  it.each(['AWAITING_FUNDS', 'PENDING', 'PROCESSING', 'SENT', 'ON_HOLD'])(
+    '%s is a hint: taken as it comes',
+    (status) => {
+      expect(claimsFinalStatus(payment(status))).toBe(false);
+    },
+  );
 });
 
 describe('confirms(read, pushed)', () => {
@@ -40,7 +53,9 @@ describe('confirms(read, pushed)', () => {
     expect(confirms(payment('COMPLETED', { sentAt: T1, completedAt: T1 }), completed)).toBe(true);
   });
   it('a refund after the pushed COMPLETED (row 4): the push was only late', () => {
-    expect(confirms(payment('REFUNDED', { sentAt: T1, completedAt: T1, refundedAt: T2 }), completed)).toBe(true);
+    expect(confirms(payment('REFUNDED', { sentAt: T1, completedAt: T1, refundedAt: T2 }), completed)).toBe(
+      true,
+    );
   });
   it('a forged COMPLETED of a payment still AWAITING_FUNDS is a mismatch', () => {
     expect(confirms(payment('AWAITING_FUNDS'), completed)).toBe(false);
@@ -60,7 +75,9 @@ describe('confirms(read, pushed)', () => {
 describe('what operators are told', () => {
   const docs = (file: string) => readFileSync(path.resolve(__dirname, '../../..', file), 'utf8');
   it('the mismatch metric is the one docs/architecture.md tells operators to watch', () => {
-    expect(docs('docs/architecture.md').match(/`(xborder_provider_push_\w+_total)`/)?.[1]).toBe(PUSH_MISMATCH_METRIC);
+    expect(docs('docs/architecture.md').match(/`(xborder_provider_push_\w+_total)`/)?.[1]).toBe(
+      PUSH_MISMATCH_METRIC,
+    );
   });
   it('a confirming read that failed for good is tried again as often as docs/spec-gaps.md says', () => {
     const minutes = Number(docs('docs/spec-gaps.md').match(/a new attempt every (\d+) minutes/)?.[1]);

@@ -18,7 +18,13 @@ function payment(over: Record<string, unknown> = {}): Payment {
     status: 'COMPLETED',
     customerId: 'cus_1',
     reference: null,
-    lifecycle: { createdAt: '2026-01-01T00:00:00Z', sentAt: null, completedAt: null, expiredAt: null, refundedAt: null },
+    lifecycle: {
+      createdAt: '2026-01-01T00:00:00Z',
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+    },
     source: { amount: 1000, currencyCode: 'USD', accountId: null },
     destination: { amount: 900, currencyCode: 'EUR', accountId: 'acc_dest' },
     ...over,
@@ -49,7 +55,10 @@ describe('adoptionMismatches', () => {
     ['customerId', { customerId: 'cus_2' }],
     ['source.amount', { source: { amount: 999, currencyCode: 'USD', accountId: null } }],
     ['source.currencyCode', { source: { amount: 1000, currencyCode: 'EUR', accountId: null } }],
-    ['destination.currencyCode', { destination: { amount: 900, currencyCode: 'GBP', accountId: 'acc_dest' } }],
+    [
+      'destination.currencyCode',
+      { destination: { amount: 900, currencyCode: 'GBP', accountId: 'acc_dest' } },
+    ],
     ['destination.accountId', { destination: { amount: 900, currencyCode: 'EUR', accountId: 'acc_other' } }],
   ])('%s differs: named', (field, over) => {
     const differs = adoptionMismatches(request, payment(over));
@@ -58,14 +67,25 @@ describe('adoptionMismatches', () => {
   });
   it('the reference and the source account are compared only when the request has them', () => {
     expect(adoptionMismatches(request, payment({ reference: 'ORDER-1' }))).toEqual([]);
-    const withRef = { ...(request as object), reference: 'ORDER-2', source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_src' } } as never;
-    expect(adoptionMismatches(withRef, payment({ reference: 'ORDER-1' })).map((d) => d.split(':')[0])).toEqual(['source.accountId', 'reference']);
+    const withRef = {
+      ...(request as object),
+      reference: 'ORDER-2',
+      source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_src' },
+    } as never;
+    expect(
+      adoptionMismatches(withRef, payment({ reference: 'ORDER-1' })).map((d) => d.split(':')[0]),
+    ).toEqual(['source.accountId', 'reference']);
   });
 });
 
 describe('late events after the linger', () => {
   it('the last move handed over for this provider payment, from the delivery workflow’s ids', () => {
-    const ids = ['k:run:1', 'k:moved:pay_1:REFUNDED', 'k:moved:pay_2:COMPLETED', 'k:moved:pay_1:EXPIRED+REFUNDED'];
+    const ids = [
+      'k:run:1',
+      'k:moved:pay_1:REFUNDED',
+      'k:moved:pay_2:COMPLETED',
+      'k:moved:pay_1:EXPIRED+REFUNDED',
+    ];
     expect(lastMoveHandedOver('k', 'pay_1', ids)).toBe('EXPIRED+REFUNDED');
     expect(lastMoveHandedOver('k', 'pay_3', ids)).toBeNull();
     expect(lastMoveHandedOver('other', 'pay_1', ids)).toBeNull();
@@ -73,9 +93,19 @@ describe('late events after the linger', () => {
   it('only a refund or a legacy late funding makes a fresh run look for a registration', () => {
     expect(mayHaveMovedAfterOutcome(payment())).toBe(false);
     expect(mayHaveMovedAfterOutcome(payment({ status: 'REFUNDED' }))).toBe(true);
-    expect(mayHaveMovedAfterOutcome(payment({ status: 'EXPIRED', lifecycle: { expiredAt: 'x', refundedAt: 'y' } }))).toBe(true);
-    expect(mayHaveMovedAfterOutcome(payment({ status: 'COMPLETED', lifecycle: { expiredAt: 'x' } }))).toBe(true);
-    expect(mayHaveMovedAfterOutcome(payment({ status: 'EXPIRED', lifecycle: { expiredAt: 'x' } }))).toBe(false);
-    expect(mayHaveMovedAfterOutcome(payment({ status: 'PENDING', lifecycle: { expiredAt: 'x' } }))).toBe(false);
+    expect(
+      mayHaveMovedAfterOutcome(
+        payment({ status: 'EXPIRED', lifecycle: { expiredAt: 'x', refundedAt: 'y' } }),
+      ),
+    ).toBe(true);
+    expect(mayHaveMovedAfterOutcome(payment({ status: 'COMPLETED', lifecycle: { expiredAt: 'x' } }))).toBe(
+      true,
+    );
+    expect(mayHaveMovedAfterOutcome(payment({ status: 'EXPIRED', lifecycle: { expiredAt: 'x' } }))).toBe(
+      false,
+    );
+    expect(mayHaveMovedAfterOutcome(payment({ status: 'PENDING', lifecycle: { expiredAt: 'x' } }))).toBe(
+      false,
+    );
   });
 });

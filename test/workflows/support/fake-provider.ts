@@ -161,7 +161,10 @@ export class FakeProvider {
         if (!request.customerId) return null;
         const since = Date.parse(createdAfter);
         return [...this.payments.values()]
-          .filter((p) => Date.parse(p.lifecycle.createdAt ?? '') >= since && adoptionMismatches(request, p).length === 0)
+          .filter(
+            (p) =>
+              Date.parse(p.lifecycle.createdAt ?? '') >= since && adoptionMismatches(request, p).length === 0,
+          )
           .map((p) => ({ id: p.id, status: p.status }));
       },
       getPayment: async (id) => {
@@ -280,7 +283,10 @@ export function iso(ms: number): string {
  * Replaces some of the fake's activities with wrappers around its own (a call that fails first, a slow one, …).
  * It works because the shared worker asks `fake.activities()` on every call.
  */
-export function wrapActivities(fake: FakeProvider, wrap: (inner: AllActivities) => Partial<AllActivities>): void {
+export function wrapActivities(
+  fake: FakeProvider,
+  wrap: (inner: AllActivities) => Partial<AllActivities>,
+): void {
   const original = fake.activities.bind(fake);
   fake.activities = () => {
     const inner = original();

@@ -8,12 +8,24 @@ import type { AllActivities } from '../../../activities/types';
 import { createContractActivities } from '../../../activities/contract-activities';
 import { createLateEventsActivities } from '../../../activities/late-events-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
-import { createEventHandOverActivities, type EventDeliveryActivities } from '../../../activities/event-delivery-activities';
-import { isTransferEvent, type XborderEvent, type XborderOutboundEvent, type XborderTransferEvent } from '../../../src/contract';
+import {
+  createEventHandOverActivities,
+  type EventDeliveryActivities,
+} from '../../../activities/event-delivery-activities';
+import {
+  isTransferEvent,
+  type XborderEvent,
+  type XborderOutboundEvent,
+  type XborderTransferEvent,
+} from '../../../src/contract';
 import { temporal } from '@temporalio/proto';
 import { ALL_SEARCH_ATTRIBUTE_KEYS } from '../../../workflows/messages';
 import { awaitCreatedUpdate, type PaymentOutcome, paymentStateQuery } from '../../../workflows/payment/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+  providerPaymentWorkflowId,
+} from '../../../workflows/provider-payment/api';
 import { createTimeSkippingEnv, uniqueTaskQueue, workflowBundle } from '../../support/temporal';
 
 export const WORKFLOWS_PATH = require.resolve('../../../workflows');
@@ -93,8 +105,11 @@ export class SharedWorker {
         ...createEventHandOverActivities(),
         ...createContractActivities(),
         // the time-skipping server has no advanced visibility: tests name the payment that follows a provider payment
-        ...createLateEventsActivities({ paymentWorkflowOf: async (id) => this.paymentWorkflowOf.get(id) ?? null }),
-        deliverPaymentEvent: (url: string | null, event: XborderOutboundEvent) => this.deliverEvent(url, event),
+        ...createLateEventsActivities({
+          paymentWorkflowOf: async (id) => this.paymentWorkflowOf.get(id) ?? null,
+        }),
+        deliverPaymentEvent: (url: string | null, event: XborderOutboundEvent) =>
+          this.deliverEvent(url, event),
       },
     });
     this.running = this.worker.run();
@@ -215,7 +230,11 @@ export async function refusalType(p: Promise<unknown>): Promise<string | undefin
  * days after creation (spec: States and transitions, row 3), so it is 3 to 5 calendar days away depending on
  * the weekday the test runs on: a fixed 5-day sleep is short from Wednesday to Friday.
  */
-export async function sleepPastFundingDeadline(env: TestWorkflowEnvironment, handle: WorkflowHandle, marginMs: number): Promise<void> {
+export async function sleepPastFundingDeadline(
+  env: TestWorkflowEnvironment,
+  handle: WorkflowHandle,
+  marginMs: number,
+): Promise<void> {
   const { fundingDeadline } = await handle.query(paymentStateQuery);
   if (!fundingDeadline) throw new Error('the payment has no funding deadline');
   const now = await env.currentTimeMs();

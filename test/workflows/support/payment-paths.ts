@@ -15,10 +15,25 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import { startPayment } from '../../../src/client/payments';
-import { addCounts, countActions, emptyCount, type ActionCount } from '../../../src/telemetry/temporal-actions';
+import {
+  addCounts,
+  countActions,
+  emptyCount,
+  type ActionCount,
+} from '../../../src/telemetry/temporal-actions';
 import type { Payment } from '../../../src/contract';
-import { cancelUpdate, type PaymentState, paymentStateQuery, requoteUpdate } from '../../../workflows/payment/api';
-import { PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import {
+  cancelUpdate,
+  type PaymentState,
+  paymentStateQuery,
+  requoteUpdate,
+} from '../../../workflows/payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../../workflows/provider-payment/api';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,
@@ -138,7 +153,8 @@ async function start(bed: PathBed, request = paymentRequest(), withEvents = fals
   const input = { paymentKey: key, request, ...(withEvents ? { events: {} } : {}) };
   const started = await startPayment(bed.env.client, input, { taskQueue: bed.taskQueue });
   bed.worker.started.add(started.workflowId);
-  if (started.created.outcome !== 'CREATED') throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
   const providerPaymentId = started.created.providerPaymentId;
   bed.worker.started.add(providerPaymentWorkflowId(providerPaymentId));
   await atRest(bed, [started.workflowId, providerPaymentWorkflowId(providerPaymentId)]);
@@ -147,7 +163,8 @@ async function start(bed: PathBed, request = paymentRequest(), withEvents = fals
 
 const EventType = temporal.api.enums.v1.EventType;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const ofType = (events: HistoryEvent[], ...types: number[]) => events.filter((e) => types.includes(e.eventType ?? -1)).length;
+const ofType = (events: HistoryEvent[], ...types: number[]) =>
+  events.filter((e) => types.includes(e.eventType ?? -1)).length;
 
 /**
  * At rest: no workflow task to run and nothing the workflow waits on but its timer or a message (every signal it
@@ -155,9 +172,17 @@ const ofType = (events: HistoryEvent[], ...types: number[]) => events.filter((e)
  */
 function isAtRest(events: HistoryEvent[]): boolean {
   const last = events.at(-1)?.eventType;
-  if (last === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED || last === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) return false;
+  if (
+    last === EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED ||
+    last === EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED
+  )
+    return false;
   const signalsSent = ofType(events, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED);
-  const signalsLanded = ofType(events, EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED, EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED);
+  const signalsLanded = ofType(
+    events,
+    EventType.EVENT_TYPE_EXTERNAL_WORKFLOW_EXECUTION_SIGNALED,
+    EventType.EVENT_TYPE_SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_FAILED,
+  );
   const activities = ofType(events, EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
   const ended = ofType(
     events,
@@ -176,13 +201,22 @@ function isAtRest(events: HistoryEvent[]): boolean {
 async function atRest(bed: PathBed, workflowIds: string[]): Promise<void> {
   for (const id of workflowIds)
     await eventually(
-      () => bed.env.client.workflow.getHandle(id).fetchHistory().then((h) => h.events ?? []),
+      () =>
+        bed.env.client.workflow
+          .getHandle(id)
+          .fetchHistory()
+          .then((h) => h.events ?? []),
       isAtRest,
     );
 }
 
 /** One webhook, taken in by the payment (and both workflows at rest) before the next comes. */
-async function webhook(bed: PathBed, handle: WorkflowHandle, p: Payment, absorbed: (s: PaymentState) => boolean) {
+async function webhook(
+  bed: PathBed,
+  handle: WorkflowHandle,
+  p: Payment,
+  absorbed: (s: PaymentState) => boolean,
+) {
   await deliverPaymentEvent(bed.env, bed.taskQueue, p);
   await eventually(() => handle.query(paymentStateQuery), absorbed);
   await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(p.id)]);
@@ -191,7 +225,12 @@ async function webhook(bed: PathBed, handle: WorkflowHandle, p: Payment, absorbe
 const hasStatus = (status: string) => (s: PaymentState) => s.providerStatus === status;
 
 /** Both workflows closed: the payment at its outcome, then the entity after its linger. */
-async function endOf(bed: PathBed, handle: WorkflowHandle, entityIds: string[], lingerFromNowMs = ENTITY_LINGER_MS) {
+async function endOf(
+  bed: PathBed,
+  handle: WorkflowHandle,
+  entityIds: string[],
+  lingerFromNowMs = ENTITY_LINGER_MS,
+) {
   await closed(handle, 'the payment');
   await bed.env.sleep(lingerFromNowMs + MIN);
   for (const id of entityIds) await closed(bed.env.client.workflow.getHandle(id), `entity ${id}`);
@@ -213,7 +252,8 @@ async function sleepPastDeadline(bed: PathBed, handle: WorkflowHandle, marginMs:
 async function payoutCompleted(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: id } = await start(bed);
   await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
-  for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
+  for (const s of ['PROCESSING', 'SENT'] as const)
+    await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
 }
@@ -229,7 +269,8 @@ async function payoutCompletedWithEvents(bed: PathBed): Promise<PathRun> {
   await atRest(bed, [eventsId]);
   await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
   await atRest(bed, [eventsId]);
-  for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
+  for (const s of ['PROCESSING', 'SENT'] as const)
+    await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   const run = await endOf(bed, handle, [providerPaymentWorkflowId(id)]);
   await closed(bed.env.client.workflow.getHandle(eventsId), 'the delivery workflow');
@@ -238,9 +279,12 @@ async function payoutCompletedWithEvents(bed: PathBed): Promise<PathRun> {
 
 /** Pulled from the customer's account: PENDING at creation, then PROCESSING → SENT → COMPLETED, 3 webhooks. */
 async function pullCompleted(bed: PathBed): Promise<PathRun> {
-  const request = paymentRequest({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } });
+  const request = paymentRequest({
+    source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' },
+  });
   const { handle, providerPaymentId: id } = await start(bed, request);
-  for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
+  for (const s of ['PROCESSING', 'SENT'] as const)
+    await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
 }
@@ -251,7 +295,9 @@ async function pullCompleted(bed: PathBed): Promise<PathRun> {
  * hands recent PAYINs to their entities (reconcilePayments) runs for all payments at once: not counted here.
  */
 async function payin(bed: PathBed): Promise<PathRun> {
-  const created = await bed.fake.activities().createPayment(paymentRequest() as never, `payin:${Math.random()}`);
+  const created = await bed.fake
+    .activities()
+    .createPayment(paymentRequest() as never, `payin:${Math.random()}`);
   const now = new Date(await bed.env.currentTimeMs()).toISOString();
   const p = bed.fake.set(created.id, {
     type: 'PAYIN',
@@ -287,7 +333,10 @@ async function payin(bed: PathBed): Promise<PathRun> {
 async function requoteCompleted(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: first } = await start(bed);
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
-  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'QUOTE_EXPIRED');
+  await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'QUOTE_EXPIRED',
+  );
   await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(first)]);
   const second = await handle.executeUpdate(requoteUpdate);
   if (second.outcome !== 'CREATED') throw new Error(`requote not created: ${JSON.stringify(second)}`);
@@ -295,7 +344,8 @@ async function requoteCompleted(bed: PathBed): Promise<PathRun> {
   bed.worker.started.add(providerPaymentWorkflowId(id));
   await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(id)]);
   await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
-  for (const s of ['PROCESSING', 'SENT'] as const) await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
+  for (const s of ['PROCESSING', 'SENT'] as const)
+    await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   await closed(handle, 'the payment');
   // past the funding deadlines (the second's is the later), with time for the first entity's read (daily while
@@ -326,7 +376,10 @@ async function expired(bed: PathBed): Promise<PathRun> {
 async function refundedAfterLateFunds(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: id } = await start(bed);
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
-  await eventually(() => handle.query(paymentStateQuery), (s) => s.phase === 'QUOTE_EXPIRED');
+  await eventually(
+    () => handle.query(paymentStateQuery),
+    (s) => s.phase === 'QUOTE_EXPIRED',
+  );
   await atRest(bed, [handle.workflowId, providerPaymentWorkflowId(id)]);
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
@@ -337,7 +390,11 @@ async function failed(bed: PathBed): Promise<PathRun> {
   const { handle, providerPaymentId: id } = await start(bed);
   await webhook(bed, handle, await bed.fake.fund(id, await bed.env.currentTimeMs()), hasStatus('PENDING'));
   await webhook(bed, handle, await bed.fake.advance(id, 'PROCESSING'), hasStatus('PROCESSING'));
-  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'FAILED', 'INVALID_EXTERNAL_ACCOUNT_NUMBER'));
+  await deliverPaymentEvent(
+    bed.env,
+    bed.taskQueue,
+    await bed.fake.advance(id, 'FAILED', 'INVALID_EXTERNAL_ACCOUNT_NUMBER'),
+  );
   return endOf(bed, handle, [providerPaymentWorkflowId(id)]);
 }
 
@@ -371,7 +428,11 @@ export async function startSkeletonWorker(env: TestWorkflowEnvironment) {
  * The pair's entity takes its subscribe signal and waits: P1 never ends it, so it is counted parked, after the
  * subscribe (ending it would take one more signal), and then terminated.
  */
-export async function runSkeleton(env: TestWorkflowEnvironment, taskQueue: string, name: SkeletonName): Promise<PathCount> {
+export async function runSkeleton(
+  env: TestWorkflowEnvironment,
+  taskQueue: string,
+  name: SkeletonName,
+): Promise<PathCount> {
   const key = uniqueWorkflowId('floor');
   const type = name === 'skeleton' ? SKELETON_WORKFLOW_TYPE : SKELETON_PAIR_WORKFLOW_TYPE;
   const workflowId = `${type}:${key}`;

@@ -2,7 +2,12 @@
 // webhook event by signalWithStart as the ingress does, and read the entity's snapshot.
 import type { Payment } from '../../../src/contract';
 import { type ProviderPaymentInput } from '../../../workflows/messages';
-import { providerPaymentEventSignal, providerPaymentSnapshotQuery, providerPaymentWorkflowId, PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../../../workflows/provider-payment/api';
+import {
+  providerPaymentEventSignal,
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+} from '../../../workflows/provider-payment/api';
 import { paymentRequest, type TestBed } from './test-bed';
 
 export function providerPaymentDriver(bed: TestBed) {

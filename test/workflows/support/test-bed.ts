@@ -26,7 +26,6 @@ export interface TestBed {
   ): ReturnType<TestWorkflowEnvironment['client']['workflow']['start']>;
 }
 
-
 /** Registers the jest hooks of one test file and returns its test bed. */
 export function useTestBed(): TestBed {
   let env: TestWorkflowEnvironment;

@@ -10,7 +10,9 @@ export async function createCustomer(
   workflowId: string,
 ): Promise<{ customer: Customer } | { violations: Violation[] }> {
   try {
-    return { customer: await createActivities.createCustomer(body as CreateCustomerRequest, `${workflowId}:create`) };
+    return {
+      customer: await createActivities.createCustomer(body as CreateCustomerRequest, `${workflowId}:create`),
+    };
   } catch (err) {
     const app = applicationFailureOf(err);
     if (app?.nonRetryable) return { violations: providerViolations(app) };

@@ -17,7 +17,10 @@ const { deliverPaymentEvent } = proxyActivities<EventDeliveryActivities>({
 
 export type DeliveryResult = { delivered: true } | { delivered: false; error: string };
 
-export async function deliverOldest(endpointUrl: string | null, event: XborderOutboundEvent): Promise<DeliveryResult> {
+export async function deliverOldest(
+  endpointUrl: string | null,
+  event: XborderOutboundEvent,
+): Promise<DeliveryResult> {
   try {
     await deliverPaymentEvent(endpointUrl, event);
     return { delivered: true };
@@ -25,7 +28,10 @@ export async function deliverOldest(endpointUrl: string | null, event: XborderOu
     if (!(err instanceof ActivityFailure)) throw err;
     const cause = err.cause;
     // the type and message name the status or the network error, never the secret or the receiver's body
-    const error = cause instanceof ApplicationFailure ? `${cause.type ?? 'Error'}: ${cause.message}` : String(cause?.message ?? err.message);
+    const error =
+      cause instanceof ApplicationFailure
+        ? `${cause.type ?? 'Error'}: ${cause.message}`
+        : String(cause?.message ?? err.message);
     return { delivered: false, error };
   }
 }

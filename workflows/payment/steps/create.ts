@@ -35,7 +35,11 @@ function rateQuery(state: PaymentWorkflowState): RateQuery {
 }
 
 /** Rate → fee limit → create → drift limit → live (or, for a requote that lost a race, tracked only). */
-export async function quoteAndCreate(state: PaymentWorkflowState, n: number, checks: CreateChecks = {}): Promise<CreateResult> {
+export async function quoteAndCreate(
+  state: PaymentWorkflowState,
+  n: number,
+  checks: CreateChecks = {},
+): Promise<CreateResult> {
   let rate;
   try {
     // a local activity: a short idempotent read, one workflow task fewer per quote
@@ -97,7 +101,10 @@ async function create(state: PaymentWorkflowState, idempotencyKey: string): Prom
       ...(workflowInfo().priority ? { priority: { ...workflowInfo().priority } } : {}),
     });
     if (!made.followed)
-      state.note('follow-failed', `${made.payment.id}: ${made.error ?? 'signalWithStart failed'}; following by a child start`);
+      state.note(
+        'follow-failed',
+        `${made.payment.id}: ${made.error ?? 'signalWithStart failed'}; following by a child start`,
+      );
     return { payment: made.payment, followed: made.followed };
   } catch (err) {
     const app = applicationFailureOf(err);
@@ -124,13 +131,23 @@ export async function follow(state: PaymentWorkflowState, p: Payment): Promise<v
     subscribers: [state.workflowId],
     ...(events ? { eventsFor: [{ subscriber: state.workflowId, ...events, told: p.status }] } : {}),
   };
-  await startOrSubscribe(PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId(p.id), entityInput, `provider payment ${p.id} (for ${state.workflowId})`, {
-    abandonOnCancel: true,
-    typedSearchAttributes: indexPairs({ status: p.status, providerPaymentId: p.id, customerId: p.customerId }),
-    memo: { ...entityMemo(p, entityInput.subscribers!.length, unknownPaymentValues(p)) },
-    // the entity already runs (a webhook started it): the subscribe carries the events registration instead
-    ...(events ? { subscribeWith: { events } } : {}),
-  });
+  await startOrSubscribe(
+    PROVIDER_PAYMENT_WORKFLOW_TYPE,
+    providerPaymentWorkflowId(p.id),
+    entityInput,
+    `provider payment ${p.id} (for ${state.workflowId})`,
+    {
+      abandonOnCancel: true,
+      typedSearchAttributes: indexPairs({
+        status: p.status,
+        providerPaymentId: p.id,
+        customerId: p.customerId,
+      }),
+      memo: { ...entityMemo(p, entityInput.subscribers!.length, unknownPaymentValues(p)) },
+      // the entity already runs (a webhook started it): the subscribe carries the events registration instead
+      ...(events ? { subscribeWith: { events } } : {}),
+    },
+  );
 }
 
 /** Reads a provider payment an operator named and follows it (NEEDS_ATTENTION resolved). */
@@ -139,12 +156,18 @@ export async function adopt(state: PaymentWorkflowState, id: string, why: string
   try {
     p = await readActivities.getPayment(id);
   } catch (err) {
-    throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `could not read provider payment ${id}: ${String(err)}`);
+    throw refusal(
+      PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+      `could not read provider payment ${id}: ${String(err)}`,
+    );
   }
   // the operator's payment must be this request's: a payment of another customer, amount or account is not adopted
   const differs = adoptionMismatches(state.request, p);
   if (differs.length > 0)
-    throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `provider payment ${id} is not this payment's: ${differs.join('; ')}`);
+    throw refusal(
+      PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+      `provider payment ${id} is not this payment's: ${differs.join('; ')}`,
+    );
   state.track(p, 'operator');
   state.note('adopted', `${id} (${why})`);
   await follow(state, p);

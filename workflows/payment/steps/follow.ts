@@ -2,7 +2,15 @@
 // cancel, then ends, waits or reads (GET) the provider payment; a wait is a `condition()` on the state (state.wake)
 // that ends when something the turn decides on changes, or at the next time to act.
 import type { Payment } from '../../../src/contract';
-import { hasFundsIn, isFunded, isUnfundable, outcomeOf, phaseOf, pullsFromAccount, quoteExpiresAtMs } from '../../payment-rules';
+import {
+  hasFundsIn,
+  isFunded,
+  isUnfundable,
+  outcomeOf,
+  phaseOf,
+  pullsFromAccount,
+  quoteExpiresAtMs,
+} from '../../payment-rules';
 import type { PaymentOutcome } from '../api';
 import type { PaymentWorkflowState } from '../state';
 import { reconcile } from './reconcile';
@@ -26,8 +34,11 @@ export async function followToOutcome(state: PaymentWorkflowState): Promise<Paym
     }
     // after an accepted cancel, with no funds in that can still move
     const listeningAfterCancel =
-      state.cancel?.decision === 'ACCEPTED' && ![...state.tracked.values()].some((t) => isFunded(t) && !isUnfundable(t));
-    const result = listeningAfterCancel ? await listenAfterCancel(state, p) : await awaitFundsOrEnd(state, p, ended);
+      state.cancel?.decision === 'ACCEPTED' &&
+      ![...state.tracked.values()].some((t) => isFunded(t) && !isUnfundable(t));
+    const result = listeningAfterCancel
+      ? await listenAfterCancel(state, p)
+      : await awaitFundsOrEnd(state, p, ended);
     if (result) return result;
   }
 }
@@ -37,7 +48,11 @@ function decidePendingCancel(state: PaymentWorkflowState): void {
   const asked = state.cancel;
   if (asked?.decision !== 'PENDING') return;
   // spec: States and transitions, rule 1 — a pull payment moves its funds when it is created
-  const blocker = state.fundsIn() ? 'funds are in' : state.pulls() ? 'a payment pulled from an account moves its funds when created' : null;
+  const blocker = state.fundsIn()
+    ? 'funds are in'
+    : state.pulls()
+      ? 'a payment pulled from an account moves its funds when created'
+      : null;
   if (blocker) {
     asked.decision = 'REFUSED';
     state.note('cancel-refused', blocker);
@@ -59,7 +74,11 @@ function otherStillMoving(state: PaymentWorkflowState, p: Payment): Payment | un
   return [...state.tracked.values()].find((t) => t.id !== p.id && hasFundsIn(t) && !outcomeOf(t));
 }
 
-async function waitForOtherPayment(state: PaymentWorkflowState, p: Payment, stillMoving: Payment): Promise<void> {
+async function waitForOtherPayment(
+  state: PaymentWorkflowState,
+  p: Payment,
+  stillMoving: Payment,
+): Promise<void> {
   const now = Date.now();
   state.stillMovingSince ??= now;
   if (now >= state.stillMovingSince + STILL_MOVING_LIMIT_MS) {
@@ -126,7 +145,11 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
  * expiry and once at the funding deadline (row 3: the status does not change then), linger after the provider's
  * EXPIRED for a refund or a late funding (rows 4–5); a GET whenever nothing was heard for reconcileEveryMs.
  */
-async function awaitFundsOrEnd(state: PaymentWorkflowState, p: Payment, ended: PaymentOutcome | null): Promise<PaymentOutcome | null> {
+async function awaitFundsOrEnd(
+  state: PaymentWorkflowState,
+  p: Payment,
+  ended: PaymentOutcome | null,
+): Promise<PaymentOutcome | null> {
   state.enterPhase(phaseOf(p, state.isQuoteExpired(p)));
   const now = Date.now();
   let wakeAt = state.lastHeardAt + state.reconcileEveryMs;

@@ -11,7 +11,8 @@ export async function requote(state: PaymentWorkflowState): Promise<PaymentCreat
   const known = updateId === undefined ? undefined : state.requoteNumbers.get(updateId);
   // The server dedupes an update ID it still remembers; one that reaches us again (e.g. after the server
   // forgot it) gets the first answer, never a second run of rate/create that skips every check.
-  const firstAnswer = known !== undefined && updateId !== undefined ? state.requoteAnswers.get(updateId) : undefined;
+  const firstAnswer =
+    known !== undefined && updateId !== undefined ? state.requoteAnswers.get(updateId) : undefined;
   if (firstAnswer) {
     state.note('requote', `requote ${known} asked again with the same update ID: first answer given`);
     return answerOrThrow(firstAnswer);

@@ -3,11 +3,19 @@
 import { condition, workflowInfo } from '@temporalio/workflow';
 import { readActivities } from '../../activity-options';
 import type { Violation } from '../../../src/contract';
-import { PAYMENT_FAILURE_TYPES, type PaymentOutcome, type PaymentState, type ResolveCreateDecision } from '../api';
+import {
+  PAYMENT_FAILURE_TYPES,
+  type PaymentOutcome,
+  type PaymentState,
+  type ResolveCreateDecision,
+} from '../api';
 import { refusal, type PaymentWorkflowState } from '../state';
 import { adopt } from './create';
 
-export async function resolveCreate(state: PaymentWorkflowState, decision: ResolveCreateDecision): Promise<PaymentState> {
+export async function resolveCreate(
+  state: PaymentWorkflowState,
+  decision: ResolveCreateDecision,
+): Promise<PaymentState> {
   const pending = state.attention!;
   if ('noPaymentCreated' in decision) await refuseIfTheServiceHasOne(state);
   if (pending.first) {
@@ -15,7 +23,10 @@ export async function resolveCreate(state: PaymentWorkflowState, decision: Resol
     state.resolution = decision;
     await condition(() => state.resolution === null);
     if (state.attention)
-      throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `could not follow ${JSON.stringify(decision)}: ${state.resolveFailure ?? 'see the timeline'}`);
+      throw refusal(
+        PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+        `could not follow ${JSON.stringify(decision)}: ${state.resolveFailure ?? 'see the timeline'}`,
+      );
     return state.snapshot();
   }
   if ('providerPaymentId' in decision) {
@@ -24,7 +35,11 @@ export async function resolveCreate(state: PaymentWorkflowState, decision: Resol
     // provider payment meanwhile.
     state.resolvingRequote = true;
     try {
-      await adopt(state, decision.providerPaymentId, 'operator: made by a requote whose create outcome was unknown');
+      await adopt(
+        state,
+        decision.providerPaymentId,
+        'operator: made by a requote whose create outcome was unknown',
+      );
     } finally {
       state.resolvingRequote = false;
     }
@@ -37,7 +52,11 @@ export async function resolveCreate(state: PaymentWorkflowState, decision: Resol
  * The first create's outcome is unknown: wait for an operator (or a cancel). Returns the outcome that ends the
  * payment, or null once the operator's payment is adopted and followed.
  */
-export async function awaitOperator(state: PaymentWorkflowState, reason: string, idempotencyKey: string): Promise<PaymentOutcome | null> {
+export async function awaitOperator(
+  state: PaymentWorkflowState,
+  reason: string,
+  idempotencyKey: string,
+): Promise<PaymentOutcome | null> {
   state.attention = { reason, idempotencyKey, first: true };
   state.raise('CREATE_OUTCOME_UNKNOWN', null, `${idempotencyKey}: ${reason}`);
   state.enterPhase('NEEDS_ATTENTION');
@@ -98,7 +117,10 @@ async function refuseIfTheServiceHasOne(state: PaymentWorkflowState): Promise<vo
   try {
     found = await readActivities.findPaymentsLike(state.request, since);
   } catch (err) {
-    throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, `the service could not be searched for this payment just now (${String(err)}): try again`);
+    throw refusal(
+      PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
+      `the service could not be searched for this payment just now (${String(err)}): try again`,
+    );
   }
   const known = new Set(state.tracked.keys());
   const others = (found ?? []).filter((p) => !known.has(p.id));
@@ -107,5 +129,6 @@ async function refuseIfTheServiceHasOne(state: PaymentWorkflowState): Promise<vo
       PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
       `the service has ${others.map((p) => `${p.id} (${p.status})`).join(', ')} for this customer, fitting this request and made since the payment started: resolve with { providerPaymentId } if it is this payment's`,
     );
-  if (found === null) state.note('resolve-unchecked', 'the request names no customer: the service was not searched');
+  if (found === null)
+    state.note('resolve-unchecked', 'the request names no customer: the service was not searched');
 }

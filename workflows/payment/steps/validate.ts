@@ -10,7 +10,10 @@ import type { PaymentWorkflowState } from '../state';
 export async function validateRequest(state: PaymentWorkflowState): Promise<Violation[]> {
   let violations: Violation[];
   try {
-    violations = await localValidateActivities.validatePaymentRequest(state.request, new Date().toISOString());
+    violations = await localValidateActivities.validatePaymentRequest(
+      state.request,
+      new Date().toISOString(),
+    );
   } catch (err) {
     // nothing is created yet: refusing is safe, and the caller may start again
     return [failureViolation('request', err, 'VALIDATION_UNAVAILABLE')];

@@ -11,7 +11,10 @@ export async function forwardCustomer(state: ProviderCustomerState): Promise<voi
   for (const s of [...state.subscribers]) {
     if (state.forwarded.get(s) === sendingVersion) continue;
     try {
-      await getExternalWorkflowHandle(s).signal(customerChangedSignal, { customerId: state.customerId, customer: sending });
+      await getExternalWorkflowHandle(s).signal(customerChangedSignal, {
+        customerId: state.customerId,
+        customer: sending,
+      });
       state.forwarded.set(s, sendingVersion);
     } catch {
       state.subscribers.delete(s);

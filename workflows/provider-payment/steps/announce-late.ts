@@ -33,7 +33,11 @@ function failureCode(p: Payment): string | null {
 }
 
 /** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
-export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredAt: string): Omit<XborderEvent, 'sequence'> {
+export function movedAfterOutcomeEvent(
+  paymentKey: string,
+  p: Payment,
+  occurredAt: string,
+): Omit<XborderEvent, 'sequence'> {
   return {
     id: `${paymentKey}:moved:${p.id}:${moveKey(p)}`,
     type: 'payment.moved_after_outcome',
@@ -46,7 +50,9 @@ export function movedAfterOutcomeEvent(paymentKey: string, p: Payment, occurredA
       providerPaymentId: p.id,
       providerStatus: p.status,
       source: p.source ? { amount: p.source.amount, currencyCode: p.source.currencyCode } : null,
-      destination: p.destination ? { amount: p.destination.amount, currencyCode: p.destination.currencyCode } : null,
+      destination: p.destination
+        ? { amount: p.destination.amount, currencyCode: p.destination.currencyCode }
+        : null,
       fee: p.fee ?? null,
       quote: null,
       fundingInstructions: null,
@@ -74,10 +80,15 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
       events.told = key;
       continue;
     }
-    if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus)) continue;
+    if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus))
+      continue;
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
     events.told = key;
-    await handOverLatePaymentEvent(events.paymentKey, events.endpointUrl, movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()));
+    await handOverLatePaymentEvent(
+      events.paymentKey,
+      events.endpointUrl,
+      movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()),
+    );
   }
 }
 
@@ -98,6 +109,9 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
     const { subscriber, ...events } = found;
     state.eventsFor.set(subscriber, events);
   } catch (err) {
-    log.warn('events registration of a closed payment not found; a move after its outcome is not announced', { providerPaymentId: state.id, error: String(err) });
+    log.warn('events registration of a closed payment not found; a move after its outcome is not announced', {
+      providerPaymentId: state.id,
+      error: String(err),
+    });
   }
 }

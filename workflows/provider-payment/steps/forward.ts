@@ -25,7 +25,11 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
       if (events) events.told = moveKey(sending);
     } catch (err) {
       // the subscriber is gone (completed or cancelled): stop telling it
-      log.info('subscriber unreachable; removed', { providerPaymentId: state.id, subscriber, error: String(err) });
+      log.info('subscriber unreachable; removed', {
+        providerPaymentId: state.id,
+        subscriber,
+        error: String(err),
+      });
       state.subscribers.delete(subscriber);
       state.forwarded.delete(subscriber);
     }

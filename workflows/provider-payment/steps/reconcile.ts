@@ -22,7 +22,10 @@ export async function reconcile(state: ProviderPaymentState): Promise<void> {
   } catch (err) {
     if (saysNoSuchPayment(err)) state.notFound(judging);
     else state.holdAgain(judging);
-    log.warn('reconciliation read failed; will try again', { providerPaymentId: state.id, error: String(err) });
+    log.warn('reconciliation read failed; will try again', {
+      providerPaymentId: state.id,
+      error: String(err),
+    });
   } finally {
     state.lastHeardAt = Date.now();
   }
@@ -42,6 +45,9 @@ export async function confirmHeldPushes(state: ProviderPaymentState): Promise<vo
     if (saysNoSuchPayment(err)) return state.notFound(judging);
     state.holdAgain(judging);
     state.confirmNotBefore = Date.now() + CONFIRM_RETRY_MS;
-    log.warn('confirming read failed; pushed final status stays held', { providerPaymentId: state.id, error: String(err) });
+    log.warn('confirming read failed; pushed final status stays held', {
+      providerPaymentId: state.id,
+      error: String(err),
+    });
   }
 }

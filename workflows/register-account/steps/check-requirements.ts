@@ -7,7 +7,9 @@ import type { RegisterAccountInput } from '../api';
 import { requirementViolations } from '../requirements';
 
 /** The query the caller gave, else the bank's (or the holder's) country and the account's currency. */
-export function requirementsQueryOf(input: RegisterAccountInput): { bankCountryCode: string; currencyCode: string } | null {
+export function requirementsQueryOf(
+  input: RegisterAccountInput,
+): { bankCountryCode: string; currencyCode: string } | null {
   if (input.requirementsQuery) return input.requirementsQuery;
   const body = input.account as {
     currencyCode?: string;
@@ -26,7 +28,8 @@ export async function checkRequirements(input: RegisterAccountInput): Promise<Vi
       {
         path: 'requirementsQuery',
         rule: 'REQUIREMENTS_QUERY_UNKNOWN',
-        message: 'give requirementsQuery (bankCountryCode, currencyCode) or bank.countryCode and currencyCode',
+        message:
+          'give requirementsQuery (bankCountryCode, currencyCode) or bank.countryCode and currencyCode',
       },
     ];
   try {

@@ -5,9 +5,15 @@ import { createActivities } from '../../activity-options';
 import { applicationFailureOf, providerViolations } from '../../failures';
 import type { RegisterAccountResult } from '../api';
 
-export async function createAccount(body: Record<string, unknown>, workflowId: string): Promise<RegisterAccountResult> {
+export async function createAccount(
+  body: Record<string, unknown>,
+  workflowId: string,
+): Promise<RegisterAccountResult> {
   try {
-    const account = await createActivities.createAccount(body as CreateAccountRequest, `${workflowId}:create`);
+    const account = await createActivities.createAccount(
+      body as CreateAccountRequest,
+      `${workflowId}:create`,
+    );
     return { outcome: 'REGISTERED', account };
   } catch (err) {
     const app = applicationFailureOf(err);

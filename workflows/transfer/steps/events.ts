@@ -21,7 +21,11 @@ export interface TransferEventEmitter {
    * `outcome`: the transfer's, when this change ends it; `code`: see XborderTransferEventDataSchema (never a
    * customer's or an account's id or data). Never waits.
    */
-  emit(type: XborderTransferEventType, progress: TransferProgress, detail?: { outcome?: string; code?: string | null }): void;
+  emit(
+    type: XborderTransferEventType,
+    progress: TransferProgress,
+    detail?: { outcome?: string; code?: string | null },
+  ): void;
   /** Resolves when every event emitted so far is handed over: await it before the workflow returns. */
   settled(): Promise<void>;
 }

@@ -19,8 +19,15 @@ import { transferPaymentKey } from './events';
 import { stepOutcome } from './run-step';
 
 /** The payment's request: the caller's, with the customer and the destination account of the steps before. */
-function paymentInput(input: TransferInput, paymentKey: string, customerId: string, accountId: string): PaymentInput {
-  const request = input.payment.request as Record<string, unknown> & { destination?: Record<string, unknown> };
+function paymentInput(
+  input: TransferInput,
+  paymentKey: string,
+  customerId: string,
+  accountId: string,
+): PaymentInput {
+  const request = input.payment.request as Record<string, unknown> & {
+    destination?: Record<string, unknown>;
+  };
   return {
     paymentKey,
     request: { ...request, customerId, destination: { ...(request.destination ?? {}), accountId } },
@@ -38,10 +45,12 @@ function paymentInput(input: TransferInput, paymentKey: string, customerId: stri
 function passCancelOn(root: CancellationScope, progress: TransferProgress, paymentId: string): void {
   root.cancelRequested.catch(() => {
     progress.state.cancelRequested = true;
-    void CancellationScope.nonCancellable(() => getExternalWorkflowHandle(paymentId).cancel()).catch((err: unknown) => {
-      // the payment already closed: nothing to cancel
-      log.info('cancel request not delivered to the payment', { paymentId, error: String(err) });
-    });
+    void CancellationScope.nonCancellable(() => getExternalWorkflowHandle(paymentId).cancel()).catch(
+      (err: unknown) => {
+        // the payment already closed: nothing to cancel
+        log.info('cancel request not delivered to the payment', { paymentId, error: String(err) });
+      },
+    );
   });
 }
 
@@ -58,7 +67,8 @@ export async function payStep(
   progress.state.paymentWorkflowId = paymentId;
   progress.result.paymentWorkflowId = paymentId;
   const root = CancellationScope.current();
-  if (root.consideredCancelled) throw new CancelledFailure('the transfer was cancelled before its payment started');
+  if (root.consideredCancelled)
+    throw new CancelledFailure('the transfer was cancelled before its payment started');
   passCancelOn(root, progress, paymentId);
   // The non-cancellable scope: the transfer follows its payment to its real outcome whatever happens to it.
   return CancellationScope.nonCancellable(async () => {

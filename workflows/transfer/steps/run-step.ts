@@ -47,7 +47,10 @@ export interface StepStartOptions {
  * attached to instead of failing the transfer. A cancel of the transfer does not cancel a step (ABANDON): its
  * record is created once either way, and a retry attaches to it.
  */
-export async function runStep<R>(workflowId: string, run: (options: StepStartOptions) => Promise<R>): Promise<R> {
+export async function runStep<R>(
+  workflowId: string,
+  run: (options: StepStartOptions) => Promise<R>,
+): Promise<R> {
   try {
     return await run({
       workflowId,

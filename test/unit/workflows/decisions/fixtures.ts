@@ -18,7 +18,14 @@ export function snapshot(status: string, stamps: Stamps = {}, patch: Partial<Pay
     status,
     error: null,
     source: { ...p.source, accountId: null },
-    lifecycle: { createdAt: T0, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null, ...stamps },
+    lifecycle: {
+      createdAt: T0,
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+      ...stamps,
+    },
     ...patch,
   } as Payment;
 }

@@ -16,11 +16,22 @@ const T0 = '2026-01-05T10:00:00.000Z';
 const T1 = '2026-01-05T11:00:00.000Z';
 const T2 = '2026-01-05T12:00:00.000Z';
 
-function p(status: string, lifecycle: Partial<Payment['lifecycle']> = {}, over: Record<string, unknown> = {}): Payment {
+function p(
+  status: string,
+  lifecycle: Partial<Payment['lifecycle']> = {},
+  over: Record<string, unknown> = {},
+): Payment {
   return {
     id: 'pay_1',
     status,
-    lifecycle: { createdAt: T0, sentAt: null, completedAt: null, expiredAt: null, refundedAt: null, ...lifecycle },
+    lifecycle: {
+      createdAt: T0,
+      sentAt: null,
+      completedAt: null,
+      expiredAt: null,
+      refundedAt: null,
+      ...lifecycle,
+    },
     source: { amount: 100, currencyCode: 'USD' },
     destination: { amount: 90, currencyCode: 'EUR' },
     fee: 1,
@@ -63,7 +74,9 @@ describe('bearsOut: the read decides whether the push was true', () => {
   it('a read that moved past the push (the push was late)', () => {
     expect(bearsOut(p('SENT', { sentAt: T1 }), p('PENDING'))).toBe(true);
     expect(bearsOut(p('PROCESSING'), p('PENDING'))).toBe(true);
-    expect(bearsOut(p('REFUNDED', { completedAt: T1, refundedAt: T2 }), p('COMPLETED', { completedAt: T1 }))).toBe(true);
+    expect(
+      bearsOut(p('REFUNDED', { completedAt: T1, refundedAt: T2 }), p('COMPLETED', { completedAt: T1 })),
+    ).toBe(true);
   });
   it('a timestamp the service does not have', () => {
     expect(bearsOut(p('PROCESSING'), p('PROCESSING', { refundedAt: T1 }))).toBe(false);
@@ -85,10 +98,14 @@ describe('bearsOut: the read decides whether the push was true', () => {
     expect(bearsOut(p('PENDING'), p('PENDING', {}, over))).toBe(false);
   });
   it('the same error code written either way is the same figure', () => {
-    expect(bearsOut(p('FAILED', {}, { error: { code: 'X', message: 'a' } }), p('FAILED', {}, { error: 'X' }))).toBe(true);
+    expect(
+      bearsOut(p('FAILED', {}, { error: { code: 'X', message: 'a' } }), p('FAILED', {}, { error: 'X' })),
+    ).toBe(true);
   });
   it('more timestamps on the read under the same status: moved on, not the same', () => {
-    expect(bearsOut(p('EXPIRED', { expiredAt: T1, refundedAt: T2 }), p('EXPIRED', { expiredAt: T1 }))).toBe(true);
+    expect(bearsOut(p('EXPIRED', { expiredAt: T1, refundedAt: T2 }), p('EXPIRED', { expiredAt: T1 }))).toBe(
+      true,
+    );
   });
 });
 

@@ -16,11 +16,15 @@ function rate(mid: unknown, fee?: unknown): Rate {
     invertedMidMarketRate: 1,
     serviceFee: { fixed: 0, variable: 0 },
     developerFee: { fixed: 0, variable: 0 },
-    calculatedAmount: fee === undefined ? undefined : { description: '', sourceAmount: 100, destinationAmount: 90, totalFeeInSourceCurrency: fee },
+    calculatedAmount:
+      fee === undefined
+        ? undefined
+        : { description: '', sourceAmount: 100, destinationAmount: 90, totalFeeInSourceCurrency: fee },
     quoteId: 'q',
   } as unknown as Rate;
 }
-const quoted = (exchangeRate: unknown) => snapshot('AWAITING_FUNDS', {}, { quote: { exchangeRate, expiresAt: '2026-11-20T12:15:00.000Z' } as never });
+const quoted = (exchangeRate: unknown) =>
+  snapshot('AWAITING_FUNDS', {}, { quote: { exchangeRate, expiresAt: '2026-11-20T12:15:00.000Z' } as never });
 
 describe('fee limit (maxTotalFee)', () => {
   it('a fee above the limit is refused, naming the field, the fee and the limit', () => {
@@ -71,7 +75,11 @@ describe('rate drift: distance of the quote from the mid-market rate, relative t
 
 describe('funding deadline', () => {
   it('none for a payment pulled from an account (rule 1)', () => {
-    const pulled = snapshot('AWAITING_FUNDS', {}, { source: { ...snapshot('SENT').source, accountId: 'acc_v' } });
+    const pulled = snapshot(
+      'AWAITING_FUNDS',
+      {},
+      { source: { ...snapshot('SENT').source, accountId: 'acc_v' } },
+    );
     expect(fundingDeadlineOf(pulled)).toBeNull();
   });
   it('none without a valid createdAt', () => {
@@ -81,7 +89,9 @@ describe('funding deadline', () => {
   });
   it('before 2026-03-30, the quote expiry (rule 2); none when the quote has no valid expiry', () => {
     const old = { createdAt: '2026-03-20T12:00:00.000Z' };
-    expect(fundingDeadlineOf(snapshot('AWAITING_FUNDS', old, { quote: { exchangeRate: 1, expiresAt: 'soon' } }))).toBeNull();
+    expect(
+      fundingDeadlineOf(snapshot('AWAITING_FUNDS', old, { quote: { exchangeRate: 1, expiresAt: 'soon' } })),
+    ).toBeNull();
     expect(fundingDeadlineOf(snapshot('AWAITING_FUNDS', old, { quote: undefined as never }))).toBeNull();
     expect(quoteExpiresAtMs(snapshot('AWAITING_FUNDS', old, { quote: undefined as never }))).toBeNull();
   });

@@ -13,16 +13,18 @@ import { snapshot, T1, T2, T3, withoutLifecycle } from './fixtures';
 
 describe('the failure code an outcome carries (spec: Errors 3; error type not shown)', () => {
   it('is the error itself when the error is a string', () => {
-    expect(failureCodeOf(snapshot('FAILED', {}, { error: 'RFI_NOT_ANSWERED_IN_TIME' as never }))).toBe('RFI_NOT_ANSWERED_IN_TIME');
+    expect(failureCodeOf(snapshot('FAILED', {}, { error: 'RFI_NOT_ANSWERED_IN_TIME' as never }))).toBe(
+      'RFI_NOT_ANSWERED_IN_TIME',
+    );
     expect(outcomeOf(snapshot('FAILED', {}, { error: 'RFI_NOT_ANSWERED_IN_TIME' as never }))).toMatchObject({
       outcome: 'FAILED',
       code: 'RFI_NOT_ANSWERED_IN_TIME',
     });
   });
   it('is the string code of an error object', () => {
-    expect(failureCodeOf(snapshot('FAILED', {}, { error: { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' } as never }))).toBe(
-      'FUNDS_RETURNED_BY_RECEIVING_BANK',
-    );
+    expect(
+      failureCodeOf(snapshot('FAILED', {}, { error: { code: 'FUNDS_RETURNED_BY_RECEIVING_BANK' } as never })),
+    ).toBe('FUNDS_RETURNED_BY_RECEIVING_BANK');
   });
   it('is none when there is no error, or its code is not a string', () => {
     expect(failureCodeOf(snapshot('FAILED'))).toBeNull();
@@ -46,7 +48,10 @@ describe('refunded: status REFUNDED, or refundedAt on a payment that did not fai
       { error: { code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' } as never },
     );
     expect(phaseOf(late, true)).toBe('REFUNDED');
-    expect(outcomeOf(late)).toMatchObject({ outcome: 'REFUNDED', code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED' });
+    expect(outcomeOf(late)).toMatchObject({
+      outcome: 'REFUNDED',
+      code: 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED',
+    });
   });
   it('a snapshot without a lifecycle object is neither refunded nor known funded', () => {
     const bare = withoutLifecycle(snapshot('AWAITING_FUNDS'));
@@ -56,13 +61,19 @@ describe('refunded: status REFUNDED, or refundedAt on a payment that did not fai
 });
 
 describe('funds are known in: a funded status, or lifecycle.sentAt (row 2)', () => {
-  it.each(['PENDING', 'PROCESSING', 'SENT', 'COMPLETED'])('%s: funds are in, so it can no longer be unfundable', (status) => {
-    expect(hasFundsIn(snapshot(status))).toBe(true);
-    expect(isUnfundable(snapshot(status))).toBe(false);
-  });
-  it.each(['AWAITING_FUNDS', 'EXPIRED', 'FAILED', 'ON_HOLD'])('%s without sentAt: no funds known in', (status) => {
-    expect(hasFundsIn(snapshot(status))).toBe(false);
-  });
+  it.each(['PENDING', 'PROCESSING', 'SENT', 'COMPLETED'])(
+    '%s: funds are in, so it can no longer be unfundable',
+    (status) => {
+      expect(hasFundsIn(snapshot(status))).toBe(true);
+      expect(isUnfundable(snapshot(status))).toBe(false);
+    },
+  );
+  it.each(['AWAITING_FUNDS', 'EXPIRED', 'FAILED', 'ON_HOLD'])(
+    '%s without sentAt: no funds known in',
+    (status) => {
+      expect(hasFundsIn(snapshot(status))).toBe(false);
+    },
+  );
   it('sentAt on an EXPIRED payment (legacy late funding, row 5): funds are in', () => {
     expect(hasFundsIn(snapshot('EXPIRED', { expiredAt: T1, sentAt: T2 }))).toBe(true);
   });
@@ -76,7 +87,11 @@ describe('unfundable: only the provider says so (row 1), with no funds in', () =
 
 describe('a payment pulled from an account (rule 1)', () => {
   it('pulls when source.accountId is given, and not when the source or its account is missing', () => {
-    expect(pullsFromAccount(snapshot('AWAITING_FUNDS', {}, { source: { ...snapshot('SENT').source, accountId: 'acc_v' } }))).toBe(true);
+    expect(
+      pullsFromAccount(
+        snapshot('AWAITING_FUNDS', {}, { source: { ...snapshot('SENT').source, accountId: 'acc_v' } }),
+      ),
+    ).toBe(true);
     expect(pullsFromAccount(snapshot('AWAITING_FUNDS'))).toBe(false);
     expect(pullsFromAccount({})).toBe(false);
     expect(pullsFromAccount({ source: null })).toBe(false);

@@ -44,7 +44,9 @@ describe('compareSnapshots: with the same timestamps, the status order decides',
   it('a status the contract does not name is news after any known status, even one further along (rule 3: not shown)', () => {
     const onHold = snapshot('ON_HOLD');
     expect(compareSnapshots(snapshot('PROCESSING'), onHold)).toBe('NEWER');
-    expect(compareSnapshots(snapshot('SENT', { sentAt: T1 }), snapshot('ON_HOLD', { sentAt: T1 }))).toBe('NEWER');
+    expect(compareSnapshots(snapshot('SENT', { sentAt: T1 }), snapshot('ON_HOLD', { sentAt: T1 }))).toBe(
+      'NEWER',
+    );
     expect(compareSnapshots(onHold, snapshot('PROCESSING'))).toBe('NEWER');
     expect(compareSnapshots(onHold, { ...onHold })).toBe('SAME');
   });
@@ -63,12 +65,24 @@ describe('mergePayment', () => {
     expect(merged.payment.status).toBe('COMPLETED');
   });
   it('an older or the same snapshot changes nothing and moves no status', () => {
-    expect(mergePayment(completed, sent)).toEqual({ payment: completed, changed: false, statusChanged: false });
-    expect(mergePayment(completed, { ...completed })).toEqual({ payment: completed, changed: false, statusChanged: false });
+    expect(mergePayment(completed, sent)).toEqual({
+      payment: completed,
+      changed: false,
+      statusChanged: false,
+    });
+    expect(mergePayment(completed, { ...completed })).toEqual({
+      payment: completed,
+      changed: false,
+      statusChanged: false,
+    });
   });
   it('new content under the same status is a change, not a move of status', () => {
     const traced = snapshot('SENT', { sentAt: T1 }, { tracking: { ...sent.tracking, traceNumber: 'TR-9' } });
-    expect(mergePayment(sent, traced)).toMatchObject({ changed: true, statusChanged: false, payment: traced });
+    expect(mergePayment(sent, traced)).toMatchObject({
+      changed: true,
+      statusChanged: false,
+      payment: traced,
+    });
   });
   it('a refund after EXPIRED keeps the status and adds refundedAt: a change, not a move of status (row 4)', () => {
     const expired = snapshot('EXPIRED', { expiredAt: T1 });
