@@ -109,3 +109,30 @@ describe('late events after the linger', () => {
     );
   });
 });
+
+describe('the evidence, when the service told of several payments', () => {
+  const two = [payment(), payment({ id: 'pay_2', status: 'PENDING' })];
+  it('names every one', () => {
+    expect(resolveContradiction({ noPaymentCreated: true, reason: 'r' }, two)).toContain(
+      'pay_1 (COMPLETED), pay_2 (PENDING)',
+    );
+  });
+  it('any one of them may be adopted', () => {
+    expect(resolveContradiction({ providerPaymentId: 'pay_2' }, two)).toBeNull();
+  });
+  it('names what the payment has, and reads one without source or destination without crashing', () => {
+    expect(
+      adoptionMismatches(
+        request,
+        payment({ source: { amount: 999, currencyCode: 'USD', accountId: null } }),
+      )[0],
+    ).toBe('source.amount: the request has 1000, pay_1 has 999');
+    const bare = { id: 'pay_1', customerId: 'cus_1' } as unknown as Payment;
+    expect(adoptionMismatches(request, bare).map((d) => d.split(':')[0])).toEqual([
+      'source.currencyCode',
+      'source.amount',
+      'destination.currencyCode',
+      'destination.accountId',
+    ]);
+  });
+});

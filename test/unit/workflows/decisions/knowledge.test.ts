@@ -137,3 +137,26 @@ describe('moveKey and what is told after the outcome', () => {
     expect(mayHaveMovedAfterOutcome(p('EXPIRED', { expiredAt: T1 }))).toBe(false);
   });
 });
+
+describe('bearsOut, edge cases a review would miss', () => {
+  it('a read that moved on by status but lacks a timestamp the push claimed does not bear it out', () => {
+    // an inconsistent pair: the read has sentAt/completedAt the push lacks, the push has refundedAt the read lacks
+    expect(
+      bearsOut(p('COMPLETED', { sentAt: T1, completedAt: T2 }), p('PROCESSING', { refundedAt: T1 })),
+    ).toBe(false);
+    expect(bearsOut(p('SENT', { sentAt: T1 }), p('PROCESSING', { refundedAt: T1 }))).toBe(false);
+  });
+  it('a read that moved on bears the push out whatever its figures became', () => {
+    expect(bearsOut(p('SENT', { sentAt: T1 }, { fee: 2 }), p('PENDING'))).toBe(true);
+  });
+  it('two fees, both set, are two figures', () => {
+    expect(bearsOut(p('PENDING', {}, { fee: 1 }), p('PENDING', {}, { fee: 2 }))).toBe(false);
+  });
+  it('a payment without source, destination or lifecycle is read, never a crash', () => {
+    const bare = { id: 'pay_1', status: 'PENDING' } as unknown as Payment;
+    expect(bearsOut(bare, bare)).toBe(true);
+    expect(moveKey(bare)).toBe('PENDING');
+    expect(mayHaveMovedAfterOutcome(bare)).toBe(false);
+    expect(mayHaveMovedAfterOutcome({ id: 'pay_1', status: 'REFUNDED' } as unknown as Payment)).toBe(true);
+  });
+});
