@@ -462,6 +462,18 @@ export class PaymentEngine {
     return p;
   }
 
+  /**
+   * Control API: the service holds an unfunded payment under a status the spec does not name ("The complete set of
+   * status values: not shown", States and transitions), e.g. ON_HOLD: its GET and its webhook both say so. For
+   * tests of values the contract does not know; the payment stays there until it is funded or expires.
+   */
+  holdUnder(id: string, status: string, atMs = this.core.clock.nowMs()): Payment {
+    const p = this.get(id);
+    if (p.status !== 'AWAITING_FUNDS') throw invalidState(p, 'hold');
+    this.transition(p, status as PaymentStatus, atMs);
+    return p;
+  }
+
   /** Control API / magic value: funds returned by the receiving bank after SENT or COMPLETED → REFUNDED. */
   returnFunds(id: string, atMs = this.core.clock.nowMs()): Payment {
     const p = this.get(id);

@@ -1,3 +1,4 @@
+import { PAYMENT_STATUSES } from '../../contract/enums';
 import { z } from 'zod';
 import { FAILURE_CODES, zodIssuesToViolations } from '../../contract';
 import { parseIsoDuration } from '../clock';
@@ -23,6 +24,16 @@ const FundBodySchema = z.object({
   transactionHash: z.string().optional(),
 });
 const FailBodySchema = z.object({ code: z.enum(FAILURE_CODES) });
+/** a status the contract does not name (an upper-case word), never one it does */
+const HoldBodySchema = z.object({
+  status: z
+    .string()
+    .regex(/^[A-Z][A-Z_]{1,39}$/)
+    .refine(
+      (s) => !(PAYMENT_STATUSES as readonly string[]).includes(s),
+      'a status the contract names: use the other control routes',
+    ),
+});
 const ReviewBodySchema = z.object({ outcome: z.enum(['APPROVED', 'REJECTED']) });
 // Standard Webhooks secrets (docs/spec-gaps.md, Events 5): whsec_ and a base64 key of 24 bytes or more.
 const WebhookSecretBodySchema = z
@@ -71,6 +82,9 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
   );
   r.post('/sandbox/payments/:id/fail', ({ params, body }) =>
     ok(payments.present(payments.fail(params.id!, parse(FailBodySchema, body).code), true)),
+  );
+  r.post('/sandbox/payments/:id/hold', ({ params, body }) =>
+    ok(payments.present(payments.holdUnder(params.id!, parse(HoldBodySchema, body).status), true)),
   );
   r.post('/sandbox/payments/:id/return', ({ params }) =>
     ok(payments.present(payments.returnFunds(params.id!), true)),
