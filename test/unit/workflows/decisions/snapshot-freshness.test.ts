@@ -123,3 +123,24 @@ describe('BoundedIdSet: dedupe of event ids carried over continue-as-new', () =>
     expect(set.add('a')).toBe(true);
   });
 });
+
+describe('compareSnapshots: a status the contract does not name (States and transitions: the set is not shown)', () => {
+  it('to or from one, on the way, is news', () => {
+    expect(compareSnapshots(snapshot('PENDING'), snapshot('ON_HOLD'))).toBe('NEWER');
+    expect(compareSnapshots(snapshot('ON_HOLD'), snapshot('PROCESSING'))).toBe('NEWER');
+    expect(compareSnapshots(snapshot('ON_HOLD'), snapshot('ON_HOLD'))).toBe('SAME');
+  });
+  it('a final named status is never left for one without a new timestamp: a stale read landing late', () => {
+    const failed = snapshot('FAILED');
+    expect(compareSnapshots(failed, snapshot('ON_HOLD'))).toBe('STALE');
+    expect(mergePayment(failed, snapshot('ON_HOLD'))).toMatchObject({ changed: false, payment: failed });
+    const completed = snapshot('COMPLETED', { sentAt: T1, completedAt: T2 });
+    expect(compareSnapshots(completed, snapshot('ON_HOLD', { sentAt: T1, completedAt: T2 }))).toBe('STALE');
+  });
+  it('a move after a final named status carries a timestamp, and is news even under an unnamed status', () => {
+    const completed = snapshot('COMPLETED', { sentAt: T1, completedAt: T2 });
+    expect(
+      compareSnapshots(completed, snapshot('RETURNED', { sentAt: T1, completedAt: T2, refundedAt: T3 })),
+    ).toBe('NEWER');
+  });
+});
