@@ -14,6 +14,13 @@ import {
 } from '../../workflows/reconciliation-report/api';
 import type { LocalStack } from '../../src/cli/stack';
 import { startPayment } from '../../src/client/payments';
+import { amountsMemo } from '../../src/report/memo';
+import {
+  awaitCreatedUpdate,
+  PAYMENT_WORKFLOW_TYPE,
+  paymentWorkflowId,
+  type PaymentOutcome,
+} from '../../workflows/payment/api';
 import type { ReconciliationReport } from '../../src/report/types';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { freePort } from '../support/ports';
@@ -44,16 +51,14 @@ async function completedPayment(
   events = false,
 ): Promise<{ key: string; providerPaymentId: string }> {
   const key = uniqueKey(prefix);
-  const started = await startPayment(
-    stack.client,
-    {
-      paymentKey: key,
-      request: demoPaymentRequest(key, 40),
-      options: { reconcileEveryMs: 1_000 },
-      ...(events ? { events: {} } : {}),
-    },
-    { taskQueue: stack.taskQueue },
-  );
+  const input = {
+    paymentKey: key,
+    request: demoPaymentRequest(key, 40),
+    options: { reconcileEveryMs: 1_000 },
+  };
+  const started = events
+    ? await startedBeforeTheEndpointWent(input)
+    : await startPayment(stack.client, input, { taskQueue: stack.taskQueue });
   if (started.created.outcome !== 'CREATED')
     throw new Error(`not created: ${JSON.stringify(started.created)}`);
   await got.post(`${stack.sandbox.url}/sandbox/payments/${started.created.providerPaymentId}/fund`, {
@@ -62,6 +67,26 @@ async function completedPayment(
   });
   expect((await started.result()).outcome).toBe('COMPLETED');
   return { key, providerPaymentId: started.created.providerPaymentId };
+}
+
+/**
+ * A payment that asked for events its worker cannot deliver. startPayment refuses such a start now
+ * (EVENTS_NOT_DELIVERABLE, nothing started): this is one started while an endpoint was still configured, started the
+ * way startPayment starts it (the same input and amounts memo) without that check.
+ */
+async function startedBeforeTheEndpointWent(input: {
+  paymentKey: string;
+  request: ReturnType<typeof demoPaymentRequest>;
+  options: { reconcileEveryMs: number };
+}) {
+  const handle = await stack.client.workflow.start(PAYMENT_WORKFLOW_TYPE, {
+    workflowId: paymentWorkflowId(input.paymentKey),
+    taskQueue: stack.taskQueue,
+    args: [{ ...input, events: {} }],
+    memo: amountsMemo(input.request),
+  });
+  const created = await handle.executeUpdate(awaitCreatedUpdate);
+  return { created, result: () => handle.result() as Promise<PaymentOutcome> };
 }
 
 function xborder(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
