@@ -26,6 +26,7 @@ it('no duplicate, no lost payment, no wrong outcome, no unreconciled webhook und
     'webhook-storm/cluster',
     'deploy-storm/cluster',
     'deploy-too-early/cluster',
+    'deploy-compose/cluster',
     'bad-input/cluster',
     'server-sigkill/dev-server',
     'receiver-outage/dev-server',
