@@ -1,6 +1,7 @@
 // The worker's outbound-event endpoints from the environment (docs/outbound-events.md, "Configuration"). Parsed
 // with zod at start: an invalid URL or secret stops the worker with the variable named, never the value; a secret
 // published in the repository or a placeholder is refused like every other secret (src/security/known-secrets.ts).
+import { withSecretFiles } from '../src/support/secret-files';
 import { z } from 'zod';
 import { EventEndpointUrlSchema } from '../src/contract/outbound-events';
 import { refuseKnownSecrets } from '../src/security/known-secrets';
@@ -48,7 +49,9 @@ function secretsOf(variable: string, raw: string): string[] {
   return parsed.data;
 }
 
-export function eventsConfigFromEnv(env: NodeJS.ProcessEnv): EventDeliveryConfig {
+export function eventsConfigFromEnv(given: NodeJS.ProcessEnv): EventDeliveryConfig {
+  // XBORDER_EVENTS_SECRETS_FILE / XBORDER_EVENTS_ENDPOINTS_FILE: from mounted files (src/support/secret-files.ts)
+  const env = withSecretFiles(given, ['XBORDER_EVENTS_SECRETS', 'XBORDER_EVENTS_ENDPOINTS'], 'worker');
   const parsed = EventsEnvSchema.safeParse(env);
   if (!parsed.success) refuse(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const e = parsed.data;

@@ -1,4 +1,5 @@
 // The codec server's configuration from the environment (the keys from XBORDER_CODEC_KEYS(_FILE), as the worker's).
+import { withSecretFiles } from '../support/secret-files';
 import { z } from 'zod';
 import { refuseKnownSecrets } from '../security/known-secrets';
 import { codecKeysFromEnv, type CodecKeysJson } from './keys';
@@ -46,7 +47,9 @@ export interface CodecServerConfig {
 }
 
 /** The codec server's configuration, read by its entry (src/codec/main.ts, `xborder codec-server`). */
-export function codecServerConfigFromEnv(env: Environment): CodecServerConfig {
+export function codecServerConfigFromEnv(given: Environment): CodecServerConfig {
+  // XBORDER_CODEC_SERVER_TOKENS_FILE: the tokens from a mounted file (src/support/secret-files.ts)
+  const env = withSecretFiles(given, ['XBORDER_CODEC_SERVER_TOKENS'], 'codec server');
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');

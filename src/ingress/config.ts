@@ -4,6 +4,7 @@ import { refuseKnownSecrets } from '../security/known-secrets';
 import { codecConfigFromEnv, type CodecConfig } from '../codec/data-converter';
 import { ingressTelemetryConfigFromEnv, type IngressTelemetryConfig } from '../telemetry/ingress-telemetry';
 import { tracingConfigFromEnv, type TracingConfig } from '../telemetry/tracing';
+import { withSecretFiles } from '../support/secret-files';
 import { parseEnvironment, type Environment } from '../support/environment';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -67,7 +68,9 @@ export interface IngressConfig {
   bodyTimeoutMs: number;
 }
 
-export function ingressConfigFromEnv(env: Environment): IngressConfig {
+export function ingressConfigFromEnv(given: Environment): IngressConfig {
+  // XBORDER_WEBHOOK_SECRETS_FILE: the secrets from a mounted file (src/support/secret-files.ts)
+  const env = withSecretFiles(given, ['XBORDER_WEBHOOK_SECRETS'], 'ingress');
   const e = parseEnvironment(IngressEnvSchema, env, 'ingress');
   const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',')
     .map((s) => s.trim())
