@@ -147,7 +147,8 @@ const HOSTILE_REQUESTS = [
   dir,
   path.join(dir, 'missing.json'),
   '/dev/null',
-  '-',
+  // not '-': that is `--request -`, the request read from standard input, which is valid, and a jest worker's stdin
+  // is a pipe that never ends (readFileSync(0) would wait for ever)
   '--json',
 ];
 /** Not a number ≥ 0 (so neither a fee, a drift, a duration nor a port). */
