@@ -17,8 +17,13 @@ import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 /** Same string as PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN of workflows/payment/api.ts. */
 export const CREATE_OUTCOME_UNKNOWN = 'CREATE_OUTCOME_UNKNOWN';
 
-/** How many of a customer's payments findPaymentsLike reads at most (newest first is not shown: all are read). */
-const FIND_LIKE_MAX_READ = 1_000;
+/** How many of a customer's payments findPaymentsLike reads at most (their order is not shown: all are read). */
+export const FIND_LIKE_MAX_READ = 1_000;
+
+/** The search behind an operator's check could not be made whole: not retried, the decision is refused. */
+function searchIncomplete(why: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'SEARCH_INCOMPLETE', message: why, nonRetryable: true });
+}
 
 /** The attempt number of the running activity (1 outside an activity, e.g. in unit tests). */
 function currentAttempt(): number {
@@ -81,16 +86,24 @@ export function createPaymentActivities(deps: {
   const activities: PaymentActivities = {
     validatePaymentRequest: async (request, asOf) => validatePaymentRequest(request, new Date(asOf)),
     findPaymentsLike: async (request, createdAfter) => {
+      if (!request.customerId) return null;
       const list = provider.payments.listByCustomerAll;
-      if (!request.customerId || !list) return null;
+      // Never "nothing found" on a search that could not be made or finished: the operator's decision is refused
+      // (the payment keeps waiting) rather than taken on a partial look.
+      if (!list) throw searchIncomplete("this provider client cannot list a customer's payments");
       const since = Date.parse(createdAfter);
       const found: { id: string; status: string }[] = [];
       let read = 0;
       await callProvider(async () => {
         for await (const p of list.call(provider.payments, request.customerId!, { limit: 100 })) {
-          if (++read > FIND_LIKE_MAX_READ) break;
+          if (++read > FIND_LIKE_MAX_READ)
+            throw searchIncomplete(
+              `the customer has more than ${FIND_LIKE_MAX_READ} payments; check by hand`,
+            );
           const created = Date.parse(String(p.lifecycle?.createdAt ?? ''));
-          if (Number.isFinite(created) && created >= since && adoptionMismatches(request, p).length === 0)
+          // a payment whose creation time cannot be read may be this one: a candidate
+          const recent = !Number.isFinite(created) || created >= since;
+          if (recent && adoptionMismatches(request, p).length === 0)
             found.push({ id: p.id, status: p.status });
         }
       });

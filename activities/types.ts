@@ -31,8 +31,8 @@ export interface PaymentActivities {
   /**
    * The service's payments of this request's customer that fit the request (workflows/payment/resolve-rules.ts,
    * adoptionMismatches) and were created at or after `createdAfter` (ISO): what an operator's "no payment was created"
-   * is checked against. GET /payments/customer/:customerId, at most 1,000 read; null when the request names no
-   * customer or the client has no such list (nothing to search by).
+   * is checked against. GET /payments/customer/:customerId; null when the request names no customer (nothing to
+   * search by). A search that cannot be made whole (no such list, more than 1,000 payments) fails, non-retryable.
    */
   findPaymentsLike(
     request: CreatePaymentRequest,

@@ -7,6 +7,7 @@ import type { EventHandOverActivities } from '../../../activities/event-delivery
 import type { LateEventsActivities } from '../../../activities/late-events-activities';
 import type { Payment, XborderEvent } from '../../../src/contract';
 import { isRefundKeepingStatus, isUntoldMove, mayHaveMovedAfterOutcome, moveKey } from '../knowledge';
+import { failureCodeOf } from '../../payment-rules';
 import { ENTITY_PATCHES } from '../patches';
 import type { ProviderPaymentState } from '../state';
 
@@ -24,13 +25,6 @@ const { handOverLatePaymentEvent } = proxyLocalActivities<EventHandOverActivitie
   localRetryThreshold: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
-
-function failureCode(p: Payment): string | null {
-  const error = p.error as unknown;
-  if (typeof error === 'string') return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : null;
-}
 
 /** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
 export function movedAfterOutcomeEvent(
@@ -57,7 +51,7 @@ export function movedAfterOutcomeEvent(
       quote: null,
       fundingInstructions: null,
       fundingDeadline: null,
-      code: failureCode(p),
+      code: failureCodeOf(p),
       requotes: 0,
     },
   };
