@@ -1,5 +1,5 @@
 // Worker entrypoint: `xborder worker` / `node dist/workers/main.js`. The entry reads the environment once
-// (workers/process-config.ts); runWorker and everything below it take the typed config. Stops gracefully on
+// (workers/process-config.ts); runWorkerProcess and everything below it take the typed config. Stops gracefully on
 // SIGTERM/SIGINT (in-flight activities get the grace time).
 import type { DataConverter } from '@temporalio/common';
 import { describeTemporalConfig, type TemporalConnectionConfig } from '../src/client/connection-config';
@@ -16,7 +16,7 @@ import { dataConverterOf } from '../src/codec/data-converter';
 import { describeFirstCurrent, makeCurrentIfNone } from '../src/client/worker-deployments';
 import { workerProcessConfigFromEnv, type WorkerProcessConfig } from './process-config';
 
-export async function runWorker(processConfig: WorkerProcessConfig): Promise<void> {
+export async function runWorkerProcess(processConfig: WorkerProcessConfig): Promise<void> {
   const config = processConfig.worker;
   const dataConverter = dataConverterOf(processConfig.codec); // before connecting: no keys fails at once
   // telemetry: JSON logs (redacted) and, with XBORDER_METRICS_ADDRESS, Prometheus metrics.
@@ -145,7 +145,7 @@ async function ensureQuoteRefresh(
 
 if (require.main === module) {
   Promise.resolve()
-    .then(() => runWorker(workerProcessConfigFromEnv(process.env)))
+    .then(() => runWorkerProcess(workerProcessConfigFromEnv(process.env)))
     .catch((error: unknown) => {
       console.error(error instanceof Error ? error.message : error);
       process.exit(1);

@@ -138,7 +138,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
     await connection.close(); // a bad bundle or namespace must not leak the connection
     throw error;
   }
-  const running = { ...runWorker(worker, connection), version, bundleDigest };
+  const running = { ...startPolling(worker, connection), version, bundleDigest };
   if (build) {
     // the version exists once the worker polled: the first worker of a build records its bundle, a later one
     // checks it again (two bundles racing for a new build id: the one that reads another digest stops)
@@ -155,7 +155,7 @@ export async function startXborderWorker(options: XborderWorkerOptions): Promise
 }
 
 /** Runs a created worker until shutdown(); the connection closes when it stops (also for the bench's skeleton). */
-export function runWorker(worker: Worker, connection: NativeConnection): RunningWorker {
+export function startPolling(worker: Worker, connection: NativeConnection): RunningWorker {
   const done = worker.run().finally(() => connection.close());
   return {
     worker,

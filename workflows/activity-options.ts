@@ -16,14 +16,8 @@ const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval:
  */
 export const RATE_RETRY_BUDGET = '12h';
 
-export const rateActivities = proxyActivities<Pick<PaymentActivities, 'getRate'>>({
-  startToCloseTimeout: '30s',
-  scheduleToCloseTimeout: RATE_RETRY_BUDGET,
-  retry: backoff,
-});
-
 /**
- * The same read as a local activity: GET /payments/rate is a short, idempotent read, so it runs in
+ * The rate read as a local activity: GET /payments/rate is a short, idempotent read, so it runs in
  * the workflow task that asks for it (no activity task, no extra workflow task, a marker instead of three
  * events). Same budget; retries past 10 s wait on a workflow timer instead of holding the task.
  */
@@ -50,7 +44,7 @@ export const localValidateActivities = proxyLocalActivities<
  * Creating calls: retried with the same idempotency key until the outcome is known, for at most 12 hours,
  * well inside the 24-hour idempotency window we assume (docs/spec-gaps.md, "Idempotency window").
  */
-export const createActivities = proxyActivities<
+export const createCallActivities = proxyActivities<
   Pick<PaymentActivities, 'createPayment' | 'createPaymentAndFollow'> &
     Pick<CustomerActivities, 'createCustomer'> &
     Pick<AccountActivities, 'createAccount'>

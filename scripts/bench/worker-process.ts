@@ -15,7 +15,7 @@ import {
 } from '@temporalio/worker';
 import { z } from 'zod';
 import { createProviderClient } from '../../src/provider';
-import { runWorker, startXborderWorker, type RunningWorker } from '../../workers/worker';
+import { startPolling, startXborderWorker, type RunningWorker } from '../../workers/worker';
 import { createSkeletonActivities } from './skeleton/activities';
 import { bundleSkeleton } from './bundles';
 import type { BenchRequest, BenchReply, WorkerMemory } from './worker-ipc';
@@ -84,7 +84,7 @@ async function startSkeletonWorker(config: WorkerProcessConfig): Promise<Running
       defaultVersioningBehavior: 'AUTO_UPGRADE',
     },
   });
-  return runWorker(worker, connection);
+  return startPolling(worker, connection);
 }
 
 function startWorker(config: WorkerProcessConfig): Promise<RunningWorker> {

@@ -61,7 +61,7 @@ export const commands: Command[] = [
       refuseArguments('worker', args);
       if (!workerInstalled('worker')) return EXIT.USAGE;
       const { workerProcessConfigFromEnv } = await import('../../workers/process-config');
-      await (await import('../../workers/main')).runWorker(workerProcessConfigFromEnv(env));
+      await (await import('../../workers/main')).runWorkerProcess(workerProcessConfigFromEnv(env));
       return EXIT.OK;
     },
   },

@@ -3,7 +3,7 @@
 // (GET /customers/:id is not in the spec); the wait ends at the deadline.
 import { condition } from '@temporalio/workflow';
 import { readActivities } from '../../activity-options';
-import { applicationFailureOf } from '../../failures';
+import { applicationFailureOf } from '../../activity-failures';
 import type { OnboardProgress } from '../state';
 
 export async function awaitReview(

@@ -4,7 +4,7 @@ import { workflowInfo } from '@temporalio/workflow';
 import type { Payment } from '../../../src/contract';
 import type { RateQuery } from '../../../activities/types';
 import { unknownPaymentValues } from '../../../src/contract/payment-status';
-import { createActivities, localRateActivities, readActivities } from '../../activity-options';
+import { createCallActivities, localRateActivities, readActivities } from '../../activity-options';
 import { applicationFailureOf, failureViolation, providerViolations } from '../../activity-failures';
 import { entityMemo } from '../../entity-memo';
 import { startOrSubscribe } from '../../follow-entity';
@@ -94,7 +94,7 @@ type Made =
 /** POST /payments; the create's own activity follows the new payment's entity (one signalWithStart). */
 async function create(state: PaymentWorkflowState, idempotencyKey: string): Promise<Made> {
   try {
-    const made = await createActivities.createPaymentAndFollow(state.request, idempotencyKey, {
+    const made = await createCallActivities.createPaymentAndFollow(state.request, idempotencyKey, {
       subscriber: state.workflowId,
       ...(state.lateEvents() ? { events: state.lateEvents() } : {}),
       // the entity shares the payment's fairness key

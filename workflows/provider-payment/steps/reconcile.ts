@@ -3,7 +3,7 @@
 // never decided on a pushed event alone").
 import { log } from '@temporalio/workflow';
 import { localReadActivities, readActivities } from '../../activity-options';
-import { applicationFailureOf } from '../../failures';
+import { applicationFailureOf } from '../../activity-failures';
 import { CONFIRM_RETRY_MS } from '../push-confirmation';
 import type { ProviderPaymentState } from '../state';
 

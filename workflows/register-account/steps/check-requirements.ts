@@ -2,7 +2,7 @@
 // accounts only): read the requirements and check every applicable item against the body.
 import type { Violation } from '../../../src/contract';
 import { readActivities } from '../../activity-options';
-import { failureViolation } from '../../failures';
+import { failureViolation } from '../../activity-failures';
 import type { RegisterAccountInput } from '../api';
 import { requirementViolations } from '../requirements';
 

@@ -1,8 +1,8 @@
 // Step 3 of a registration: POST /accounts with the key `<workflowId>:create` (a retry re-sends the same key, so
 // the service answers with the account it already made; spec: Idempotency).
 import type { CreateAccountRequest } from '../../../src/contract';
-import { createActivities } from '../../activity-options';
-import { applicationFailureOf, providerViolations } from '../../failures';
+import { createCallActivities } from '../../activity-options';
+import { applicationFailureOf, providerViolations } from '../../activity-failures';
 import type { RegisterAccountResult } from '../api';
 
 export async function createAccount(
@@ -10,7 +10,7 @@ export async function createAccount(
   workflowId: string,
 ): Promise<RegisterAccountResult> {
   try {
-    const account = await createActivities.createAccount(
+    const account = await createCallActivities.createAccount(
       body as CreateAccountRequest,
       `${workflowId}:create`,
     );
