@@ -1,7 +1,7 @@
 // payment workflow, money safety: the scenarios that need time to pass (env.sleep). In a file of
 // their own: on the time-skipping server a refused update (validator) or an update ID sent twice can leave
 // time skipping locked for the rest of the server's life, after which env.sleep hangs
-// (payment-money-safety.test.ts holds those).
+// (payment-cancel-requote-unknowns.test.ts holds those).
 import { paymentStateQuery, requoteUpdate } from '../../workflows/payment/api';
 import { QUOTE_VALIDITY_MS, wrapActivities, type FakeProvider } from './support/fake-provider';
 import {

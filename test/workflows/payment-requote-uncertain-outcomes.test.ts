@@ -1,6 +1,6 @@
-// payment workflow: fixes from the money-safety review that need time to pass (env.sleep). A file of
+// payment workflow: an unknown status and a requote's uncertain create, with time passing (env.sleep). A file of
 // its own: a refused update can lock time skipping for the rest of the server's life (see
-// payment-money-safety-timers.test.ts), so every refusal here comes after the last sleep of its test, and each
+// payment-requote-races.test.ts), so every refusal here comes after the last sleep of its test, and each
 // test that sleeps runs before any test that is refused.
 import { ApplicationFailure } from '@temporalio/common';
 import type { Payment } from '../../src/contract';
@@ -22,7 +22,7 @@ async function expireQuote(): Promise<void> {
   await bed.env.sleep(QUOTE_VALIDITY_MS + MIN);
 }
 
-describe('an unknown status is no proof of funds (review 6)', () => {
+describe('an unknown status is no proof of funds', () => {
   it('a superseded payment with an unknown status never becomes the followed one nor keeps the workflow open', async () => {
     const fake = bed.newFake();
     const handle = await bed.startPayment();
@@ -97,7 +97,7 @@ describe('an unknown status is no proof of funds (review 6)', () => {
   });
 });
 
-describe("a requote's create that needs an operator (review 4)", () => {
+describe("a requote's create that needs an operator", () => {
   it('stays NEEDS_ATTENTION until the named payment is adopted: a failed read can be retried', async () => {
     const fake = bed.newFake();
     const handle = await bed.startPayment();

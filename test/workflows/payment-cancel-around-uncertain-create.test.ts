@@ -1,6 +1,6 @@
-// payment workflow: fixes from the money-safety review that need no time to pass. A file of its own:
+// payment workflow: a cancel around a create whose outcome is uncertain (no time passes). A file of its own:
 // one time-skipping server per file (refused updates here can lock time skipping: see
-// payment-money-safety-timers.test.ts).
+// payment-requote-races.test.ts).
 import { ApplicationFailure } from '@temporalio/common';
 import { awaitCreatedUpdate, cancelUpdate, paymentStateQuery } from '../../workflows/payment/api';
 import { wrapActivities } from './support/fake-provider';
@@ -15,7 +15,7 @@ const unknownOutcome = () =>
 const pullRequest = () =>
   paymentRequest({ source: { currencyCode: 'USD', amount: 1000, rail: 'ACH', accountId: 'acc_virtual' } });
 
-describe('a pull payment whose create needs an operator is never cancelled (review 3)', () => {
+describe('a pull payment whose create needs an operator is never cancelled', () => {
   it('a cancel update in NEEDS_ATTENTION is refused: the create may have pulled the funds', async () => {
     const fake = bed.newFake();
     fake.createFailures.push(unknownOutcome());
@@ -71,7 +71,7 @@ describe('a pull payment whose create needs an operator is never cancelled (revi
   });
 });
 
-describe('the first create checks for a cancel after getRate (review 5)', () => {
+describe('the first create checks for a cancel after getRate', () => {
   it('a cancel while the first getRate runs: CANCELLED, nothing created', async () => {
     const fake = bed.newFake();
     let open!: () => void;
