@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the Temporal *server* (not the dev server) and its SQL tool available at the version
 # temporal-docker/compose.yaml pins, and prints their paths. Used by the cluster harness
-# (test/cluster/) and `npm run chaos`: Temporal on PostgreSQL without Docker (issue 15).
+# (test/cluster/) and `npm run chaos`: Temporal on PostgreSQL without Docker.
 #   - TEMPORAL_SERVER_PATH, TEMPORAL_SQL_TOOL_PATH: use binaries already installed (both or each);
 #   - else the cache ~/.cache/xborder/temporal-server-<version>/ (outside the clone: a second clone, a
 #     second run and CI on the same machine need no build; XBORDER_CACHE_DIR moves it);

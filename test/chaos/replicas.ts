@@ -33,7 +33,7 @@ export const REPLICAS_SCENARIO: Scenario = {
   name: 'replicas',
   what: 'two workers and two ingress processes (webhooks spread over both); a third into the traffic one worker SIGKILLed, at half one ingress process group SIGKILLed, neither restarted',
   engines: ['dev-server'],
-  // 1.5–2.5 min at the short profile on this machine, both together over CI's 3-minute allowance (docs/chaos.md)
+  // 1.5–2.5 min at the short profile on this machine, both together over CI's 3-minute allowance (docs/journal/chaos-runs.md)
   shortProfile: false,
   async plan() {
     // The ingresses read the environment's codec keys and the stack's secret (given here, generated per run).

@@ -56,7 +56,7 @@ export interface Scenario {
   what: string;
   /** where `npm run chaos` runs it by default */
   engines: EngineName[];
-  /** false: left out of the short profile (CI) unless named by --only; too long for its budget (docs/chaos.md says why) */
+  /** false: left out of the short profile (CI) unless named by --only; too long for its budget (docs/journal/chaos-runs.md, "Two of everything") */
   shortProfile?: false;
   /** needs PostgreSQL (only the cluster has one) */
   needsCluster?: boolean;
