@@ -4,6 +4,12 @@ import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { AccountActivities, CustomerActivities, PaymentActivities } from '../activities/types';
 import type { WorkflowReadActivities } from '../activities/workflow-read-activities';
 import type { ContractActivities } from '../activities/contract-activities';
+import type {
+  EventDeliveryActivities,
+  EventHandOverActivities,
+} from '../activities/event-delivery-activities';
+import type { QuoteActivities } from '../activities/quote-activities';
+import type { ReportActivities } from '../activities/report-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
 
@@ -92,4 +98,45 @@ export const workflowReadActivities = proxyActivities<WorkflowReadActivities>({
 export const contractActivities = proxyLocalActivities<ContractActivities>({
   startToCloseTimeout: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '10s', maximumAttempts: 3 },
+});
+
+/** A quote is indicative: a pair that keeps failing is left for the next tick (its board entry just ages). */
+export const quoteActivities = proxyActivities<QuoteActivities>({
+  startToCloseTimeout: '30s',
+  scheduleToCloseTimeout: '2m',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '20s', maximumAttempts: 3 },
+});
+
+/**
+ * Only a signal to Temporal: short, so a local activity (a marker, no activity task). Retried until Temporal takes
+ * it (no schedule-to-close): an event handed over late is better than one lost.
+ */
+export const paymentEventHandOverActivities = proxyLocalActivities<EventHandOverActivities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/**
+ * Retries spread over two hours: 10 s, 20 s, 40 s … then every 15 min (about 12 attempts). A receiver down for an
+ * hour gets the event a few minutes after it is back, with no one looking; past two hours a person should.
+ */
+export const eventDeliveryActivities = proxyActivities<EventDeliveryActivities>({
+  startToCloseTimeout: '1m',
+  scheduleToCloseTimeout: '2h',
+  retry: { initialInterval: '10s', backoffCoefficient: 2, maximumInterval: '15m' },
+});
+
+/** The daily report: one long activity that heartbeats every page; a few spaced retries, then the next day's run. */
+export const reportActivities = proxyActivities<ReportActivities>({
+  startToCloseTimeout: '30m',
+  heartbeatTimeout: '2m',
+  retry: { initialInterval: '30s', backoffCoefficient: 2, maximumInterval: '10m', maximumAttempts: 6 },
+});
+
+/** As the payment's hand-over above: a signal to Temporal, retried until it takes it. */
+export const transferEventHandOverActivities = proxyLocalActivities<EventHandOverActivities>({
+  startToCloseTimeout: '30s',
+  localRetryThreshold: '10s',
+  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
 });

@@ -4,22 +4,12 @@
 // never waits for them except before it returns its outcome (`settled`): a receiver's outage never slows it.
 // A payment started without `events` in its input emits nothing and records nothing (runs recorded before events
 // existed replay unchanged).
-import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { EventHandOverActivities } from '../../activities/event-delivery-activities';
+import { workflowInfo } from '@temporalio/workflow';
 import type { Payment } from '../../src/contract';
 import type { PaymentInput } from '../inputs';
 import type { PaymentState } from '../payment/api';
 import { eventBody, eventTypesFor, type EmittedSoFar } from './event-body';
-
-/**
- * Only a signal to Temporal: short, so a local activity (a marker, no activity task). Retried until Temporal takes
- * it (no schedule-to-close): an event handed over late is better than one lost.
- */
-const { handOverPaymentEvent } = proxyLocalActivities<EventHandOverActivities>({
-  startToCloseTimeout: '30s',
-  localRetryThreshold: '10s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
+import { paymentEventHandOverActivities } from '../activity-options';
 
 export interface PaymentEventEmitter {
   /**
@@ -54,7 +44,9 @@ export function paymentEventEmitter(input: Pick<PaymentInput, 'paymentKey' | 'ev
           state,
           readFollowed(),
         );
-        tail = tail.then(() => handOverPaymentEvent(input.paymentKey, endpointUrl, event));
+        tail = tail.then(() =>
+          paymentEventHandOverActivities.handOverPaymentEvent(input.paymentKey, endpointUrl, event),
+        );
       }
     },
     settled: () => tail,

@@ -2,17 +2,11 @@
 // the report of the previous whole UTC day(s) through one activity (it reads visibility and the service's list
 // page by page: docs/reconciliation-report.md); moves no money. AUTO_UPGRADE (workflows/versioning.ts): its
 // commands change only behind patched().
-import { log, proxyActivities } from '@temporalio/workflow';
-import type { ReportActivities } from '../../activities/report-activities';
+import { log } from '@temporalio/workflow';
 import type { ReconciliationReportInput, ReconciliationReportResult } from './api';
+import { reportActivities } from '../activity-options';
 
 const DAY = 24 * 60 * 60 * 1000;
-
-const { writeReconciliationReport } = proxyActivities<ReportActivities>({
-  startToCloseTimeout: '30m',
-  heartbeatTimeout: '2m',
-  retry: { initialInterval: '30s', backoffCoefficient: 2, maximumInterval: '10m', maximumAttempts: 6 },
-});
 
 export async function reconciliationReport(
   input: ReconciliationReportInput = {},
@@ -21,7 +15,7 @@ export async function reconciliationReport(
   const today = Math.floor(Date.now() / DAY) * DAY;
   const days = input.days ?? 1;
   const window = { from: new Date(today - days * DAY).toISOString(), to: new Date(today).toISOString() };
-  const written = await writeReconciliationReport(window);
+  const written = await reportActivities.writeReconciliationReport(window);
   // mismatches are the report's news, not the workflow's failure: logged for alerting, the files say the rest
   if (!written.allMatch)
     log.warn('reconciliation report: mismatches found', {

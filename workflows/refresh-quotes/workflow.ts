@@ -4,9 +4,8 @@
 // quotes to the rateBoard entity in one signal.
 //
 // Delivery: deliver.ts. AUTO_UPGRADE (workflows/versioning.ts): its commands change only behind patched().
-import { ApplicationFailure, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Corridor } from '../../src/contract';
-import type { QuoteActivities } from '../../activities/quote-activities';
 import { RATE_BOARD_WORKFLOW_ID, ratePairKey, type RateBoardEntry, type RatePair } from '../rate-board/api';
 import {
   DEFAULT_PAUSE_BETWEEN_CALLS_MS,
@@ -15,13 +14,7 @@ import {
   type RefreshQuotesResult,
 } from './api';
 import { deliverToBoard, errorMessage } from './deliver';
-
-/** A quote is indicative: a pair that keeps failing is left for the next tick (its board entry just ages). */
-const quoteActivities = proxyActivities<QuoteActivities>({
-  startToCloseTimeout: '30s',
-  scheduleToCloseTimeout: '2m',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '20s', maximumAttempts: 3 },
-});
+import { quoteActivities } from '../activity-options';
 
 /** spec: Corridor — a pair is offered when one corridor lists both currencies and both rails. */
 export function corridorOffers(corridors: readonly Corridor[], pair: RatePair): boolean {

@@ -3,18 +3,11 @@
 // `transfer.*` event to its delivery workflow `transfer-events:<transferKey>` by a local activity (signalWithStart),
 // one after another in the order of the changes, never waiting for the receiver; it waits only before it returns
 // (`settled`), so no event is left behind. A transfer started without `events` emits and records nothing.
-import { proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
-import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
+import { workflowInfo } from '@temporalio/workflow';
 import type { XborderTransferEvent, XborderTransferEventType } from '../../../src/contract';
 import type { TransferInput } from '../api';
 import type { TransferProgress } from '../state';
-
-/** As the payment's hand-over (workflows/payment-events/emit.ts): a signal to Temporal, retried until it takes it. */
-const { handOverTransferEvent } = proxyLocalActivities<EventHandOverActivities>({
-  startToCloseTimeout: '30s',
-  localRetryThreshold: '10s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
+import { transferEventHandOverActivities } from '../../activity-options';
 
 export interface TransferEventEmitter {
   /**
@@ -63,7 +56,9 @@ export function transferEventEmitter(input: TransferInput): TransferEventEmitter
           cancelRequested: progress.state.cancelRequested === true,
         },
       };
-      tail = tail.then(() => handOverTransferEvent(input.transferKey, endpointUrl, event));
+      tail = tail.then(() =>
+        transferEventHandOverActivities.handOverTransferEvent(input.transferKey, endpointUrl, event),
+      );
     },
     settled: () => tail,
   };
