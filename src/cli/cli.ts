@@ -2,7 +2,7 @@
 // entry). One module per subcommand (loaded on demand, so `xborder status` does not pay for the worker's bundler,
 // and a client-only install never loads @temporalio/worker). Tests call it in-process: a spawned CLI costs a
 // TypeScript loader start per case (test/unit/cli/cli-contract.test.ts keeps one spawned case for the entry).
-// Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / report mismatch / failed, 2 usage, 3 cannot connect.
+// Exit codes (docs/operations.md, "The `xborder` command"): 0 ok, 1 not COMPLETED / stuck found / report mismatch / failed, 2 usage, 3 cannot connect.
 import { commands, type Command } from './commands';
 import { CannotConnectError, EXIT, UsageError } from './exit-codes';
 import { packageVersion } from '../support/package-root';

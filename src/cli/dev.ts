@@ -267,7 +267,7 @@ export async function runDev(args: string[], env: Environment): Promise<number> 
       );
     }
     log(
-      `Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (README, "Nexus")`,
+      `Nexus endpoint    ${XBORDER_NEXUS_ENDPOINT} → service ${XBORDER_NEXUS_SERVICE} on ${stack.namespace}/${stack.taskQueue} (docs/backend.md, "Nexus")`,
     );
     // What another shell needs for the CLI and connectClient(): copied as is, the CLI finds this stack.
     log('for the CLI / connectClient() in another shell:');

@@ -1,4 +1,4 @@
-// The exit codes of `xborder` (README, "Exit codes"): scripts and alerts rely on them.
+// The exit codes of `xborder` (docs/operations.md, "The `xborder` command"): scripts and alerts rely on them.
 export const EXIT = {
   /** the command did what was asked (a payment started or COMPLETED, nothing stuck, …) */
   OK: 0,

@@ -1,5 +1,5 @@
 // The `xborder` command's entry (bin/xborder.js loads it): runs the command its argv names (cli.ts).
-// Exit codes (README, "Exit codes"): 0 ok, 1 not COMPLETED / stuck found / failed, 2 usage, 3 cannot connect.
+// Exit codes (docs/operations.md, "The `xborder` command"): 0 ok, 1 not COMPLETED / stuck found / failed, 2 usage, 3 cannot connect.
 import { main } from './cli';
 import { EXIT } from './exit-codes';
 

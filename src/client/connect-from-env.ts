@@ -1,5 +1,5 @@
 // The one place of xborder/client that reads process.env: the documented convenience a backend service calls, by
-// name, at its own start (README, "Use from a backend service"). Everything else in the library takes the typed
+// name, at its own start (docs/backend.md). Everything else in the library takes the typed
 // configuration its caller read (docs/architecture.md, "Configuration").
 import type { Client } from '@temporalio/client';
 import { codecConfigFromEnv, dataConverterOf } from '../codec/data-converter';

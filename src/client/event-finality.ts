@@ -4,7 +4,7 @@ import type { XborderEventType, XborderTransferEventType } from '../contract/out
 
 /**
  * - `final`: the outcome; nothing follows but `payment.moved_after_outcome` (a bank's return or refund after it).
- *   `payment.rejected` with nothing created frees the key (README, "Keys"): a corrected request under the same key
+ *   `payment.rejected` with nothing created frees the key (docs/backend.md, "Keys"): a corrected request under the same key
  *   is a new run, whose events start again at sequence 1 (a new stream: src/client/event-receiver.ts).
  * - `not-final`: the payment goes on.
  * - `expired`: `payment.expired` — the provider payment can no longer be funded, but the payment waits a while for

@@ -19,7 +19,7 @@ export interface EventRecord {
   id: string;
   /**
    * The ordered stream the event belongs to: one payment run (`payment:<key>#<first run id>`) or one transfer run;
-   * a freed key's later run (README, "Keys") is a new stream whose sequence starts at 1 again. Late events
+   * a freed key's later run (docs/backend.md, "Keys") is a new stream whose sequence starts at 1 again. Late events
    * (`payment.moved_after_outcome`) are `payment:<key>#late`, numbered after every earlier event of the key.
    */
   stream: string;

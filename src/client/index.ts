@@ -36,7 +36,7 @@ export * from './reconcile-schedule';
 export * from './worker-deployments';
 export * from './nexus-caller-codec';
 export * from './verify-event';
-// the receiving end of outbound events, mounted in a few lines (README, "How a backend learns outcomes")
+// the receiving end of outbound events, mounted in a few lines (docs/backend.md, "How a backend learns outcomes")
 export * from './event-receiver';
 export * from './event-finality';
 export {

@@ -110,7 +110,7 @@ export function describeAmounts(request: Record<string, unknown>): string {
  * The workflow goes on following the payment. A second call with the same paymentKey and the same input
  * attaches to the first (same answer, no second payment); with another input it is refused with
  * IdempotencyKeyReusedError (its `fields` name what differs), running or closed — unless the closed payment was
- * refused before anything was created: then the key is free and a new run starts (src/client/freed-key.ts; README,
+ * refused before anything was created: then the key is free and a new run starts (src/client/freed-key.ts; docs/backend.md,
  * "Keys", with the recommended key scheme `order-<n>-attempt-<k>`). Once that workflow has closed, the same
  * input still gets its answer (createdAnswer query: a retry whose first attempt started the payment and lost its
  * answer must never read as a refusal); only a workflow closed before any answer (terminated at once) or a worker
@@ -528,7 +528,7 @@ function isGrpcNotFound(error: unknown): boolean {
 
 /**
  * The payment's outcome, by its key alone: for a process that restarted after startPayment and kept only the key
- * (README, "Learning an outcome after a restart"). Waits while the payment runs (days, if funds never come).
+ * (docs/backend.md, "Learning an outcome after a restart"). Waits while the payment runs (days, if funds never come).
  * WorkflowNotFoundError when no payment has that key.
  */
 export async function awaitPaymentOutcome(client: Client, keyOrId: string): Promise<PaymentOutcome> {

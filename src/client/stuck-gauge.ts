@@ -1,6 +1,6 @@
 // The stuck-payments gauge (docs/deployment.md, Dashboards and alerts): on an interval, the stuck payments
 // counted by kind (src/client/stuck-counts.ts: one visibility count per kind, the same queries as `xborder stuck` and
-// the README's UI filters) and set on a gauge, so Prometheus can alert on payments nobody is moving; with them, how
+// the UI filters of docs/operations.md) and set on a gauge, so Prometheus can alert on payments nobody is moving; with them, how
 // the current build is served (its pollers, the age of its oldest waiting workflow task), so a deploy that routes
 // work to nobody alerts. One process per cluster runs it: the `stuck-gauge` service of compose
 // (workers/stuck-gauge-main.ts); a worker runs it too unless XBORDER_STUCK_GAUGE_INTERVAL_MS=0 (one worker, `npm

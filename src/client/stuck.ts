@@ -1,5 +1,5 @@
 // "Stuck" payments, each kind one visibility query on our search attributes (ARCHITECTURE: Search
-// attributes). The same strings work in the Temporal UI's filter box (README: Stuck payments).
+// attributes). The same strings work in the Temporal UI's filter box (docs/operations.md, "Stuck payments").
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import {
   CustomerIdKey,

@@ -231,7 +231,7 @@ describe('stuck payments on SQL visibility', () => {
     const listed = await eventually(
       'the CLI to list it',
       async () => {
-        // exit code 1: stuck payments were found (README, "Exit codes"); 0 would mean none yet
+        // exit code 1: stuck payments were found (docs/operations.md, "The `xborder` command"); 0 would mean none yet
         const out = await runCli(
           ['stuck', '--json'],
           { TEMPORAL_ADDRESS: cluster.address, TEMPORAL_NAMESPACE: cluster.namespace },

@@ -57,7 +57,7 @@ it('order numbers of any length are keys: bare digit runs pass (an order number 
   const orders = [
     '4000000123', // 10 digits: refused as a phone number before
     '5432109876543', // a 13-digit Shopify order id
-    'order-4000000123-attempt-2', // the key scheme the README recommends
+    'order-4000000123-attempt-2', // the key scheme docs/backend.md recommends
     'order-5432109876543-attempt-1',
     'shop-123456789012345',
     '12345678909', // 11 digits with a CPF's check digits: bare, it is an order number too

@@ -1,4 +1,4 @@
-// A key is bound only once money could move (README, "Keys"): a payment the service refused before creating
+// A key is bound only once money could move (docs/backend.md, "Keys"): a payment the service refused before creating
 // anything frees its key, so the corrected request under the same key starts a new run of the same workflow ID;
 // a key whose payment exists stays bound, and the refusal names the fields that differ.
 import type { LocalStack } from '../../src/cli/stack';

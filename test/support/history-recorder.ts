@@ -1,5 +1,5 @@
 // Records the histories of workflows run by the end-to-end tests, for the replay test (test/replay).
-// Only when XBORDER_RECORD_HISTORIES=1 (`npm run record-histories`): committed histories change on purpose.
+// Only when XBORDER_RECORD_HISTORIES=1 (`npm run record-histories`): new histories are added on purpose, existing ones never rewritten.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 // A backend that restarted has lost the handle `startPayment` gave it; it learns the outcome by the business key
-// alone, with a client made afresh (README, "Learning the outcome after a restart"). Both helpers wait while the
+// alone, with a client made afresh (docs/backend.md, "Learning an outcome after a restart"). Both helpers wait while the
 // payment runs and answer at once once it has closed.
 import { Client } from '@temporalio/client';
 import { awaitPaymentOutcome, awaitTransferOutcome, startPayment, startTransfer } from '../../src/client';

@@ -1,5 +1,5 @@
 // What a backend that is itself a Temporal application imports in its workflow code to call xborder over Nexus
-// (README, "Nexus"): the service definition from `xborder/nexus`, nothing else of the package.
+// (docs/backend.md, "Nexus"): the service definition from `xborder/nexus`, nothing else of the package.
 // test/package/pack-install.test.ts compiles it against the installed package's declarations, then runs it.
 import {
   XBORDER_NEXUS_ENDPOINT,

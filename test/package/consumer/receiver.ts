@@ -1,4 +1,4 @@
-// A backend's receiver of outbound events as the README writes it, against the installed package
+// A backend's receiver of outbound events as docs/backend.md writes it, against the installed package
 // (test/package/pack-install.test.ts compiles it against the declarations, then runs it): mounted on Node's http in
 // a few lines, it is sent one signed event twice and a tampered one, and prints what it handed over.
 import { createHash, createHmac } from 'node:crypto';
