@@ -11,7 +11,9 @@
 //   update         WorkflowExecutionUpdateAccepted (update-with-start included).
 //   activity       ActivityTaskScheduled, plus one per retry: ActivityTaskStarted.attempt − 1 (the server writes
 //                  only the last attempt's Started event, with its attempt number).
-//   localActivity  MarkerRecorded 'core_local_activity': one per local activity, as billed.
+//   localActivity  MarkerRecorded 'core_local_activity', one per workflow task that recorded any: "All Local
+//                  Activities associated with one Workflow Task count as a single Action"
+//                  (docs.temporal.io/evaluate/cloud/actions). The markers themselves are listed as `localMarkers`.
 //   timer          TimerStarted — `sleep` and every `condition(fn, timeout)` alike.
 //   upsert         UpsertWorkflowSearchAttributes, except one that only sets TemporalChangeVersion (the SDK
 //                  writes it with a patch marker; Cloud does not bill it).
@@ -20,6 +22,7 @@
 //                  the rest; add it to `billed` if your plan bills it.
 //   marker         MarkerRecorded other than local activities (patches: 'core_patch'). Workflow state, not billed.
 //   changeVersion  the TemporalChangeVersion-only upserts left out above.
+//   localMarkers   every local activity's marker (several in one workflow task bill once, above).
 // What a history cannot show, and so is not in these counts (count or state it apart):
 //   - queries (billed per query; a client's `describe` is not a query),
 //   - updates rejected by a validator (billed, never written to history),
@@ -41,7 +44,7 @@ export const BILLED_KINDS = [
   'timer',
   'upsert',
 ] as const;
-export const LISTED_KINDS = ['memo', 'marker', 'changeVersion'] as const;
+export const LISTED_KINDS = ['memo', 'marker', 'changeVersion', 'localMarkers'] as const;
 export type BilledKind = (typeof BILLED_KINDS)[number];
 export type ListedKind = (typeof LISTED_KINDS)[number];
 
@@ -85,7 +88,7 @@ export function emptyCount(): ActionCount {
     billed: { start: 0, signal: 0, update: 0, activity: 0, localActivity: 0, timer: 0, upsert: 0 },
     activityRetries: 0,
     total: 0,
-    listed: { memo: 0, marker: 0, changeVersion: 0 },
+    listed: { memo: 0, marker: 0, changeVersion: 0, localMarkers: 0 },
   };
 }
 
@@ -94,6 +97,8 @@ export function countActions(events: readonly HistoryEvent[]): ActionCount {
   const billed = { ...emptyCount().billed };
   const listed = { ...emptyCount().listed };
   let activityRetries = 0;
+  // the workflow tasks whose completion recorded a local activity's marker: one billed action each
+  const localActivityTasks = new Set<string>();
   for (const event of events) {
     switch (typeOf(event)) {
       case EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED:
@@ -118,8 +123,16 @@ export function countActions(events: readonly HistoryEvent[]): ActionCount {
         billed.timer++;
         break;
       case EventType.EVENT_TYPE_MARKER_RECORDED:
-        if (event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) billed.localActivity++;
-        else listed.marker++;
+        if (event.markerRecordedEventAttributes?.markerName === LOCAL_ACTIVITY_MARKER) {
+          listed.localMarkers++;
+          // a marker that does not name its task (not written by a server) bills on its own
+          const completedBy = event.markerRecordedEventAttributes.workflowTaskCompletedEventId;
+          const task = completedBy == null ? `marker ${listed.localMarkers}` : String(completedBy);
+          if (!localActivityTasks.has(task)) {
+            localActivityTasks.add(task);
+            billed.localActivity++;
+          }
+        } else listed.marker++;
         break;
       case EventType.EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES:
         if (isChangeVersionOnly(event)) listed.changeVersion++;

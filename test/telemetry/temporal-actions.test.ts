@@ -62,7 +62,7 @@ describe('Temporal actions counted from a history', () => {
     expect(c.total).toBe(6);
   });
 
-  it('bills each activity retry seen on the Started event, and each local activity marker', () => {
+  it('bills each activity retry seen on the Started event, and each workflow task that recorded local activities', () => {
     const c = countActions([
       ev(T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
       ev(T.EVENT_TYPE_ACTIVITY_TASK_STARTED, { activityTaskStartedEventAttributes: { attempt: 3 } }),
@@ -71,8 +71,23 @@ describe('Temporal actions counted from a history', () => {
       marker('core_local_activity'),
     ]);
     expect(c.billed).toMatchObject({ activity: 4, localActivity: 2 });
+    expect(c.listed.localMarkers).toBe(2);
     expect(c.activityRetries).toBe(2);
     expect(c.total).toBe(6);
+  });
+
+  it('bills the local activities of one workflow task once ("All Local Activities associated with one Workflow Task count as a single Action")', () => {
+    const inTask = (completedBy: number): HistoryEvent =>
+      ev(T.EVENT_TYPE_MARKER_RECORDED, {
+        markerRecordedEventAttributes: {
+          markerName: 'core_local_activity',
+          workflowTaskCompletedEventId: completedBy,
+        },
+      });
+    const c = countActions([inTask(4), inTask(4), inTask(9)]);
+    expect(c.billed.localActivity).toBe(2);
+    expect(c.listed.localMarkers).toBe(3);
+    expect(c.total).toBe(2);
   });
 
   it('lists patch markers, memo upserts and TemporalChangeVersion-only upserts without billing them', () => {
@@ -86,7 +101,7 @@ describe('Temporal actions counted from a history', () => {
       ev(T.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED), // billed in the child's history
     ]);
     expect(c.billed.upsert).toBe(2);
-    expect(c.listed).toEqual({ memo: 1, marker: 1, changeVersion: 1 });
+    expect(c.listed).toEqual({ memo: 1, marker: 1, changeVersion: 1, localMarkers: 0 });
     expect(c.total).toBe(2);
   });
 
@@ -124,7 +139,7 @@ describe('Temporal actions counted from a history', () => {
       timer: 5,
       upsert: 5,
     });
-    expect(entity.listed).toEqual({ memo: 2, marker: 0, changeVersion: 0 });
+    expect(entity.listed).toEqual({ memo: 2, marker: 0, changeVersion: 0, localMarkers: 0 });
     expect(entity.total).toBe(18);
     expect(addCounts(payment, entity).total).toBe(37);
   });

@@ -36,6 +36,10 @@ import { useTestBed } from './support/test-bed';
  * - −2 on "cancelled before funds" and "expired" (53 → 51): the EXPIRED the payment read itself and told its entity
  *   is a read (knowledge.ts, sourceOf; patch entity-takes-final-reads), taken as it comes: no second GET by the
  *   entity (−1 localActivity) and no echo of it back to the payment (−1 signal).
+ * Counted as billed (−1 on every path with a payment): "All Local Activities associated with one Workflow Task count
+ *   as a single Action" (docs.temporal.io/evaluate/cloud/actions). The payment's contract check and rate run in one
+ *   workflow task: one action, not two (payout 26 → 25, with events 39 → 38, pull 22 → 21, requote 50 → 49, cancelled
+ *   and expired 51 → 50, refunded 23 → 22, failed 23 → 22). No code changed; the markers are listed (`localMarkers`).
  * Lowered (build 0.3.0; old budget → new; docs/performance.md "Actions per payment", before/after):
  * payout 34 → 23, with events 47 → 36, pull 28 → 20, requote 196 → 47, cancelled 192 → 53, expired 191 → 53,
  * failed 28 → 21; PAYIN 5 and refunded 23 unchanged. The payment keeps one timer across its waits (workflows/waiter.ts)
@@ -49,24 +53,30 @@ import { useTestBed } from './support/test-bed';
  */
 const BUDGET: Record<PathName, { total: number; payment: string; entity: string; events?: string }> = {
   'payout completed': {
-    total: 26,
-    payment: 'start 1, signal 4, update 1, activity 1, localActivity 2, timer 1, upsert 3',
-    entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+    total: 25,
+    payment:
+      'start 1, signal 4, update 1, activity 1, localActivity 1, timer 1, upsert 3; not billed: localMarkers 2',
+    entity:
+      'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 4',
   },
   // outbound events (docs/outbound-events.md): 'payout completed' + the payment's three hand-overs and the
   // delivery workflow ('events' below)
   // +13 on 'payout completed': payment +3 localActivity (one hand-over per event); the delivery workflow 10 (start 1,
   // signal 3, activity 3, timer 3: after each delivery it waits for the next event, at most a day)
   'payout completed, with events': {
-    total: 39,
-    payment: 'start 1, signal 4, update 1, activity 1, localActivity 5, timer 1, upsert 3',
-    entity: 'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+    total: 38,
+    payment:
+      'start 1, signal 4, update 1, activity 1, localActivity 4, timer 1, upsert 3; not billed: localMarkers 5',
+    entity:
+      'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 4',
     events: 'start 1, signal 3, activity 3, timer 3',
   },
   'pull payment completed': {
-    total: 22,
-    payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 2',
-    entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+    total: 21,
+    payment:
+      'start 1, signal 3, update 1, activity 1, localActivity 1, timer 1, upsert 2; not billed: localMarkers 2',
+    entity:
+      'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 3',
   },
   PAYIN: {
     total: 5,
@@ -74,31 +84,37 @@ const BUDGET: Record<PathName, { total: number; payment: string; entity: string;
     entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3',
   },
   'requote then completed': {
-    total: 50,
-    payment: 'start 1, signal 4, update 2, activity 3, localActivity 3, timer 3, upsert 5',
+    total: 49,
+    payment:
+      'start 1, signal 4, update 2, activity 3, localActivity 2, timer 3, upsert 5; not billed: localMarkers 3',
     entity:
-      'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6',
+      'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6, localMarkers 4',
   },
   'cancelled before funds': {
-    total: 51,
-    payment: 'start 1, update 2, activity 13, localActivity 2, timer 14, upsert 3',
+    total: 50,
+    payment:
+      'start 1, update 2, activity 13, localActivity 1, timer 14, upsert 3; not billed: localMarkers 2',
     entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
   },
   expired: {
-    total: 51,
-    payment: 'start 1, update 1, activity 14, localActivity 2, timer 14, upsert 3',
+    total: 50,
+    payment:
+      'start 1, update 1, activity 14, localActivity 1, timer 14, upsert 3; not billed: localMarkers 2',
     entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
   },
   'refunded after late funds': {
-    total: 23,
-    payment: 'start 1, signal 1, update 1, activity 2, localActivity 2, timer 2, upsert 3',
+    total: 22,
+    payment:
+      'start 1, signal 1, update 1, activity 2, localActivity 1, timer 2, upsert 3; not billed: localMarkers 2',
     entity:
-      'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3',
+      'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3, localMarkers 1',
   },
   failed: {
-    total: 23,
-    payment: 'start 1, signal 3, update 1, activity 1, localActivity 2, timer 1, upsert 3',
-    entity: 'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4',
+    total: 22,
+    payment:
+      'start 1, signal 3, update 1, activity 1, localActivity 1, timer 1, upsert 3; not billed: localMarkers 2',
+    entity:
+      'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 3',
   },
 };
 
