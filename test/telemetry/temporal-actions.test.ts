@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
+import Long from 'long';
 import { addCounts, countActions } from '../../src/telemetry/temporal-actions';
 
 const T = temporal.api.enums.v1.EventType;
@@ -81,7 +82,8 @@ describe('Temporal actions counted from a history', () => {
       ev(T.EVENT_TYPE_MARKER_RECORDED, {
         markerRecordedEventAttributes: {
           markerName: 'core_local_activity',
-          workflowTaskCompletedEventId: completedBy,
+          // an int64, as the server writes it
+          workflowTaskCompletedEventId: Long.fromNumber(completedBy),
         },
       });
     const c = countActions([inTask(4), inTask(4), inTask(9)]);

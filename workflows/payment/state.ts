@@ -14,7 +14,6 @@ import type { CreatePaymentRequest, Payment, Violation } from '../../src/contrac
 import { createIndexer, indexAtStart } from '../indexing';
 import { mergePayment } from '../payment-merge';
 import {
-  fundingDeadlineOf,
   hasFundsIn,
   isFunded,
   isKnownStatus,
@@ -25,6 +24,15 @@ import {
 } from '../payment-rules';
 import { requestFingerprint } from '../request-fingerprint';
 import { resolveContradiction } from './resolve-rules';
+import {
+  cancelBlocker,
+  cancelRefusal,
+  requoteBlocker,
+  requoteLostTo,
+  resolveShapeProblem,
+  type CancelRequest,
+} from './guards';
+import { createdAnswerNow, createdAnswerOf, currentDetailsOf, fundingDeadline, stateOf } from './views';
 import type { PaymentPhase, TimelineEntry } from '../types';
 import { Waiter } from '../waiter';
 import {
@@ -43,7 +51,7 @@ const MAX_TIMELINE = 200;
 /** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
 const MAX_TOLD_EARLY = 10;
 
-export type CancelRequest = NonNullable<PaymentState['cancel']>;
+export type { CancelRequest } from './guards';
 
 /** What a create step ended with. */
 export type CreateResult =
@@ -165,7 +173,7 @@ export class PaymentWorkflowState {
     return at !== null && Date.now() >= at;
   }
   fundingDeadline(p: Payment | null): Date | null {
-    return p ? fundingDeadlineOf(p, this.holidays) : null;
+    return fundingDeadline(p, this.holidays);
   }
   /** read through a method: handlers change it between awaits (no narrowing by the compiler) */
   pendingCancel(): CancelRequest | null {
@@ -255,17 +263,7 @@ export class PaymentWorkflowState {
   }
 
   describe(): string {
-    const p = this.active();
-    const lines = [`**${this.phase}**`];
-    if (p) lines.push(`provider payment ${p.id}: ${p.status}`, `quote expires ${p.quote?.expiresAt ?? '—'}`);
-    const deadline = this.fundingDeadline(p);
-    if (
-      deadline &&
-      (this.phase === 'AWAITING_FUNDS' || this.phase === 'QUOTE_EXPIRED' || this.phase === 'CANCELLING')
-    )
-      lines.push(`funding deadline ${deadline.toISOString()}`);
-    if (this.requotes > 0) lines.push(`requotes: ${this.requotes}`);
-    return lines.join('\n\n');
+    return currentDetailsOf(this);
   }
 
   /** Ends the payment: every alert travels with the outcome; a pending cancel is answered. */
@@ -364,68 +362,19 @@ export class PaymentWorkflowState {
   }
 
   createdAnswer(p: Payment): PaymentCreated & { outcome: 'CREATED' } {
-    return {
-      outcome: 'CREATED',
-      providerPaymentId: p.id,
-      quote: p.quote,
-      fundingInstructions: p.fundingInstructions,
-      fee: p.fee,
-      // what a user must be shown before funding
-      feeCurrencyCode: p.source?.currencyCode ?? null,
-      destinationAmount: p.destination?.amount ?? null,
-      destinationCurrencyCode: p.destination?.currencyCode ?? null,
-      fundingDeadline: this.fundingDeadline(p)?.toISOString() ?? null,
-      pulledFromAccount: pullsFromAccount(p),
-    };
+    return createdAnswerOf(p, this.holidays);
   }
 
   // ---- handlers: queries and signals ----
 
   /** The `state` query. */
   snapshot(): PaymentState {
-    const p = this.active();
-    return {
-      workflowId: this.workflowId,
-      phase: this.phase,
-      providerPaymentId: p?.id ?? null,
-      providerStatus: p?.status ?? null,
-      quote: p?.quote ?? null,
-      fundingInstructions: p?.fundingInstructions ?? null,
-      fundingDeadline: this.fundingDeadline(p)?.toISOString() ?? null,
-      customerId: p?.customerId ?? '',
-      requotes: this.requotes,
-      superseded: [...this.tracked.values()]
-        .filter((t) => t.id !== this.activeId)
-        .map((t) => ({ id: t.id, status: t.status })),
-      providerError: (p as { error?: unknown } | null)?.error ?? null,
-      providerStatusReasons: (p as { statusReasons?: unknown } | null)?.statusReasons ?? null,
-      cancel: this.cancel ? { ...this.cancel } : null,
-      alerts: [...this.alerts],
-      outcome: this.outcome,
-      timeline: [...this.timeline],
-    };
+    return stateOf(this);
   }
 
   /** awaitCreated's answer once there is one; null while it waits (also the `createdAnswer` query). */
   createdAnswerNow(): PaymentCreated | null {
-    // a retried start after an accepted cancel is told of the cancel, never handed live instructions
-    if (this.created && this.cancel?.decision === 'ACCEPTED' && this.created.outcome === 'CREATED')
-      return { ...this.created, fundingInstructions: null, cancelled: { reason: this.cancel.reason } };
-    if (this.created) return this.created;
-    if (this.attention?.first) return { outcome: 'NEEDS_ATTENTION', reason: this.attention.reason };
-    const outcome = this.outcome;
-    if (outcome === null) return null;
-    const violations: Violation[] =
-      outcome.outcome === 'REJECTED'
-        ? outcome.violations
-        : [
-            {
-              path: '',
-              rule: outcome.outcome,
-              message: 'the payment ended before a provider payment was created',
-            },
-          ];
-    return { outcome: 'REJECTED', violations };
+    return createdAnswerNow(this);
   }
 
   // ---- handlers: updates ----
@@ -446,26 +395,14 @@ export class PaymentWorkflowState {
       );
   }
 
-  /** Why a cancel cannot be accepted now, or null. */
+  /** Why a cancel cannot be accepted now, or null (guards.ts). */
   cancelBlocker(): string | null {
-    if (this.outcome) return `the payment already ended: ${this.outcome.outcome}`;
-    if (this.fundsIn()) return 'funds are in: the payment can no longer be cancelled';
-    // spec: States and transitions, rule 1 — a pull payment moves the funds when it is created; a create whose
-    // outcome is unknown (NEEDS_ATTENTION) may have made one we never saw
-    if ((this.tracked.size > 0 || this.attention !== null) && this.pulls())
-      return 'a payment pulled from an account moves its funds when created: it cannot be cancelled';
-    // After the provider's EXPIRED a refund of late funds may still come (spec: States and transitions, row 4).
-    if (this.active()?.status === 'EXPIRED')
-      return 'the provider expired the payment: it is followed until a late refund could no longer arrive';
-    return null;
+    return cancelBlocker(this);
   }
 
   validateCancel(): void {
-    const blocker = this.cancelBlocker();
-    if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, blocker);
-    if (this.cancel?.decision === 'ACCEPTED')
-      throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'the payment is already cancelled');
-    if (this.cancel) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, 'a cancel is already being applied');
+    const refused = cancelRefusal(this);
+    if (refused) throw refusal(PAYMENT_FAILURE_TYPES.CANCEL_REFUSED, refused);
   }
 
   /** The `cancel` update: the main loop decides it (accepted before funds; workflow.ts, steps/follow.ts). */
@@ -495,29 +432,14 @@ export class PaymentWorkflowState {
     this.cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
   }
 
-  /** Why a requote cannot go on now, or null (spec: States and transitions; docs/spec-gaps.md, "Requote"). */
+  /** Why a requote cannot go on now, or null (guards.ts). */
   requoteBlocker(): string | null {
-    if (this.outcome) return `the payment already ended: ${this.outcome.outcome}`;
-    if (this.fundsIn()) return 'funds are in: the quote is already used';
-    if (this.cancel) return 'the payment is being cancelled or was cancelled';
-    if (this.attention) return 'a create of this payment needs an operator first';
-    if (this.phase !== 'AWAITING_FUNDS' && this.phase !== 'QUOTE_EXPIRED')
-      return `nothing to requote in phase ${this.phase}`;
-    if (this.pulls()) return 'a payment pulled from an account has no quote to wait on';
-    const p = this.active();
-    // A second set of live funding instructions invites two payments: a requote waits for the quote's end.
-    if (p && !this.isQuoteExpired(p))
-      return `the quote is still valid until ${p.quote?.expiresAt ?? '?'}: requote once it has expired`;
-    return null;
+    return requoteBlocker(this, Date.now());
   }
 
   /** Why a requote in flight must not make its new payment live, or null. Checked after every await. */
   requoteLostTo(): string | null {
-    if (this.outcome) return `the payment ended (${this.outcome.outcome}) while the requote was in flight`;
-    const funded = [...this.tracked.values()].find(isFunded);
-    if (funded) return `funds arrived on ${funded.id} while the requote was in flight`;
-    if (this.cancel) return 'a cancel came while the requote was in flight';
-    return null;
+    return requoteLostTo(this);
   }
 
   /** requote's validator: a retried update ID is answered again (the server dedupes it too); anything else is checked. */
@@ -532,19 +454,8 @@ export class PaymentWorkflowState {
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
     if (this.resolution || this.resolvingRequote)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
-    const d = decision as {
-      providerPaymentId?: unknown;
-      noPaymentCreated?: unknown;
-      reason?: unknown;
-    } | null;
-    const ok =
-      (typeof d?.providerPaymentId === 'string' && d.providerPaymentId.length > 0) ||
-      (d?.noPaymentCreated === true && typeof d.reason === 'string');
-    if (!ok)
-      throw refusal(
-        PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED,
-        'pass { providerPaymentId } or { noPaymentCreated: true, reason }',
-      );
+    const shape = resolveShapeProblem(decision);
+    if (shape) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, shape);
     const contradiction = resolveContradiction(
       decision,
       [...this.toldEarly.values()].map((t) => t.payment),
