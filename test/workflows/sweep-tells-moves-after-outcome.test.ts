@@ -115,6 +115,7 @@ it('the same after the entity has ended (its linger over): a fresh run finds the
   expect(movedOf(key)).toHaveLength(1);
   expect(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).map((e) => e.type)).toEqual([
     'payment.created',
+    'payment.quote_expired',
     'payment.expired',
     'payment.moved_after_outcome',
   ]);

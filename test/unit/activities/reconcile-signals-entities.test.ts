@@ -56,7 +56,13 @@ describe('reconcileRecentPayments', () => {
     });
     const { activities, calls } = activitiesOver([payin, payout('pay_out_1', 'SENT')]);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 2, signalled: ['pay_in_1'], entitiesNotFinal: 0, followedSignalled: 0 });
+    expect(result).toEqual({
+      listed: 2,
+      signalled: ['pay_in_1'],
+      entitiesNotFinal: 0,
+      followedSignalled: 0,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0].type).toBe(PROVIDER_PAYMENT_WORKFLOW_TYPE);
     expect(calls[0].options).toEqual({
@@ -85,7 +91,13 @@ describe('reconcileRecentPayments', () => {
       [{ workflowId: 'provider-payment:pay_out_done', paymentStatus: 'AWAITING_FUNDS' }],
     );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 2, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(result).toEqual({
+      listed: 2,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 1,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0].options).toEqual(
       expect.objectContaining({
@@ -121,7 +133,13 @@ describe('reconcileRecentPayments', () => {
     // pay_b has no running entity: nothing here follows it (a closed entity's payment has had its outcome)
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
     expect(calls).toEqual([]);
-    expect(result).toEqual({ listed: 3, signalled: [], entitiesNotFinal: 1, followedSignalled: 0 });
+    expect(result).toEqual({
+      listed: 3,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 0,
+      movedSignalled: 0,
+    });
   });
 
   it('tells a PAYIN older than the window only through its running entity, when the entity lacks its final status', async () => {
@@ -137,7 +155,13 @@ describe('reconcileRecentPayments', () => {
       [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }],
     );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 1, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(result).toEqual({
+      listed: 1,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 1,
+      movedSignalled: 0,
+    });
     expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_in_old']);
   });
 
@@ -146,7 +170,13 @@ describe('reconcileRecentPayments', () => {
     const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}`, paymentStatus: 'PENDING' }));
     const { activities, calls, pulled } = activitiesOver(many, visible);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxListed: 4 });
-    expect(result).toEqual({ listed: 4, signalled: [], entitiesNotFinal: 10, followedSignalled: 4 });
+    expect(result).toEqual({
+      listed: 4,
+      signalled: [],
+      entitiesNotFinal: 10,
+      followedSignalled: 4,
+      movedSignalled: 0,
+    });
     expect(calls.map((c) => c.options.workflowId)).toEqual([
       'provider-payment:pay_0',
       'provider-payment:pay_1',
@@ -164,7 +194,13 @@ describe('reconcileRecentPayments', () => {
       since: '2026-11-21T00:00:00Z',
       maxEntities: 2,
     });
-    expect(result).toEqual({ listed: 5, signalled: [], entitiesNotFinal: 2, followedSignalled: 2 });
+    expect(result).toEqual({
+      listed: 5,
+      signalled: [],
+      entitiesNotFinal: 2,
+      followedSignalled: 2,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(2);
   });
 });
