@@ -225,7 +225,8 @@ async function readPageWaitingOutLimits<T>(
     try {
       return await read();
     } catch (err) {
-      const limited = isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
+      const limited =
+        isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
       if (!limited || waits >= PAGE_RATE_LIMIT_WAITS) throw err;
       // spec: Limits. Retry-After plus jitter, never exactly; no Retry-After: a second.
       let left = jitteredRetryAfter(err.retryAfterMs ?? 1000);
@@ -267,8 +268,8 @@ interface SweepRun {
   progress: ReconcileProgress;
   /** running entities without a final PaymentStatus (listEntitiesNotFinal); one is deleted once told */
   notFinal: Set<string>;
-  /** the moves told in this attempt: a payment listed twice (a page boundary the service moved) is told once */
-  movesTold: Set<string>;
+  /** the event ids told in this attempt: a payment listed twice (a page boundary the service moved) is told once */
+  told: Set<string>;
   tell: (p: Payment) => Promise<void>;
 }
 
@@ -288,17 +289,13 @@ async function onListed(run: SweepRun, p: Payment): Promise<void> {
   }
   const entity = providerPaymentWorkflowId(p.id);
   const tell = sweepTellOf(p, run.notFinal.has(entity), run.sinceMs);
+  if (tell === null || run.told.has(sweepEventId(p))) return;
+  run.told.add(sweepEventId(p));
+  await run.tell(p);
   if (tell === 'final') {
     run.notFinal.delete(entity);
-    await run.tell(p);
     progress.followedSignalled++;
-  } else if (tell === 'moved') {
-    const id = sweepEventId(p);
-    if (run.movesTold.has(id)) return;
-    run.movesTold.add(id);
-    await run.tell(p);
-    progress.movedSignalled = (progress.movedSignalled ?? 0) + 1;
-  }
+  } else progress.movedSignalled = (progress.movedSignalled ?? 0) + 1;
 }
 
 /** The listing from the run's place to its last page (or maxListed), recording the place after every page. */
@@ -345,7 +342,7 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
         maxListed,
         progress,
         notFinal,
-        movesTold: new Set(),
+        told: new Set(),
         tell: (p) => tellEntityOf(client(), taskQueue(), p),
       };
       // a resumed run whose last page was read: nothing is left
