@@ -63,6 +63,8 @@ describe('sweepTellOf', () => {
   it('tells no other entity a record that did not move after its outcome, however recent', () => {
     expect(sweepTellOf(snapshot('COMPLETED', { completedAt: T2 }), false, ms(T0))).toBeNull();
     expect(sweepTellOf(snapshot('EXPIRED', { expiredAt: T2 }), false, ms(T0))).toBeNull();
+    // whatever the window: no time is not an old time
+    expect(sweepTellOf(snapshot('EXPIRED', { expiredAt: T2 }), false, Number.NEGATIVE_INFINITY)).toBeNull();
   });
 });
 
@@ -82,6 +84,14 @@ describe('sweepEventId', () => {
     // another refund time is another move
     expect(sweepEventId(snapshot('EXPIRED', { expiredAt: T1, refundedAt: T3 }))).not.toBe(
       sweepEventId(refunded),
+    );
+  });
+
+  it('names the timestamps in one order whatever order the record lists them in', () => {
+    const p = snapshot('REFUNDED');
+    const reordered = { ...p, lifecycle: { refundedAt: T2, completedAt: T1, createdAt: T0 } } as typeof p;
+    expect(sweepEventId(reordered)).toBe(
+      `reconcile:${p.id}:REFUNDED:completedAt=${T1},createdAt=${T0},refundedAt=${T2}`,
     );
   });
 
