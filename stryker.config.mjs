@@ -12,6 +12,7 @@ export default {
     'workflows/payment-merge.ts',
     'workflows/provider-payment/push-confirmation.ts',
     'workflows/provider-payment/knowledge.ts',
+    'workflows/provider-payment/sweep-decision.ts',
     'workflows/payment/resolve-rules.ts',
   ],
   coverageAnalysis: 'perTest',

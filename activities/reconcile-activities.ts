@@ -8,6 +8,15 @@
 //   would wait for the entity's daily read. Its entity is told only when the listing shows a final status that the
 //   entity's indexed PaymentStatus lacks (one visibility list per run, not a signal per listed payment: signals are
 //   billed actions, docs/performance.md "Actions per payment").
+// - A move of the money after the outcome (a refund, a return, late funds refunded on an EXPIRED payment, which keeps
+//   its status and adds refundedAt: spec, States and transitions, row 4) whose webhook is lost: the entity lingers
+//   terminal and no longer reads, or has ended. A listed payment whose record moved after its outcome within the run's
+//   window, and whose entity is not running not final, is handed to its entity with an event id carrying the record's
+//   timestamps (workflows/provider-payment/sweep-decision.ts); the entity, or the fresh run the signal starts, knows
+//   what its backend was told and announces an untold move once. No per-payment query: at most one signal per listed
+//   payment per run, and only for records that moved in the window. Bound: with the Schedule every 15 minutes and a
+//   6-hour window, a lost after-outcome webhook is told by the first run that lists the payment after the move (within
+//   one interval plus the run's listing), and any run in the 6 hours after it would do.
 // The listing goes page by page, each GET a call of the key's rate budget (src/provider/rate-budget.ts), and records
 // its place in the activity's heartbeat after every page: a retry of the activity goes on from the last recorded page,
 // never from the first, and a 429 in the middle is waited out (Retry-After plus jitter, heartbeating) and the same
@@ -25,6 +34,7 @@ import {
   signalWithStartProviderPayment,
 } from '../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
+import { sweepEventId, sweepTellOf } from '../workflows/provider-payment/sweep-decision';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
@@ -46,6 +56,11 @@ export interface ReconcileRecentPaymentsResult {
   entitiesNotFinal?: number;
   /** of those, the ones told a final status the listing showed: what the sweep healed (absent in older results) */
   followedSignalled?: number;
+  /**
+   * payments whose record moved after their outcome within the window, handed to an entity that no longer reads
+   * (running terminal, or ended): workflows/provider-payment/sweep-decision.ts (absent in older results)
+   */
+  movedSignalled?: number;
 }
 
 export interface ReconcileActivities {
@@ -113,6 +128,8 @@ export interface ReconcileProgress {
   listed: number;
   signalled: string[];
   followedSignalled: number;
+  /** absent in the heartbeats of attempts made before moves after the outcome were told (then resumed from 0) */
+  movedSignalled?: number;
 }
 
 /** A 429 (or our own budget, full) in the middle of the listing is waited out this many times per page, then the activity fails (and is retried from its heartbeat). */
@@ -164,7 +181,8 @@ async function* listFrom(
   for await (const p of listAll.call(payments, { limit: LIST_PAGE_SIZE })) yield { payment: p };
 }
 
-export function createReconcileActivities(deps: {
+/** What the activity reads and calls; each defaults to the running activity's context. */
+export interface ReconcileDeps {
   provider: Pick<ProviderPort, 'payments'>;
   client?: () => Pick<Client, 'workflow'>;
   taskQueue?: () => string;
@@ -174,42 +192,136 @@ export function createReconcileActivities(deps: {
   lastProgress?: () => unknown;
   /** waits a rate limit out (the activity's cancellable sleep by default) */
   sleep?: (ms: number) => Promise<void>;
-}): ReconcileActivities {
-  const client = deps.client ?? (() => Context.current().client);
-  const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
-  const heartbeat = deps.heartbeat ?? ((details: ReconcileProgress) => Context.current().heartbeat(details));
-  const lastProgress =
-    deps.lastProgress ??
-    (() => {
-      try {
-        return Context.current().info.heartbeatDetails as unknown;
-      } catch {
-        return undefined; // outside an activity (a direct call): a first attempt
-      }
-    });
-  const sleep = deps.sleep ?? ((ms: number) => Context.current().sleep(ms));
+}
 
-  /** One page GET; a rate limit is waited out here (heartbeating), anything else fails the activity. */
-  async function readPage<T>(read: () => Promise<T>, beat: () => void): Promise<T> {
-    for (let waits = 0; ; waits++) {
-      try {
-        return await read();
-      } catch (err) {
-        const limited =
-          isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
-        if (!limited || waits >= PAGE_RATE_LIMIT_WAITS) throw err;
-        // spec: Limits. Retry-After plus jitter, never exactly; no Retry-After: a second.
-        let left = jitteredRetryAfter(err.retryAfterMs ?? 1000);
-        while (left > 0) {
-          beat();
-          const step = Math.min(left, MAX_SLEEP_MS);
-          await sleep(step);
-          left -= step;
+type Resolved = Required<Omit<ReconcileDeps, 'provider'>>;
+
+/** The deps a caller left out, from the running activity's context. */
+function withContextDefaults(deps: ReconcileDeps): Resolved {
+  return {
+    client: deps.client ?? (() => Context.current().client),
+    taskQueue: deps.taskQueue ?? (() => Context.current().info.taskQueue),
+    heartbeat: deps.heartbeat ?? ((details: ReconcileProgress) => Context.current().heartbeat(details)),
+    lastProgress:
+      deps.lastProgress ??
+      (() => {
+        try {
+          return Context.current().info.heartbeatDetails as unknown;
+        } catch {
+          return undefined; // outside an activity (a direct call): a first attempt
         }
+      }),
+    sleep: deps.sleep ?? ((ms: number) => Context.current().sleep(ms)),
+  };
+}
+
+/** One page GET; a rate limit is waited out here (heartbeating), anything else fails the activity. */
+async function readPageWaitingOutLimits<T>(
+  read: () => Promise<T>,
+  beat: () => void,
+  sleep: (ms: number) => Promise<void>,
+): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await read();
+    } catch (err) {
+      const limited =
+        isProviderError(err) && (err.type === 'RateLimitedError' || err.type === 'RateBudgetError');
+      if (!limited || waits >= PAGE_RATE_LIMIT_WAITS) throw err;
+      // spec: Limits. Retry-After plus jitter, never exactly; no Retry-After: a second.
+      let left = jitteredRetryAfter(err.retryAfterMs ?? 1000);
+      while (left > 0) {
+        beat();
+        const step = Math.min(left, MAX_SLEEP_MS);
+        await sleep(step);
+        left -= step;
       }
     }
   }
+}
 
+/** An earlier attempt's place (its last heartbeat) when it was this run's; else the start of the listing. */
+function startingProgress(resumed: unknown, since: string): ReconcileProgress {
+  return isProgress(resumed, since)
+    ? { ...resumed, signalled: [...resumed.signalled] }
+    : { since, cursor: null, finished: false, listed: 0, signalled: [], followedSignalled: 0 };
+}
+
+/**
+ * Hands a listed payment to its entity through the front door. A list answered to our own call is a read, not a push
+ * (workflows/provider-payment/knowledge.ts, sourceOf). The event id (sweep-decision.ts, sweepEventId) is one per status,
+ * and per lifecycle for a record that moved after its outcome: a second run's tell of an unchanged record is a
+ * duplicate the entity drops.
+ */
+function tellEntityOf(client: Pick<Client, 'workflow'>, taskQueue: string, p: Payment): Promise<void> {
+  return signalWithStartProviderPayment(client, {
+    taskQueue,
+    input: { providerPaymentId: p.id },
+    event: { eventId: sweepEventId(p), type: 'payment.reconciled', payment: p, from: RECONCILE_SWEEP_READER },
+  });
+}
+
+/** One run of the listing: what it knows before the first page, and what it tells as it goes. */
+interface SweepRun {
+  sinceMs: number;
+  maxListed: number;
+  progress: ReconcileProgress;
+  /** running entities without a final PaymentStatus (listEntitiesNotFinal); one is deleted once told */
+  notFinal: Set<string>;
+  /** the event ids told in this attempt: a payment listed twice (a page boundary the service moved) is told once */
+  told: Set<string>;
+  tell: (p: Payment) => Promise<void>;
+}
+
+/**
+ * One listed payment. A recent PAYIN or conversion is handed over whatever its status (only its webhooks follow it). A
+ * payment with a running entity not final, whatever its age (a payout may be funded days after it was made; a PAYIN
+ * older than the window), is told a final status its entity has not indexed, once per run. Any other is told a move
+ * after its outcome made within the window (sweep-decision.ts, sweepTellOf): its entity lingers terminal or has ended,
+ * and reads no more.
+ */
+async function onListed(run: SweepRun, p: Payment): Promise<void> {
+  const { progress } = run;
+  if (isFollowedOnlyByWebhooks(p) && Date.parse(String(p.lifecycle?.createdAt ?? '')) >= run.sinceMs) {
+    await run.tell(p);
+    progress.signalled.push(p.id);
+    return;
+  }
+  const entity = providerPaymentWorkflowId(p.id);
+  const tell = sweepTellOf(p, run.notFinal.has(entity), run.sinceMs);
+  if (tell === null || run.told.has(sweepEventId(p))) return;
+  run.told.add(sweepEventId(p));
+  await run.tell(p);
+  if (tell === 'final') {
+    run.notFinal.delete(entity);
+    progress.followedSignalled++;
+  } else progress.movedSignalled = (progress.movedSignalled ?? 0) + 1;
+}
+
+/** The listing from the run's place to its last page (or maxListed), recording the place after every page. */
+async function listAndTell(
+  payments: Pick<ProviderPort, 'payments'>['payments'],
+  run: SweepRun,
+  readPage: <T>(read: () => Promise<T>) => Promise<T>,
+  beat: () => void,
+): Promise<void> {
+  const { progress } = run;
+  await callProvider(async () => {
+    for await (const item of listFrom(payments, progress.cursor, readPage)) {
+      if ('pageEnd' in item) {
+        progress.cursor = item.pageEnd;
+        progress.finished = item.pageEnd === null;
+        beat();
+        continue;
+      }
+      if (++progress.listed > run.maxListed) break;
+      await onListed(run, item.payment);
+    }
+  });
+}
+
+export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivities {
+  const { client, taskQueue, heartbeat, lastProgress, sleep } = withContextDefaults(deps);
   return {
     async reconcileRecentPayments({
       since,
@@ -218,64 +330,31 @@ export function createReconcileActivities(deps: {
     }) {
       const payments = deps.provider.payments;
       if (!payments.list && !payments.listAll)
-        return { listed: 0, signalled: [], entitiesNotFinal: 0, followedSignalled: 0 };
-      const sinceMs = Date.parse(since);
-      // An earlier attempt's place (its last heartbeat): go on from its next page, with what it already counted.
-      const resumed = lastProgress();
-      const progress: ReconcileProgress = isProgress(resumed, since)
-        ? { ...resumed, signalled: [...resumed.signalled] }
-        : { since, cursor: null, finished: false, listed: 0, signalled: [], followedSignalled: 0 };
+        return { listed: 0, signalled: [], entitiesNotFinal: 0, followedSignalled: 0, movedSignalled: 0 };
+      const progress = startingProgress(lastProgress(), since);
       const beat = () => heartbeat(progress);
       // Read before the listing: an entity that hears its final status meanwhile is told again (dropped as a duplicate).
       // Visibility is read again on a resume: it is not the provider's budget, and a told entity drops the repeat.
       const notFinal = await listEntitiesNotFinal(client(), taskQueue(), maxEntities, beat);
       const entitiesNotFinal = notFinal.size;
-      const tell = (p: Payment) =>
-        signalWithStartProviderPayment(client(), {
-          taskQueue: taskQueue(),
-          input: { providerPaymentId: p.id },
-          // one id per status seen: a second reconcile of an unchanged payment is a duplicate the entity drops
-          // a list answered to our own call is a read, not a push (workflows/provider-payment/knowledge.ts, sourceOf)
-          event: {
-            eventId: `reconcile:${p.id}:${p.status}`,
-            type: 'payment.reconciled',
-            payment: p,
-            from: RECONCILE_SWEEP_READER,
-          },
-        });
-      const done = () => ({
+      const run: SweepRun = {
+        sinceMs: Date.parse(since),
+        maxListed,
+        progress,
+        notFinal,
+        told: new Set(),
+        tell: (p) => tellEntityOf(client(), taskQueue(), p),
+      };
+      // a resumed run whose last page was read: nothing is left
+      if (!progress.finished)
+        await listAndTell(payments, run, (read) => readPageWaitingOutLimits(read, beat, sleep), beat);
+      return {
         listed: Math.min(progress.listed, maxListed),
         signalled: progress.signalled,
         entitiesNotFinal,
         followedSignalled: progress.followedSignalled,
-      });
-      // a resumed run whose last page was read: nothing is left
-      if (progress.finished) return done();
-      await callProvider(async () => {
-        for await (const item of listFrom(payments, progress.cursor, (read) => readPage(read, beat))) {
-          if ('pageEnd' in item) {
-            progress.cursor = item.pageEnd;
-            progress.finished = item.pageEnd === null;
-            beat();
-            continue;
-          }
-          const p = item.payment;
-          if (++progress.listed > maxListed) break;
-          if (isFollowedOnlyByWebhooks(p) && Date.parse(String(p.lifecycle?.createdAt ?? '')) >= sinceMs) {
-            await tell(p);
-            progress.signalled.push(p.id);
-            continue;
-          }
-          // A payment with a running entity, whatever its age (a payout may be funded days after it was made; a PAYIN
-          // older than the window): only a final status its entity has not indexed is told, once per run (deleted
-          // from the set once told).
-          const entity = providerPaymentWorkflowId(p.id);
-          if (!FINAL_PAYMENT_STATUSES.includes(p.status) || !notFinal.delete(entity)) continue;
-          await tell(p);
-          progress.followedSignalled++;
-        }
-      });
-      return done();
+        movedSignalled: progress.movedSignalled ?? 0,
+      };
     },
   };
 }

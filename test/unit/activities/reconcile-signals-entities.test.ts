@@ -13,6 +13,14 @@ import { currentPayment } from '../contract/fixtures';
 import { recordingClient, type ListedWorkflow } from '../../support/recording-client';
 
 const created = (at: string) => ({ ...currentPayment().lifecycle, createdAt: at });
+/** A lifecycle with only its creation set (the other stamps null): what a test adds is all it has. */
+const stampsOnly = (at: string) => ({
+  createdAt: at,
+  sentAt: null,
+  completedAt: null,
+  expiredAt: null,
+  refundedAt: null,
+});
 
 function payout(id: string, status: string, createdAt = '2026-11-21T10:00:00Z'): Payment {
   return normalizePayment({
@@ -56,7 +64,13 @@ describe('reconcileRecentPayments', () => {
     });
     const { activities, calls } = activitiesOver([payin, payout('pay_out_1', 'SENT')]);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 2, signalled: ['pay_in_1'], entitiesNotFinal: 0, followedSignalled: 0 });
+    expect(result).toEqual({
+      listed: 2,
+      signalled: ['pay_in_1'],
+      entitiesNotFinal: 0,
+      followedSignalled: 0,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0].type).toBe(PROVIDER_PAYMENT_WORKFLOW_TYPE);
     expect(calls[0].options).toEqual({
@@ -85,7 +99,13 @@ describe('reconcileRecentPayments', () => {
       [{ workflowId: 'provider-payment:pay_out_done', paymentStatus: 'AWAITING_FUNDS' }],
     );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 2, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(result).toEqual({
+      listed: 2,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 1,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(1);
     expect(calls[0].options).toEqual(
       expect.objectContaining({
@@ -121,7 +141,13 @@ describe('reconcileRecentPayments', () => {
     // pay_b has no running entity: nothing here follows it (a closed entity's payment has had its outcome)
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
     expect(calls).toEqual([]);
-    expect(result).toEqual({ listed: 3, signalled: [], entitiesNotFinal: 1, followedSignalled: 0 });
+    expect(result).toEqual({
+      listed: 3,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 0,
+      movedSignalled: 0,
+    });
   });
 
   it('tells a PAYIN older than the window only through its running entity, when the entity lacks its final status', async () => {
@@ -137,7 +163,13 @@ describe('reconcileRecentPayments', () => {
       [{ workflowId: 'provider-payment:pay_in_old', paymentStatus: 'PROCESSING' }],
     );
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
-    expect(result).toEqual({ listed: 1, signalled: [], entitiesNotFinal: 1, followedSignalled: 1 });
+    expect(result).toEqual({
+      listed: 1,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 1,
+      movedSignalled: 0,
+    });
     expect(calls.map((c) => c.options.workflowId)).toEqual(['provider-payment:pay_in_old']);
   });
 
@@ -146,7 +178,13 @@ describe('reconcileRecentPayments', () => {
     const visible = many.map((p) => ({ workflowId: `provider-payment:${p.id}`, paymentStatus: 'PENDING' }));
     const { activities, calls, pulled } = activitiesOver(many, visible);
     const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z', maxListed: 4 });
-    expect(result).toEqual({ listed: 4, signalled: [], entitiesNotFinal: 10, followedSignalled: 4 });
+    expect(result).toEqual({
+      listed: 4,
+      signalled: [],
+      entitiesNotFinal: 10,
+      followedSignalled: 4,
+      movedSignalled: 0,
+    });
     expect(calls.map((c) => c.options.workflowId)).toEqual([
       'provider-payment:pay_0',
       'provider-payment:pay_1',
@@ -164,7 +202,72 @@ describe('reconcileRecentPayments', () => {
       since: '2026-11-21T00:00:00Z',
       maxEntities: 2,
     });
-    expect(result).toEqual({ listed: 5, signalled: [], entitiesNotFinal: 2, followedSignalled: 2 });
+    expect(result).toEqual({
+      listed: 5,
+      signalled: [],
+      entitiesNotFinal: 2,
+      followedSignalled: 2,
+      movedSignalled: 0,
+    });
     expect(calls).toHaveLength(2);
+  });
+  it('hands a payment refunded after its outcome within the window to its entity that no longer reads, once per run, under an id with its timestamps', async () => {
+    // late funds refunded on an EXPIRED payout: the status stays EXPIRED, refundedAt is added (spec: States and
+    // transitions, row 4); its entity lingers terminal or has ended (not listed as running not final)
+    const lifecycle = { ...stampsOnly('2026-11-18T10:00:00Z'), expiredAt: '2026-11-20T10:00:00Z' };
+    const refunded = normalizePayment({
+      ...payout('pay_late', 'EXPIRED'),
+      lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:00:00Z' },
+    });
+    const earlier = normalizePayment({
+      ...payout('pay_old', 'EXPIRED'),
+      lifecycle: { ...lifecycle, refundedAt: '2026-11-20T23:59:59Z' }, // before the window: an earlier run's
+    });
+    const { activities, calls } = activitiesOver([refunded, earlier, refunded]);
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(result).toEqual({
+      listed: 3,
+      signalled: [],
+      entitiesNotFinal: 0,
+      followedSignalled: 0,
+      movedSignalled: 1,
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0].options).toEqual(
+      expect.objectContaining({
+        workflowId: 'provider-payment:pay_late',
+        signalArgs: [
+          {
+            eventId:
+              'reconcile:pay_late:EXPIRED:createdAt=2026-11-18T10:00:00Z,expiredAt=2026-11-20T10:00:00Z,refundedAt=2026-11-21T09:00:00Z',
+            type: 'payment.reconciled',
+            payment: refunded,
+            from: 'reconcile-sweep',
+          },
+        ],
+      }),
+    );
+  });
+
+  it('tells a running entity not final a refunded payment as a final status, once in the run (not again as a move)', async () => {
+    const refunded = normalizePayment({
+      ...payout('pay_r', 'REFUNDED'),
+      lifecycle: { ...stampsOnly('2026-11-18T10:00:00Z'), refundedAt: '2026-11-21T09:00:00Z' },
+    });
+    const { activities, calls } = activitiesOver(
+      [refunded, refunded],
+      [{ workflowId: 'provider-payment:pay_r', paymentStatus: 'PROCESSING' }],
+    );
+    const result = await activities.reconcileRecentPayments({ since: '2026-11-21T00:00:00Z' });
+    expect(result).toEqual({
+      listed: 2,
+      signalled: [],
+      entitiesNotFinal: 1,
+      followedSignalled: 1,
+      movedSignalled: 0,
+    });
+    expect(calls.map((c) => (c.options.signalArgs as { eventId: string }[])[0].eventId)).toEqual([
+      'reconcile:pay_r:REFUNDED:createdAt=2026-11-18T10:00:00Z,refundedAt=2026-11-21T09:00:00Z',
+    ]);
   });
 });

@@ -9,7 +9,10 @@
 //   payment's registration (knowledge.ts: mayHaveMovedAfterOutcome);
 // - payment (workflows/payment/steps/follow.ts): decides its outcome on what it holds (payment-rules.ts: outcomeOf),
 //   refuses a cancel once funds are in (isFunded);
-// - a worker crash / continue-as-new re-creates the entity from what it carries over (state.ts, carriedOver).
+// - a worker crash / continue-as-new re-creates the entity from what it carries over (state.ts, carriedOver);
+// - the reconcile sweep (activities/reconcile-activities.ts) runs on the Schedule's ticks as time passes, and on its
+//   own as a command: its listing is a read, and what it tells the entity is sweep-decision.ts (sweepTellOf,
+//   sweepEventId).
 // Every invariant violation throws an Error naming the invariant.
 import type { Payment } from '../../../src/contract';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from '../../../workflows/payment-merge';
@@ -23,12 +26,18 @@ import {
   sourceOf,
 } from '../../../workflows/provider-payment/knowledge';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
+import { sweepEventId, sweepTellOf } from '../../../workflows/provider-payment/sweep-decision';
 import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, START_MS, type ServiceMove } from './service-model';
 
-const DAY = 24 * 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
+const DAY = 24 * 60 * MINUTE;
 /** workflow.ts: lingerAfterTerminalMs default */
 export const ENTITY_LINGER_MS = 7 * DAY;
+/** src/client/reconcile-schedule.ts: the Schedule `payment-reconcile` runs the sweep every 15 minutes by default */
+export const SWEEP_EVERY_MS = 15 * MINUTE;
+/** workflows/reconcile-payments/workflow.ts: each run's window, 6 hours by default */
+export const SWEEP_WINDOW_MS = 6 * 60 * MINUTE;
 
 export interface SimEvent {
   eventId: string;
@@ -172,7 +181,7 @@ export class World {
     const moves = this.service.legalMoves();
     if (moves.length === 0) return;
     const move: ServiceMove = moves[choice % moves.length];
-    this.now += afterMs;
+    this.advance(afterMs);
     const after = isTerminalStatus(this.service.record);
     this.service.apply(move, this.now);
     const push = this.newEvent(this.service.record);
@@ -210,8 +219,24 @@ export class World {
     this.signal(event);
   }
 
+  /**
+   * Time passes: the Schedule's sweep runs at every tick (START_MS + k × SWEEP_EVERY_MS) in between. Only the first
+   * tick of a gap is run: nothing moves in the gap, so a later tick's window holds no record the first one's did not,
+   * and what the first told is a duplicate to the entity then (the same event id). An ended entity stays ended: its
+   * linger is longer than the window.
+   */
+  private advance(ms: number): void {
+    const end = this.now + ms;
+    const tick = START_MS + (Math.floor((this.now - START_MS) / SWEEP_EVERY_MS) + 1) * SWEEP_EVERY_MS;
+    if (tick <= end) {
+      this.now = tick;
+      this.sweep();
+    }
+    this.now = end;
+  }
+
   passTime(ms: number): void {
-    this.now += ms;
+    this.advance(ms);
     const e = this.entity;
     // workflow.ts: a terminal entity lingers, then ends (a held push is judged first; no read in flight then)
     if (
@@ -283,8 +308,9 @@ export class World {
       return;
     }
     this.accept(pushed);
-    // state.ts, toldBy: a subscriber that sent its own read is not sent it back (nor is its `told` moved)
-    if (sourceOf(event) === 'read' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed)
+    // state.ts, toldBy: a subscriber that sent its own read is not sent it back (nor is its `told` moved); only the
+    // subscriber's read (`from` names it): the sweep's is no subscriber's (and its type makes its cause `event`)
+    if (event.from === 'payment' && e.subscribed && e.payment && !mergePayment(pushed, e.payment).changed)
       e.forwardedVersion = e.version;
   }
 
@@ -332,24 +358,21 @@ export class World {
   }
 
   /**
-   * The reconcile sweep (activities/reconcile-activities.ts): its listing, a read, tells a running entity whose
-   * status is not final the final status the service has (one event id per status).
+   * One run of the reconcile sweep (activities/reconcile-activities.ts, onListed): it lists the record (a read) and tells
+   * the entity what sweep-decision.ts decides — a running entity not final (by the status it indexed) a final status;
+   * any other (terminal, or ended: a fresh run) a record that moved after its outcome within the run's window — under
+   * sweepEventId (one per status, with the timestamps once it moved after its outcome).
    */
   sweep(): void {
     const e = this.entity;
-    if (
-      !e ||
-      !e.payment ||
-      FINAL_PAYMENT_STATUSES.includes(e.payment.status) ||
-      !FINAL_PAYMENT_STATUSES.includes(this.service.record.status)
-    )
-      return;
+    const record = this.service.record;
+    const entityNotFinal =
+      e !== null && e.payment !== null && !FINAL_PAYMENT_STATUSES.includes(e.payment.status);
+    const tell = sweepTellOf(record, entityNotFinal, this.now - SWEEP_WINDOW_MS);
+    if (tell === null) return;
     const listed = this.readService();
-    this.signal({
-      eventId: `reconcile:${listed.id}:${listed.status}`,
-      payment: listed,
-      from: 'reconcile-sweep',
-    });
+    this.log.push(`sweep tells ${tell} ${moveKey(listed)}`);
+    this.signal({ eventId: sweepEventId(listed), payment: listed, from: 'reconcile-sweep' });
   }
 
   readNow(): void {
@@ -466,7 +489,8 @@ export class World {
   /**
    * The bound of invariant 5, as the model runs it: pushes the delivery model promised are delivered, and one more
    * read happens — the entity's (at most a day away while it follows a payment
-   * not final: workflow.ts, SUBSCRIBED_READ_EVERY_MS; at once for a held push) or the payment's own (every 6 h).
+   * not final: workflow.ts, SUBSCRIBED_READ_EVERY_MS; at once for a held push) or the payment's own (every 6 h) —
+   * then the Schedule's next sweep (at most 15 minutes away).
    */
   settle(): void {
     this.landRead();
@@ -474,6 +498,8 @@ export class World {
       if (this.mustDeliver.has(push.eventId)) this.deliver(this.inFlight.indexOf(push), 'once');
     if (!this.decided) this.paymentReads();
     if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
+    // and the Schedule's next sweep (at most SWEEP_EVERY_MS away): a move after the outcome whose push was lost
+    this.advance(SWEEP_EVERY_MS);
   }
 
   /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */
