@@ -5,6 +5,8 @@
 // it is one of the tokens), or the same token as the first path segment (`/<token>/decode`) for a UI that
 // cannot send a header (the Temporal UI, whose endpoint a person enters in its Codec Server settings: http://host:port/<token>). CORS answers the
 // configured UI origins only. Nothing is logged but method, route and status: never bodies, never tokens.
+// /encode is refused (403) unless encode tokens are configured apart from the decode tokens: what it encodes is bound to
+// no workflow, and decoding is all the UI and CLI need to show payloads (docs/codec.md, "The codec server").
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,8 +20,14 @@ import { isOwnHost, MISDIRECTED } from '../support/host-check';
 export interface CodecServerOptions {
   /** Applied in order on /encode, in reverse on /decode (as DataConverter.payloadCodecs). */
   codecs: PayloadCodec[];
-  /** Accepted bearer tokens: at least one; there is no unauthenticated mode. */
+  /** Accepted bearer tokens, for /decode: at least one; there is no unauthenticated mode. They never encode. */
   tokens: string[];
+  /**
+   * Tokens that may POST /encode (and /decode): none by default, and then /encode answers 403. What /encode writes is
+   * bound to no workflow, so only workers that admit unbound payloads read it (docs/codec.md, "The codec server").
+   * Each as strong as a decode token and none equal to one.
+   */
+  encodeTokens?: string[];
   /** Browser origins allowed by CORS, e.g. the Temporal UI's `http://127.0.0.1:8233`. */
   allowedOrigins?: string[];
   host?: string;
@@ -51,6 +59,16 @@ const DEFAULT_MAX_CONNECTIONS = 64;
 const DEFAULT_BODY_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const ALLOWED_HEADERS = 'authorization, content-type, x-namespace';
+
+// Why /encode is refused (docs/codec.md, "The codec server"): its payloads carry no workflow binding, and a worker that
+// admits unbound payloads (XBORDER_CODEC_UNBOUND=admit, the default) would take one as data from xborder. Every operator
+// holds a decode token, so an encoding decode token would let any of them forge an entity's signal.
+const WHY_NO_ENCODE =
+  'what it encodes is bound to no workflow, and a worker admitting unbound payloads (XBORDER_CODEC_UNBOUND=admit) would ' +
+  'take it as data from xborder (a forged signal). Send workflows data with the xborder CLI (xborder pay, cancel, ...), ' +
+  'which encodes each payload bound to its target workflow; /decode is unaffected (docs/codec.md, "The codec server")';
+export const ENCODE_OFF_MESSAGE = `POST /encode is off on this codec server: ${WHY_NO_ENCODE}`;
+export const DECODE_ONLY_MESSAGE = `this token decodes only; POST /encode takes a token of XBORDER_CODEC_SERVER_ENCODE_TOKENS, and even then ${WHY_NO_ENCODE}`;
 
 const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
 const PayloadsBodySchema = z.object({
@@ -99,7 +117,10 @@ function tokenMatcher(tokens: string[]): (candidate: string | undefined) => bool
 /** What every request of one server shares: its configuration, resolved once, and the memory budget in use. */
 interface ServerState {
   options: CodecServerOptions;
+  /** a decode or an encode token: may POST /decode */
   isToken: (candidate: string | undefined) => boolean;
+  /** an encode token: may POST /encode too */
+  isEncodeToken: (candidate: string | undefined) => boolean;
   origins: Set<string>;
   maxBytes: number;
   maxBuffered: number;
@@ -128,10 +149,23 @@ function serverState(options: CodecServerOptions): ServerState {
       'The codec server needs at least one random token of 24+ characters (XBORDER_CODEC_SERVER_TOKENS): it never runs unauthenticated.',
     );
   }
+  const encodeTokens = options.encodeTokens ?? [];
+  if (encodeTokens.some((t) => secretStrengthProblem('token', t) !== null)) {
+    throw new Error(
+      'Each codec-server encode token (XBORDER_CODEC_SERVER_ENCODE_TOKENS) is a random token of 24+ characters.',
+    );
+  }
+  if (encodeTokens.some((t) => options.tokens.includes(t))) {
+    // a decode token never encodes: every operator holds one (SECURITY.md, "Codec server")
+    throw new Error(
+      'A codec-server encode token (XBORDER_CODEC_SERVER_ENCODE_TOKENS) must not also be a decode token (XBORDER_CODEC_SERVER_TOKENS).',
+    );
+  }
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return {
     options,
-    isToken: tokenMatcher(options.tokens),
+    isToken: tokenMatcher([...options.tokens, ...encodeTokens]),
+    isEncodeToken: tokenMatcher(encodeTokens),
     origins: new Set(options.allowedOrigins ?? []),
     maxBytes,
     maxBuffered: Math.max(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, maxBytes),
@@ -215,6 +249,11 @@ function handleRequest(s: ServerState, x: Exchange): void {
       { message: 'missing or invalid codec server token' },
       { 'www-authenticate': 'Bearer' },
     );
+  }
+  if (route === 'encode' && !s.isEncodeToken(bearer) && !s.isEncodeToken(x.pathToken)) {
+    // before the body is read: nothing is encoded
+    const on = (s.options.encodeTokens ?? []).length > 0;
+    return refuse(x, 403, on ? DECODE_ONLY_MESSAGE : ENCODE_OFF_MESSAGE);
   }
   readBody(s, x, (raw) => answerPayloads(s.options.codecs, x, route, raw));
 }

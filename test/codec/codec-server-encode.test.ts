@@ -79,3 +79,52 @@ it('a decode token on /encode gets 403 and nothing a worker reads inside a workf
     readByWorker: 0,
   });
 });
+
+it('/encode is off by default: 403 for every decode token, header or path, with a message saying why and what to use', async () => {
+  const server = await serve();
+  const body = { payloads: [toJson(defaultPayloadConverter.toPayload({ n: 1 }))] };
+  const header = await post(server, '/encode', body, DECODE_TOKEN);
+  const path = await post(server, `/${DECODE_TOKEN}/encode`, body);
+  for (const answer of [header, path]) {
+    expect(answer.statusCode).toBe(403);
+    const { message, payloads } = JSON.parse(answer.body) as { message: string; payloads?: unknown };
+    expect(payloads).toBeUndefined();
+    expect(message).toMatch(/\/encode is off/);
+    expect(message).toMatch(/bound to no workflow/);
+    expect(message).toMatch(/xborder CLI/);
+  }
+  // authentication comes first: without a token it is 401, as for /decode
+  expect((await post(server, '/encode', body)).statusCode).toBe(401);
+  expect((await post(server, '/encode', body, generatedToken())).statusCode).toBe(401);
+  expect((await post(server, '/decode', body, DECODE_TOKEN)).statusCode).toBe(200);
+});
+
+it('with encode tokens configured: an encode token encodes (header and path) and decodes; a decode token still never encodes', async () => {
+  const encodeToken = generatedToken();
+  const server = await serve({ encodeTokens: [encodeToken] });
+  const body = { payloads: [toJson(defaultPayloadConverter.toPayload(forgedSignal))] };
+  for (const answer of [
+    await post(server, '/encode', body, encodeToken),
+    await post(server, `/${encodeToken}/encode`, body),
+  ]) {
+    expect(answer.statusCode).toBe(200);
+    const [encoded] = (JSON.parse(answer.body) as { payloads: JsonPayload[] }).payloads;
+    // unbound: no encryption-context, so a worker under XBORDER_CODEC_UNBOUND=refuse does not read it
+    expect(Object.keys(encoded!.metadata)).not.toContain('encryption-context');
+    const refusing = dataConverterFromEnv({
+      XBORDER_CODEC_KEYS: JSON.stringify(KEYS),
+      XBORDER_CODEC_UNBOUND: 'refuse',
+    }).payloadCodecs![0]!;
+    await expect(refusing.decode([fromJson(encoded!)], ENTITY)).rejects.toMatchObject({ type: 'UNBOUND' });
+    const decoded = await post(server, '/decode', { payloads: [encoded] }, encodeToken);
+    expect(decoded.statusCode).toBe(200);
+  }
+  const refused = await post(server, '/encode', body, DECODE_TOKEN);
+  expect(refused.statusCode).toBe(403);
+  expect(JSON.parse(refused.body)).toEqual({ message: expect.stringMatching(/decodes only/) as unknown });
+});
+
+it('refuses at start an encode token that is weak or is also a decode token', async () => {
+  await expect(serve({ encodeTokens: ['short'] })).rejects.toThrow(/24\+ characters/);
+  await expect(serve({ encodeTokens: [DECODE_TOKEN] })).rejects.toThrow(/must not also be a decode token/);
+});
