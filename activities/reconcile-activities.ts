@@ -25,6 +25,7 @@ import {
   signalWithStartProviderPayment,
 } from '../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
+import { reconcileEventId } from '../workflows/internal-event-ids';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
@@ -237,7 +238,7 @@ export function createReconcileActivities(deps: {
           // one id per status seen: a second reconcile of an unchanged payment is a duplicate the entity drops
           // a list answered to our own call is a read, not a push (workflows/provider-payment/knowledge.ts, sourceOf)
           event: {
-            eventId: `reconcile:${p.id}:${p.status}`,
+            eventId: reconcileEventId(p.id, p.status),
             type: 'payment.reconciled',
             payment: p,
             from: RECONCILE_SWEEP_READER,

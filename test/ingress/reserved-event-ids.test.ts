@@ -5,6 +5,11 @@ import { randomBytes } from 'node:crypto';
 import type { Payment } from '../../src/contract';
 import { createWebhookHandler, type EventRouter } from '../../src/ingress';
 import { signWebhook } from '../../src/provider/webhook-signature';
+import {
+  INTERNAL_EVENT_ID_PREFIXES,
+  internalEventIdPrefix,
+  reconcileEventId,
+} from '../../workflows/internal-event-ids';
 import { observedEvent } from '../../workflows/provider-payment/api';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -85,4 +90,21 @@ it("still takes the service's own ids, and ids that merely contain an internal p
     expect((await handler(headers, raw)).status).toBe(200);
   }
   expect(delivered).toHaveLength(4);
+});
+
+it('refuses every listed prefix, and every id the producers write starts with one', async () => {
+  const { handler, delivered } = setup();
+  for (const prefix of Object.values(INTERNAL_EVENT_ID_PREFIXES)) {
+    const { headers, raw } = signed(event(`${prefix}anything`));
+    expect((await handler(headers, raw)).body.code).toBe('RESERVED_EVENT_ID');
+  }
+  expect(delivered).toEqual([]);
+  expect(internalEventIdPrefix(reconcileEventId('pay_1', 'FAILED'))).toBe(
+    INTERNAL_EVENT_ID_PREFIXES.reconcile,
+  );
+  const observed = observedEvent({ id: 'pay_1', status: 'FAILED', lifecycle: {} } as Payment).eventId;
+  expect(internalEventIdPrefix(observed)).toBe(INTERNAL_EVENT_ID_PREFIXES.observed);
+  // the producers' ids are what they were (histories and the entities' seen sets hold them)
+  expect(reconcileEventId('pay_1', 'FAILED')).toBe('reconcile:pay_1:FAILED');
+  expect(observed).toBe('observed:pay_1:FAILED:');
 });
