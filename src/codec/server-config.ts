@@ -40,6 +40,7 @@ export const CODEC_KEY_ENV_VARS = [
   'XBORDER_CODEC',
   'XBORDER_CODEC_PLAINTEXT',
   'XBORDER_CODEC_UNBOUND',
+  'XBORDER_CODEC_UNBOUND_KEY_IDS',
 ] as const;
 
 export interface CodecServerConfig {
