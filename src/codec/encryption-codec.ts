@@ -168,8 +168,8 @@ export class EncryptionCodec implements PayloadCodec {
       throw new CodecError(
         'PLAINTEXT',
         `refused a payload that is not encrypted (encoding "${encoding.slice(0, 40)}"): xborder reads ciphertext only, so data written to ` +
-          'Temporal without the keys (e.g. a plain `temporal workflow signal`) is never acted on. Send it through an xborder client, or the ' +
-          'CLI with --codec-endpoint; for workflows started before the codec, XBORDER_CODEC_PLAINTEXT=admit reads plaintext during a migration window (docs/codec.md)',
+          'Temporal without the keys (e.g. a plain `temporal workflow signal`) is never acted on. Send it through an xborder client (the ' +
+          'xborder CLI), which encrypts it bound to its workflow; for workflows started before the codec, XBORDER_CODEC_PLAINTEXT=admit reads plaintext during a migration window (docs/codec.md)',
       );
     }
     const keyId = text(payload.metadata?.[METADATA_KEY_ID]);
