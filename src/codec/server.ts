@@ -67,8 +67,8 @@ const WHY_NO_ENCODE =
   'what it encodes is bound to no workflow, and a worker admitting unbound payloads (XBORDER_CODEC_UNBOUND=admit) would ' +
   'take it as data from xborder (a forged signal). Send workflows data with the xborder CLI (xborder pay, cancel, ...), ' +
   'which encodes each payload bound to its target workflow; /decode is unaffected (docs/codec.md, "The codec server")';
-export const ENCODE_OFF_MESSAGE = `POST /encode is off on this codec server: ${WHY_NO_ENCODE}`;
-export const DECODE_ONLY_MESSAGE = `this token decodes only; POST /encode takes a token of XBORDER_CODEC_SERVER_ENCODE_TOKENS, and even then ${WHY_NO_ENCODE}`;
+const ENCODE_OFF_MESSAGE = `POST /encode is off on this codec server: ${WHY_NO_ENCODE}`;
+const DECODE_ONLY_MESSAGE = `this token decodes only; POST /encode takes a token of XBORDER_CODEC_SERVER_ENCODE_TOKENS, and even then ${WHY_NO_ENCODE}`;
 
 const base64 = z.string().refine((s) => /^[A-Za-z0-9+/_-]*={0,2}$/.test(s), 'must be base64');
 const PayloadsBodySchema = z.object({
