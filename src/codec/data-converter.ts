@@ -25,7 +25,7 @@ export function codecDataConverter(
   };
 }
 
-/** The two switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
+/** The switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
 export const CODEC_OPTION_ENV_VARS = [
   'XBORDER_CODEC_PLAINTEXT',
   'XBORDER_CODEC_UNBOUND',
@@ -43,7 +43,8 @@ const warnOnce = (line: string) => {
  * XBORDER_CODEC_PLAINTEXT=admit reads payloads that are not encrypted (default refuse: a migration window only, it
  * lets anyone who reaches Temporal without the keys hand workflows data). XBORDER_CODEC_UNBOUND=refuse refuses
  * encrypted payloads not bound to their workflow (default admit until the payloads written before the binding are
- * gone: docs/codec.md, "Bound to its workflow").
+ * gone: docs/codec.md, "Bound to its workflow"); XBORDER_CODEC_UNBOUND_KEY_IDS narrows that admission to the keys used
+ * before the binding.
  */
 export function codecOptionsFromEnv(env: Environment): EncryptionCodecOptions {
   const plaintext = env.XBORDER_CODEC_PLAINTEXT ?? 'refuse';
