@@ -2,7 +2,13 @@
 // schedules, backend services), the codec server, `xborder dev` and the tests all get it from here.
 import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec';
-import { codecKeysFromEnv, staticKeyProvider, type CodecKeyProvider, type CodecKeysSource } from './keys';
+import {
+  codecKeysFromEnv,
+  isCodecKeyId,
+  staticKeyProvider,
+  type CodecKeyProvider,
+  type CodecKeysSource,
+} from './keys';
 import type { Environment } from '../support/environment';
 
 /** The failure converter module (encodeCommonAttributes): also bundled into the workflow code. */
@@ -19,8 +25,12 @@ export function codecDataConverter(
   };
 }
 
-/** The two switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
-export const CODEC_OPTION_ENV_VARS = ['XBORDER_CODEC_PLAINTEXT', 'XBORDER_CODEC_UNBOUND'] as const;
+/** The switches of the codec (docs/codec.md): what it reads besides ciphertext bound to its workflow. */
+export const CODEC_OPTION_ENV_VARS = [
+  'XBORDER_CODEC_PLAINTEXT',
+  'XBORDER_CODEC_UNBOUND',
+  'XBORDER_CODEC_UNBOUND_KEY_IDS',
+] as const;
 
 const warned = new Set<string>();
 const warnOnce = (line: string) => {
@@ -33,7 +43,8 @@ const warnOnce = (line: string) => {
  * XBORDER_CODEC_PLAINTEXT=admit reads payloads that are not encrypted (default refuse: a migration window only, it
  * lets anyone who reaches Temporal without the keys hand workflows data). XBORDER_CODEC_UNBOUND=refuse refuses
  * encrypted payloads not bound to their workflow (default admit until the payloads written before the binding are
- * gone: docs/codec.md, "Bound to its workflow").
+ * gone: docs/codec.md, "Bound to its workflow"); XBORDER_CODEC_UNBOUND_KEY_IDS narrows that admission to the keys used
+ * before the binding.
  */
 export function codecOptionsFromEnv(env: Environment): EncryptionCodecOptions {
   const plaintext = env.XBORDER_CODEC_PLAINTEXT ?? 'refuse';
@@ -42,12 +53,31 @@ export function codecOptionsFromEnv(env: Environment): EncryptionCodecOptions {
   const unbound = env.XBORDER_CODEC_UNBOUND ?? 'admit';
   if (unbound !== 'refuse' && unbound !== 'admit')
     throw new Error(`XBORDER_CODEC_UNBOUND must be "admit" (default) or "refuse", got "${unbound}"`);
+  const unboundKeyIds = unboundKeyIdsOf(env.XBORDER_CODEC_UNBOUND_KEY_IDS);
   if (plaintext === 'admit') {
     warnOnce(
       'xborder: XBORDER_CODEC_PLAINTEXT=admit: payloads that are not encrypted are read as data (a migration window only: anyone who reaches Temporal can then signal workflows; docs/codec.md)',
     );
   }
-  return { plaintext, unbound };
+  return { plaintext, unbound, ...(unboundKeyIds ? { unboundKeyIds } : {}) };
+}
+
+/**
+ * XBORDER_CODEC_UNBOUND_KEY_IDS: the key ids in use before the binding, the only ones an unbound payload may carry
+ * (docs/codec.md, "Bound to its workflow"). Unset: any (as before). Set, it must list at least one valid id: an empty
+ * list would refuse every unbound payload, which is XBORDER_CODEC_UNBOUND=refuse, said plainly.
+ */
+function unboundKeyIdsOf(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const ids = raw
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0 || ids.some((id) => !isCodecKeyId(id)))
+    throw new Error(
+      'XBORDER_CODEC_UNBOUND_KEY_IDS must list, comma-separated, the key ids used before the binding (1-64 characters of A-Z a-z 0-9 . _ -); to refuse every unbound payload set XBORDER_CODEC_UNBOUND=refuse instead',
+    );
+  return ids;
 }
 
 export const MISSING_KEYS_MESSAGE =

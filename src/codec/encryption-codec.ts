@@ -49,6 +49,12 @@ export interface EncryptionCodecOptions {
   /** An encrypted payload written before the workflow binding: admitted (default, see docs/codec.md for how long) or refused. */
   unbound?: 'admit' | 'refuse';
   /**
+   * With `unbound: 'admit'`, the key ids an unbound payload may carry: the keys in use before the binding. Unset: any.
+   * A payload encrypted under a newer key was written after the binding, when xborder writes bound payloads, so an
+   * unbound one is no old payload (e.g. encoded by a tool without a workflow, such as the codec server's /encode).
+   */
+  unboundKeyIds?: ReadonlyArray<string>;
+  /**
    * Payloads bound to workflows of ANOTHER namespace that this decoder reads on purpose: a Nexus caller's workflow
    * receives the result of the workflow behind the operation as that workflow wrote it (bound to it), by callback
    * (src/client/nexus-caller-codec.ts). Only IDs starting with `workflowIdPrefix` in exactly `namespace`, never one of the
@@ -89,6 +95,7 @@ function readBinding(payload: Payload): Binding | undefined {
 export class EncryptionCodec implements PayloadCodec {
   private readonly plaintext: 'refuse' | 'admit';
   private readonly unbound: 'admit' | 'refuse';
+  private readonly unboundKeyIds: ReadonlySet<string> | undefined;
   private readonly admitBoundTo: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;
 
   constructor(
@@ -97,6 +104,7 @@ export class EncryptionCodec implements PayloadCodec {
   ) {
     this.plaintext = options.plaintext ?? 'refuse';
     this.unbound = options.unbound ?? 'admit';
+    this.unboundKeyIds = options.unboundKeyIds ? new Set(options.unboundKeyIds) : undefined;
     this.admitBoundTo = options.admitBoundTo ?? [];
   }
 
@@ -136,6 +144,23 @@ export class EncryptionCodec implements PayloadCodec {
     );
   }
 
+  /** An unbound payload read in a workflow: admitted only as a payload written before the binding (docs/codec.md). */
+  private checkUnbound(keyId: string): void {
+    if (this.unbound === 'refuse') {
+      throw new CodecError(
+        'UNBOUND',
+        'refused an encrypted payload that is not bound to its workflow (written before the binding): XBORDER_CODEC_UNBOUND=refuse is set (docs/codec.md)',
+      );
+    }
+    if (this.unboundKeyIds && !this.unboundKeyIds.has(keyId)) {
+      throw new CodecError(
+        'UNBOUND',
+        `refused an encrypted payload that is not bound to its workflow under key "${keyId}", which is not in XBORDER_CODEC_UNBOUND_KEY_IDS ` +
+          '(the keys used before the binding): no payload written since is unbound (docs/codec.md)',
+      );
+    }
+  }
+
   private async decodeOne(payload: Payload, context: SerializationContext | undefined): Promise<Payload> {
     if (!isEncryptedPayload(payload)) {
       if (this.plaintext === 'admit') return payload;
@@ -143,8 +168,8 @@ export class EncryptionCodec implements PayloadCodec {
       throw new CodecError(
         'PLAINTEXT',
         `refused a payload that is not encrypted (encoding "${encoding.slice(0, 40)}"): xborder reads ciphertext only, so data written to ` +
-          'Temporal without the keys (e.g. a plain `temporal workflow signal`) is never acted on. Send it through an xborder client, or the ' +
-          'CLI with --codec-endpoint; for workflows started before the codec, XBORDER_CODEC_PLAINTEXT=admit reads plaintext during a migration window (docs/codec.md)',
+          'Temporal without the keys (e.g. a plain `temporal workflow signal`) is never acted on. Send it through an xborder client (the ' +
+          'xborder CLI), which encrypts it bound to its workflow; for workflows started before the codec, XBORDER_CODEC_PLAINTEXT=admit reads plaintext during a migration window (docs/codec.md)',
       );
     }
     const keyId = text(payload.metadata?.[METADATA_KEY_ID]);
@@ -163,12 +188,7 @@ export class EncryptionCodec implements PayloadCodec {
           `${expected ? `"${expected.workflowId}" of ` : ''}namespace "${context.namespace}": a payload copied from another workflow is never read (docs/codec.md)`,
       );
     }
-    if (!binding && expected && this.unbound === 'refuse') {
-      throw new CodecError(
-        'UNBOUND',
-        'refused an encrypted payload that is not bound to its workflow (written before the binding): XBORDER_CODEC_UNBOUND=refuse is set (docs/codec.md)',
-      );
-    }
+    if (!binding && expected) this.checkUnbound(keyId);
     const key = await this.keys.keyById(keyId);
     if (!key) {
       const known = (await this.keys.knownKeyIds()).join(', ');

@@ -26,6 +26,9 @@ export interface CodecKeyProvider {
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** What a key id may be (public: in every payload's metadata). */
+export const isCodecKeyId = (id: string): boolean => KEY_ID.test(id);
+
 /** The JSON of XBORDER_CODEC_KEYS or of the file XBORDER_CODEC_KEYS_FILE names. */
 export const CodecKeysSchema = z
   .object({

@@ -10,13 +10,14 @@ export async function runCodecServer(config: CodecServerConfig): Promise<void> {
   const server = await startCodecServer({
     codecs: [new EncryptionCodec(staticKeyProvider(config.keys))],
     tokens: config.tokens,
+    encodeTokens: config.encodeTokens,
     allowedOrigins: config.allowedOrigins,
     allowedHosts: config.allowedHosts,
     host: config.host,
     port: config.port,
   });
   console.log(
-    `codec-server: listening on ${server.url} (${config.tokens.length} token(s), CORS origins: ${config.allowedOrigins.join(', ') || 'none'})`,
+    `codec-server: listening on ${server.url} (${config.tokens.length} token(s), /encode ${config.encodeTokens.length > 0 ? `on for ${config.encodeTokens.length} encode token(s): its payloads are unbound` : 'off'}, CORS origins: ${config.allowedOrigins.join(', ') || 'none'})`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { refuseKnownSecrets } from '../security/known-secrets';
 import { codecKeysFromEnv, type CodecKeysJson } from './keys';
 import { DEFAULT_CODEC_SERVER_PORT } from './server';
-import { parseEnvironment, type Environment } from '../support/environment';
+import { ConfigurationError, parseEnvironment, type Environment } from '../support/environment';
 
 const list = (s: string | undefined) =>
   (s ?? '')
@@ -15,12 +15,17 @@ const list = (s: string | undefined) =>
 const EnvSchema = z.object({
   XBORDER_CODEC_SERVER_HOST: z.string().min(1).default('127.0.0.1'),
   XBORDER_CODEC_SERVER_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_CODEC_SERVER_PORT),
-  /** Comma-separated bearer tokens (16+ characters each); required. */
+  /** Comma-separated bearer tokens for /decode (24+ characters each); required. */
   XBORDER_CODEC_SERVER_TOKENS: z
     .string()
     .min(1, 'XBORDER_CODEC_SERVER_TOKENS is required: the codec server never runs unauthenticated'),
   /** Comma-separated browser origins allowed by CORS (the Temporal UI's, e.g. http://127.0.0.1:8233). */
   XBORDER_CODEC_SERVER_ORIGINS: z.string().optional(),
+  /**
+   * Comma-separated tokens that may also POST /encode (24+ random characters, none a decode token); unset: /encode is
+   * refused. Its payloads are bound to no workflow (docs/codec.md, "The codec server").
+   */
+  XBORDER_CODEC_SERVER_ENCODE_TOKENS: z.string().optional(),
   /** Comma-separated DNS names the server is reached by beyond IP literals, localhost and single labels (DNS rebinding). */
   XBORDER_CODEC_SERVER_HOSTS: z.string().optional(),
 });
@@ -35,12 +40,15 @@ export const CODEC_KEY_ENV_VARS = [
   'XBORDER_CODEC',
   'XBORDER_CODEC_PLAINTEXT',
   'XBORDER_CODEC_UNBOUND',
+  'XBORDER_CODEC_UNBOUND_KEY_IDS',
 ] as const;
 
 export interface CodecServerConfig {
   host: string;
   port: number;
   tokens: string[];
+  /** may POST /encode; empty: /encode is refused */
+  encodeTokens: string[];
   allowedOrigins: string[];
   allowedHosts: string[];
   keys: CodecKeysJson;
@@ -48,11 +56,22 @@ export interface CodecServerConfig {
 
 /** The codec server's configuration, read by its entry (src/codec/main.ts, `xborder codec-server`). */
 export function codecServerConfigFromEnv(given: Environment): CodecServerConfig {
-  // XBORDER_CODEC_SERVER_TOKENS_FILE: the tokens from a mounted file (src/support/secret-files.ts)
-  const env = withSecretFiles(given, ['XBORDER_CODEC_SERVER_TOKENS'], 'codec server');
+  // XBORDER_CODEC_SERVER_TOKENS_FILE / _ENCODE_TOKENS_FILE: the tokens from a mounted file (src/support/secret-files.ts)
+  const env = withSecretFiles(
+    given,
+    ['XBORDER_CODEC_SERVER_TOKENS', 'XBORDER_CODEC_SERVER_ENCODE_TOKENS'],
+    'codec server',
+  );
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');
+  const encodeTokens = list(e.XBORDER_CODEC_SERVER_ENCODE_TOKENS);
+  refuseKnownSecrets('XBORDER_CODEC_SERVER_ENCODE_TOKENS', encodeTokens, 'token');
+  // a decode token never encodes (every operator holds one): startCodecServer refuses it too, this says it at start
+  if (encodeTokens.some((t) => tokens.includes(t)))
+    throw new ConfigurationError(
+      'codec server: a token of XBORDER_CODEC_SERVER_ENCODE_TOKENS is also in XBORDER_CODEC_SERVER_TOKENS; a decode token never encodes',
+    );
   const keys = codecKeysFromEnv(env);
   if (keys.kind !== 'keys')
     throw new Error(
@@ -62,6 +81,7 @@ export function codecServerConfigFromEnv(given: Environment): CodecServerConfig 
     host: e.XBORDER_CODEC_SERVER_HOST,
     port: e.XBORDER_CODEC_SERVER_PORT,
     tokens,
+    encodeTokens,
     allowedOrigins: list(e.XBORDER_CODEC_SERVER_ORIGINS),
     allowedHosts: list(e.XBORDER_CODEC_SERVER_HOSTS),
     keys: keys.keys,

@@ -9,6 +9,7 @@ import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { WebhookEventSchema } from '../contract';
 import { parseJsonText } from '../contract/json';
+import { internalEventIdPrefix } from '../../workflows/internal-event-ids';
 import { checkWebhookHeaders, verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
 import { RecentIds } from './dedupe';
 import { TemporalUnavailableError, type EventRouter } from './routing';
@@ -169,6 +170,18 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       id: eventId,
       createdAt: parsed.data.createdAt ?? new Date().toISOString(),
     };
+    // An id xborder's own producers use would make the entity drop their event as a duplicate (workflows/internal-event-ids.ts).
+    // Refused before the dedupe and never remembered; a retry cannot fix it, hence a 4xx. The body is not logged.
+    const reserved = internalEventIdPrefix(eventId);
+    if (reserved !== undefined) {
+      return answer(
+        'rejected',
+        422,
+        'RESERVED_EVENT_ID',
+        `event id starts with "${reserved}", a prefix xborder uses for its own events: refused so it cannot be taken for one`,
+        { eventId, type: event.type },
+      );
+    }
     if (recent.has(eventId)) {
       return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', { eventId, type: event.type });
     }

@@ -6,8 +6,11 @@ import fc from 'fast-check';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
 import { startCodecServer, type CodecServer } from '../../src/codec/server';
+import { generatedToken } from '../support/secrets';
 
 const TOKEN = 'test-token-fuzz-0123456789abcdef';
+/** may /encode too (the round trip at the end); the fuzzed requests use TOKEN, a decode token, whose /encode is 403 */
+const ENCODE_TOKEN = generatedToken();
 const codec = new EncryptionCodec(staticKeyProvider(generateCodecKeys('fuzz')));
 let server: CodecServer;
 const uncaught: unknown[] = [];
@@ -16,7 +19,12 @@ const onUncaught = (e: unknown) => uncaught.push(e);
 beforeAll(async () => {
   process.on('uncaughtException', onUncaught);
   process.on('unhandledRejection', onUncaught);
-  server = await startCodecServer({ codecs: [codec], tokens: [TOKEN], maxBodyBytes: 256 * 1024 });
+  server = await startCodecServer({
+    codecs: [codec],
+    tokens: [TOKEN],
+    encodeTokens: [ENCODE_TOKEN],
+    maxBodyBytes: 256 * 1024,
+  });
 });
 afterAll(async () => {
   process.off('uncaughtException', onUncaught);
@@ -97,6 +105,8 @@ it('answers 400 requests of hostile input with 200 or a clear 4xx, never 5xx or 
         expect(status === 200 || status === 204 || (status >= 400 && status < 500)).toBe(true);
         if (status === 200 && path !== '/health')
           expect(headers.authorization === `Bearer ${TOKEN}` || path.includes(TOKEN)).toBe(true);
+        // TOKEN only decodes and the encode token is never sent here: nothing is ever encoded
+        if (path.split('?')[0]!.endsWith('/encode')) expect(status).not.toBe(200);
       },
     ),
     { numRuns: 400 },
@@ -115,8 +125,9 @@ it('answers 400 requests of hostile input with 200 or a clear 4xx, never 5xx or 
     ],
   };
   const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+  const encodeAuth = { ...auth, authorization: `Bearer ${ENCODE_TOKEN}` };
   const encoded = (await (
-    await fetch(`${server.url}/encode`, { method: 'POST', headers: auth, body: JSON.stringify(json) })
+    await fetch(`${server.url}/encode`, { method: 'POST', headers: encodeAuth, body: JSON.stringify(json) })
   ).json()) as typeof json;
   const decoded = await fetch(`${server.url}/decode`, {
     method: 'POST',

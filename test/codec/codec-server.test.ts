@@ -1,5 +1,5 @@
-// The codec server: /encode and /decode as the Temporal UI and CLI call them, bearer-token auth
-// (401 without it), CORS for the UI's origin only, 400 on a bad body, 422 on a payload it cannot decrypt.
+// The codec server: /decode as the Temporal UI and CLI call it (and /encode, off by default:
+// codec-server-encode.test.ts), bearer-token auth (401 without it), CORS for the UI's origin only, 400 on a bad body, 422 on a payload it cannot decrypt.
 import { defaultPayloadConverter } from '@temporalio/common';
 import got, { type Response } from 'got';
 import { EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
@@ -68,13 +68,26 @@ it('takes the token as the first path segment, for a UI that cannot send a heade
   expect((await post('/not-the-token-0123456789/decode', body)).statusCode).toBe(401);
 });
 
-it('encodes what it decodes', async () => {
+it('refuses /encode to its decode token (403, off by default), and encodes what it decodes with an encode token', async () => {
   const plain = { payloads: [toJson(defaultPayloadConverter.toPayload({ hello: 'world' }))] };
-  const encoded = await post('/encode', plain, { authorization: `Bearer ${TOKEN}` });
-  expect(encoded.statusCode).toBe(200);
-  expect(encoded.body).not.toContain(Buffer.from('world').toString('base64'));
-  const decoded = await post('/decode', encoded.body, { authorization: `Bearer ${TOKEN}` });
-  expect(JSON.parse(decoded.body)).toEqual(plain);
+  const refused = await post('/encode', plain, { authorization: `Bearer ${TOKEN}` });
+  expect(refused.statusCode).toBe(403);
+  expect(refused.body).not.toContain(Buffer.from('world').toString('base64'));
+  const encodeToken = generatedToken();
+  const encoding = await startCodecServer({ codecs: [codec], tokens: [TOKEN], encodeTokens: [encodeToken] });
+  try {
+    const encoded = await got.post(`${encoding.url}/encode`, {
+      body: JSON.stringify(plain),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${encodeToken}` },
+      throwHttpErrors: false,
+    });
+    expect(encoded.statusCode).toBe(200);
+    expect(encoded.body).not.toContain(Buffer.from('world').toString('base64'));
+    const decoded = await post('/decode', encoded.body, { authorization: `Bearer ${TOKEN}` });
+    expect(JSON.parse(decoded.body)).toEqual(plain);
+  } finally {
+    await encoding.close();
+  }
 });
 
 it('answers the CORS preflight of the UI origin only', async () => {

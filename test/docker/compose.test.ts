@@ -307,7 +307,9 @@ const WORKER_READS: string[] = [
  * TLS material by mounted file paths, not inline in the environment (docker inspect shows it); the connection by
  * TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the in-progress limit only where the gauge runs; the
  * provider key still from .env (XBORDER_PROVIDER_API_KEY: the sandbox profile shares it), its _FILE form is for
- * orchestrators with secrets (docs/deployment.md, "Production readiness").
+ * orchestrators with secrets (docs/deployment.md, "Production readiness"); the codec's switches for payloads written
+ * before the ciphertext rule or the binding (XBORDER_CODEC_PLAINTEXT, _UNBOUND, _UNBOUND_KEY_IDS) are set by the operator
+ * when an upgrade needs them (docs/codec.md).
  */
 const NOT_PASSED = [
   'XBORDER_BUILD_ID',
@@ -316,6 +318,7 @@ const NOT_PASSED = [
   'XBORDER_CODEC',
   'XBORDER_CODEC_PLAINTEXT',
   'XBORDER_CODEC_UNBOUND',
+  'XBORDER_CODEC_UNBOUND_KEY_IDS',
   'XBORDER_STUCK_IN_PROGRESS_LIMIT_MS',
   'TEMPORAL_TLS_CLIENT_CERT_DATA',
   'TEMPORAL_TLS_CLIENT_KEY_DATA',

@@ -8,6 +8,7 @@ import type { Payment } from '../../src/contract';
 import type { ProviderPaymentInput } from '../inputs';
 import type { PushMismatch } from '../types';
 import { signalWithStartEntity } from '../entity-front-door';
+import { observedEventId } from '../internal-event-ids';
 
 export type { ProviderPaymentInput } from '../inputs';
 
@@ -145,7 +146,7 @@ export function observedEvent(p: Payment, from?: string): ProviderPaymentEvent {
     .sort()
     .join(',');
   return {
-    eventId: `observed:${p.id}:${p.status}:${stamps}`,
+    eventId: observedEventId(p.id, p.status, stamps),
     type: OBSERVED_EVENT_TYPE,
     payment: p,
     ...(from !== undefined ? { from } : {}),

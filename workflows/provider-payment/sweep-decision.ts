@@ -11,6 +11,7 @@
 //
 // Zod-free and free of workflow APIs.
 import type { Payment } from '../../src/contract';
+import { reconcileEventId } from '../internal-event-ids';
 import { FINAL_PAYMENT_STATUSES } from '../search-attributes';
 import { mayHaveMovedAfterOutcome } from './knowledge';
 
@@ -57,7 +58,7 @@ export function sweepTellOf(p: Payment, entityNotFinal: boolean, sinceMs: number
  * earlier tell of that status.
  */
 export function sweepEventId(p: Payment): string {
-  const base = `reconcile:${p.id}:${p.status}`;
+  const base = reconcileEventId(p.id, p.status);
   if (!mayHaveMovedAfterOutcome(p)) return base;
   const stamps = Object.entries(p.lifecycle ?? {})
     .filter(([, v]) => typeof v === 'string' && v.length > 0)

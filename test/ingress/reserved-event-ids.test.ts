@@ -1,0 +1,110 @@
+// A signed webhook may not take an event id xborder's own producers use (docs/spec-gaps.md, "Ingress"): the entity
+// dedupes events by id, so a push whose id is `reconcile:<payment>:<status>` or `observed:<payment>:<status>:<stamps>`
+// would make it drop the reconcile sweep's or the payment's own read of that state as a duplicate. The ingress refuses it.
+import { randomBytes } from 'node:crypto';
+import type { Payment } from '../../src/contract';
+import { createWebhookHandler, type EventRouter } from '../../src/ingress';
+import { signWebhook } from '../../src/provider/webhook-signature';
+import {
+  INTERNAL_EVENT_ID_PREFIXES,
+  internalEventIdPrefix,
+  reconcileEventId,
+} from '../../workflows/internal-event-ids';
+import { observedEvent } from '../../workflows/provider-payment/api';
+
+const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
+const AT = () => Math.floor(Date.now() / 1000);
+
+function signed(body: unknown, webhookId = `msg_${randomBytes(6).toString('hex')}`) {
+  const raw = JSON.stringify(body);
+  const at = AT();
+  return {
+    headers: {
+      'webhook-id': webhookId,
+      'webhook-timestamp': String(at),
+      'webhook-signature': signWebhook(SECRET, webhookId, at, raw),
+    },
+    raw,
+  };
+}
+
+const PAYMENT = { id: 'pay_squat', status: 'COMPLETED', customerName: 'Ana Silva' };
+const event = (id: string | undefined) => ({
+  ...(id === undefined ? {} : { id }),
+  type: 'payment.updated',
+  createdAt: new Date().toISOString(),
+  data: PAYMENT,
+});
+
+function setup() {
+  const delivered: string[] = [];
+  const logged: string[] = [];
+  const router: EventRouter = {
+    route: (e) => ({
+      workflowId: `provider-payment:${String(e.data.id)}`,
+      deliver: async () => void delivered.push(e.id),
+    }),
+  };
+  const handler = createWebhookHandler({
+    secrets: [SECRET],
+    router,
+    onOutcome: (outcome, detail) => logged.push(JSON.stringify({ outcome, ...detail })),
+  });
+  return { handler, delivered, logged };
+}
+
+// the ids the producers write: the reconcile sweep's (activities/reconcile-activities.ts) and the payment's own read
+const squatted = [
+  `reconcile:${PAYMENT.id}:COMPLETED`,
+  observedEvent({ id: PAYMENT.id, status: 'COMPLETED', lifecycle: {} } as Payment).eventId,
+];
+
+it.each(squatted)(
+  'refuses a signed webhook whose event id is an internal one (%s): 4xx, counted, never delivered',
+  async (id) => {
+    const { handler, delivered, logged } = setup();
+    const { headers, raw } = signed(event(id));
+    const answer = await handler(headers, raw);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.body.code).toBe('RESERVED_EVENT_ID');
+    expect(delivered).toEqual([]);
+    expect(handler.counters).toMatchObject({ rejected: 1, accepted: 0 });
+    // logged without the body
+    expect(logged.join('\n')).not.toContain('Ana Silva');
+    expect(logged.join('\n')).toContain('rejected');
+  },
+);
+
+it('refuses it when the id comes from the webhook-id header (an envelope without id)', async () => {
+  const { handler, delivered } = setup();
+  const { headers, raw } = signed(event(undefined), squatted[0]);
+  expect((await handler(headers, raw)).body.code).toBe('RESERVED_EVENT_ID');
+  expect(delivered).toEqual([]);
+});
+
+it("still takes the service's own ids, and ids that merely contain an internal prefix further in", async () => {
+  const { handler, delivered } = setup();
+  for (const id of ['evt_01JABC', 'evt_reconcile:x', 'Reconcile-like', 'msg_observed:pay_1']) {
+    const { headers, raw } = signed(event(id));
+    expect((await handler(headers, raw)).status).toBe(200);
+  }
+  expect(delivered).toHaveLength(4);
+});
+
+it('refuses every listed prefix, and every id the producers write starts with one', async () => {
+  const { handler, delivered } = setup();
+  for (const prefix of Object.values(INTERNAL_EVENT_ID_PREFIXES)) {
+    const { headers, raw } = signed(event(`${prefix}anything`));
+    expect((await handler(headers, raw)).body.code).toBe('RESERVED_EVENT_ID');
+  }
+  expect(delivered).toEqual([]);
+  expect(internalEventIdPrefix(reconcileEventId('pay_1', 'FAILED'))).toBe(
+    INTERNAL_EVENT_ID_PREFIXES.reconcile,
+  );
+  const observed = observedEvent({ id: 'pay_1', status: 'FAILED', lifecycle: {} } as Payment).eventId;
+  expect(internalEventIdPrefix(observed)).toBe(INTERNAL_EVENT_ID_PREFIXES.observed);
+  // the producers' ids are what they were (histories and the entities' seen sets hold them)
+  expect(reconcileEventId('pay_1', 'FAILED')).toBe('reconcile:pay_1:FAILED');
+  expect(observed).toBe('observed:pay_1:FAILED:');
+});
