@@ -29,6 +29,8 @@ const EnvSchema = z.object({
 export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<
   keyof typeof EnvSchema.shape
 >;
+/** The codec server's own variables that hold a secret, each also read as `<NAME>_FILE` (docs/deployment.md, "Secrets"). */
+export const CODEC_SERVER_SECRET_ENV_VARS = ['XBORDER_CODEC_SERVER_TOKENS'] as const;
 export const CODEC_KEY_ENV_VARS = [
   'XBORDER_CODEC_KEYS',
   'XBORDER_CODEC_KEYS_FILE',
@@ -49,7 +51,7 @@ export interface CodecServerConfig {
 /** The codec server's configuration, read by its entry (src/codec/main.ts, `xborder codec-server`). */
 export function codecServerConfigFromEnv(given: Environment): CodecServerConfig {
   // XBORDER_CODEC_SERVER_TOKENS_FILE: the tokens from a mounted file (src/support/secret-files.ts)
-  const env = withSecretFiles(given, ['XBORDER_CODEC_SERVER_TOKENS'], 'codec server');
+  const env = withSecretFiles(given, CODEC_SERVER_SECRET_ENV_VARS, 'codec server');
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');
