@@ -21,8 +21,8 @@ export const SANDBOX_USAGE = `Usage: sandbox [options]
   --webhook-url <url>     webhook endpoint; repeatable (env SANDBOX_WEBHOOK_URLS, separated by spaces or ';')
   --webhook-delivery <m>  broadcast (default: every event to every URL) or spread (each event to one URL,
                           a retry to the next; env SANDBOX_WEBHOOK_DELIVERY)
-  --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET, or env
-                          SANDBOX_WEBHOOK_SECRET_FILE, a file holding it; generated when absent)
+  --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent;
+                          or env SANDBOX_WEBHOOK_SECRET_FILE, a file holding it)
   --control-token <t>     token of the control routes /sandbox/*, sent as X-Sandbox-Control-Token
                           (env SANDBOX_CONTROL_TOKEN, or env SANDBOX_CONTROL_TOKEN_FILE, a file holding it;
                           generated per run when absent)
