@@ -22,22 +22,29 @@ import {
   DEFAULT_INGRESS_PATH,
   DEFAULT_INGRESS_PORT,
   INGRESS_ENV_VARS,
+  INGRESS_SECRET_ENV_VARS,
   ingressConfigFromEnv,
 } from '../../src/ingress/config';
 import { createWebhookHandler } from '../../src/ingress/handler';
 import { startIngressServer } from '../../src/ingress/node-server';
-import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
+import { parseSandboxArgs, SANDBOX_SECRET_ENV_VARS, SANDBOX_USAGE } from '../../src/sandbox/args';
 import { DEFAULT_PORT as DEFAULT_SANDBOX_PORT } from '../../src/sandbox/options';
-import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../workers/config';
+import {
+  DEFAULT_TASK_QUEUE,
+  PROVIDER_SECRET_ENV_VARS,
+  WORKER_ENV_VARS,
+  workerConfigFromEnv,
+} from '../../workers/config';
 import { resolveApiBase } from '../../src/provider/environments';
 import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
 import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
-import { codecKeysFromEnv } from '../../src/codec/keys';
+import { CODEC_KEYS_SECRET_ENV_VARS, codecKeysFromEnv } from '../../src/codec/keys';
 import {
   CODEC_KEY_ENV_VARS,
   CODEC_SERVER_ENV_VARS,
+  CODEC_SERVER_SECRET_ENV_VARS,
   codecServerConfigFromEnv,
 } from '../../src/codec/server-config';
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
@@ -423,6 +430,33 @@ describe.each([
     } finally {
       rmSync(path.join(SECRETS_DIR, 'events', 'secrets'));
       rmSync(path.join(SECRETS_DIR, 'events', 'endpoints'));
+    }
+  });
+
+  test('every secret an entry requires is given as a fixed <NAME>_FILE (no value, nothing left to .env)', () => {
+    const required: Record<string, readonly string[]> = {
+      'worker-a': [...PROVIDER_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      'worker-b': [...PROVIDER_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      ingress: [...INGRESS_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      ...(file === 'compose.yaml'
+        ? {
+            'codec-server': [...CODEC_SERVER_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+            sandbox: SANDBOX_SECRET_ENV_VARS,
+            postgresql: ['POSTGRES_PASSWORD'],
+            temporal: ['POSTGRES_PWD'],
+            'temporal-schema-setup': ['POSTGRES_PWD'],
+          }
+        : {}),
+    };
+    for (const [name, secrets] of Object.entries(required)) {
+      for (const secret of secrets) {
+        const value = service(c, name).environment?.[`${secret}_FILE`];
+        expect({ name, secret, file: value }).toEqual({
+          name,
+          secret,
+          file: expect.stringMatching(new RegExp(`^${SECRETS_IN_CONTAINER}/[a-z_]+$`)),
+        });
+      }
     }
   });
 
