@@ -11,6 +11,9 @@ export const DEFAULT_TASK_QUEUE = 'xborder';
 /** The Worker Deployment of xborder's workers (one per service; the Lambda worker's default too). */
 export const DEFAULT_DEPLOYMENT_NAME = 'xborder';
 
+/** The worker's own variable that holds a secret, also read as XBORDER_PROVIDER_API_KEY_FILE (providerApiKey). */
+export const PROVIDER_SECRET_ENV_VARS = ['XBORDER_PROVIDER_API_KEY'] as const;
+
 export const WorkerEnvSchema = z.object({
   XBORDER_TASK_QUEUE: z.string().min(1).default(DEFAULT_TASK_QUEUE),
   XBORDER_PROVIDER_URL: z

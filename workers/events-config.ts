@@ -25,6 +25,9 @@ export const EVENTS_ENV_VARS = Object.keys(EventsEnvSchema.shape) as ReadonlyArr
   keyof typeof EventsEnvSchema.shape
 >;
 
+/** The variables that hold a secret (signing secrets; endpoints carry theirs), each also read as `<NAME>_FILE`. */
+export const EVENTS_SECRET_ENV_VARS = ['XBORDER_EVENTS_SECRETS', 'XBORDER_EVENTS_ENDPOINTS'] as const;
+
 const EndpointsSchema = z.array(z.object({ url: EventEndpointUrlSchema, secrets: Secrets }).strict());
 
 export class EventsConfigError extends Error {
@@ -51,7 +54,7 @@ function secretsOf(variable: string, raw: string): string[] {
 
 export function eventsConfigFromEnv(given: NodeJS.ProcessEnv): EventDeliveryConfig {
   // XBORDER_EVENTS_SECRETS_FILE / XBORDER_EVENTS_ENDPOINTS_FILE: from mounted files (src/support/secret-files.ts)
-  const env = withSecretFiles(given, ['XBORDER_EVENTS_SECRETS', 'XBORDER_EVENTS_ENDPOINTS'], 'worker');
+  const env = withSecretFiles(given, EVENTS_SECRET_ENV_VARS, 'worker');
   const parsed = EventsEnvSchema.safeParse(env);
   if (!parsed.success) refuse(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const e = parsed.data;

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { loadClientConfigProfile, toClientOptions, type ClientConfigProfile } from '@temporalio/envconfig';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import type { Environment } from '../support/environment';
+import { ConfigurationError, type Environment } from '../support/environment';
+import { withSecretFiles } from '../support/secret-files';
 
 /**
  * Temporal connection settings the way Temporal's own tools read them (`@temporalio/envconfig`, what the
@@ -22,6 +23,8 @@ const EnvSchema = z.object({
   TEMPORAL_ADDRESS: z.string().min(1).optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).optional(),
   TEMPORAL_API_KEY: z.string().min(1).optional(),
+  /** the API key from a mounted file instead (a Docker secret: not in the environment; src/support/secret-files.ts) */
+  TEMPORAL_API_KEY_FILE: z.string().min(1).optional(),
   TEMPORAL_TLS: z
     .enum(['1', '0', 'true', 'false'], { error: 'TEMPORAL_TLS must be 1, 0, true or false' })
     .optional(),
@@ -41,6 +44,8 @@ const EnvSchema = z.object({
  * it). gRPC metadata comes from TEMPORAL_GRPC_META_<HEADER> besides.
  */
 export const TEMPORAL_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<keyof typeof EnvSchema.shape>;
+/** The connection's variables that hold a secret, each also read as `<NAME>_FILE` (docs/deployment.md, "Secrets"). */
+export const TEMPORAL_SECRET_ENV_VARS = ['TEMPORAL_API_KEY'] as const;
 export const GRPC_META_ENV_PREFIX = 'TEMPORAL_GRPC_META_';
 
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
@@ -164,7 +169,14 @@ function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
  * THE one entry point for Temporal connection settings (client, worker, ingress, CLI). Synchronous: reads the
  * config file and certificate files with readFileSync. Throws TemporalConfigError naming the file and fields.
  */
-export function temporalConfigFromEnv(env: Environment): TemporalConnectionConfig {
+export function temporalConfigFromEnv(given: Environment): TemporalConnectionConfig {
+  let env: Environment;
+  try {
+    env = withSecretFiles(given, TEMPORAL_SECRET_ENV_VARS, 'Temporal connection');
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new TemporalConfigError(error.message);
+    throw error;
+  }
   const parsedEnv = EnvSchema.safeParse(env);
   if (!parsedEnv.success)
     throw new TemporalConfigError(

@@ -86,6 +86,9 @@ export function generateCodecKeys(id = `dev-${new Date().toISOString().slice(0, 
   return { current: id, keys: { [id]: randomBytes(32).toString('base64') } };
 }
 
+/** The payload keys' variable: a secret, also read as XBORDER_CODEC_KEYS_FILE (codecKeysFromEnv). */
+export const CODEC_KEYS_SECRET_ENV_VARS = ['XBORDER_CODEC_KEYS'] as const;
+
 export type CodecKeysSource =
   | { kind: 'keys'; keys: CodecKeysJson; source: string }
   | { kind: 'disabled' }

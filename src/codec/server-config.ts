@@ -34,6 +34,11 @@ const EnvSchema = z.object({
 export const CODEC_SERVER_ENV_VARS = Object.keys(EnvSchema.shape) as ReadonlyArray<
   keyof typeof EnvSchema.shape
 >;
+/** The codec server's own variables that hold a secret, each also read as `<NAME>_FILE` (docs/deployment.md, "Secrets"). */
+export const CODEC_SERVER_SECRET_ENV_VARS = [
+  'XBORDER_CODEC_SERVER_TOKENS',
+  'XBORDER_CODEC_SERVER_ENCODE_TOKENS',
+] as const;
 export const CODEC_KEY_ENV_VARS = [
   'XBORDER_CODEC_KEYS',
   'XBORDER_CODEC_KEYS_FILE',
@@ -57,11 +62,7 @@ export interface CodecServerConfig {
 /** The codec server's configuration, read by its entry (src/codec/main.ts, `xborder codec-server`). */
 export function codecServerConfigFromEnv(given: Environment): CodecServerConfig {
   // XBORDER_CODEC_SERVER_TOKENS_FILE / _ENCODE_TOKENS_FILE: the tokens from a mounted file (src/support/secret-files.ts)
-  const env = withSecretFiles(
-    given,
-    ['XBORDER_CODEC_SERVER_TOKENS', 'XBORDER_CODEC_SERVER_ENCODE_TOKENS'],
-    'codec server',
-  );
+  const env = withSecretFiles(given, CODEC_SERVER_SECRET_ENV_VARS, 'codec server');
   const e = parseEnvironment(EnvSchema, env, 'codec server');
   const tokens = list(e.XBORDER_CODEC_SERVER_TOKENS);
   refuseKnownSecrets('XBORDER_CODEC_SERVER_TOKENS', tokens, 'token');

@@ -47,6 +47,9 @@ export const INGRESS_ENV_VARS = Object.keys(IngressEnvSchema.shape) as ReadonlyA
   keyof typeof IngressEnvSchema.shape
 >;
 
+/** The ingress's variables that hold a secret, each also read as `<NAME>_FILE` (docs/deployment.md, "Secrets"). */
+export const INGRESS_SECRET_ENV_VARS = ['XBORDER_WEBHOOK_SECRETS'] as const;
+
 /** Everything the ingress process reads from its environment, once, at its entry (main.ts, lambda-main.ts). */
 export interface IngressConfig {
   temporal: TemporalConnectionConfig;
@@ -70,7 +73,7 @@ export interface IngressConfig {
 
 export function ingressConfigFromEnv(given: Environment): IngressConfig {
   // XBORDER_WEBHOOK_SECRETS_FILE: the secrets from a mounted file (src/support/secret-files.ts)
-  const env = withSecretFiles(given, ['XBORDER_WEBHOOK_SECRETS'], 'ingress');
+  const env = withSecretFiles(given, INGRESS_SECRET_ENV_VARS, 'ingress');
   const e = parseEnvironment(IngressEnvSchema, env, 'ingress');
   const secrets = e.XBORDER_WEBHOOK_SECRETS.split(',')
     .map((s) => s.trim())

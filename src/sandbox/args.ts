@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { KnownSecretError, refuseKnownSecret } from '../security/known-secrets';
+import { ConfigurationError } from '../support/environment';
+import { withSecretFiles } from '../support/secret-files';
 import { parseApiKeySpec } from './http/auth';
 import { DEFAULT_PORT, type SandboxOptions, type SeedData } from './options';
 
@@ -14,13 +16,16 @@ export const SANDBOX_USAGE = `Usage: sandbox [options]
   --port <n>              port (default ${DEFAULT_PORT}; env SANDBOX_PORT; 0 = any free port)
   --host <addr>           address to listen on (default 127.0.0.1; env SANDBOX_HOST)
   --api-key <key[@ip,…]>  accepted API key, optionally with an IP allowlist; repeatable
-                          (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test)
+                          (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test;
+                          or env SANDBOX_API_KEYS_FILE, a file holding them)
   --webhook-url <url>     webhook endpoint; repeatable (env SANDBOX_WEBHOOK_URLS, separated by spaces or ';')
   --webhook-delivery <m>  broadcast (default: every event to every URL) or spread (each event to one URL,
                           a retry to the next; env SANDBOX_WEBHOOK_DELIVERY)
-  --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent)
+  --webhook-secret <s>    whsec_<base64> signing secret (env SANDBOX_WEBHOOK_SECRET; generated when absent;
+                          or env SANDBOX_WEBHOOK_SECRET_FILE, a file holding it)
   --control-token <t>     token of the control routes /sandbox/*, sent as X-Sandbox-Control-Token
-                          (env SANDBOX_CONTROL_TOKEN; generated per run when absent)
+                          (env SANDBOX_CONTROL_TOKEN, or env SANDBOX_CONTROL_TOKEN_FILE, a file holding it;
+                          generated per run when absent)
   --secrets-file <path>   where generated secrets are written, mode 0600 (env SANDBOX_SECRETS_FILE;
                           default sandbox-secrets.json next to --data-file, else in a new temporary directory)
   --as-of <iso>           start the sandbox clock at this instant (env SANDBOX_AS_OF)
@@ -30,6 +35,16 @@ export const SANDBOX_USAGE = `Usage: sandbox [options]
   --rate-limit <n/sec|off> per-key limit, e.g. 100/10 (env SANDBOX_RATE_LIMIT; default 100 per 10 s)
   --quiet                 no per-request log line (env SANDBOX_QUIET=1)
   --help`;
+
+/**
+ * The sandbox's variables that hold a secret: each may instead be given as `<NAME>_FILE`, a mounted file
+ * (src/support/secret-files.ts), so compose passes none of them in the environment (docs/deployment.md, "Secrets").
+ */
+export const SANDBOX_SECRET_ENV_VARS = [
+  'SANDBOX_API_KEYS',
+  'SANDBOX_WEBHOOK_SECRET',
+  'SANDBOX_CONTROL_TOKEN',
+] as const;
 
 const SeedSchema = z.object({
   customers: z.array(z.record(z.string(), z.unknown())).optional(),
@@ -50,10 +65,12 @@ export function parseSandboxArgs(
   env: NodeJS.ProcessEnv = {},
 ): { options: SandboxOptions; help: boolean; secretsFile?: string } {
   try {
-    return parseArgsUnchecked(argv, env);
+    return parseArgsUnchecked(argv, withSecretFiles(env, SANDBOX_SECRET_ENV_VARS, 'sandbox'));
   } catch (err) {
-    // A published or placeholder secret is a usage error like any other (exit 2, the message names the variable).
-    if (err instanceof KnownSecretError) throw new SandboxArgsError(err.message);
+    // A published or placeholder secret, or a secret file that is unreadable, empty or given beside its variable,
+    // is a usage error like any other (exit 2, the message names the variable and the path, never the value).
+    if (err instanceof KnownSecretError || err instanceof ConfigurationError)
+      throw new SandboxArgsError(err.message);
     throw err;
   }
 }

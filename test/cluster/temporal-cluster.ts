@@ -3,9 +3,19 @@
 // (built from its Go module at the compose's version) with the environment compose gives its container.
 // The server image runs `temporal-server start` with no config file: the server renders its embedded
 // template from that environment (SQL persistence and SQL visibility on PostgreSQL). We do the same and
-// change only what a host needs: loopback addresses, free ports, host paths for the mounted files.
+// change only what a host needs: loopback addresses, free ports, host paths for the mounted files (the
+// PostgreSQL password is compose's secret file, read as the compose entrypoint reads it).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -14,6 +24,7 @@ import {
   containerEnv,
   DOCKER_DIR,
   loadCompose,
+  processEnv,
   ROOT,
   type Compose,
   type Service,
@@ -132,15 +143,22 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
     // What .env would hold; the rest comes from compose.yaml itself.
     const dotenv = {
       POSTGRES_USER: postgres.user,
-      POSTGRES_PASSWORD: postgres.password,
       TEMPORAL_NAMESPACE: namespace,
+    };
+    // What temporal-docker/secrets/ would hold (scripts/make-secrets.sh): the password of this PostgreSQL.
+    const secrets = path.join(dir, 'secrets');
+    mkdirSync(secrets, { mode: 0o700 });
+    writeFileSync(path.join(secrets, 'postgres_password'), `${postgres.password}\n`, { mode: 0o600 });
+    const local = (source: string): string => {
+      if (!source.startsWith('./secrets/')) throw new Error(`no host copy of ${source}`);
+      return path.join(secrets, source.slice('./secrets/'.length));
     };
     const onHost = { POSTGRES_SEEDS: postgres.host, DB_PORT: String(postgres.port) };
 
     await runScript(
       'setup-schema.sh',
       {
-        ...containerEnv(service(compose, 'temporal-schema-setup'), dotenv),
+        ...processEnv(compose, service(compose, 'temporal-schema-setup'), dotenv, local),
         ...onHost,
         SCHEMA_DIR: paths.schemaDir,
         TEMPORAL_SQL_TOOL: paths.sqlTool,
@@ -149,7 +167,7 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
     );
 
     const temporalService = service(compose, 'temporal');
-    const composeEnv = containerEnv(temporalService, dotenv);
+    const composeEnv = processEnv(compose, temporalService, dotenv, local);
     // Below 32768: the cluster_membership table stores ports as SMALLINT, and the OS's ephemeral ports
     // (what freePort() gets) are above it: the server dies with "out of range for type smallint".
     const port = await freeLowPort();
@@ -168,6 +186,8 @@ export async function startTemporalCluster(options: ClusterOptions = {}): Promis
     const serverEnv = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       ...composeEnv,
+      // what compose's entrypoint does before the image's own (compose.yaml, service temporal)
+      POSTGRES_PWD: readFileSync(composeEnv.POSTGRES_PWD_FILE!, 'utf8').trim(),
       ...onHost,
       ...ports,
       // 0.0.0.0 in the container; on a shared host, loopback only.

@@ -1,10 +1,18 @@
 // Reads temporal-docker/ the way `docker compose` would, without a Docker engine: YAML with merge keys,
-// ${...} interpolation from an env file, pass-through variables, and the Dockerfile's stages.
+// ${...} interpolation from an env file, pass-through variables, secrets mounted from files (and the
+// <NAME>_FILE variables that point at them), and the Dockerfile's stages.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { TEMPORAL_SECRET_ENV_VARS } from '../../src/client/connection-config';
+import { CODEC_KEYS_SECRET_ENV_VARS } from '../../src/codec/keys';
+import { CODEC_SERVER_SECRET_ENV_VARS } from '../../src/codec/server-config';
+import { INGRESS_SECRET_ENV_VARS } from '../../src/ingress/config';
+import { SANDBOX_SECRET_ENV_VARS } from '../../src/sandbox/args';
+import { PROVIDER_SECRET_ENV_VARS } from '../../workers/config';
+import { EVENTS_SECRET_ENV_VARS } from '../../workers/events-config';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const DOCKER_DIR = path.join(ROOT, 'temporal-docker');
@@ -27,6 +35,8 @@ const ServiceSchema = z.object({
   volumes: z.array(z.string()).optional(),
   ports: z.array(z.string()).optional(),
   entrypoint: z.array(z.string()).optional(),
+  /** top-level secrets mounted at /run/secrets/<name> (the short syntax: the only one we use) */
+  secrets: z.array(z.string()).optional(),
   command: z.array(z.string()).optional(),
   healthcheck: HealthcheckSchema.optional(),
   stop_grace_period: z.string().optional(),
@@ -40,6 +50,8 @@ const ComposeSchema = z.object({
   name: z.string(),
   services: z.record(z.string(), ServiceSchema),
   volumes: z.record(z.string(), z.unknown().nullable()).optional(),
+  /** file-sourced secrets (a missing file stops `docker compose up`) */
+  secrets: z.record(z.string(), z.object({ file: z.string() }).strict()).optional(),
 });
 export type Compose = z.infer<typeof ComposeSchema>;
 
@@ -112,6 +124,80 @@ export function containerEnv(service: Service, dotenv: Record<string, string>): 
     } else {
       env[name] = interpolate(value, dotenv);
     }
+  }
+  return env;
+}
+
+/**
+ * Every variable of our entries that holds a secret, as the code lists them (each entry reads `<NAME>_FILE` too),
+ * and the PostgreSQL password's variables of the third-party images (postgres; Temporal's server and admin-tools).
+ */
+export const SECRET_ENV_VARS: readonly string[] = [
+  ...TEMPORAL_SECRET_ENV_VARS,
+  ...CODEC_KEYS_SECRET_ENV_VARS,
+  ...CODEC_SERVER_SECRET_ENV_VARS,
+  ...INGRESS_SECRET_ENV_VARS,
+  ...SANDBOX_SECRET_ENV_VARS,
+  ...PROVIDER_SECRET_ENV_VARS,
+  ...EVENTS_SECRET_ENV_VARS,
+  'POSTGRES_PASSWORD',
+  'POSTGRES_PWD',
+];
+
+/** Where compose mounts a service's secret (short syntax). */
+export const SECRETS_IN_CONTAINER = '/run/secrets';
+
+/**
+ * The host paths a service mounts, by their path in the container: its secrets' files (at /run/secrets/<name>) and
+ * its bind mounts (./… or ${…} sources; named volumes are not host paths), interpolated with `dotenv`.
+ */
+export function hostMounts(c: Compose, s: Service, dotenv: Record<string, string>): Map<string, string> {
+  const mounts = new Map<string, string>();
+  for (const name of s.secrets ?? []) {
+    const secret = c.secrets?.[name];
+    if (!secret) throw new Error(`secret ${name} is mounted but not defined at the top level`);
+    mounts.set(`${SECRETS_IN_CONTAINER}/${name}`, interpolate(secret.file, dotenv));
+  }
+  for (const spec of s.volumes ?? []) {
+    const [source, target] = interpolate(spec, dotenv).split(':');
+    if (source && target && (source.startsWith('.') || source.startsWith('/'))) mounts.set(target, source);
+  }
+  return mounts;
+}
+
+/**
+ * The host file a path of the container is, through the service's mounts (the mount itself or a file in a
+ * mounted folder); undefined when nothing mounted holds it.
+ */
+export function hostPathOf(mounts: Map<string, string>, inContainer: string): string | undefined {
+  for (const [target, source] of mounts) {
+    if (inContainer === target) return source;
+    // kept as compose writes it (./tls/api-key, not path.join's tls/api-key)
+    if (inContainer.startsWith(`${target}/`)) return `${source}/${inContainer.slice(target.length + 1)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The environment the service's process reads, as the test host can read it: containerEnv, with every
+ * `<NAME>_FILE` of a secret (SECRET_ENV_VARS) turned from its path in the container to the file on this host (`local` maps a compose source
+ * such as ./secrets/codec_keys to where the test made it). A `<NAME>_FILE` that no mount holds throws: the
+ * process would find no file.
+ */
+export function processEnv(
+  c: Compose,
+  s: Service,
+  dotenv: Record<string, string>,
+  local: (source: string) => string,
+): Record<string, string> {
+  const env = containerEnv(s, dotenv);
+  const mounts = hostMounts(c, s, dotenv);
+  for (const [name, value] of Object.entries(env)) {
+    const secret = name.endsWith('_FILE') ? name.slice(0, -'_FILE'.length) : undefined;
+    if (!secret || !SECRET_ENV_VARS.includes(secret) || !value) continue;
+    const source = hostPathOf(mounts, value);
+    if (source === undefined) throw new Error(`${name}=${value} is not in a mounted secret or folder`);
+    env[name] = local(source);
   }
   return env;
 }

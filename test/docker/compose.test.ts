@@ -4,7 +4,16 @@
 // setup-namespace.sh needs a Temporal dev server, so it runs in the e2e tier (setup-namespace.e2e.test.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -13,22 +22,29 @@ import {
   DEFAULT_INGRESS_PATH,
   DEFAULT_INGRESS_PORT,
   INGRESS_ENV_VARS,
+  INGRESS_SECRET_ENV_VARS,
   ingressConfigFromEnv,
 } from '../../src/ingress/config';
 import { createWebhookHandler } from '../../src/ingress/handler';
 import { startIngressServer } from '../../src/ingress/node-server';
-import { parseSandboxArgs, SANDBOX_USAGE } from '../../src/sandbox/args';
+import { parseSandboxArgs, SANDBOX_SECRET_ENV_VARS, SANDBOX_USAGE } from '../../src/sandbox/args';
 import { DEFAULT_PORT as DEFAULT_SANDBOX_PORT } from '../../src/sandbox/options';
-import { DEFAULT_TASK_QUEUE, WORKER_ENV_VARS, workerConfigFromEnv } from '../../workers/config';
+import {
+  DEFAULT_TASK_QUEUE,
+  PROVIDER_SECRET_ENV_VARS,
+  WORKER_ENV_VARS,
+  workerConfigFromEnv,
+} from '../../workers/config';
 import { resolveApiBase } from '../../src/provider/environments';
 import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
 import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
 import { dataConverterFromEnv } from '../../src/codec/data-converter';
-import { codecKeysFromEnv } from '../../src/codec/keys';
+import { CODEC_KEYS_SECRET_ENV_VARS, codecKeysFromEnv } from '../../src/codec/keys';
 import {
   CODEC_KEY_ENV_VARS,
   CODEC_SERVER_ENV_VARS,
+  CODEC_SERVER_SECRET_ENV_VARS,
   codecServerConfigFromEnv,
 } from '../../src/codec/server-config';
 import { DEFAULT_CODEC_SERVER_PORT } from '../../src/codec/server';
@@ -38,7 +54,7 @@ import { METRIC_NAMES, type WebhookEventResult } from '../../src/telemetry/metri
 import { STUCK_GAUGE_ENV_VARS, STUCK_METRIC_NAMES } from '../../src/client/stuck-gauge';
 import { STUCK_GAUGE_PROCESS_ENV_VARS } from '../../workers/stuck-gauge-main';
 import { WORKER_PROCESS_ENV_VARS } from '../../workers/process-config';
-import { EVENTS_ENV_VARS } from '../../workers/events-config';
+import { EVENTS_ENV_VARS, eventsConfigFromEnv } from '../../workers/events-config';
 import { QUOTE_REFRESH_ENV_VARS } from '../../src/client/quote-refresh-config';
 import { stuckQueries } from '../../src/client/stuck';
 import { PROVIDER_ERROR_TYPES } from '../../src/provider/errors';
@@ -59,6 +75,12 @@ import {
   interpolate,
   loadCompose,
   parsePort,
+  processEnv,
+  SECRET_ENV_VARS,
+  SECRETS_IN_CONTAINER,
+  hostMounts,
+  hostPathOf,
+  type Compose,
   readDockerfile,
   readEnvFile,
   ROOT,
@@ -70,21 +92,37 @@ import {
 
 const compose = loadCompose('compose.yaml');
 const cloud = loadCompose('compose.cloud.yaml');
-/** .env.example as shipped: every secret empty, with the command that generates it. */
+/** .env.example as shipped: no secret in it (they are files: docs/deployment.md, "Secrets"). */
 const example = readEnvFile('.env.example');
-/** The .env an operator makes from it: each secret generated (no secret published in the repository ever runs). */
-const GENERATED: Record<string, string> = {
-  POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
-  XBORDER_PROVIDER_API_KEY: `sk_${randomBytes(16).toString('hex')}`,
-  XBORDER_WEBHOOK_SECRETS: `whsec_${randomBytes(24).toString('base64')}`,
-  XBORDER_SANDBOX_CONTROL_TOKEN: randomBytes(24).toString('base64'),
-  XBORDER_CODEC_KEYS: JSON.stringify({
-    current: '2026-11',
-    keys: { '2026-11': randomBytes(32).toString('base64') },
-  }),
-  XBORDER_CODEC_SERVER_TOKENS: `codec_${randomBytes(24).toString('hex')}`,
+/** The .env an operator makes from it: nothing to add for the local cluster. */
+const dotenv = { ...example };
+/**
+ * The secret files an operator makes: temporal-docker/scripts/make-secrets.sh, run for real into a temporary
+ * folder (its generators' values are what every check below parses: no secret published in the repository runs).
+ */
+const OPERATOR_DIR = mkdtempSync(path.join(os.tmpdir(), 'xb-compose-secrets-'));
+const SECRETS_DIR = path.join(OPERATOR_DIR, 'secrets');
+/** TEMPORAL_TLS_DIR of compose.cloud.yaml: the Temporal Cloud credentials (an API key file in one check) */
+const TLS_DIR = path.join(OPERATOR_DIR, 'tls');
+const MAKE_SECRETS = path.join(DOCKER_DIR, 'scripts', 'make-secrets.sh');
+const madeSecrets = spawnSync('sh', [MAKE_SECRETS, SECRETS_DIR], { encoding: 'utf8' });
+afterAll(() => rmSync(OPERATOR_DIR, { recursive: true, force: true }));
+/** The value of a secret file the script made. */
+const secretOf = (name: string) => readFileSync(path.join(SECRETS_DIR, name), 'utf8').trim();
+/** A compose host source (./secrets/…, ./tls/…) → the operator's copy made above. */
+const local = (source: string): string => {
+  for (const [prefix, dir] of [
+    ['./secrets', SECRETS_DIR],
+    ['./tls', TLS_DIR],
+  ] as const) {
+    if (source === prefix || source.startsWith(`${prefix}/`))
+      return path.join(dir, source.slice(prefix.length));
+  }
+  throw new Error(`no local copy of ${source}`);
 };
-const dotenv = { ...example, ...GENERATED };
+/** What a service's process reads: its environment, its secrets read from the files mounted for it. */
+const envOf = (c: Compose, name: string, env: Record<string, string> = dotenv) =>
+  processEnv(c, service(c, name), env, local);
 const dockerfile = readDockerfile('temporal-docker/Dockerfile');
 const packageJson = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -239,58 +277,243 @@ describe('compose.yaml: services, images, restarts, health checks', () => {
     expect(service(compose, 'temporal-ui').ports?.map((p) => parsePort(p, dotenv).target)).toEqual([8080]);
   });
 
-  test('required secrets stop `docker compose up` when missing instead of starting half-configured', () => {
+  test('required settings and secret files stop `docker compose up` when missing instead of starting half-configured', () => {
     const without = (name: string) => Object.fromEntries(Object.entries(dotenv).filter(([k]) => k !== name));
-    for (const name of [
-      'POSTGRES_PASSWORD',
-      'XBORDER_PROVIDER_URL',
-      'XBORDER_PROVIDER_API_KEY',
-      'XBORDER_WEBHOOK_SECRETS',
-      'XBORDER_CODEC_KEYS',
-      'XBORDER_CODEC_SERVER_TOKENS',
-    ]) {
-      const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
-      const uses = all.filter((v): v is string => typeof v === 'string' && v.includes(`\${${name}`));
-      expect({ name, used: uses.length > 0 }).toEqual({ name, used: true });
-      for (const v of uses) expect(() => interpolate(v, without(name))).toThrow(name);
+    const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
+    const uses = all.filter(
+      (v): v is string => typeof v === 'string' && v.includes('${XBORDER_PROVIDER_URL'),
+    );
+    expect(uses.length).toBeGreaterThan(0);
+    for (const v of uses)
+      expect(() => interpolate(v, without('XBORDER_PROVIDER_URL'))).toThrow('XBORDER_PROVIDER_URL');
+    // A secret is a `file:` source: compose refuses to start when the file is missing. Its path is fixed (no
+    // ${...} that could point elsewhere or default to nothing), in the git-ignored folder make-secrets.sh fills.
+    for (const [file, c] of [
+      ['compose.yaml', compose],
+      ['compose.cloud.yaml', cloud],
+    ] as const) {
+      for (const [name, secret] of Object.entries(c.secrets ?? {}))
+        expect({ file, name, source: secret.file }).toEqual({ file, name, source: `./secrets/${name}` });
+    }
+    expect(
+      Object.keys(cloud.secrets ?? {}).filter((n) => !Object.keys(compose.secrets ?? {}).includes(n)),
+    ).toEqual([]);
+  });
+
+  test('.env.example ships no secret and names none; make-secrets.sh makes every secret file once, mode 0600, values the code accepts', () => {
+    const text = readFileSync(path.join(DOCKER_DIR, '.env.example'), 'utf8');
+    // Not even empty: a secret set in .env would reach no container (compose passes only the variables it lists).
+    for (const name of [...SECRET_ENV_VARS, 'XBORDER_SANDBOX_CONTROL_TOKEN'])
+      expect({
+        name,
+        line: text.split('\n').find((l) => l.replace(/^#\s*/, '').startsWith(`${name}=`)),
+      }).toEqual({
+        name,
+        line: undefined,
+      });
+    expect({ status: madeSecrets.status, stderr: madeSecrets.stderr }).toEqual({
+      status: 0,
+      stderr: expect.not.stringMatching(/error|cannot|denied/i),
+    });
+    const script = readFileSync(MAKE_SECRETS, 'utf8');
+    expect(statSync(SECRETS_DIR).mode & 0o777).toBe(0o700);
+    for (const name of Object.keys(compose.secrets ?? {})) {
+      const file = path.join(SECRETS_DIR, name);
+      expect({ name, mode: statSync(file).mode & 0o777 }).toEqual({ name, mode: 0o600 });
+      // generated, never one published in the repository or a placeholder
+      expect({ name, refused: knownSecretReason(secretOf(name)) }).toEqual({ name, refused: null });
+      // the script's header says how each is generated
+      expect({ name, documented: new RegExp(`^#\\s+${name}\\s+.*openssl rand`, 'm').test(script) }).toEqual({
+        name,
+        documented: true,
+      });
+      // and no value is printed
+      expect(madeSecrets.stdout + madeSecrets.stderr).not.toContain(secretOf(name));
+    }
+    // Run again: every file kept as it was (an operator's real provider key written first is never replaced).
+    const before = Object.keys(compose.secrets ?? {}).map(secretOf);
+    const again = spawnSync('sh', [MAKE_SECRETS, SECRETS_DIR], { encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('0 made');
+    expect(Object.keys(compose.secrets ?? {}).map(secretOf)).toEqual(before);
+    // The folder of the optional outbound-event secrets exists, empty: the workers mount it.
+    expect(statSync(path.join(SECRETS_DIR, 'events')).isDirectory()).toBe(true);
+  });
+});
+
+describe.each([
+  ['compose.yaml', compose],
+  ['compose.cloud.yaml', cloud],
+])('%s: secrets through files, none in an environment', (file, c) => {
+  const env =
+    file === 'compose.yaml' ? dotenv : { ...dotenv, TEMPORAL_ADDRESS: 'x:7233', TEMPORAL_NAMESPACE: 'n' };
+  /** The paths .env may give the optional secrets' variables (.env.example and compose.cloud.yaml say so). */
+  const OPTIONAL: Record<string, string> = {
+    XBORDER_EVENTS_SECRETS_FILE: '/run/secrets/events/secrets',
+    XBORDER_EVENTS_ENDPOINTS_FILE: '/run/secrets/events/endpoints',
+    TEMPORAL_API_KEY_FILE: '/run/temporal-tls/api-key',
+  };
+
+  test('no service lists a secret variable (with a value or passed through from .env), nor interpolates one', () => {
+    for (const [name, s] of Object.entries(c.services)) {
+      for (const [key, value] of Object.entries(s.environment ?? {})) {
+        expect({ name, key, secret: SECRET_ENV_VARS.includes(key) }).toEqual({ name, key, secret: false });
+        for (const secret of [...SECRET_ENV_VARS, 'XBORDER_SANDBOX_CONTROL_TOKEN'])
+          expect({ name, key, interpolates: (value ?? '').includes(`\${${secret}`) }).toEqual({
+            name,
+            key,
+            interpolates: false,
+          });
+      }
     }
   });
 
-  test('.env.example ships no secret: each is empty, stops `docker compose up`, and comes with a command that generates it', () => {
-    const text = readFileSync(path.join(DOCKER_DIR, '.env.example'), 'utf8');
-    for (const name of Object.keys(GENERATED)) {
-      expect({ name, value: example[name] }).toEqual({ name, value: '' });
-      expect({ name, refused: knownSecretReason(example[name]!) !== null }).toEqual({ name, refused: true });
-      // The line before the variable says how to generate it.
-      const before = text.split('\n')[text.split('\n').findIndex((l) => l.startsWith(`${name}=`)) - 1];
-      expect({ name, before }).toEqual({
-        name,
-        before: expect.stringMatching(/^# generate.*: .*(openssl rand|node -e)/),
-      });
+  test("every secret's <NAME>_FILE names a file mounted in that service, and each service mounts only secrets it reads", () => {
+    const docs = ['.env.example', file].map((f) => readFileSync(path.join(DOCKER_DIR, f), 'utf8')).join('\n');
+    for (const [name, s] of Object.entries(c.services)) {
+      const mounts = hostMounts(c, s, env);
+      const read = new Set<string>();
+      for (const [key, value] of Object.entries(s.environment ?? {})) {
+        if (!key.endsWith('_FILE') || !SECRET_ENV_VARS.includes(key.slice(0, -'_FILE'.length))) continue;
+        // a fixed path, or (optional secrets) passed through from .env, where the documented path is in a mount
+        const inContainer = value ?? OPTIONAL[key];
+        expect({ name, key, documented: inContainer !== undefined }).toEqual({ name, key, documented: true });
+        if (value === null)
+          expect({ name, key, documented: docs.includes(`${key}=${inContainer}`) }).toEqual({
+            name,
+            key,
+            documented: true,
+          });
+        const source = hostPathOf(mounts, inContainer!);
+        expect({ name, key, mounted: source !== undefined }).toEqual({ name, key, mounted: true });
+        if (value !== null) {
+          const secret = value!.slice(SECRETS_IN_CONTAINER.length + 1);
+          expect({ name, key, secret: s.secrets?.includes(secret) }).toEqual({ name, key, secret: true });
+          read.add(secret);
+        }
+      }
+      expect({ name, mounted: [...(s.secrets ?? [])].sort() }).toEqual({ name, mounted: [...read].sort() });
     }
-    const all = Object.values(compose.services).flatMap((s) => Object.values(s.environment ?? {}));
-    for (const name of Object.keys(GENERATED).filter((n) => n !== 'XBORDER_SANDBOX_CONTROL_TOKEN')) {
-      for (const v of all.filter((x): x is string => typeof x === 'string' && x.includes(`\${${name}`)))
-        expect(() => interpolate(v, example)).toThrow(name);
-    }
-    // With the sandbox profile and no token set, the sandbox generates one per run.
-    expect(
-      parseSandboxArgs(
-        [],
-        containerEnv(service(compose, 'sandbox'), {
-          ...example,
-          ...GENERATED,
-          XBORDER_SANDBOX_CONTROL_TOKEN: '',
+    // and every secret defined is mounted somewhere
+    const mounted = new Set(Object.values(c.services).flatMap((s) => s.secrets ?? []));
+    expect(Object.keys(c.secrets ?? {}).filter((n) => !mounted.has(n))).toEqual([]);
+  });
+
+  test('the optional outbound-event secrets: files of secrets/events/ the workers read where .env.example says', () => {
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const other = `whsec_${randomBytes(24).toString('base64')}`;
+    writeFileSync(path.join(SECRETS_DIR, 'events', 'secrets'), `${secret}\n`, { mode: 0o600 });
+    writeFileSync(
+      path.join(SECRETS_DIR, 'events', 'endpoints'),
+      JSON.stringify([{ url: 'https://other.example/events', secrets: [other] }]),
+      { mode: 0o600 },
+    );
+    try {
+      const config = eventsConfigFromEnv(
+        envOf(c, 'worker-a', {
+          ...env,
+          XBORDER_EVENTS_URL: 'https://backend.example/xborder-events',
+          XBORDER_EVENTS_SECRETS_FILE: OPTIONAL.XBORDER_EVENTS_SECRETS_FILE!,
+          XBORDER_EVENTS_ENDPOINTS_FILE: OPTIONAL.XBORDER_EVENTS_ENDPOINTS_FILE!,
         }),
-      ).options.controlToken,
-    ).toBeUndefined();
+      );
+      expect(config.defaultEndpoint).toEqual({
+        url: 'https://backend.example/xborder-events',
+        secrets: [secret],
+      });
+      expect(config.endpoints).toEqual([{ url: 'https://other.example/events', secrets: [other] }]);
+      // unset in .env (the default): no outbound events, and the empty folder is no error
+      expect(eventsConfigFromEnv(envOf(c, 'worker-a', env))).toMatchObject({
+        defaultEndpoint: null,
+        endpoints: [],
+      });
+    } finally {
+      rmSync(path.join(SECRETS_DIR, 'events', 'secrets'));
+      rmSync(path.join(SECRETS_DIR, 'events', 'endpoints'));
+    }
+  });
+
+  test('every secret an entry requires is given as a fixed <NAME>_FILE (no value, nothing left to .env)', () => {
+    const required: Record<string, readonly string[]> = {
+      'worker-a': [...PROVIDER_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      'worker-b': [...PROVIDER_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      ingress: [...INGRESS_SECRET_ENV_VARS, ...CODEC_KEYS_SECRET_ENV_VARS],
+      ...(file === 'compose.yaml'
+        ? {
+            // encode tokens are optional and given nowhere: /encode stays off (docs/codec.md, "The codec server")
+            'codec-server': [
+              ...CODEC_SERVER_SECRET_ENV_VARS.filter((v) => v !== 'XBORDER_CODEC_SERVER_ENCODE_TOKENS'),
+              ...CODEC_KEYS_SECRET_ENV_VARS,
+            ],
+            sandbox: SANDBOX_SECRET_ENV_VARS,
+            postgresql: ['POSTGRES_PASSWORD'],
+            temporal: ['POSTGRES_PWD'],
+            'temporal-schema-setup': ['POSTGRES_PWD'],
+          }
+        : {}),
+    };
+    for (const [name, secrets] of Object.entries(required)) {
+      for (const secret of secrets) {
+        const value = service(c, name).environment?.[`${secret}_FILE`];
+        expect({ name, secret, file: value }).toEqual({
+          name,
+          secret,
+          file: expect.stringMatching(new RegExp(`^${SECRETS_IN_CONTAINER}/[a-z_]+$`)),
+        });
+      }
+    }
+  });
+
+  test('the codec server is given no encode token: /encode stays off (what it encodes is bound to no workflow)', () => {
+    if (file !== 'compose.yaml') return;
+    const environment = service(c, 'codec-server').environment ?? {};
+    expect(
+      Object.keys(environment).filter((k) => k.startsWith('XBORDER_CODEC_SERVER_ENCODE_TOKENS')),
+    ).toEqual([]);
+  });
+
+  test('a <NAME>_FILE given in .env must be in a mount: the model refuses one that is not', () => {
+    expect(() =>
+      processEnv(c, service(c, 'worker-a'), { ...env, XBORDER_EVENTS_SECRETS_FILE: '/etc/secrets' }, local),
+    ).toThrow(/XBORDER_EVENTS_SECRETS_FILE=\/etc\/secrets is not in a mounted secret or folder/);
+  });
+
+  test('the same secret file where two services must agree: the provider key, the webhook secret, the payload keys', () => {
+    const sourceOf = (service_: string, variable: string) => {
+      const s = service(c, service_);
+      const value = s.environment?.[variable];
+      return value ? hostPathOf(hostMounts(c, s, env), value) : undefined;
+    };
+    const key = sourceOf('worker-a', 'XBORDER_PROVIDER_API_KEY_FILE');
+    const keys = sourceOf('worker-a', 'XBORDER_CODEC_KEYS_FILE');
+    expect(key).toBe('./secrets/provider_api_key');
+    expect(keys).toBe('./secrets/codec_keys');
+    expect(sourceOf('worker-b', 'XBORDER_PROVIDER_API_KEY_FILE')).toBe(key);
+    expect(sourceOf('ingress', 'XBORDER_CODEC_KEYS_FILE')).toBe(keys);
+    expect(sourceOf('ingress', 'XBORDER_WEBHOOK_SECRETS_FILE')).toBe('./secrets/webhook_secrets');
+    if (file === 'compose.yaml') {
+      expect(sourceOf('codec-server', 'XBORDER_CODEC_KEYS_FILE')).toBe(keys);
+      expect(sourceOf('sandbox', 'SANDBOX_API_KEYS_FILE')).toBe(key);
+      expect(sourceOf('sandbox', 'SANDBOX_WEBHOOK_SECRET_FILE')).toBe(
+        sourceOf('ingress', 'XBORDER_WEBHOOK_SECRETS_FILE'),
+      );
+      const password = sourceOf('postgresql', 'POSTGRES_PASSWORD_FILE');
+      expect(password).toBe('./secrets/postgres_password');
+      expect(sourceOf('temporal', 'POSTGRES_PWD_FILE')).toBe(password);
+      expect(sourceOf('temporal-schema-setup', 'POSTGRES_PWD_FILE')).toBe(password);
+    }
   });
 });
 
 /** Tracing's variables (src/telemetry/tracing.ts): the switch and the OTLP endpoint; the OTEL_* rest are the SDK's. */
 const TRACING_ENV_VARS = ['XBORDER_TRACING', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+/** `names` and the `<NAME>_FILE` form of each secret among them (the entries read both: src/support/secret-files.ts). */
+const withFileForms = (names: readonly string[]): string[] => [
+  ...names,
+  ...names.filter((n) => SECRET_ENV_VARS.includes(n)).map((n) => `${n}_FILE`),
+];
 /** Every variable the worker process reads (workers/process-config.ts and the parts it reads). */
-const WORKER_READS: string[] = [
+const WORKER_READS: string[] = withFileForms([
   ...WORKER_ENV_VARS,
   ...WORKER_PROCESS_ENV_VARS,
   ...TEMPORAL_ENV_VARS,
@@ -300,21 +523,19 @@ const WORKER_READS: string[] = [
   ...EVENTS_ENV_VARS,
   ...QUOTE_REFRESH_ENV_VARS,
   ...TRACING_ENV_VARS,
-];
+]);
 /**
  * What compose does not pass to a worker, on purpose: the build id is derived from the image's bundle (docs/deployment.md,
- * "Build ids": a set one could lie); the keys come one way (XBORDER_CODEC_KEYS), not also by file or switched off; the
- * TLS material by mounted file paths, not inline in the environment (docker inspect shows it); the connection by
- * TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the in-progress limit only where the gauge runs; the
- * provider key still from .env (XBORDER_PROVIDER_API_KEY: the sandbox profile shares it), its _FILE form is for
- * orchestrators with secrets (docs/deployment.md, "Production readiness"); the codec's switches for payloads written
- * before the ciphertext rule or the binding (XBORDER_CODEC_PLAINTEXT, _UNBOUND, _UNBOUND_KEY_IDS) are set by the operator
- * when an upgrade needs them (docs/codec.md).
+ * "Build ids": a set one could lie); every secret by its file only (<NAME>_FILE: docker inspect shows an environment,
+ * docs/deployment.md, "Secrets"); the keys one way, not switched off; the TLS material by mounted file paths, not
+ * inline in the environment; the connection by TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the
+ * in-progress limit only where the gauge runs; the codec's switches for payloads written before the ciphertext rule
+ * or the binding (XBORDER_CODEC_PLAINTEXT, _UNBOUND, _UNBOUND_KEY_IDS) are set by the operator when an upgrade needs
+ * them (docs/codec.md).
  */
 const NOT_PASSED = [
   'XBORDER_BUILD_ID',
-  'XBORDER_PROVIDER_API_KEY_FILE',
-  'XBORDER_CODEC_KEYS_FILE',
+  ...SECRET_ENV_VARS,
   'XBORDER_CODEC',
   'XBORDER_CODEC_PLAINTEXT',
   'XBORDER_CODEC_UNBOUND',
@@ -330,6 +551,8 @@ const NOT_PASSED = [
   'TEMPORAL_DEPLOYMENT_NAME',
   'TEMPORAL_WORKER_BUILD_ID',
 ];
+/** The local cluster takes no API key (compose.cloud.yaml passes TEMPORAL_API_KEY_FILE through). */
+const NOT_PASSED_LOCALLY = ['TEMPORAL_API_KEY_FILE'];
 
 describe.each([
   ['compose.yaml', compose],
@@ -348,7 +571,8 @@ describe.each([
 
   test('a worker gets every variable the worker process reads (XBORDER_EVENTS_* too), but the build id', () => {
     const env = Object.keys(service(c, 'worker-a').environment ?? {});
-    expect(WORKER_READS.filter((k) => !env.includes(k) && !NOT_PASSED.includes(k))).toEqual([]);
+    const excused = [...NOT_PASSED, ...(file === 'compose.yaml' ? NOT_PASSED_LOCALLY : [])];
+    expect(WORKER_READS.filter((k) => !env.includes(k) && !excused.includes(k))).toEqual([]);
     expect(env).not.toContain('XBORDER_BUILD_ID');
     // the gauge runs once, in its own service
     expect(service(c, 'worker-a').environment?.XBORDER_STUCK_GAUGE_INTERVAL_MS).toBe('0');
@@ -380,8 +604,9 @@ describe.each([
       ),
     ).toEqual([]);
     expect(
-      env.filter((k) => k.includes('CODEC') || (k.includes('API_KEY') && k !== 'TEMPORAL_API_KEY')),
+      env.filter((k) => k.includes('CODEC') || (k.includes('API_KEY') && k !== 'TEMPORAL_API_KEY_FILE')),
     ).toEqual([]);
+    expect(gauge.secrets).toBeUndefined();
     expect(gauge.command).toEqual(['node', 'dist/workers/stuck-gauge-main.js']);
     const metrics = gauge.environment!.XBORDER_METRICS_ADDRESS!;
     expect((gauge.ports ?? []).map((p) => parsePort(p, dotenv).target)).toContain(
@@ -409,7 +634,7 @@ describe.each([
       );
     }
     // Every variable the code reads is listed (so .env can set it) or has a default in the code.
-    const config = workerConfigFromEnv(containerEnv(worker, env));
+    const config = workerConfigFromEnv(envOf(c, 'worker-a', env));
     expect(config.taskQueue).toBe(DEFAULT_TASK_QUEUE);
     expect(config.provider.baseUrl).toBe(dotenv.XBORDER_PROVIDER_URL);
     // The prebuilt bundle: the file workers/build-bundle.ts writes, at its place in the image.
@@ -427,8 +652,9 @@ describe.each([
       expect.arrayContaining([
         'XBORDER_TASK_QUEUE',
         'XBORDER_ACTIVITIES_PER_SECOND',
-        'TEMPORAL_API_KEY',
+        'XBORDER_EVENTS_SECRETS_FILE',
         'TEMPORAL_TLS_CLIENT_CERT_PATH',
+        ...(file === 'compose.cloud.yaml' ? ['TEMPORAL_API_KEY_FILE'] : []),
       ]),
     );
   });
@@ -438,45 +664,44 @@ describe.each([
     expect(
       Object.keys(ingress.environment ?? {}).filter(
         (k) =>
-          ![
+          !withFileForms([
             ...INGRESS_ENV_VARS,
             ...TEMPORAL_ENV_VARS,
             ...INGRESS_TELEMETRY_ENV_VARS,
             ...CODEC_KEY_ENV_VARS,
-          ].includes(k as never),
+          ]).includes(k),
       ),
     ).toEqual([]);
     const ingressMetrics = ingress.environment?.XBORDER_INGRESS_METRICS_ADDRESS;
     const metricsPorts = ingressMetrics ? [Number(ingressMetrics.split(':')[1])] : [];
-    const config = ingressConfigFromEnv(containerEnv(ingress, env));
+    const config = ingressConfigFromEnv(envOf(c, 'ingress', env));
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: DEFAULT_INGRESS_PORT,
       path: DEFAULT_INGRESS_PATH,
       taskQueue: DEFAULT_TASK_QUEUE,
     });
-    expect(config.secrets).toEqual([dotenv.XBORDER_WEBHOOK_SECRETS]);
+    expect(config.secrets).toEqual([secretOf('webhook_secrets')]);
     expect(ingress.ports?.map((p) => parsePort(p, env).target)).toEqual([config.port, ...metricsPorts]);
     expect(ingress.healthcheck?.test.join(' ')).toContain(`http://127.0.0.1:${config.port}/health`);
   });
 
   test('worker and ingress encrypt payloads with the same keys: no plaintext by default', () => {
-    const worker = containerEnv(service(c, 'worker-a'), env);
-    const ingress = containerEnv(service(c, 'ingress'), env);
-    expect(worker.XBORDER_CODEC_KEYS).toBe(dotenv.XBORDER_CODEC_KEYS);
-    expect(ingress.XBORDER_CODEC_KEYS).toBe(worker.XBORDER_CODEC_KEYS);
+    const worker = envOf(c, 'worker-a', env);
+    const ingress = envOf(c, 'ingress', env);
+    expect(codecKeysFromEnv(worker)).toMatchObject({
+      kind: 'keys',
+      keys: JSON.parse(secretOf('codec_keys')),
+    });
+    expect(codecKeysFromEnv(ingress)).toEqual(codecKeysFromEnv(worker));
     expect(worker.XBORDER_CODEC).toBeUndefined();
     expect(dataConverterFromEnv(worker).payloadCodecs).toHaveLength(1);
   });
 
   test('worker and ingress reach the same Temporal namespace and task queue', () => {
-    const w = workerConfigFromEnv(containerEnv(service(c, 'worker-a'), env));
-    const i = ingressConfigFromEnv(
-      containerEnv(service(c, 'ingress'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }),
-    );
-    const w2 = workerConfigFromEnv(
-      containerEnv(service(c, 'worker-a'), { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }),
-    );
+    const w = workerConfigFromEnv(envOf(c, 'worker-a', env));
+    const i = ingressConfigFromEnv(envOf(c, 'ingress', { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
+    const w2 = workerConfigFromEnv(envOf(c, 'worker-a', { ...env, XBORDER_TASK_QUEUE: 'custom-queue' }));
     expect(i.temporal).toEqual(w.temporal);
     expect(i.taskQueue).toBe(w2.taskQueue);
     expect(i.taskQueue).toBe('custom-queue');
@@ -485,7 +710,7 @@ describe.each([
 
 describe('compose.yaml: the local cluster wiring', () => {
   test('worker and ingress talk to the `temporal` service on its gRPC port, in the namespace the job creates', () => {
-    const config = workerConfigFromEnv(containerEnv(service(compose, 'worker-a'), dotenv));
+    const config = workerConfigFromEnv(envOf(compose, 'worker-a'));
     const temporalPort = parsePort(service(compose, 'temporal').ports![0]!, dotenv).target;
     expect(config.temporal.address).toBe(`temporal:${temporalPort}`);
     expect(config.temporal.tls).toBeUndefined();
@@ -511,22 +736,55 @@ describe('compose.yaml: the local cluster wiring', () => {
   });
 
   test('schema job and server use the same database settings', () => {
-    const server = containerEnv(service(compose, 'temporal'), dotenv);
-    const job = containerEnv(service(compose, 'temporal-schema-setup'), dotenv);
+    // the password as the file each process reads (the same secret: the test above checks the mounts)
+    const server = envOf(compose, 'temporal');
+    const job = envOf(compose, 'temporal-schema-setup');
     for (const name of [
       'DB',
       'DB_PORT',
       'POSTGRES_SEEDS',
       'POSTGRES_USER',
-      'POSTGRES_PWD',
+      'POSTGRES_PWD_FILE',
       'DBNAME',
       'VISIBILITY_DBNAME',
     ]) {
       expect({ name, job: job[name] }).toEqual({ name, job: server[name] });
     }
-    const pg = containerEnv(service(compose, 'postgresql'), dotenv);
+    const pg = envOf(compose, 'postgresql');
     expect(server.POSTGRES_SEEDS).toBe('postgresql');
-    expect([server.POSTGRES_USER, server.POSTGRES_PWD]).toEqual([pg.POSTGRES_USER, pg.POSTGRES_PASSWORD]);
+    expect([server.POSTGRES_USER, server.POSTGRES_PWD_FILE]).toEqual([
+      pg.POSTGRES_USER,
+      pg.POSTGRES_PASSWORD_FILE,
+    ]);
+  });
+
+  test("the server's entrypoint reads POSTGRES_PWD from the mounted file, then runs the image's own; a missing file stops it", () => {
+    const entrypoint = service(compose, 'temporal').entrypoint!;
+    expect(entrypoint.slice(0, 2)).toEqual(['/bin/sh', '-c']);
+    // compose turns $$ into $; the image's entrypoint (temporalio/server) is replaced by a stub that reports
+    const script = interpolate(entrypoint[2]!, {});
+    expect(script).toContain('exec /etc/temporal/entrypoint.sh');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xb-server-entry-'));
+    try {
+      const stub = path.join(dir, 'entrypoint.sh');
+      writeFileSync(stub, `#!/bin/sh\nprintf '%s' "$POSTGRES_PWD" > "${dir}/seen"\n`);
+      chmodSync(stub, 0o755);
+      const run = (env: Record<string, string>) =>
+        spawnSync('/bin/sh', ['-c', script.replace('/etc/temporal/entrypoint.sh', stub)], {
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+          encoding: 'utf8',
+        });
+      const ok = run(envOf(compose, 'temporal'));
+      expect({ status: ok.status, stderr: ok.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(readFileSync(path.join(dir, 'seen'), 'utf8')).toBe(secretOf('postgres_password'));
+      rmSync(path.join(dir, 'seen'));
+      const missing = run({ ...envOf(compose, 'temporal'), POSTGRES_PWD_FILE: path.join(dir, 'missing') });
+      expect(missing.status).not.toBe(0);
+      expect(missing.stderr).toContain('missing');
+      expect(existsSync(path.join(dir, 'seen'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("the server's dynamic config file is mounted where DYNAMIC_CONFIG_FILE_PATH points and enables update-with-start", () => {
@@ -547,26 +805,30 @@ describe('compose.yaml: the local cluster wiring', () => {
 
   test('the sandbox profile: listens on its default port in the container, signs with the ingress secret, delivers to the ingress', () => {
     const sandbox = service(compose, 'sandbox');
-    const env = containerEnv(sandbox, dotenv);
+    const env = envOf(compose, 'sandbox');
     // Every SANDBOX_* variable listed is one src/sandbox/args.ts reads.
     for (const name of Object.keys(sandbox.environment ?? {}))
       expect({ name, known: SANDBOX_USAGE.includes(`env ${name}`) }).toEqual({ name, known: true });
     const { options } = parseSandboxArgs([], env);
-    const ingress = ingressConfigFromEnv(containerEnv(service(compose, 'ingress'), dotenv));
+    const ingress = ingressConfigFromEnv(envOf(compose, 'ingress'));
     expect(options.host).toBe('0.0.0.0');
     expect(options.port).toBe(DEFAULT_SANDBOX_PORT);
     expect(sandbox.ports?.map((p) => parsePort(p, dotenv).target)).toEqual([DEFAULT_SANDBOX_PORT]);
     expect(options.webhookUrls).toEqual([`http://ingress:${ingress.port}${ingress.path}`]);
     expect(options.webhookSecret).toBe(ingress.secrets[0]);
-    expect(options.apiKeys?.map((k) => k.key)).toEqual([dotenv.XBORDER_PROVIDER_API_KEY]);
+    const worker = workerConfigFromEnv(envOf(compose, 'worker-a'));
+    expect(options.apiKeys?.map((k) => k.key)).toEqual([worker.provider.apiKey]);
+    expect(worker.provider.apiKey).toBe(secretOf('provider_api_key'));
+    // the control routes' token: the operator's file (no more one generated per run, which nobody could read
+    // without opening the volume)
+    expect(options.controlToken).toBe(secretOf('sandbox_control_token'));
     expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
     // plain http to a host that is not loopback needs the explicit opt-in, which .env.example gives for the sandbox
-    const worker = workerConfigFromEnv(containerEnv(service(compose, 'worker-a'), dotenv));
     expect(() =>
       resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp }),
     ).not.toThrow();
     const withoutOptIn = workerConfigFromEnv(
-      containerEnv(service(compose, 'worker-a'), { ...dotenv, XBORDER_PROVIDER_ALLOW_HTTP: '0' }),
+      envOf(compose, 'worker-a', { ...dotenv, XBORDER_PROVIDER_ALLOW_HTTP: '0' }),
     );
     expect(() =>
       resolveApiBase({
@@ -583,16 +845,16 @@ describe('compose.yaml: the local cluster wiring', () => {
     const codec = service(compose, 'codec-server');
     expect(
       Object.keys(codec.environment ?? {}).filter(
-        (k) => ![...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS].includes(k as never),
+        (k) => !withFileForms([...CODEC_SERVER_ENV_VARS, ...CODEC_KEY_ENV_VARS]).includes(k),
       ),
     ).toEqual([]);
-    const config = codecServerConfigFromEnv(containerEnv(codec, dotenv));
+    const config = codecServerConfigFromEnv(envOf(compose, 'codec-server'));
     expect(config).toMatchObject({
       host: '0.0.0.0',
       port: DEFAULT_CODEC_SERVER_PORT,
-      tokens: [dotenv.XBORDER_CODEC_SERVER_TOKENS],
+      tokens: [secretOf('codec_server_tokens')],
     });
-    expect(codecKeysFromEnv(containerEnv(service(compose, 'worker-a'), dotenv))).toMatchObject({
+    expect(codecKeysFromEnv(envOf(compose, 'worker-a'))).toMatchObject({
       kind: 'keys',
       keys: config.keys,
     });
@@ -605,21 +867,29 @@ describe('compose.yaml: the local cluster wiring', () => {
       codecServerConfigFromEnv({
         ...image,
         XBORDER_CODEC_SERVER_TOKENS: randomBytes(12).toString('hex'),
-        XBORDER_CODEC_KEYS: dotenv.XBORDER_CODEC_KEYS,
+        XBORDER_CODEC_KEYS: secretOf('codec_keys'),
       }),
     ).toMatchObject({ host: '0.0.0.0', port: DEFAULT_CODEC_SERVER_PORT });
   });
 
-  test('Temporal Cloud: an API key switches TLS on; the mTLS paths point into the mounted folder', () => {
+  test('Temporal Cloud: an API key (a file of the mounted folder) switches TLS on; the mTLS paths point into that folder', () => {
     const worker = service(cloud, 'worker-a');
     const base = { ...dotenv, TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_NAMESPACE: 'ns.acct' };
-    const withKey = workerConfigFromEnv(containerEnv(worker, { ...base, TEMPORAL_API_KEY: 'key-123' }));
-    expect(withKey.temporal).toMatchObject({
-      address: 'ns.acct.tmprl.cloud:7233',
-      namespace: 'ns.acct',
-      apiKey: 'key-123',
-      tls: {},
-    });
+    // the operator's api-key file in TEMPORAL_TLS_DIR, named in .env as the header of compose.cloud.yaml says
+    const apiKey = `tc_${randomBytes(16).toString('hex')}`;
+    mkdirSync(TLS_DIR, { recursive: true });
+    writeFileSync(path.join(TLS_DIR, 'api-key'), `${apiKey}\n`, { mode: 0o600 });
+    const keyFile = '/run/temporal-tls/api-key';
+    expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(
+      `TEMPORAL_API_KEY_FILE=${keyFile}`,
+    );
+    for (const name of [...WORKER_SLOTS, 'stuck-gauge', 'ingress']) {
+      const config = temporalConfigFromEnv(envOf(cloud, name, { ...base, TEMPORAL_API_KEY_FILE: keyFile }));
+      expect({ name, config }).toMatchObject({
+        name,
+        config: { address: 'ns.acct.tmprl.cloud:7233', namespace: 'ns.acct', apiKey, tls: {} },
+      });
+    }
     expect(() => containerEnv(worker, dotenv)).toThrow('TEMPORAL_ADDRESS');
     // The mTLS files are read from the folder mounted into the container (compose.cloud.yaml header).
     const mountTarget = worker
@@ -629,7 +899,11 @@ describe('compose.yaml: the local cluster wiring', () => {
     expect(readFileSync(path.join(DOCKER_DIR, 'compose.cloud.yaml'), 'utf8')).toContain(
       `TEMPORAL_TLS_CLIENT_CERT_PATH=${mountTarget}/client.pem`,
     );
-    expect(service(cloud, 'ingress').volumes).toEqual(worker.volumes);
+    // the ingress mounts the same credentials; the workers the outbound-event secrets' folder besides
+    expect(worker.volumes).toEqual([
+      ...service(cloud, 'ingress').volumes!,
+      './secrets/events:/run/secrets/events:ro',
+    ]);
     expect(Object.keys(cloud.services).sort()).toEqual(['ingress', 'stuck-gauge', ...WORKER_SLOTS].sort());
   });
 });
@@ -734,7 +1008,7 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
     expect(
       ingressConfigFromEnv({
         ...stageEnv(stageChain(dockerfile.stages, 'ingress')),
-        XBORDER_WEBHOOK_SECRETS: GENERATED.XBORDER_WEBHOOK_SECRETS,
+        XBORDER_WEBHOOK_SECRETS: secretOf('webhook_secrets'),
       }),
     ).toMatchObject({
       host: '0.0.0.0',
@@ -790,7 +1064,7 @@ describe('Dockerfile: built from `npm run build`, runs what it built', () => {
 });
 
 describe('admin-tools scripts', () => {
-  test('setup-schema.sh creates and migrates both databases and is safe to re-run', () => {
+  test('setup-schema.sh creates and migrates both databases with the password of the mounted file, and is safe to re-run', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'xb-schema-'));
     try {
       const log = path.join(dir, 'calls.log');
@@ -800,17 +1074,17 @@ describe('admin-tools scripts', () => {
         `#!/bin/sh\necho "$SQL_PASSWORD|$*" >> "${log}"\nif [ "$XB_EXISTS" = 1 ] && echo "$*" | grep -q ' create$'; then echo "database already exists" >&2; exit 1; fi\n`,
       );
       chmodSync(path.join(dir, 'temporal-sql-tool'), 0o755);
-      const env = containerEnv(service(compose, 'temporal-schema-setup'), dotenv);
-      const run = (exists: boolean) =>
+      const env = envOf(compose, 'temporal-schema-setup');
+      const run = (exists: boolean, extra: Record<string, string> = {}) =>
         spawnSync('sh', [path.join(DOCKER_DIR, 'scripts', 'setup-schema.sh')], {
-          env: { ...env, PATH: `${dir}:${process.env.PATH}`, XB_EXISTS: exists ? '1' : '0' },
+          env: { ...env, PATH: `${dir}:${process.env.PATH}`, XB_EXISTS: exists ? '1' : '0', ...extra },
           encoding: 'utf8',
         });
       const first = run(false);
       expect(first.stderr).toBe('');
       expect(first.status).toBe(0);
       const calls = readFileSync(log, 'utf8').trim().split('\n');
-      const prefix = `${dotenv.POSTGRES_PASSWORD}|--plugin postgres12 --ep postgresql -p 5432 -u ${dotenv.POSTGRES_USER}`;
+      const prefix = `${secretOf('postgres_password')}|--plugin postgres12 --ep postgresql -p 5432 -u ${dotenv.POSTGRES_USER}`;
       expect(calls).toEqual([
         `${prefix} --db ${env.DBNAME} create`,
         `${prefix} --db ${env.DBNAME} setup-schema -v 0.0`,
@@ -820,6 +1094,14 @@ describe('admin-tools scripts', () => {
         `${prefix} --db ${env.VISIBILITY_DBNAME} update-schema -d /etc/temporal/schema/postgresql/v12/visibility/versioned`,
       ]);
       expect(run(true).status).toBe(0);
+      // the password one way only; a file that is missing stops the job before any call
+      expect(run(true, { POSTGRES_PWD: 'x' })).toMatchObject({
+        status: 2,
+        stderr: expect.stringContaining('POSTGRES_PWD or POSTGRES_PWD_FILE, not both'),
+      });
+      rmSync(log);
+      expect(run(false, { POSTGRES_PWD_FILE: path.join(dir, 'missing') }).status).not.toBe(0);
+      expect(existsSync(log)).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -204,6 +204,54 @@ describe('parseSandboxArgs', () => {
     expect(options.dataFile).toBe('/tmp/x.json');
     expect(options.demoData).toBe(true);
     expect(options.rateLimit).toBe(false);
+  });
+
+  it('reads its secrets from files (SANDBOX_*_FILE, a mounted Docker secret), never both ways, naming no value', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-secret-files-'));
+    try {
+      const file = (name: string, content: string) => {
+        writeFileSync(join(dir, name), content, { mode: 0o600 });
+        return join(dir, name);
+      };
+      const [key, secret, token] = [
+        generatedApiKey(),
+        generatedWebhookSecret(),
+        randomBytes(24).toString('base64'),
+      ];
+      const env = {
+        SANDBOX_API_KEYS_FILE: file('api-keys', `${key}\n`),
+        SANDBOX_WEBHOOK_SECRET_FILE: file('webhook-secret', `${secret}\n`),
+        SANDBOX_CONTROL_TOKEN_FILE: file('control-token', token),
+      };
+      const { options } = parseSandboxArgs([], env);
+      expect(options.apiKeys).toEqual([{ key }]);
+      expect(options.webhookSecret).toBe(secret);
+      expect(options.controlToken).toBe(token);
+      // a flag still wins over the environment, whichever way the environment gives it
+      expect(parseSandboxArgs(['--control-token', `${token}x`], env).options.controlToken).toBe(`${token}x`);
+      for (const [bad, pattern] of [
+        [
+          { ...env, SANDBOX_WEBHOOK_SECRET: secret },
+          /SANDBOX_WEBHOOK_SECRET or SANDBOX_WEBHOOK_SECRET_FILE, not both/,
+        ],
+        [{ SANDBOX_API_KEYS_FILE: join(dir, 'missing') }, /SANDBOX_API_KEYS_FILE cannot be read \(ENOENT\)/],
+        [{ SANDBOX_CONTROL_TOKEN_FILE: file('empty', '\n') }, /SANDBOX_CONTROL_TOKEN_FILE is empty/],
+      ] as const) {
+        expect(() => parseSandboxArgs([], bad)).toThrow(SandboxArgsError);
+        expect(() => parseSandboxArgs([], bad)).toThrow(pattern);
+      }
+      try {
+        parseSandboxArgs([], { ...env, SANDBOX_WEBHOOK_SECRET: secret });
+      } catch (error) {
+        expect((error as Error).message).not.toContain(secret);
+      }
+      // the checks of a value given directly apply to one read from a file
+      expect(() => parseSandboxArgs([], { SANDBOX_WEBHOOK_SECRET_FILE: file('plain', 'plain') })).toThrow(
+        /whsec_/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad input with a typed error', () => {

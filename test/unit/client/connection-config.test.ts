@@ -46,6 +46,19 @@ describe('temporalConfigFromEnv', () => {
     expect(config.tls).toBeUndefined();
   });
 
+  test('TEMPORAL_API_KEY_FILE: the API key from a mounted file (TLS on, as with the key itself); not both', () => {
+    const key = file('api-key', 'key-from-file\n');
+    expect(
+      temporalConfigFromEnv({ TEMPORAL_ADDRESS: 'ns.acct.tmprl.cloud:7233', TEMPORAL_API_KEY_FILE: key }),
+    ).toMatchObject({ apiKey: 'key-from-file', tls: {} });
+    expect(() => temporalConfigFromEnv({ TEMPORAL_API_KEY: 'k', TEMPORAL_API_KEY_FILE: key })).toThrow(
+      TemporalConfigError,
+    );
+    expect(() => temporalConfigFromEnv({ TEMPORAL_API_KEY_FILE: path.join(dir, 'missing') })).toThrow(
+      /TEMPORAL_API_KEY_FILE cannot be read \(ENOENT\)/,
+    );
+  });
+
   test('TEMPORAL_PROFILE picks a profile: API key (so TLS on) and gRPC metadata', () => {
     const config = temporalConfigFromEnv({
       TEMPORAL_CONFIG_FILE: file('b.toml', PROFILES),
