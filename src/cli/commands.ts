@@ -45,8 +45,14 @@ export const commands: Command[] = [
   {
     name: 'dev',
     summary: 'the whole local stack: Temporal dev server, sandbox, ingress, worker, and a demo transfer',
-    run: async (args, env) =>
-      !wantsHelp(args) && !workerInstalled('dev') ? EXIT.USAGE : (await import('./dev')).runDev(args, env),
+    // the help is printed without importing ./dev, which loads @temporalio/worker (absent in a client-only install)
+    run: async (args, env) => {
+      if (wantsHelp(args)) {
+        console.log((await import('./dev-usage')).DEV_USAGE);
+        return EXIT.OK;
+      }
+      return workerInstalled('dev') ? (await import('./dev')).runDev(args, env) : EXIT.USAGE;
+    },
   },
   {
     name: 'sandbox',

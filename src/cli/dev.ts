@@ -35,20 +35,10 @@ import { XBORDER_NEXUS_ENDPOINT, XBORDER_NEXUS_SERVICE } from '../nexus/service'
 import { EXIT, UsageError } from './exit-codes';
 import { portTaken, portTakenMessage } from './port-check';
 import { DEFAULT_EVENTS_PORT, startDevEventReceiver, type DevEventReceiver } from './dev-events';
-import { devEnvironmentHelp } from './service-help';
+import { DEV_USAGE } from './dev-usage';
 import { devLogLine } from './dev-log-line';
 
-const USAGE = `Usage: xborder dev [options]   (npm start)
-  --data-dir DIR       where state persists (default .data)
-  --temporal-port N    Temporal frontend port (default 7233)
-  --ui-port N          Temporal UI port (default: the frontend port + 1000)
-  --sandbox-port N     sandbox port (default 4010)
-  --ingress-port N     webhook ingress port (default 4020)
-  --codec-port N       codec server port for the UI and CLI (default 4030)
-  --events-port N      the stack's receiver of outbound events (default 4040; not started when XBORDER_EVENTS_URL is set)
-  --no-demo            do not run the demo transfer
-  --once               run the demo transfer, then stop (exit code 0 when it COMPLETED)
-${devEnvironmentHelp()}`;
+const USAGE = DEV_USAGE;
 
 /** A secret of the local stack's data directory: read when it exists (ours, narrowed to 0600), else generated 0600. */
 export function loadOrCreateSecret(

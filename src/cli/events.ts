@@ -24,7 +24,7 @@ const USAGE = `Usage: xborder events redeliver [--transfer] <paymentKey|transfer
        xborder events redeliver --all [--json]
        xborder events state [--transfer] <paymentKey|transferKey> [--json]
   redeliver  try the payment's undelivered events now, in order (after fixing the receiver or the endpoint);
-             --all: every delivery workflow that holds an event
+             --all: every running delivery workflow (those with nothing waiting ignore it)
   state      what waits to be delivered; the current attempt (its number, the receiver's last answer, the next
              retry); since when a whole retry window failed
   --transfer the key is a transfer's: its own transfer.* events (its payment's are under its payment key)

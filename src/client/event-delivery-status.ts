@@ -57,8 +57,9 @@ export async function describeEventDelivery(
 }
 
 /**
- * `xborder events redeliver --all`: asks every running delivery workflow (payments' and transfers') that holds an
- * event to try now. A workflow with nothing waiting ignores the signal. Returns the workflow IDs signalled.
+ * `xborder events redeliver --all`: asks every running delivery workflow (payments' and transfers'; an idle one
+ * lingers a day after its last event) to try now. A workflow with nothing waiting ignores the signal. Returns the
+ * workflow IDs signalled, so the count printed is of those asked, not of those that held an event.
  */
 export async function redeliverAllEvents(client: Client): Promise<string[]> {
   const query = `WorkflowType = '${PAYMENT_EVENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running'`;
