@@ -48,6 +48,10 @@ export async function main(argv: string[], env: Environment): Promise<number> {
       console.error(`xborder ${name}: ${error.message}${error.usage ? `\n\n${error.usage}` : ''}`);
       return EXIT.USAGE;
     }
+    if (isConfigurationMistake(error)) {
+      console.error(`xborder ${name}: ${error.message}`);
+      return EXIT.USAGE;
+    }
     if (error instanceof CannotConnectError) {
       console.error(`xborder ${name}: ${error.message}`);
       return EXIT.CANNOT_CONNECT;
@@ -55,4 +59,19 @@ export async function main(argv: string[], env: Environment): Promise<number> {
     console.error(`xborder ${name}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.NOT_OK;
   }
+}
+
+/**
+ * A process entry's configuration refused (an entry reads its environment at start: workers/process-config.ts,
+ * workers/events-config.ts, the known-secret checks, the Temporal settings): a caller's mistake, exit 2 like a bad
+ * flag. By name, so this module loads none of the entries.
+ */
+const CONFIGURATION_ERRORS = new Set([
+  'ConfigurationError',
+  'EventsConfigError',
+  'KnownSecretError',
+  'TemporalConfigError',
+]);
+function isConfigurationMistake(error: unknown): error is Error {
+  return error instanceof Error && CONFIGURATION_ERRORS.has(error.name);
 }
