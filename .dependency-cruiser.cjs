@@ -21,7 +21,7 @@
 // (payment-rules.ts: which payment pulls from an account, what a status means).
 // the pure decision modules are shared too: an activity checks what a workflow decides with the same rule
 const WORKFLOW_APIS =
-  '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules|payment-merge)\\.ts|[^/]+/api\\.ts|provider-payment/knowledge\\.ts|payment/resolve-rules\\.ts)$';
+  '^workflows/((messages|inputs|search-attributes|entity-memo|entity-front-door|request-fingerprint|types|payment-rules|payment-merge)\\.ts|[^/]+/api\\.ts|internal-event-ids\\.ts|provider-payment/knowledge\\.ts|provider-payment/sweep-decision\\.ts|payment/resolve-rules\\.ts)$';
 
 // The Nexus service definition: what a backend's workflow imports to call xborder (src/nexus/service.ts).
 const NEXUS_SERVICE = '^src/nexus/service\\.ts$';

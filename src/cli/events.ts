@@ -16,6 +16,9 @@ import {
   retryPendingDeliveryNow,
   type EventDeliveryAttempt,
 } from '../client/event-delivery-status';
+import { paymentWorkflowId } from '../../workflows/payment/api';
+import { transferWorkflowId } from '../../workflows/transfer/api';
+import type { Client } from '@temporalio/client';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
@@ -100,10 +103,17 @@ export async function runEvents(args: string[], env: Environment): Promise<numbe
       attempt = state.pending.length > 0 ? await describeEventDelivery(ctx.client, workflowId) : null;
     } catch (err) {
       if ((err as { name?: string }).name !== 'WorkflowNotFoundError') throw err;
-      if (values.json) printJson({ [transfer ? 'transferKey' : 'paymentKey']: key, found: false });
+      const started = await wasStarted(
+        ctx.client,
+        transfer ? transferWorkflowId(key) : paymentWorkflowId(key),
+      );
+      const what = transfer ? 'transfer' : 'payment';
+      if (values.json) printJson({ [`${what}Key`]: key, found: false, [`${what}Started`]: started });
       else
         console.error(
-          `no running delivery workflow for ${key}: every event handed over was delivered, or none was`,
+          started
+            ? `no running delivery workflow for ${key}: the ${what} asked for no events, or every event it handed over was delivered`
+            : `no ${what} was started under the key ${key}`,
         );
       return EXIT.NOT_OK;
     }
@@ -143,4 +153,15 @@ function printState(
     );
   if (redeliver && state.pending.length > 0)
     console.log('  redelivery asked: `xborder events state` shows progress');
+}
+
+/** Whether a workflow ever ran under `workflowId` (so "no delivery workflow" can say which case it is). */
+async function wasStarted(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'WorkflowNotFoundError') return false;
+    throw err;
+  }
 }
