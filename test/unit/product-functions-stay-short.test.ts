@@ -25,7 +25,6 @@ const NOT_SPLIT_YET = new Set([
   'src/cli/dev.ts',
   'src/sandbox/routes/reference.ts',
   'src/provider/transport.ts',
-  'src/sandbox/domain/requirements.ts',
   'src/ingress/handler.ts',
   'src/cli/stack.ts',
   'src/client/payments.ts',
