@@ -23,7 +23,6 @@ const NOT_SPLIT_YET = new Set([
   'src/cli/dev.ts',
   'src/sandbox/routes/reference.ts',
   'src/provider/transport.ts',
-  'src/ingress/handler.ts',
   'src/cli/stack.ts',
   'src/client/payments.ts',
   'src/sandbox/args.ts',
