@@ -131,15 +131,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const client = await connectClient({ address: temporal.address, namespace }, dataConverter);
     closers.push(() => client.connection.close());
 
-    const webhooks = createWebhookHandler({
-      secrets: [webhookSecret],
-      router: createTemporalRouter(client, taskQueue),
-      onOutcome: (outcome, detail) =>
-        log(
-          `webhook ${outcome}: ${detail.type ?? ''} ${detail.eventId ?? ''} ${outcome === 'accepted' ? '' : detail.message}`,
-        ),
-    });
-    const ingress = await startIngressServer({ handler: webhooks, port: options.ingressPort ?? 0 });
+    const { webhooks, ingress } = await startStackIngress(client, { taskQueue, webhookSecret, options, log });
     closers.push(() => ingress.close());
 
     const sandbox = await startSandbox({
@@ -154,46 +146,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(() => sandbox.close());
 
     const provider = createProviderClient({ baseUrl: sandbox.url, apiKey, asOf: () => sandbox.clock.now() });
-    let worker: RunningXborderWorker | null = null;
-    let deployment: FirstCurrentOutcome | null = null;
-    if (options.worker !== false) {
-      const declared = options.deployment ?? { deploymentName: DEFAULT_DEPLOYMENT_NAME };
-      worker = await startXborderWorker({
-        temporal: { address: temporal.address, namespace },
-        taskQueue,
-        provider,
-        dataConverter,
-        deployment: { version: declared, defaultVersioningBehavior: 'AUTO_UPGRADE' },
-        ...(options.events ? { events: options.events } : {}),
-        ...(options.reports ? { reports: options.reports } : {}),
-      });
-      // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
-      worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
-      closers.push(() => worker!.shutdown().catch(() => undefined));
-      // A versioned worker gets tasks once its build is current: the first build of the deployment makes itself
-      // current; another build already current is left as it is (and said so), as `xborder worker` does.
-      const version = worker.version!; // versioned: its build id derived from the bundle unless the caller named one
-      deployment = await makeCurrentIfNone(client, version, {
-        identity: `xborder stack (${client.options.identity})`,
-      });
-      log(describeFirstCurrent(deployment));
-    }
-    if (options.schedules !== false) {
-      const schedule = await ensureSchedules(client, {
-        ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })),
-        taskQueue,
-      });
-      log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
-      // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
-      const reconcile = await ensureReconcileSchedule(client, { taskQueue });
-      log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
-      if (options.reports) {
-        const report = await ensureReportSchedule(client, { taskQueue });
-        log(
-          `schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'} (reports in ${options.reports.dir})`,
-        );
-      }
-    }
+    const { worker, deployment } =
+      options.worker !== false
+        ? await startStackWorker(options, {
+            address: temporal.address,
+            client,
+            provider,
+            namespace,
+            taskQueue,
+            closers,
+            log,
+          })
+        : { worker: null, deployment: null };
+    if (options.schedules !== false) await ensureStackSchedules(client, options, taskQueue, log);
     log(
       `stack up: Temporal ${temporal.address} (UI ${temporal.uiUrl}), sandbox ${sandbox.url}, ingress ${ingress.webhookUrl}`,
     );
@@ -217,5 +182,91 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/** The ingress of the stack's webhooks, signalling the workflows on this task queue through `client`. */
+async function startStackIngress(
+  client: Client,
+  stack: {
+    taskQueue: string;
+    webhookSecret: string;
+    options: LocalStackOptions;
+    log: (line: string) => void;
+  },
+): Promise<{ webhooks: WebhookHandler; ingress: IngressServer }> {
+  const { log } = stack;
+  const webhooks = createWebhookHandler({
+    secrets: [stack.webhookSecret],
+    router: createTemporalRouter(client, stack.taskQueue),
+    onOutcome: (outcome, detail) =>
+      log(
+        `webhook ${outcome}: ${detail.type ?? ''} ${detail.eventId ?? ''} ${outcome === 'accepted' ? '' : detail.message}`,
+      ),
+  });
+  const ingress = await startIngressServer({ handler: webhooks, port: stack.options.ingressPort ?? 0 });
+  return { webhooks, ingress };
+}
+
+/**
+ * The stack's worker (versioned, as every worker), made current when its deployment has no current build. Its
+ * shutdown joins `closers` as soon as it runs.
+ */
+async function startStackWorker(
+  options: LocalStackOptions,
+  stack: {
+    address: string;
+    client: Client;
+    provider: ProviderClient;
+    namespace: string;
+    taskQueue: string;
+    closers: Array<() => Promise<void>>;
+    log: (line: string) => void;
+  },
+): Promise<{ worker: RunningXborderWorker; deployment: FirstCurrentOutcome }> {
+  const { client, log } = stack;
+  const declared = options.deployment ?? { deploymentName: DEFAULT_DEPLOYMENT_NAME };
+  const worker = await startXborderWorker({
+    temporal: { address: stack.address, namespace: stack.namespace },
+    taskQueue: stack.taskQueue,
+    provider: stack.provider,
+    dataConverter: options.dataConverter,
+    deployment: { version: declared, defaultVersioningBehavior: 'AUTO_UPGRADE' },
+    ...(options.events ? { events: options.events } : {}),
+    ...(options.reports ? { reports: options.reports } : {}),
+  });
+  // A fatal worker error is reported, not an unhandled rejection that kills the whole stack silently.
+  worker.done.catch((error: unknown) => log(`worker stopped with an error: ${String(error)}`));
+  stack.closers.push(() => worker.shutdown().catch(() => undefined));
+  // A versioned worker gets tasks once its build is current: the first build of the deployment makes itself
+  // current; another build already current is left as it is (and said so), as `xborder worker` does.
+  const version = worker.version!; // versioned: its build id derived from the bundle unless the caller named one
+  const deployment = await makeCurrentIfNone(client, version, {
+    identity: `xborder stack (${client.options.identity})`,
+  });
+  log(describeFirstCurrent(deployment));
+  return { worker, deployment };
+}
+
+/** The quote-refresh, reconcile and (with reports) report Schedules, created or updated. */
+async function ensureStackSchedules(
+  client: Client,
+  options: LocalStackOptions,
+  taskQueue: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const schedule = await ensureSchedules(client, {
+    ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue })),
+    taskQueue,
+  });
+  log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
+  // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
+  const reconcile = await ensureReconcileSchedule(client, { taskQueue });
+  log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
+  if (options.reports) {
+    const report = await ensureReportSchedule(client, { taskQueue });
+    log(
+      `schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'} (reports in ${options.reports.dir})`,
+    );
   }
 }

@@ -152,26 +152,7 @@ async function startPaymentTraced(
   let freedRun: number | null = null;
   for (let attempt = 1; ; attempt++) {
     // A WithStartWorkflowOperation is single-use: a fresh one per attempt.
-    const startWorkflowOperation = new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
-      workflowId,
-      taskQueue: options.taskQueue,
-      args: [parsed],
-      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-      // A closed run holds its key (its payment may have moved money), unless it was refused before anything was
-      // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
-      // call is attached to (USE_EXISTING), with the same-request check.
-      workflowIdReusePolicy:
-        freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-      // the amounts asked for (read back page by page by the reconciliation report: src/report/memo.ts), the caller's
-      // memo (the Nexus owner) and a freed key's run number
-      ...startMemo({ ...amountsMemo(parsed.request), ...(options.memo ?? {}) }, freedRun),
-      // Shown in the Temporal UI; amounts and currencies only, no personal data.
-      staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
-      // fairness between customers on the shared task queue (inherited by activities and children)
-      ...fairnessPriority(paymentCustomerKey(parsed.request)),
-      // the first phase anyone sees, set with the start rather than by an upsert
-      typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
-    });
+    const startWorkflowOperation = paymentStartOperation(parsed, workflowId, options, freedRun);
     try {
       let created: PaymentCreated;
       if (!checkByHistory) {
@@ -241,6 +222,38 @@ async function startPaymentTraced(
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/**
+ * The payment workflow's start, for update-with-start: its ID, memo, summary, priority and first phase.
+ * `freedRun` is the run number when the key's closed run was refused before anything was created.
+ */
+function paymentStartOperation(
+  parsed: ParsedPaymentInput,
+  workflowId: string,
+  options: StartOptions,
+  freedRun: number | null,
+) {
+  return new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
+    workflowId,
+    taskQueue: options.taskQueue,
+    args: [parsed],
+    workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+    // A closed run holds its key (its payment may have moved money), unless it was refused before anything was
+    // created: then, and only then, the closed workflow ID starts a new run. A run started meanwhile by another
+    // call is attached to (USE_EXISTING), with the same-request check.
+    workflowIdReusePolicy:
+      freedRun === null ? WorkflowIdReusePolicy.REJECT_DUPLICATE : WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+    // the amounts asked for (read back page by page by the reconciliation report: src/report/memo.ts), the caller's
+    // memo (the Nexus owner) and a freed key's run number
+    ...startMemo({ ...amountsMemo(parsed.request), ...(options.memo ?? {}) }, freedRun),
+    // Shown in the Temporal UI; amounts and currencies only, no personal data.
+    staticSummary: `Payment ${parsed.paymentKey}: ${describeAmounts(parsed.request)}`,
+    // fairness between customers on the shared task queue (inherited by activities and children)
+    ...fairnessPriority(paymentCustomerKey(parsed.request)),
+    // the first phase anyone sees, set with the start rather than by an upsert
+    typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
+  });
 }
 
 /**

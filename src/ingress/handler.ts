@@ -7,7 +7,7 @@
 import { refuseKnownSecret } from '../security/known-secrets';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
-import { WebhookEventSchema } from '../contract';
+import { type WebhookEvent, WebhookEventSchema } from '../contract';
 import { parseJsonText } from '../contract/json';
 import { internalEventIdPrefix } from '../../workflows/internal-event-ids';
 import { checkWebhookHeaders, verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
@@ -93,14 +93,60 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const counters: IngressCounters = { accepted: 0, duplicate: 0, rejected: 0, ignored: 0, failed: 0 };
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_WEBHOOK_BYTES;
   const maxSignedBytes = Math.max(maxBytes, options.maxSignedBodyBytes ?? DEFAULT_MAX_SIGNED_WEBHOOK_BYTES);
+  const answer = answerCounting(counters, options);
 
-  const answer = (
-    outcome: keyof IngressCounters,
-    status: number,
-    code: string,
-    message: string,
-    extra: { eventId?: string; type?: string; routedTo?: string } = {},
-  ): WebhookResponse => {
+  const checkHeaders = (headers: WebhookHeaders): WebhookResponse | null => {
+    try {
+      checkWebhookHeaders(headers, { toleranceSec: options.toleranceSec });
+      return null;
+    } catch (error) {
+      return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
+    }
+  };
+
+  const handle = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
+    // Headers first: what cannot be signed is refused before the body is measured, decoded or hashed.
+    const refused = checkHeaders(headers);
+    if (refused) return refused;
+    const read = readEvent(headers, rawBody, { options, maxBytes, maxSignedBytes, answer });
+    if ('refused' in read) return read.refused;
+    const { event } = read;
+    const reserved = refuseReservedId(event, answer);
+    if (reserved) return reserved;
+    if (recent.has(event.id)) {
+      return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', {
+        eventId: event.id,
+        type: event.type,
+      });
+    }
+    return deliverEvent(event, options.router, recent, answer);
+  };
+  // One span per webhook received; the signal's client span (and so the entity workflow) is its child.
+  // A no-op while tracing is off.
+  const handler = (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> =>
+    trace.getTracer('xborder-ingress').startActiveSpan('webhook', { kind: SpanKind.SERVER }, async (span) => {
+      try {
+        return await handle(headers, rawBody);
+      } finally {
+        span.end();
+      }
+    });
+  const notRead = (status: 408 | 413 | 503, code: string, message: string): WebhookResponse =>
+    answer(status === 408 ? 'rejected' : 'failed', status, code, message);
+  return Object.assign(handler, { counters, checkHeaders, notRead });
+}
+
+/** An answer, counted, reported to onOutcome and set on the webhook's span. */
+type Answer = (
+  outcome: keyof IngressCounters,
+  status: number,
+  code: string,
+  message: string,
+  extra?: { eventId?: string; type?: string; routedTo?: string },
+) => WebhookResponse;
+
+function answerCounting(counters: IngressCounters, options: WebhookHandlerOptions): Answer {
+  return (outcome, status, code, message, extra = {}) => {
     counters[outcome]++;
     options.onOutcome?.(outcome, { eventId: extra.eventId, type: extra.type, message });
     // the webhook's span (ids and codes only; never the body or the message, which may quote it)
@@ -121,119 +167,125 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
     if (extra.routedTo) body.routedTo = extra.routedTo;
     return { status, body };
   };
+}
 
-  const checkHeaders = (headers: WebhookHeaders): WebhookResponse | null => {
-    try {
-      checkWebhookHeaders(headers, { toleranceSec: options.toleranceSec });
-      return null;
-    } catch (error) {
-      return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
-    }
-  };
-
-  const handle = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> => {
-    // Headers first: what cannot be signed is refused before the body is measured, decoded or hashed.
-    const refused = checkHeaders(headers);
-    if (refused) return refused;
-    const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
-    if (size > maxSignedBytes)
-      return answer('failed', 503, 'PAYLOAD_TOO_LARGE', `body over ${maxSignedBytes} bytes, not read; retry`);
-
-    let webhookId: string;
-    try {
-      webhookId = verifyWebhook(headers, rawBody, options.secrets, { toleranceSec: options.toleranceSec }).id;
-    } catch (error) {
-      // Unsigned and large: refused without more work. Signed and large: taken below (the sender would not
-      // retry a 4xx, and the event would be lost).
-      if (size > maxBytes) return answer('rejected', 413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes`);
-      return answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message);
-    }
-
-    let json: unknown;
-    try {
-      // prototype keys dropped at every depth (parseJsonText: why)
-      json = parseJsonText(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
-    } catch {
-      return answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON');
-    }
-    const parsed = IngressEventSchema.safeParse(json);
-    if (!parsed.success) {
-      const where = parsed.error.issues
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
-      return answer('rejected', 400, 'INVALID_EVENT', `event envelope does not match the contract: ${where}`);
-    }
-    // The envelope id and the webhook-id are the same event; dedupe on the envelope id, fall back to the header.
-    const eventId = parsed.data.id ?? webhookId;
-    const event = {
-      ...parsed.data,
-      id: eventId,
-      createdAt: parsed.data.createdAt ?? new Date().toISOString(),
+/**
+ * The event of a body whose headers passed: its size, signature, JSON and envelope checked; or the answer that
+ * refuses it.
+ */
+function readEvent(
+  headers: WebhookHeaders,
+  rawBody: string | Uint8Array,
+  limits: { options: WebhookHandlerOptions; maxBytes: number; maxSignedBytes: number; answer: Answer },
+): { event: WebhookEvent & { id: string; createdAt: string } } | { refused: WebhookResponse } {
+  const { options, maxBytes, maxSignedBytes, answer } = limits;
+  const size = typeof rawBody === 'string' ? Buffer.byteLength(rawBody) : rawBody.byteLength;
+  if (size > maxSignedBytes)
+    return {
+      refused: answer(
+        'failed',
+        503,
+        'PAYLOAD_TOO_LARGE',
+        `body over ${maxSignedBytes} bytes, not read; retry`,
+      ),
     };
-    // An id xborder's own producers use would make the entity drop their event as a duplicate (workflows/internal-event-ids.ts).
-    // Refused before the dedupe and never remembered; a retry cannot fix it, hence a 4xx. The body is not logged.
-    const reserved = internalEventIdPrefix(eventId);
-    if (reserved !== undefined) {
-      return answer(
-        'rejected',
-        422,
-        'RESERVED_EVENT_ID',
-        `event id starts with "${reserved}", a prefix xborder uses for its own events: refused so it cannot be taken for one`,
-        { eventId, type: event.type },
-      );
-    }
-    if (recent.has(eventId)) {
-      return answer('duplicate', 200, 'DUPLICATE', 'event already accepted', { eventId, type: event.type });
-    }
 
-    const route = options.router.route(event);
-    if (!route) {
-      recent.add(eventId);
-      return answer('ignored', 202, 'IGNORED', `no workflow follows ${event.type} events`, {
+  let webhookId: string;
+  try {
+    webhookId = verifyWebhook(headers, rawBody, options.secrets, { toleranceSec: options.toleranceSec }).id;
+  } catch (error) {
+    // Unsigned and large: refused without more work. Signed and large: taken below (the sender would not
+    // retry a 4xx, and the event would be lost).
+    if (size > maxBytes)
+      return { refused: answer('rejected', 413, 'PAYLOAD_TOO_LARGE', `body over ${maxBytes} bytes`) };
+    return { refused: answer('rejected', 401, 'INVALID_SIGNATURE', (error as Error).message) };
+  }
+
+  let json: unknown;
+  try {
+    // prototype keys dropped at every depth (parseJsonText: why)
+    json = parseJsonText(typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8'));
+  } catch {
+    return { refused: answer('rejected', 400, 'MALFORMED_JSON', 'body is not JSON') };
+  }
+  const parsed = IngressEventSchema.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return {
+      refused: answer(
+        'rejected',
+        400,
+        'INVALID_EVENT',
+        `event envelope does not match the contract: ${where}`,
+      ),
+    };
+  }
+  // The envelope id and the webhook-id are the same event; dedupe on the envelope id, fall back to the header.
+  const eventId = parsed.data.id ?? webhookId;
+  return {
+    event: { ...parsed.data, id: eventId, createdAt: parsed.data.createdAt ?? new Date().toISOString() },
+  };
+}
+
+/** Routes a new event and signals its workflow: 2xx only once Temporal accepted the signal, else 5xx. */
+/**
+ * An id xborder's own producers use would make the entity drop their event as a duplicate
+ * (workflows/internal-event-ids.ts). Refused before the dedupe and never remembered; a retry cannot fix it, hence a
+ * 4xx. The body is not logged.
+ */
+function refuseReservedId(event: { id: string; type: string }, answer: Answer): WebhookResponse | null {
+  const reserved = internalEventIdPrefix(event.id);
+  if (reserved === undefined) return null;
+  return answer(
+    'rejected',
+    422,
+    'RESERVED_EVENT_ID',
+    `event id starts with "${reserved}", a prefix xborder uses for its own events: refused so it cannot be taken for one`,
+    { eventId: event.id, type: event.type },
+  );
+}
+
+async function deliverEvent(
+  event: WebhookEvent,
+  router: EventRouter,
+  recent: RecentIds,
+  answer: Answer,
+): Promise<WebhookResponse> {
+  const eventId = event.id;
+  const route = router.route(event);
+  if (!route) {
+    recent.add(eventId);
+    return answer('ignored', 202, 'IGNORED', `no workflow follows ${event.type} events`, {
+      eventId,
+      type: event.type,
+    });
+  }
+  try {
+    await route.deliver();
+  } catch (error) {
+    // Signed callers only reach this far; still, a connection failure's text (which may quote configuration) is
+    // logged through onOutcome, not answered.
+    if (error instanceof TemporalUnavailableError) {
+      return answer('failed', 503, 'TEMPORAL_UNAVAILABLE', 'Temporal is not reachable; retry later', {
         eventId,
         type: event.type,
       });
     }
-    try {
-      await route.deliver();
-    } catch (error) {
-      // Signed callers only reach this far; still, a connection failure's text (which may quote configuration) is
-      // logged through onOutcome, not answered.
-      if (error instanceof TemporalUnavailableError) {
-        return answer('failed', 503, 'TEMPORAL_UNAVAILABLE', 'Temporal is not reachable; retry later', {
-          eventId,
-          type: event.type,
-        });
-      }
-      return answer(
-        'failed',
-        503,
-        'DELIVERY_FAILED',
-        `Temporal did not accept the signal: ${(error as Error).message}`,
-        {
-          eventId,
-          type: event.type,
-        },
-      );
-    }
-    recent.add(eventId);
-    return answer('accepted', 200, 'ACCEPTED', `delivered to ${route.workflowId}`, {
-      eventId,
-      type: event.type,
-      routedTo: route.workflowId,
-    });
-  };
-  // One span per webhook received; the signal's client span (and so the entity workflow) is its child.
-  // A no-op while tracing is off.
-  const handler = (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<WebhookResponse> =>
-    trace.getTracer('xborder-ingress').startActiveSpan('webhook', { kind: SpanKind.SERVER }, async (span) => {
-      try {
-        return await handle(headers, rawBody);
-      } finally {
-        span.end();
-      }
-    });
-  const notRead = (status: 408 | 413 | 503, code: string, message: string): WebhookResponse =>
-    answer(status === 408 ? 'rejected' : 'failed', status, code, message);
-  return Object.assign(handler, { counters, checkHeaders, notRead });
+    return answer(
+      'failed',
+      503,
+      'DELIVERY_FAILED',
+      `Temporal did not accept the signal: ${(error as Error).message}`,
+      {
+        eventId,
+        type: event.type,
+      },
+    );
+  }
+  recent.add(eventId);
+  return answer('accepted', 200, 'ACCEPTED', `delivered to ${route.workflowId}`, {
+    eventId,
+    type: event.type,
+    routedTo: route.workflowId,
+  });
 }

@@ -57,7 +57,34 @@ const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 
 export function createTransport(opts: TransportOptions): Transport {
   const apiPath = new URL(opts.apiBase).pathname.replace(/\/+$/, '');
-  const http: Got = got.extend({
+  const http = createGot(opts);
+
+  async function send<T>(spec: RequestSpec<T>): Promise<T> {
+    const fullPath = apiPath + spec.path;
+    const call = new CallLog(opts.logger, spec, fullPath);
+    // one slot of the key's budget per call; none spare soon enough: nothing is sent (RateBudgetError, retryable)
+    if (opts.budget) {
+      try {
+        await opts.budget.take({ method: spec.method, path: fullPath });
+      } catch (error) {
+        call.finish((error as ProviderError).type ?? 'RateBudgetError');
+        throw error;
+      }
+    }
+    const response = await sendOnce(http, opts, spec, call);
+    return readAnswer(opts, spec, response, call);
+  }
+
+  return {
+    request<T>(spec: RequestSpec<T>): Promise<T> {
+      return withProviderSpan(spec.method, apiPath + spec.path, () => send(spec));
+    },
+  };
+}
+
+/** got, set up once per transport: headers, timeout, no redirects, answers read as text, optional retry. */
+function createGot(opts: TransportOptions): Got {
+  return got.extend({
     prefixUrl: opts.apiBase,
     headers: {
       'x-api-key': opts.apiKey,
@@ -90,123 +117,130 @@ export function createTransport(opts: TransportOptions): Transport {
           }
         : { limit: 0 },
   });
+}
 
-  function request<T>(spec: RequestSpec<T>): Promise<T> {
-    return withProviderSpan(spec.method, apiPath + spec.path, () => send(spec));
+/** One call as logged and noted on its span when it ends: its status, the service's request id, got's repeats. */
+class CallLog {
+  status: number | null = null;
+  requestId: string | undefined;
+  retryCount = 0;
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly logger: ProviderLogger,
+    private readonly spec: Pick<RequestSpec<unknown>, 'method' | 'idempotencyKey'>,
+    readonly path: string,
+  ) {}
+
+  finish(errorType: string | null): void {
+    const { status, requestId, retryCount } = this;
+    noteOnProviderSpan({
+      ...(status !== null ? { 'http.response.status_code': status } : {}),
+      ...(requestId ? { 'xborder.provider.request_id': requestId } : {}),
+      ...(retryCount > 0 ? { 'http.request.resend_count': retryCount } : {}),
+      ...(errorType ? { 'error.type': errorType } : {}),
+    });
+    logRequest(this.logger, {
+      method: this.spec.method,
+      path: this.path,
+      status,
+      durationMs: Date.now() - this.started,
+      idempotencyKey: this.spec.idempotencyKey ?? null,
+      requestId: requestId ?? null,
+      retryCount,
+      errorType,
+    });
   }
+}
 
-  async function send<T>(spec: RequestSpec<T>): Promise<T> {
-    const isCreatingCall = spec.method === 'POST';
-    const fullPath = apiPath + spec.path;
-    const started = Date.now();
-    let status: number | null = null;
-    let requestId: string | undefined;
-    let retryCount = 0;
-    const finish = (errorType: string | null) => {
-      noteOnProviderSpan({
-        ...(status !== null ? { 'http.response.status_code': status } : {}),
-        ...(requestId ? { 'xborder.provider.request_id': requestId } : {}),
-        ...(retryCount > 0 ? { 'http.request.resend_count': retryCount } : {}),
-        ...(errorType ? { 'error.type': errorType } : {}),
-      });
-      logRequest(opts.logger, {
+/** The request on the wire (got's own repeats included); no answer at all becomes a typed transport error. */
+async function sendOnce<T>(
+  http: Got,
+  opts: TransportOptions,
+  spec: RequestSpec<T>,
+  call: CallLog,
+): Promise<Response<string>> {
+  const headers: Record<string, string> = {};
+  if (spec.idempotencyKey !== undefined) headers['x-idempotency-key'] = spec.idempotencyKey;
+  if (spec.body !== undefined) headers['content-type'] = 'application/json';
+  try {
+    return await http(spec.path.replace(/^\/+/, ''), {
+      method: spec.method,
+      headers,
+      searchParams: toSearchParams(spec.query),
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+    });
+  } catch (thrown) {
+    // got's own repeats of this call before it gave up (a scalar: nothing else of got's error is kept)
+    const repeats = (thrown as { request?: { retryCount?: unknown } } | null)?.request?.retryCount;
+    call.retryCount = typeof repeats === 'number' ? repeats : 0;
+    const error = transportFailure(thrown, {
+      method: spec.method,
+      path: call.path,
+      isCreatingCall: spec.method === 'POST',
+      timeoutMs: opts.timeoutMs,
+      retryCount: call.retryCount,
+    });
+    call.finish(error.type);
+    throw error;
+  }
+}
+
+/** The answer: a 2xx parsed by the spec's parser, else the service's error, typed. */
+function readAnswer<T>(
+  opts: TransportOptions,
+  spec: RequestSpec<T>,
+  response: Response<string>,
+  call: CallLog,
+): T {
+  const fullPath = call.path;
+  const status = response.statusCode;
+  call.status = status;
+  call.retryCount = response.retryCount;
+  call.requestId = headerValue(response.headers[opts.requestIdHeader.toLowerCase()]);
+  const json = parseJson(response.body);
+
+  if (status < 200 || status >= 300) {
+    const info = json.ok ? opts.readErrorBody(json.value) : undefined;
+    call.requestId = info?.requestId ?? call.requestId;
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after'], opts.now());
+    // spec: Limits. A 429 stops every call of this process sharing the key, not only this one's next attempt
+    // (no Retry-After: one second, the shortest wait the header can say).
+    if (status === 429) opts.budget?.pause(retryAfterMs ?? 1000);
+    const error = errorFromResponse(
+      {
         method: spec.method,
         path: fullPath,
         status,
-        durationMs: Date.now() - started,
-        idempotencyKey: spec.idempotencyKey ?? null,
-        requestId: requestId ?? null,
-        retryCount,
-        errorType,
-      });
-    };
-
-    const headers: Record<string, string> = {};
-    if (spec.idempotencyKey !== undefined) headers['x-idempotency-key'] = spec.idempotencyKey;
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
-
-    // one slot of the key's budget per call; none spare soon enough: nothing is sent (RateBudgetError, retryable)
-    if (opts.budget) {
-      try {
-        await opts.budget.take({ method: spec.method, path: fullPath });
-      } catch (error) {
-        finish((error as ProviderError).type ?? 'RateBudgetError');
-        throw error;
-      }
-    }
-
-    let response: Response<string>;
-    try {
-      response = await http(spec.path.replace(/^\/+/, ''), {
-        method: spec.method,
-        headers,
-        searchParams: toSearchParams(spec.query),
-        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-      });
-    } catch (thrown) {
-      // got's own repeats of this call before it gave up (a scalar: nothing else of got's error is kept)
-      const repeats = (thrown as { request?: { retryCount?: unknown } } | null)?.request?.retryCount;
-      retryCount = typeof repeats === 'number' ? repeats : 0;
-      const error = transportFailure(thrown, {
-        method: spec.method,
-        path: fullPath,
-        isCreatingCall,
-        timeoutMs: opts.timeoutMs,
-        retryCount,
-      });
-      finish(error.type);
-      throw error;
-    }
-
-    status = response.statusCode;
-    retryCount = response.retryCount;
-    requestId = headerValue(response.headers[opts.requestIdHeader.toLowerCase()]);
-    const json = parseJson(response.body);
-
-    if (status < 200 || status >= 300) {
-      const info = json.ok ? opts.readErrorBody(json.value) : undefined;
-      requestId = info?.requestId ?? requestId;
-      const retryAfterMs = parseRetryAfter(response.headers['retry-after'], opts.now());
-      // spec: Limits. A 429 stops every call of this process sharing the key, not only this one's next attempt
-      // (no Retry-After: one second, the shortest wait the header can say).
-      if (status === 429) opts.budget?.pause(retryAfterMs ?? 1000);
-      const error = errorFromResponse(
-        {
-          method: spec.method,
-          path: fullPath,
-          status,
-          isCreatingCall,
-          retryAfterMs,
-          headerRequestId: requestId,
-          retryCount,
-        },
-        info ?? {},
-      );
-      finish(error.type);
-      throw error;
-    }
-
-    const ctx = { method: spec.method, path: fullPath, status, requestId };
-    if (!json.ok) {
-      const error = new ResponseShapeError(`The answer to ${spec.method} ${fullPath} is not JSON`, {
-        ...ctx,
-        fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }],
-      });
-      finish(error.type);
-      throw error;
-    }
-    try {
-      const parsed = spec.parse(json.value);
-      finish(null);
-      return parsed;
-    } catch (thrown) {
-      const error = toResponseShapeError(thrown, ctx);
-      finish(error.type);
-      throw error;
-    }
+        isCreatingCall: spec.method === 'POST',
+        retryAfterMs,
+        headerRequestId: call.requestId,
+        retryCount: call.retryCount,
+      },
+      info ?? {},
+    );
+    call.finish(error.type);
+    throw error;
   }
 
-  return { request };
+  const ctx = { method: spec.method, path: fullPath, status, requestId: call.requestId };
+  if (!json.ok) {
+    const error = new ResponseShapeError(`The answer to ${spec.method} ${fullPath} is not JSON`, {
+      ...ctx,
+      fields: [{ path: '(body)', rule: 'json', message: 'expected a JSON body' }],
+    });
+    call.finish(error.type);
+    throw error;
+  }
+  try {
+    const parsed = spec.parse(json.value);
+    call.finish(null);
+    return parsed;
+  } catch (thrown) {
+    const error = toResponseShapeError(thrown, ctx);
+    call.finish(error.type);
+    throw error;
+  }
 }
 
 function toSearchParams(query: Query | undefined): URLSearchParams | undefined {

@@ -87,136 +87,12 @@ export function createReportBuilder(
   const entityStatus = new Map<string, string | null>();
   const undelivered = new Set<string>();
   const seenAtService = new Set<string>();
-  const rows: ReportRow[] = [];
-  const inFlight: ReconciliationReport['inFlight'] = [];
-  const counts = { payments: 0, matched: 0, mismatched: 0, inFlight: 0, open: 0 };
-  const mismatches: Mismatch[] = [];
-  const sums = new Map<string, Sums>();
-  const days = new Map<string, DayFigures>();
-
-  const sumsOf = (currency: string): Sums => {
-    let s = sums.get(currency);
-    if (!s) {
-      s = {
-        serviceSource: ZERO,
-        workflowSource: ZERO,
-        serviceDestination: ZERO,
-        workflowDestination: ZERO,
-        serviceFees: ZERO,
-        notCompared: 0,
-      };
-      sums.set(currency, s);
-    }
-    return s;
-  };
-
-  /** Adds one side's amounts. `workflow` undefined: the workflow record holds none, the side is not compared. */
-  const addSide = (
-    side: 'Source' | 'Destination',
-    service: Money | null,
-    workflow: Money | null | undefined,
-  ) => {
-    if (workflow === undefined) {
-      if (service) sumsOf(service.currencyCode).notCompared++;
-      return;
-    }
-    if (service) sumsOf(service.currencyCode)[`service${side}`] += exactOf(service.amount);
-    if (workflow) sumsOf(workflow.currencyCode)[`workflow${side}`] += exactOf(workflow.amount);
-  };
+  const tally = new Tally(options);
 
   const emit = (w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean) => {
-    const kinds: MismatchKind[] = [];
-    const outcome = w && !w.running ? w.phase : null;
-    if (w && s) {
-      if (
-        outcome &&
-        (outcome === 'COMPLETED' || outcome === 'EXPIRED') &&
-        (s.status === 'REFUNDED' || s.status === 'FAILED')
-      )
-        kinds.push('MOVED_AFTER_OUTCOME');
-      else if (outcome && SAME_OUTCOME[outcome] && !SAME_OUTCOME[outcome]!.includes(s.status))
-        kinds.push('OUTCOME_DIFFERS');
-      if (w.amounts && (differs(w.amounts.source, s.source) || differs(w.amounts.destination, s.destination)))
-        kinds.push('AMOUNT_DIFFERS');
-    }
-    if (!w && s && !entityOnly) kinds.push('UNKNOWN_TO_WORKFLOWS');
-    if (w && !s && w.providerPaymentId) kinds.push('MISSING_AT_SERVICE');
     const eventsNotDelivered = Boolean(w && undelivered.has(w.paymentKey));
-    if (eventsNotDelivered) kinds.push('EVENTS_NOT_DELIVERED');
-
-    const createdAt = s?.createdAt ?? w?.startTime ?? null;
-    const final = s ? FINAL_SERVICE.has(s.status) : Boolean(outcome);
-    const funded = (s && FUNDED_SERVICE.has(s.status)) || (w?.running && w.phase === 'IN_PROGRESS');
-    const ageMs = createdAt ? Math.max(0, now.getTime() - Date.parse(createdAt)) : null;
-    const state =
-      kinds.length > 0
-        ? 'MISMATCHED'
-        : final
-          ? 'MATCHED'
-          : funded
-            ? 'IN_FLIGHT'
-            : w && !w.running
-              ? 'MATCHED'
-              : 'OPEN';
-    const row: ReportRow = {
-      day: (createdAt ?? window.from).slice(0, 10),
-      paymentKey: w?.paymentKey ?? null,
-      providerPaymentId: s?.id ?? w?.providerPaymentId ?? null,
-      state,
-      kinds,
-      workflowPhase: w?.phase ?? null,
-      workflowRunning: w ? w.running : null,
-      serviceStatus: s?.status ?? null,
-      serviceType: s?.type ?? null,
-      serviceSource: s?.source ?? null,
-      serviceDestination: s?.destination ?? null,
-      serviceFee: s?.fee ?? null,
-      workflowSource: w?.amounts?.source ?? null,
-      workflowDestination: w?.amounts?.destination ?? null,
-      ageMs: state === 'IN_FLIGHT' ? ageMs : null,
-      eventsNotDelivered,
-    };
-    if (options.onRow) options.onRow(row);
-    else rows.push(row);
-    counts.payments++;
-    if (state === 'MATCHED') counts.matched++;
-    else if (state === 'MISMATCHED') counts.mismatched++;
-    else if (state === 'IN_FLIGHT') counts.inFlight++;
-    else counts.open++;
-    if (state === 'IN_FLIGHT') {
-      inFlight.push({
-        paymentKey: row.paymentKey,
-        providerPaymentId: row.providerPaymentId,
-        status: row.serviceStatus ?? row.workflowPhase ?? '',
-        ageMs: row.ageMs ?? 0,
-        source: row.serviceSource ?? row.workflowSource,
-      });
-    }
-    const amounts = w ? w.amounts : s ? ({ source: null, destination: null } as const) : null;
-    addSide(
-      'Source',
-      s?.source ?? null,
-      entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null),
-    );
-    addSide(
-      'Destination',
-      s?.destination ?? null,
-      entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null),
-    );
-    if (s) sumsOf(s.source.currencyCode).serviceFees += exactOf(s.fee);
-    const day = days.get(row.day) ?? { day: row.day, payments: 0, mismatched: 0 };
-    day.payments++;
-    if (kinds.length > 0) day.mismatched++;
-    days.set(row.day, day);
-    for (const kind of kinds)
-      mismatches.push({
-        kind,
-        paymentKey: row.paymentKey,
-        providerPaymentId: row.providerPaymentId,
-        service: describeService(s),
-        workflow: describeWorkflow(w, eventsNotDelivered),
-        action: ACTIONS[kind],
-      });
+    const kinds = mismatchKinds(w, s, entityOnly, eventsNotDelivered);
+    tally.add(rowOf(w, s, kinds, eventsNotDelivered, window.from, now), w, s, entityOnly);
   };
 
   return {
@@ -250,32 +126,209 @@ export function createReportBuilder(
       // no provider payment (refused before creation, or still quoting): nothing at the service to compare
       for (const w of withoutProviderId) if (inWindow(w.startTime)) emit(w, null, false);
       byProviderId.clear();
-      const totals: CurrencyTotals[] = [...sums.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([currencyCode, s]) => ({
-          currencyCode,
-          serviceSource: formatExact(s.serviceSource),
-          workflowSource: formatExact(s.workflowSource),
-          sourceDifference: formatExact(s.serviceSource - s.workflowSource),
-          serviceDestination: formatExact(s.serviceDestination),
-          workflowDestination: formatExact(s.workflowDestination),
-          destinationDifference: formatExact(s.serviceDestination - s.workflowDestination),
-          serviceFees: formatExact(s.serviceFees),
-          notCompared: s.notCompared,
-        }));
       return {
         window,
         generatedAt: now.toISOString(),
-        allMatch: mismatches.length === 0,
-        counts,
-        mismatches,
-        inFlight,
-        totals,
-        byDay: [...days.values()].sort((a, b) => a.day.localeCompare(b.day)),
-        rows,
+        allMatch: tally.mismatches.length === 0,
+        counts: tally.counts,
+        mismatches: tally.mismatches,
+        inFlight: tally.inFlight,
+        totals: tally.totals(),
+        byDay: tally.byDay(),
+        rows: tally.rows,
       };
     },
   };
+}
+
+/** What is wrong with one payment, from its workflow record and its service record (either may be missing). */
+function mismatchKinds(
+  w: WorkflowRecord | null,
+  s: ServiceRecord | null,
+  entityOnly: boolean,
+  eventsNotDelivered: boolean,
+): MismatchKind[] {
+  const kinds: MismatchKind[] = [];
+  const outcome = w && !w.running ? w.phase : null;
+  if (w && s) {
+    if (
+      outcome &&
+      (outcome === 'COMPLETED' || outcome === 'EXPIRED') &&
+      (s.status === 'REFUNDED' || s.status === 'FAILED')
+    )
+      kinds.push('MOVED_AFTER_OUTCOME');
+    else if (outcome && SAME_OUTCOME[outcome] && !SAME_OUTCOME[outcome]!.includes(s.status))
+      kinds.push('OUTCOME_DIFFERS');
+    if (w.amounts && (differs(w.amounts.source, s.source) || differs(w.amounts.destination, s.destination)))
+      kinds.push('AMOUNT_DIFFERS');
+  }
+  if (!w && s && !entityOnly) kinds.push('UNKNOWN_TO_WORKFLOWS');
+  if (w && !s && w.providerPaymentId) kinds.push('MISSING_AT_SERVICE');
+  if (eventsNotDelivered) kinds.push('EVENTS_NOT_DELIVERED');
+  return kinds;
+}
+
+/** One payment's line: its state (mismatched, matched, in flight or open) and both records' figures. */
+function rowOf(
+  w: WorkflowRecord | null,
+  s: ServiceRecord | null,
+  kinds: MismatchKind[],
+  eventsNotDelivered: boolean,
+  windowFrom: string,
+  now: Date,
+): ReportRow {
+  const outcome = w && !w.running ? w.phase : null;
+  const createdAt = s?.createdAt ?? w?.startTime ?? null;
+  const final = s ? FINAL_SERVICE.has(s.status) : Boolean(outcome);
+  const funded = (s && FUNDED_SERVICE.has(s.status)) || (w?.running && w.phase === 'IN_PROGRESS');
+  const ageMs = createdAt ? Math.max(0, now.getTime() - Date.parse(createdAt)) : null;
+  const state =
+    kinds.length > 0
+      ? 'MISMATCHED'
+      : final
+        ? 'MATCHED'
+        : funded
+          ? 'IN_FLIGHT'
+          : w && !w.running
+            ? 'MATCHED'
+            : 'OPEN';
+  return {
+    day: (createdAt ?? windowFrom).slice(0, 10),
+    paymentKey: w?.paymentKey ?? null,
+    providerPaymentId: s?.id ?? w?.providerPaymentId ?? null,
+    state,
+    kinds,
+    workflowPhase: w?.phase ?? null,
+    workflowRunning: w ? w.running : null,
+    serviceStatus: s?.status ?? null,
+    serviceType: s?.type ?? null,
+    serviceSource: s?.source ?? null,
+    serviceDestination: s?.destination ?? null,
+    serviceFee: s?.fee ?? null,
+    workflowSource: w?.amounts?.source ?? null,
+    workflowDestination: w?.amounts?.destination ?? null,
+    ageMs: state === 'IN_FLIGHT' ? ageMs : null,
+    eventsNotDelivered,
+  };
+}
+
+/**
+ * What the report keeps of the payments decided so far: their lines (unless streamed to onRow), counts, money in
+ * flight, mismatches, the totals per currency and the figures per day.
+ */
+class Tally {
+  readonly rows: ReportRow[] = [];
+  readonly inFlight: ReconciliationReport['inFlight'] = [];
+  readonly counts = { payments: 0, matched: 0, mismatched: 0, inFlight: 0, open: 0 };
+  readonly mismatches: Mismatch[] = [];
+  private readonly sums = new Map<string, Sums>();
+  private readonly days = new Map<string, DayFigures>();
+
+  constructor(private readonly options: ReportBuilderOptions) {}
+
+  add(row: ReportRow, w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean): void {
+    if (this.options.onRow) this.options.onRow(row);
+    else this.rows.push(row);
+    this.count(row);
+    this.addAmounts(w, s, entityOnly);
+    const day = this.days.get(row.day) ?? { day: row.day, payments: 0, mismatched: 0 };
+    day.payments++;
+    if (row.kinds.length > 0) day.mismatched++;
+    this.days.set(row.day, day);
+    for (const kind of row.kinds)
+      this.mismatches.push({
+        kind,
+        paymentKey: row.paymentKey,
+        providerPaymentId: row.providerPaymentId,
+        service: describeService(s),
+        workflow: describeWorkflow(w, row.eventsNotDelivered),
+        action: ACTIONS[kind],
+      });
+  }
+
+  totals(): CurrencyTotals[] {
+    return [...this.sums.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currencyCode, s]) => ({
+        currencyCode,
+        serviceSource: formatExact(s.serviceSource),
+        workflowSource: formatExact(s.workflowSource),
+        sourceDifference: formatExact(s.serviceSource - s.workflowSource),
+        serviceDestination: formatExact(s.serviceDestination),
+        workflowDestination: formatExact(s.workflowDestination),
+        destinationDifference: formatExact(s.serviceDestination - s.workflowDestination),
+        serviceFees: formatExact(s.serviceFees),
+        notCompared: s.notCompared,
+      }));
+  }
+
+  byDay(): DayFigures[] {
+    return [...this.days.values()].sort((a, b) => a.day.localeCompare(b.day));
+  }
+
+  private count(row: ReportRow): void {
+    const { state } = row;
+    this.counts.payments++;
+    if (state === 'MATCHED') this.counts.matched++;
+    else if (state === 'MISMATCHED') this.counts.mismatched++;
+    else if (state === 'IN_FLIGHT') this.counts.inFlight++;
+    else this.counts.open++;
+    if (state === 'IN_FLIGHT') {
+      this.inFlight.push({
+        paymentKey: row.paymentKey,
+        providerPaymentId: row.providerPaymentId,
+        status: row.serviceStatus ?? row.workflowPhase ?? '',
+        ageMs: row.ageMs ?? 0,
+        source: row.serviceSource ?? row.workflowSource,
+      });
+    }
+  }
+
+  /** Both sides' amounts and the service's fee into the totals of their currencies. */
+  private addAmounts(w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean): void {
+    const amounts = w ? w.amounts : s ? ({ source: null, destination: null } as const) : null;
+    this.addSide(
+      'Source',
+      s?.source ?? null,
+      entityOnly ? undefined : w && !amounts?.source ? undefined : (amounts?.source ?? null),
+    );
+    this.addSide(
+      'Destination',
+      s?.destination ?? null,
+      entityOnly ? undefined : w && !amounts?.destination ? undefined : (amounts?.destination ?? null),
+    );
+    if (s) this.sumsOf(s.source.currencyCode).serviceFees += exactOf(s.fee);
+  }
+
+  /** Adds one side's amounts. `workflow` undefined: the workflow record holds none, the side is not compared. */
+  private addSide(
+    side: 'Source' | 'Destination',
+    service: Money | null,
+    workflow: Money | null | undefined,
+  ): void {
+    if (workflow === undefined) {
+      if (service) this.sumsOf(service.currencyCode).notCompared++;
+      return;
+    }
+    if (service) this.sumsOf(service.currencyCode)[`service${side}`] += exactOf(service.amount);
+    if (workflow) this.sumsOf(workflow.currencyCode)[`workflow${side}`] += exactOf(workflow.amount);
+  }
+
+  private sumsOf(currency: string): Sums {
+    let s = this.sums.get(currency);
+    if (!s) {
+      s = {
+        serviceSource: ZERO,
+        workflowSource: ZERO,
+        serviceDestination: ZERO,
+        workflowDestination: ZERO,
+        serviceFees: ZERO,
+        notCompared: 0,
+      };
+      this.sums.set(currency, s);
+    }
+    return s;
+  }
 }
 
 /** A side the workflow asked for differs from the service's (an amount not asked for is not compared). */

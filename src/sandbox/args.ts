@@ -75,27 +75,31 @@ export function parseSandboxArgs(
   }
 }
 
-function parseArgsUnchecked(
-  argv: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { options: SandboxOptions; help: boolean; secretsFile?: string } {
-  const flags = new Map<string, string[]>();
+/** Options that take a value (`--name value` or `--name=value`) and options that are switches. */
+const VALUED = new Set([
+  'port',
+  'host',
+  'api-key',
+  'webhook-url',
+  'webhook-delivery',
+  'webhook-secret',
+  'control-token',
+  'secrets-file',
+  'as-of',
+  'data-file',
+  'seed',
+  'rate-limit',
+]);
+const SWITCHES = new Set(['demo-data', 'quiet']);
+
+/** Each flag's values in the order given (repeatable ones keep all). */
+type Flags = Map<string, string[]>;
+/** The last value of a flag, else the environment variable's. */
+type One = (name: string, envName: string) => string | undefined;
+
+function readFlags(argv: readonly string[]): { flags: Flags; help: boolean } {
+  const flags: Flags = new Map();
   let help = false;
-  const valued = new Set([
-    'port',
-    'host',
-    'api-key',
-    'webhook-url',
-    'webhook-delivery',
-    'webhook-secret',
-    'control-token',
-    'secrets-file',
-    'as-of',
-    'data-file',
-    'seed',
-    'rate-limit',
-  ]);
-  const bool = new Set(['demo-data', 'quiet']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') {
@@ -106,23 +110,39 @@ function parseArgsUnchecked(
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     let value: string;
-    if (bool.has(name)) value = eq < 0 ? 'true' : arg.slice(eq + 1);
-    else if (valued.has(name)) {
+    if (SWITCHES.has(name)) value = eq < 0 ? 'true' : arg.slice(eq + 1);
+    else if (VALUED.has(name)) {
       const next = eq < 0 ? argv[++i] : arg.slice(eq + 1);
       if (next === undefined) throw new SandboxArgsError(`--${name} needs a value`);
       value = next;
     } else throw new SandboxArgsError(`Unknown option --${name}\n${SANDBOX_USAGE}`);
     flags.set(name, [...(flags.get(name) ?? []), value]);
   }
-  const one = (name: string, envName: string): string | undefined => {
+  return { flags, help };
+}
+
+function parseArgsUnchecked(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { options: SandboxOptions; help: boolean; secretsFile?: string } {
+  const { flags, help } = readFlags(argv);
+  const one: One = (name, envName) => {
     const flag = flags.get(name)?.at(-1);
     // `--port=` or `--as-of=` is a mistake, not "the default": an empty flag value is refused (an empty environment
     // variable still means unset, as compose files write them)
     if (flag !== undefined && flag.trim() === '') throw new SandboxArgsError(`--${name} needs a value`);
     return flag ?? env[envName];
   };
-
   const options: SandboxOptions = {};
+  addServerOptions(options, flags, one, env);
+  addSecretOptions(options, one);
+  const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');
+  addStateOptions(options, flags, one, env);
+  return { options, help, ...(secretsFile ? { secretsFile } : {}) };
+}
+
+/** Where the sandbox listens, the keys it accepts and where its webhooks go. */
+function addServerOptions(options: SandboxOptions, flags: Flags, one: One, env: NodeJS.ProcessEnv): void {
   const port = one('port', 'SANDBOX_PORT');
   if (port !== undefined) {
     options.port = Number(port);
@@ -147,6 +167,10 @@ function parseArgsUnchecked(
       throw new SandboxArgsError('--webhook-delivery must be broadcast or spread');
     options.webhookDelivery = delivery;
   }
+}
+
+/** The webhook signing secret and the control routes' token: real ones, none published in the repository. */
+function addSecretOptions(options: SandboxOptions, one: One): void {
   const secret = one('webhook-secret', 'SANDBOX_WEBHOOK_SECRET');
   if (secret) {
     if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
@@ -159,7 +183,10 @@ function parseArgsUnchecked(
     refuseKnownSecret('--control-token / SANDBOX_CONTROL_TOKEN', controlToken, 'token');
     options.controlToken = controlToken;
   }
-  const secretsFile = one('secrets-file', 'SANDBOX_SECRETS_FILE');
+}
+
+/** The clock, the state (persisted, seeded, demo), the request log and the rate limit. */
+function addStateOptions(options: SandboxOptions, flags: Flags, one: One, env: NodeJS.ProcessEnv): void {
   const asOf = one('as-of', 'SANDBOX_AS_OF');
   if (asOf) {
     if (Number.isNaN(Date.parse(asOf)))
@@ -183,7 +210,6 @@ function parseArgsUnchecked(
       options.rateLimit = { requests: Number(m[1]), windowMs: Number(m[2]) * 1000 };
     }
   }
-  return { options, help, ...(secretsFile ? { secretsFile } : {}) };
 }
 
 function readSeed(file: string): SeedData {

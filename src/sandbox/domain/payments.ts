@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   addBusinessDays,
-  capabilitiesAllowCorridor,
+  type CalculatedAmounts,
+  type Corridor,
   CURRENCY_HOME_COUNTRY,
   currentRail,
+  type CreatePaymentRequest,
   CreatePaymentRequestSchema,
   destinationFromSource,
   type FailureCode,
@@ -12,6 +14,7 @@ import {
   isInForce,
   type Payment,
   type PaymentStatus,
+  type PaymentType,
   roundMinor,
   validatePaymentRequest,
 } from '../../contract';
@@ -19,10 +22,15 @@ import { type SandboxCore } from '../core';
 import { ApiError, type FieldViolation, notFound, validationError } from '../http/api-error';
 import { type PaymentMeta, type StoredAccount } from '../state';
 import { bankCountry, isVirtual } from './accounts';
-import { accountRails, railOffAccount } from './account-rails';
 import { buildPayment, fundingAddress, randomDigits, randomTransactionHash } from './payment-builder';
 import { findCorridors, resolveLocalRail } from './corridors';
 import { accountScriptedFailure, paymentScriptedFailure } from './magic';
+import {
+  checkCustomer,
+  checkDestinationAccount,
+  checkDestinationRail,
+  checkSourceAccount,
+} from './payment-request';
 import { presentPayment } from './present';
 import { type RateBook } from './rates';
 
@@ -77,235 +85,19 @@ export class PaymentEngine {
     if (violations.length > 0) throw validationError(violations);
     const req = CreatePaymentRequestSchema.parse(body);
     const raw = body as Record<string, unknown>;
-    const extra: FieldViolation[] = [];
-
-    // spec: POST /payments — legacy rail CRYPTO: the chain value replaces it and is stored as the rail (on
-    // either side); spec: Rail values — WIRE is deprecated for SWIFT.
-    const rawSource = raw.source as Record<string, unknown>;
-    const rawDestination = raw.destination as Record<string, unknown>;
-    let sourceRail = currentRail(req.source.rail, rawSource.chain, asOf);
-    let destinationRail = currentRail(req.destination.rail, rawDestination.chain, asOf);
-
-    const destination = this.data.accounts[req.destination.accountId];
-    if (!destination)
-      extra.push({
-        path: 'destination.accountId',
-        rule: 'ACCOUNT_NOT_FOUND',
-        message: `account ${req.destination.accountId} does not exist: create it first`,
-      });
-    else if (destination.currencyCode && destination.currencyCode !== req.destination.currencyCode) {
-      extra.push({
-        path: 'destination.currencyCode',
-        rule: 'ACCOUNT_CURRENCY_MISMATCH',
-        message: `account ${destination.id} holds ${destination.currencyCode}: send that currency`,
-      });
-    }
-    let source: StoredAccount | null = null;
-    if (req.source.accountId !== undefined) {
-      source = this.data.accounts[req.source.accountId] ?? null;
-      if (!source)
-        extra.push({
-          path: 'source.accountId',
-          rule: 'ACCOUNT_NOT_FOUND',
-          message: `account ${req.source.accountId} does not exist`,
-        });
-      else if (!isVirtual(source))
-        extra.push({
-          path: 'source.accountId',
-          rule: 'SOURCE_ACCOUNT_NOT_VIRTUAL',
-          message:
-            'funds can only be pulled from a virtual account: omit source.accountId to fund the payment',
-        });
-      else if (source.currencyCode !== req.source.currencyCode)
-        extra.push({
-          path: 'source.currencyCode',
-          rule: 'ACCOUNT_CURRENCY_MISMATCH',
-          message: `account ${source.id} holds ${String(source.currencyCode)}: use that currency`,
-        });
-    }
-
-    // On behalf of: the caller's customerId, else the owner of the source account, else of the destination.
-    const customerId = req.customerId ?? source?.customerId ?? destination?.customerId;
-    if (!customerId)
-      extra.push({
-        path: 'customerId',
-        rule: 'CUSTOMER_REQUIRED',
-        message: 'give customerId, or use an account that belongs to a customer',
-      });
-    else {
-      const customer = this.data.customers[customerId];
-      if (!customer)
-        extra.push({
-          path: 'customerId',
-          rule: 'CUSTOMER_NOT_FOUND',
-          message: `customer ${customerId} does not exist`,
-        });
-      else if (customer.status !== 'APPROVED')
-        extra.push({
-          path: 'customerId',
-          rule: 'CUSTOMER_NOT_APPROVED',
-          message: `customer ${customerId} is ${customer.status}: wait for approval`,
-        });
-      // spec: Customer, capabilities — USD / OTHER limit the corridors a customer may use.
-      else if (
-        !capabilitiesAllowCorridor(
-          customer.capabilities as string[] | undefined,
-          req.source.currencyCode,
-          req.destination.currencyCode,
-        )
-      ) {
-        extra.push({
-          path: 'customerId',
-          rule: 'CAPABILITY_MISSING',
-          message: `customer ${customerId} has capabilities ${JSON.stringify(customer.capabilities)}, which do not cover ${req.source.currencyCode} → ${req.destination.currencyCode}: a USD corridor needs USD, any other corridor OTHER (USD also covers EUR onramps)`,
-        });
-      }
-    }
-
-    if (destination && destinationRail === 'CRYPTO') {
-      // Legacy CRYPTO without destination.chain (before 2026-03-04; the spec lists no destination.chain among the
-      // request fields): the account's own chain, as a conversion takes the liquidation account's rails.
-      const chain = accountRails(destination).find((r) => isBlockchainRail(r));
-      if (chain) destinationRail = chain;
-      else
-        extra.push({
-          path: 'destination.chain',
-          rule: 'CRYPTO_NEEDS_CHAIN',
-          message: `account ${destination.id} lists no blockchain rail: add destination.chain (the blockchain name)`,
-        });
-    }
-    if (destination) {
-      destinationRail = resolveLocalRail(destinationRail, bankCountry(destination));
-      // spec: Account, rails (rail-specific POST /payments and POST /accounts, 2025-08-25) — an account is paid
-      // on its own rails: PIX to an account registered on TED only (no pixCode) is refused.
-      const offRails = railOffAccount(destination, destinationRail, asOf);
-      if (offRails) {
-        extra.push({
-          path: 'destination.rail',
-          rule: 'RAIL_NOT_ON_ACCOUNT',
-          message: `account ${destination.id} is reached on ${offRails.join(', ')}, not ${destinationRail}: pay it on one of its rails, or register an account with ${destinationRail} and its fields`,
-        });
-      }
-      // spec: Account rule 3 — from 2026-07-31 a SWIFT payment to an individual needs the US correspondent
-      // bank's ABA routing number; checked here too, whatever rails the account lists.
-      const bank = destination.bank as Record<string, unknown> | undefined;
-      const holder = destination.accountHolder as Record<string, unknown> | undefined;
-      if (
-        destinationRail === 'SWIFT' &&
-        holder?.type === 'INDIVIDUAL' &&
-        !(typeof bank?.routingNumber === 'string' && bank.routingNumber.length > 0) &&
-        isInForce('SWIFT_INDIVIDUAL_ROUTING_NUMBER', asOf)
-      ) {
-        extra.push({
-          path: 'destination.accountId',
-          rule: 'SWIFT_INDIVIDUAL_ROUTING_NUMBER',
-          message: `account ${destination.id} belongs to an individual and has no bank.routingNumber: a SWIFT payment to an individual needs the US correspondent bank's ABA routing number (register an account with it)`,
-        });
-      }
-    }
-    // spec: Rail values — LOCAL is mapped to the country's default rail, on the funding side too (source.rail is
-    // "a rail value"): the pulled account's bank country, else the home country of the currency sent.
-    sourceRail = resolveLocalRail(
-      sourceRail,
-      source ? bankCountry(source) : CURRENCY_HOME_COUNTRY[req.source.currencyCode],
-    );
-    const corridor = this.corridorOf(
-      req.source.currencyCode,
-      sourceRail,
-      req.destination.currencyCode,
-      destinationRail,
-      destination,
-      extra,
-    );
-    const developerFee = readDeveloperFee(raw.developerFee, extra);
-    if (extra.length > 0 || !corridor || !destination || !customerId) throw validationError(extra);
-
+    const checked = this.checkRequest(req, raw, asOf);
+    const { source, destination } = checked;
     const midMarketRate = this.rates.midMarketRate(
       req.source.currencyCode,
       req.destination.currencyCode,
       nowMs,
     );
-    let amounts;
-    try {
-      amounts = destinationFromSource({
-        sourceAmount: req.source.amount,
-        midMarketRate,
-        serviceFee: corridor.fees,
-        developerFee,
-        sourceCurrency: req.source.currencyCode,
-        destinationCurrency: req.destination.currencyCode,
-      });
-    } catch (err) {
-      if (err instanceof FeeCalculationError)
-        throw validationError([{ path: 'source.amount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
-      throw err;
-    }
-
+    const amounts = amountsOf(req, checked, midMarketRate);
     const id = this.core.newId('pay');
-    const type = source
-      ? isVirtual(destination)
-        ? 'INTERNAL'
-        : 'PAYOUT'
-      : isVirtual(destination)
-        ? 'PAYIN'
-        : 'EXTERNAL';
-    if (source) {
-      // spec: States and transitions, rule 1 — funds are pulled at once. Short → 422, no record (docs/sandbox.md).
-      const balance = this.data.balances[source.id] ?? 0;
-      if (balance < amounts.sourceAmount) {
-        throw new ApiError(
-          422,
-          'INSUFFICIENT_FUNDS',
-          `Account ${source.id} holds ${balance} ${req.source.currencyCode}; the payment needs ${amounts.sourceAmount}`,
-          [
-            {
-              path: 'source.amount',
-              rule: 'INSUFFICIENT_FUNDS',
-              message: 'fund the virtual account first, or send a smaller amount',
-            },
-          ],
-        );
-      }
-    }
+    if (source) this.assertFunds(source, amounts.sourceAmount, req.source.currencyCode);
     const createdAt = new Date(nowMs).toISOString();
     const expiresAtMs = nowMs + this.core.options.quoteValidityMs;
-    const s = developerFee;
-    const devTotal = (req.source.amount - corridor.fees.fixed) * (1 - corridor.fees.variable) - s.fixed;
-    const payment = buildPayment({
-      id,
-      createdAt,
-      customerId,
-      status: source ? 'PENDING' : 'AWAITING_FUNDS',
-      type,
-      paymentReason: req.paymentReason,
-      fee: amounts.totalFeeInSourceCurrency,
-      exchangeRate: midMarketRate,
-      expiresAt: new Date(expiresAtMs).toISOString(),
-      comment: req.comment,
-      reference: req.reference ?? (typeof raw.memo === 'string' ? raw.memo : null),
-      returnAddress: req.returnAddress,
-      developerFee: {
-        fixed: s.fixed,
-        variable: s.variable,
-        total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode),
-      },
-      source: {
-        amount: amounts.sourceAmount,
-        currencyCode: req.source.currencyCode,
-        accountId: source?.id,
-        rail: sourceRail,
-        fromAddress: req.source.fromAddress,
-        fromAccountNumber:
-          typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
-      },
-      destination: {
-        amount: amounts.destinationAmount,
-        rail: destinationRail,
-        currencyCode: req.destination.currencyCode,
-        accountId: destination.id,
-      },
-      fundingToAddress: source ? null : fundingAddress(id, sourceRail),
-    });
+    const payment = newPayment({ id, createdAt, expiresAtMs, req, raw, checked, amounts, midMarketRate });
     const meta: PaymentMeta = {
       fundsHeld: source !== null,
       pulledFrom: source?.id ?? null,
@@ -328,6 +120,60 @@ export class PaymentEngine {
       this.core.scheduler.schedule(FUNDING_DEADLINE, deadline, { paymentId: id });
     }
     return payment;
+  }
+
+  /**
+   * A valid request against the sandbox's state (accounts, customer, rails, corridor, developer fee): every
+   * violation is answered at once (422), else what the payment is made of.
+   */
+  private checkRequest(req: CreatePaymentRequest, raw: Record<string, unknown>, asOf: Date): CheckedRequest {
+    const extra: FieldViolation[] = [];
+    // spec: POST /payments — legacy rail CRYPTO: the chain value replaces it and is stored as the rail (on
+    // either side); spec: Rail values — WIRE is deprecated for SWIFT.
+    const rawSource = raw.source as Record<string, unknown>;
+    const rawDestination = raw.destination as Record<string, unknown>;
+    const requestedSourceRail = currentRail(req.source.rail, rawSource.chain, asOf);
+    const requestedDestinationRail = currentRail(req.destination.rail, rawDestination.chain, asOf);
+    const destination = checkDestinationAccount(this.data, req, extra);
+    const source = checkSourceAccount(this.data, req, extra);
+    const customerId = checkCustomer(this.data, req, source, destination, extra);
+    const destinationRail = checkDestinationRail(destination, requestedDestinationRail, asOf, extra);
+    // spec: Rail values — LOCAL is mapped to the country's default rail, on the funding side too (source.rail is
+    // "a rail value"): the pulled account's bank country, else the home country of the currency sent.
+    const sourceRail = resolveLocalRail(
+      requestedSourceRail,
+      source ? bankCountry(source) : CURRENCY_HOME_COUNTRY[req.source.currencyCode],
+    );
+    const corridor = this.corridorOf(
+      req.source.currencyCode,
+      sourceRail,
+      req.destination.currencyCode,
+      destinationRail,
+      destination,
+      extra,
+    );
+    const developerFee = readDeveloperFee(raw.developerFee, extra);
+    if (extra.length > 0 || !corridor || !destination || !customerId) throw validationError(extra);
+    return { source, destination, customerId, sourceRail, destinationRail, corridor, developerFee };
+  }
+
+  /** spec: States and transitions, rule 1 — funds are pulled at once. Short → 422, no record (docs/sandbox.md). */
+  private assertFunds(source: StoredAccount, amount: number, currencyCode: string): void {
+    const balance = this.data.balances[source.id] ?? 0;
+    if (balance < amount) {
+      throw new ApiError(
+        422,
+        'INSUFFICIENT_FUNDS',
+        `Account ${source.id} holds ${balance} ${currencyCode}; the payment needs ${amount}`,
+        [
+          {
+            path: 'source.amount',
+            rule: 'INSUFFICIENT_FUNDS',
+            message: 'fund the virtual account first, or send a smaller amount',
+          },
+        ],
+      );
+    }
   }
 
   /**
@@ -635,4 +481,95 @@ function readDeveloperFee(raw: unknown, extra: FieldViolation[]): { fixed: numbe
     fixed: typeof fixed === 'number' ? fixed : 0,
     variable: typeof variable === 'number' ? variable : 0,
   };
+}
+
+/** What checkRequest found: the accounts, customer, rails, corridor and developer fee the payment is made of. */
+interface CheckedRequest {
+  source: StoredAccount | null;
+  destination: StoredAccount;
+  customerId: string;
+  sourceRail: string;
+  destinationRail: string;
+  corridor: Corridor;
+  developerFee: { fixed: number; variable: number };
+}
+
+/** The payment's amounts from the amount sent (spec: Fees): an amount the fees exceed is refused (422). */
+function amountsOf(
+  req: CreatePaymentRequest,
+  checked: CheckedRequest,
+  midMarketRate: number,
+): CalculatedAmounts {
+  try {
+    return destinationFromSource({
+      sourceAmount: req.source.amount,
+      midMarketRate,
+      serviceFee: checked.corridor.fees,
+      developerFee: checked.developerFee,
+      sourceCurrency: req.source.currencyCode,
+      destinationCurrency: req.destination.currencyCode,
+    });
+  } catch (err) {
+    if (err instanceof FeeCalculationError)
+      throw validationError([{ path: 'source.amount', rule: 'AMOUNT_BELOW_FEES', message: err.message }]);
+    throw err;
+  }
+}
+
+/** Pulled from a virtual account or funded from outside, paid to a virtual account or out. */
+function paymentTypeOf(source: StoredAccount | null, destination: StoredAccount): PaymentType {
+  if (source) return isVirtual(destination) ? 'INTERNAL' : 'PAYOUT';
+  return isVirtual(destination) ? 'PAYIN' : 'EXTERNAL';
+}
+
+/** The new payment's record: PENDING when its funds were pulled, else AWAITING_FUNDS at its funding address. */
+function newPayment(n: {
+  id: string;
+  createdAt: string;
+  expiresAtMs: number;
+  req: CreatePaymentRequest;
+  raw: Record<string, unknown>;
+  checked: CheckedRequest;
+  amounts: CalculatedAmounts;
+  midMarketRate: number;
+}): Payment {
+  const { id, req, checked, amounts } = n;
+  const { source, destination, corridor, sourceRail } = checked;
+  const s = checked.developerFee;
+  const rawSource = n.raw.source as Record<string, unknown>;
+  const devTotal = (req.source.amount - corridor.fees.fixed) * (1 - corridor.fees.variable) - s.fixed;
+  return buildPayment({
+    id,
+    createdAt: n.createdAt,
+    customerId: checked.customerId,
+    status: source ? 'PENDING' : 'AWAITING_FUNDS',
+    type: paymentTypeOf(source, destination),
+    paymentReason: req.paymentReason,
+    fee: amounts.totalFeeInSourceCurrency,
+    exchangeRate: n.midMarketRate,
+    expiresAt: new Date(n.expiresAtMs).toISOString(),
+    comment: req.comment,
+    reference: req.reference ?? (typeof n.raw.memo === 'string' ? n.raw.memo : null),
+    returnAddress: req.returnAddress,
+    developerFee: {
+      fixed: s.fixed,
+      variable: s.variable,
+      total: roundMinor(s.fixed + devTotal * s.variable, req.source.currencyCode),
+    },
+    source: {
+      amount: amounts.sourceAmount,
+      currencyCode: req.source.currencyCode,
+      accountId: source?.id,
+      rail: sourceRail,
+      fromAddress: req.source.fromAddress,
+      fromAccountNumber: typeof rawSource.fromAccountNumber === 'string' ? rawSource.fromAccountNumber : null,
+    },
+    destination: {
+      amount: amounts.destinationAmount,
+      rail: checked.destinationRail,
+      currencyCode: req.destination.currencyCode,
+      accountId: destination.id,
+    },
+    fundingToAddress: source ? null : fundingAddress(id, sourceRail),
+  });
 }

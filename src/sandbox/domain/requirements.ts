@@ -34,151 +34,157 @@ const POSTAL = {
   rails: [] as string[],
 };
 
+/** The rules of spec Account rule 3 in force at the instant asked about: what changes a pair's items. */
+interface InForce {
+  /** From 2026-07-31: JPY splits bankCode into bankCode and branchCode; Hong Kong takes the bank's SWIFT code. */
+  jul31: boolean;
+  /** EUR and GBP external accounts require the holder's postal code from 2026-07-31. */
+  postal: Item[];
+  /** CAD's split form (bank.bankCode beside a 5-digit transitNumber) is required. */
+  cadSplit: boolean;
+}
+
+/** The items per bank country/currency pair; EUR in the IBAN countries is added by table(). */
+const BY_PAIR: Record<string, (d: InForce) => Item[]> = {
+  'US/USD': () => [
+    {
+      variableName: 'bank.accountNumber',
+      regex: '^\\d{4,17}$',
+      example: '123456789012',
+      rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
+    },
+    {
+      variableName: 'bank.routingNumber',
+      regex: '^\\d{9}$',
+      example: '021000021',
+      rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
+    },
+    {
+      variableName: 'accountHolder.address.stateRegionOrProvince',
+      regex: '^[A-Z]{2}$',
+      example: 'NY',
+      rails: [],
+    },
+  ],
+  'GB/GBP': (d) => [
+    { variableName: 'bank.accountNumber', regex: '^\\d{8}$', example: '31926819', rails: ['LOCAL'] },
+    { variableName: 'bank.sortCode', regex: '^\\d{6}$', example: '601613', rails: ['LOCAL'] },
+    {
+      variableName: 'bank.iban',
+      regex: '^GB\\d{2}[A-Z]{4}\\d{14}$',
+      example: 'GB29NWBK60161331926819',
+      rails: ['SWIFT'],
+    },
+    { ...BIC, rails: ['SWIFT'] },
+    ...d.postal,
+  ],
+  'BR/BRL': () => [
+    { variableName: 'bank.pixCode', regex: '^.{1,77}$', example: 'joao@example.com.br', rails: ['PIX'] },
+    { variableName: 'bank.accountNumber', regex: '^\\d{5,12}$', example: '123456789', rails: ['TED'] },
+    { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '341', rails: ['TED'] },
+    { variableName: 'bank.branchCode', regex: '^\\d{4}$', example: '0001', rails: ['TED'] },
+  ],
+  'IN/INR': () => [
+    {
+      variableName: 'bank.accountNumber',
+      regex: '^\\d{9,18}$',
+      example: '50100012345678',
+      rails: ['IMPS', 'IMPS_WITH_FIRC'],
+    },
+    {
+      variableName: 'bank.ifscCode',
+      regex: '^[A-Z]{4}0[A-Z0-9]{6}$',
+      example: 'HDFC0000123',
+      rails: ['IMPS', 'IMPS_WITH_FIRC'],
+    },
+  ],
+  'MX/MXN': () => [
+    {
+      variableName: 'bank.clabeNumber',
+      regex: '^\\d{18}$',
+      example: '032180000118359719',
+      rails: ['LOCAL', 'SWIFT'],
+    },
+  ],
+  'PH/PHP': () => [
+    {
+      variableName: 'bank.accountNumber',
+      regex: '^\\d{10,16}$',
+      example: '001234567890',
+      rails: ['LOCAL', 'SWIFT'],
+    },
+    { ...BIC, example: 'BOPIPHMM', rails: ['LOCAL', 'SWIFT'] },
+  ],
+  'JP/JPY': (d) => [
+    { variableName: 'bank.accountNumber', regex: '^\\d{7}$', example: '1234567', rails: ['LOCAL'] },
+    // spec: Account rule 3 — from 2026-07-31 JPY splits bankCode into bankCode and branchCode.
+    ...(d.jul31
+      ? [
+          { variableName: 'bank.bankCode', regex: '^\\d{4}$', example: '0001', rails: ['LOCAL'] },
+          { variableName: 'bank.branchCode', regex: '^\\d{3}$', example: '001', rails: ['LOCAL'] },
+        ]
+      : [{ variableName: 'bank.bankCode', regex: '^\\d{7}$', example: '0001001', rails: ['LOCAL'] }]),
+  ],
+  'CA/CAD': (d) => [
+    { variableName: 'bank.accountNumber', regex: '^\\d{7,12}$', example: '1234567', rails: ['LOCAL'] },
+    // spec: Account rule 3 — CAD splits transitNumber into bankCode and transitNumber (both usable now,
+    // the split form required from 2026-07-31). Every item listed is required, so before that date only
+    // transitNumber is listed, in either form: 8 digits (transit + institution, the old form) or 5 digits
+    // (the split form, with bank.bankCode beside it). docs/spec-gaps.md, Sandbox.
+    ...(d.cadSplit
+      ? [
+          { variableName: 'bank.transitNumber', regex: '^\\d{5}$', example: '00012', rails: ['LOCAL'] },
+          { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '004', rails: ['LOCAL'] },
+        ]
+      : [
+          {
+            variableName: 'bank.transitNumber',
+            regex: '^(\\d{5}|\\d{8})$',
+            example: '00012004',
+            rails: ['LOCAL'],
+          },
+        ]),
+  ],
+  'HK/HKD': (d) => [
+    {
+      variableName: 'bank.accountNumber',
+      regex: '^\\d{6,12}$',
+      example: '123456789',
+      rails: ['LOCAL', 'SWIFT'],
+    },
+    // spec: Account rule 3 — Hong Kong takes the bank's SWIFT code instead of a bank name choice.
+    d.jul31
+      ? { ...BIC, example: 'HSBCHKHH', rails: ['LOCAL', 'SWIFT'] }
+      : {
+          variableName: 'bank.name',
+          regex: '^.+$',
+          example: 'HSBC',
+          rails: ['LOCAL', 'SWIFT'],
+          enum: ['HSBC', 'Bank of China (Hong Kong)', 'Hang Seng Bank', 'Standard Chartered'],
+        },
+  ],
+  'AU/AUD': () => [
+    { variableName: 'bank.accountNumber', regex: '^\\d{6,10}$', example: '123456789', rails: ['LOCAL'] },
+    { variableName: 'bank.bsbNumber', regex: '^\\d{6}$', example: '062000', rails: ['LOCAL'] },
+  ],
+};
+
 function table(country: string, currency: string, asOf: Date): Item[] | null {
-  const jul31 = isInForce('JPY_BRANCH_CODE', asOf);
-  // spec: Account rule 3 — EUR and GBP external accounts require the holder's postal code from 2026-07-31.
-  const postal = isInForce('EUR_GBP_POSTAL_CODE', asOf) ? [POSTAL] : [];
-  switch (`${country}/${currency}`) {
-    case 'US/USD':
-      return [
-        {
-          variableName: 'bank.accountNumber',
-          regex: '^\\d{4,17}$',
-          example: '123456789012',
-          rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
-        },
-        {
-          variableName: 'bank.routingNumber',
-          regex: '^\\d{9}$',
-          example: '021000021',
-          rails: ['ACH', 'ACH_SAME_DAY', 'DOMESTIC_WIRE'],
-        },
-        {
-          variableName: 'accountHolder.address.stateRegionOrProvince',
-          regex: '^[A-Z]{2}$',
-          example: 'NY',
-          rails: [],
-        },
-      ];
-    case 'GB/GBP':
-      return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{8}$', example: '31926819', rails: ['LOCAL'] },
-        { variableName: 'bank.sortCode', regex: '^\\d{6}$', example: '601613', rails: ['LOCAL'] },
-        {
-          variableName: 'bank.iban',
-          regex: '^GB\\d{2}[A-Z]{4}\\d{14}$',
-          example: 'GB29NWBK60161331926819',
-          rails: ['SWIFT'],
-        },
-        { ...BIC, rails: ['SWIFT'] },
-        ...postal,
-      ];
-    case 'BR/BRL':
-      return [
-        { variableName: 'bank.pixCode', regex: '^.{1,77}$', example: 'joao@example.com.br', rails: ['PIX'] },
-        { variableName: 'bank.accountNumber', regex: '^\\d{5,12}$', example: '123456789', rails: ['TED'] },
-        { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '341', rails: ['TED'] },
-        { variableName: 'bank.branchCode', regex: '^\\d{4}$', example: '0001', rails: ['TED'] },
-      ];
-    case 'IN/INR':
-      return [
-        {
-          variableName: 'bank.accountNumber',
-          regex: '^\\d{9,18}$',
-          example: '50100012345678',
-          rails: ['IMPS', 'IMPS_WITH_FIRC'],
-        },
-        {
-          variableName: 'bank.ifscCode',
-          regex: '^[A-Z]{4}0[A-Z0-9]{6}$',
-          example: 'HDFC0000123',
-          rails: ['IMPS', 'IMPS_WITH_FIRC'],
-        },
-      ];
-    case 'MX/MXN':
-      return [
-        {
-          variableName: 'bank.clabeNumber',
-          regex: '^\\d{18}$',
-          example: '032180000118359719',
-          rails: ['LOCAL', 'SWIFT'],
-        },
-      ];
-    case 'PH/PHP':
-      return [
-        {
-          variableName: 'bank.accountNumber',
-          regex: '^\\d{10,16}$',
-          example: '001234567890',
-          rails: ['LOCAL', 'SWIFT'],
-        },
-        { ...BIC, example: 'BOPIPHMM', rails: ['LOCAL', 'SWIFT'] },
-      ];
-    case 'JP/JPY':
-      return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{7}$', example: '1234567', rails: ['LOCAL'] },
-        // spec: Account rule 3 — from 2026-07-31 JPY splits bankCode into bankCode and branchCode.
-        ...(jul31
-          ? [
-              { variableName: 'bank.bankCode', regex: '^\\d{4}$', example: '0001', rails: ['LOCAL'] },
-              { variableName: 'bank.branchCode', regex: '^\\d{3}$', example: '001', rails: ['LOCAL'] },
-            ]
-          : [{ variableName: 'bank.bankCode', regex: '^\\d{7}$', example: '0001001', rails: ['LOCAL'] }]),
-      ];
-    case 'CA/CAD':
-      return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{7,12}$', example: '1234567', rails: ['LOCAL'] },
-        // spec: Account rule 3 — CAD splits transitNumber into bankCode and transitNumber (both usable now,
-        // the split form required from 2026-07-31). Every item listed is required, so before that date only
-        // transitNumber is listed, in either form: 8 digits (transit + institution, the old form) or 5 digits
-        // (the split form, with bank.bankCode beside it). docs/spec-gaps.md, Sandbox.
-        ...(isInForce('CAD_BANK_CODE_AND_TRANSIT', asOf)
-          ? [
-              { variableName: 'bank.transitNumber', regex: '^\\d{5}$', example: '00012', rails: ['LOCAL'] },
-              { variableName: 'bank.bankCode', regex: '^\\d{3}$', example: '004', rails: ['LOCAL'] },
-            ]
-          : [
-              {
-                variableName: 'bank.transitNumber',
-                regex: '^(\\d{5}|\\d{8})$',
-                example: '00012004',
-                rails: ['LOCAL'],
-              },
-            ]),
-      ];
-    case 'HK/HKD':
-      return [
-        {
-          variableName: 'bank.accountNumber',
-          regex: '^\\d{6,12}$',
-          example: '123456789',
-          rails: ['LOCAL', 'SWIFT'],
-        },
-        // spec: Account rule 3 — Hong Kong takes the bank's SWIFT code instead of a bank name choice.
-        jul31
-          ? { ...BIC, example: 'HSBCHKHH', rails: ['LOCAL', 'SWIFT'] }
-          : {
-              variableName: 'bank.name',
-              regex: '^.+$',
-              example: 'HSBC',
-              rails: ['LOCAL', 'SWIFT'],
-              enum: ['HSBC', 'Bank of China (Hong Kong)', 'Hang Seng Bank', 'Standard Chartered'],
-            },
-      ];
-    case 'AU/AUD':
-      return [
-        { variableName: 'bank.accountNumber', regex: '^\\d{6,10}$', example: '123456789', rails: ['LOCAL'] },
-        { variableName: 'bank.bsbNumber', regex: '^\\d{6}$', example: '062000', rails: ['LOCAL'] },
-      ];
-    default:
-      if (currency === 'EUR' && IBAN[country])
-        return [
-          { variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] },
-          { ...BIC, rails: ['SWIFT'] },
-          ...postal,
-        ];
-      return null;
-  }
+  const inForce: InForce = {
+    jul31: isInForce('JPY_BRANCH_CODE', asOf),
+    // spec: Account rule 3 — EUR and GBP external accounts require the holder's postal code from 2026-07-31.
+    postal: isInForce('EUR_GBP_POSTAL_CODE', asOf) ? [POSTAL] : [],
+    cadSplit: isInForce('CAD_BANK_CODE_AND_TRANSIT', asOf),
+  };
+  const items = BY_PAIR[`${country}/${currency}`];
+  if (items) return items(inForce);
+  if (currency === 'EUR' && IBAN[country])
+    return [
+      { variableName: 'bank.iban', ...IBAN[country], rails: ['LOCAL', 'SWIFT'] },
+      { ...BIC, rails: ['SWIFT'] },
+      ...inForce.postal,
+    ];
+  return null;
 }
 
 /** The items of GET /v1/accounts/requirements at asOf; null when the country/currency pair is not served. */

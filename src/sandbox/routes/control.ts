@@ -49,10 +49,21 @@ const DepositBodySchema = z.object({
 
 /** Simulation controls outside /v1 (docs/sandbox.md, "Control API"). */
 export function controlRouter(s: Services, openapi: () => unknown): Router {
-  const { core, customers, payments } = s;
+  const { core } = s;
   const r = new Router();
-  const ok = (body: unknown) => ({ status: 200, body });
+  addClockRoutes(r, core);
+  addEntityRoutes(r, s);
+  addWebhookRoutes(r, core);
+  addFaultRoutes(r, core);
+  r.get('/sandbox/fixtures', () => ok({ data: core.data.fixtures }));
+  r.get('/openapi.json', () => ok(openapi()));
+  return r;
+}
 
+const ok = (body: unknown) => ({ status: 200, body });
+
+/** Health, reset and the sandbox clock (set or advanced, forward only). */
+function addClockRoutes(r: Router, core: Services['core']): void {
   r.get('/sandbox/health', () =>
     ok({ status: 'ok', now: core.nowIso(), pendingJobs: core.scheduler.pending().length }),
   );
@@ -76,7 +87,11 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     }
     return ok({ now: core.nowIso(), previous: new Date(before).toISOString() });
   });
+}
 
+/** What the service's counterparties would do: fund, fail, hold or return a payment, review, deposit. */
+function addEntityRoutes(r: Router, s: Services): void {
+  const { core, customers, payments } = s;
   r.post('/sandbox/payments/:id/fund', ({ params, body }) =>
     ok(payments.present(payments.fund(params.id!, parse(FundBodySchema, body)), true)),
   );
@@ -105,7 +120,10 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     };
   });
   r.get('/sandbox/balances', () => ok({ data: core.data.balances }));
+}
 
+/** The webhooks sent, the recent events and the signing secret. */
+function addWebhookRoutes(r: Router, core: Services['core']): void {
   r.get('/sandbox/webhooks', ({ query }) => {
     const eventType = query.get('eventType');
     const state = query.get('state');
@@ -136,7 +154,10 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     core.webhookSecret = secret;
     return ok({ status: 'rotated' });
   });
+}
 
+/** Faults injected into the /v1 answers. */
+function addFaultRoutes(r: Router, core: Services['core']): void {
   r.post('/sandbox/faults', ({ body }) => ({
     status: 201,
     body: core.faults.add(parse(FaultSpecSchema, body)),
@@ -146,7 +167,4 @@ export function controlRouter(s: Services, openapi: () => unknown): Router {
     core.faults.clear();
     return ok({ data: [] });
   });
-  r.get('/sandbox/fixtures', () => ok({ data: core.data.fixtures }));
-  r.get('/openapi.json', () => ok(openapi()));
-  return r;
 }

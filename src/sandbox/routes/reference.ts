@@ -179,35 +179,44 @@ export function computeRate(core: SandboxCore, rates: RateBook, q: RateQuery): R
 }
 
 export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: RateBook): void {
-  // spec: Versioning 3, Aug 25 2025 — GET /payments/corridors, /accounts/requirements and /payments/rate added.
-  const requireAdded = (path: string) => {
-    if (!isInForce('NEW_ENDPOINTS_ADDED', core.now()))
-      throw new ApiError(404, 'NOT_FOUND', `No endpoint ${path} before 2025-08-25`);
-  };
-  // The payload is an optional filter object: left out is no filter, but the JSON value null (or any
-  // non-object) is not a payload the call can read (400, as every other POST with a body that is not an object).
-  const corridorFilter = (body: unknown) => {
-    if (body === null)
-      throw validationError([
-        { path: '', rule: 'NOT_AN_OBJECT', message: 'the payload must be a filter object, or left out' },
-      ]);
-    const parsed = CorridorFilterSchema.safeParse(body);
-    if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
-    const f = parsed.data ?? {};
-    return {
-      data: findCorridors({
-        sourceCurrencyCode: f.source?.currencyCode,
-        sourceRail: f.source?.rail,
-        destinationCurrencyCode: f.destination?.currencyCode,
-        destinationRail: f.destination?.rail,
-        destinationCountryCode: f.destination?.countryCode,
-      }),
-    };
-  };
+  registerCorridorRoutes(api, core, rates);
+  registerRateRoutes(api, core, rates);
+  registerRequirementsRoutes(api, core);
+}
 
+/** spec: Versioning 3, Aug 25 2025 — GET /payments/corridors, /accounts/requirements and /payments/rate added. */
+function requireAdded(core: SandboxCore, path: string): void {
+  if (!isInForce('NEW_ENDPOINTS_ADDED', core.now()))
+    throw new ApiError(404, 'NOT_FOUND', `No endpoint ${path} before 2025-08-25`);
+}
+
+/**
+ * The payload is an optional filter object: left out is no filter, but the JSON value null (or any non-object) is
+ * not a payload the call can read (400, as every other POST with a body that is not an object).
+ */
+function corridorFilter(body: unknown) {
+  if (body === null)
+    throw validationError([
+      { path: '', rule: 'NOT_AN_OBJECT', message: 'the payload must be a filter object, or left out' },
+    ]);
+  const parsed = CorridorFilterSchema.safeParse(body);
+  if (!parsed.success) throw validationError(zodIssuesToViolations(parsed.error));
+  const f = parsed.data ?? {};
+  return {
+    data: findCorridors({
+      sourceCurrencyCode: f.source?.currencyCode,
+      sourceRail: f.source?.rail,
+      destinationCurrencyCode: f.destination?.currencyCode,
+      destinationRail: f.destination?.rail,
+      destinationCountryCode: f.destination?.countryCode,
+    }),
+  };
+}
+
+function registerCorridorRoutes(api: Router, core: SandboxCore, rates: RateBook): void {
   // spec: Endpoints — GET /payments/corridors: object with data: array of corridor objects.
   api.get('/v1/payments/corridors', ({ query, path }) => {
-    requireAdded(path);
+    requireAdded(core, path);
     const data = findCorridors({
       sourceCurrencyCode: query.get('sourceCurrencyCode') ?? undefined,
       destinationCurrencyCode: query.get('destinationCurrencyCode') ?? undefined,
@@ -236,83 +245,93 @@ export function registerReferenceRoutes(api: Router, core: SandboxCore, rates: R
       roundMinor(amount * rates.midMarketRate(currency, 'USD', atMs), 'USD');
     return { status: 200, body: { data: legacyCorridors(toUsd) } };
   });
+}
 
+function registerRateRoutes(api: Router, core: SandboxCore, rates: RateBook): void {
   api.get('/v1/payments/rate', ({ query, path }) => {
-    requireAdded(path);
+    requireAdded(core, path);
     return { status: 200, body: computeRate(core, rates, readRateQuery(query)) };
   });
   // spec: Endpoints — legacy rate; appends the result of the new endpoint; ends 2025-09-30.
   api.get('/v1/payments/rate/service', ({ query }) => {
     if (isInForce('LEGACY_ENDPOINTS_ENDED', core.now()))
       throw endpointRemoved('GET /v1/payments/rate', '2025-09-30');
-    const sourceCurrencyCode = query.get('sourceCurrency') ?? query.get('sourceCurrencyCode') ?? '';
-    const destinationCurrencyCode =
-      query.get('destinationCurrency') ?? query.get('destinationCurrencyCode') ?? '';
-    const amount = Number(query.get('amount') ?? query.get('sourceAmount') ?? NaN);
-    if (!sourceCurrencyCode || !destinationCurrencyCode || !(amount > 0)) {
-      throw validationError([
-        {
-          path: 'query',
-          rule: 'SCHEMA',
-          message: 'give sourceCurrency, destinationCurrency and a positive amount',
-        },
-      ]);
-    }
-    const legacy: Record<string, Record<string, unknown>> = {
-      serviceFees: { description: 'service fees by rail' },
-      serviceRates: { description: 'deprecated' },
-      calculatedAmounts: {},
-    };
-    const sourceRail = findCorridors({ sourceCurrencyCode })[0]?.source.rails[0] ?? 'LOCAL';
-    let current: Rate | null = null;
-    for (const [key, rail] of [
-      ['LOCAL', 'LOCAL'],
-      ['WIRE', 'SWIFT'],
-      ['CRYPTO', 'POLYGON'],
-    ] as const) {
-      try {
-        const r = computeRate(core, rates, {
-          sourceCurrencyCode,
-          destinationCurrencyCode,
-          sourceRail,
-          destinationRail: rail,
-          sourceAmount: amount,
-          developerFeeFixed: 0,
-          developerFeeVariable: 0,
-        });
-        legacy.serviceFees![key] = r.serviceFee;
-        legacy.serviceRates![key] = r.serviceFee.variable;
-        const { sourceAmount, destinationAmount, totalFeeInSourceCurrency } = r.calculatedAmount;
-        legacy.calculatedAmounts![key] = { sourceAmount, destinationAmount, totalFeeInSourceCurrency };
-        current ??= r;
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-      }
-    }
-    if (!current)
-      throw validationError([
-        {
-          path: 'destinationCurrency',
-          rule: 'CORRIDOR_UNSUPPORTED',
-          message: 'no corridor for this currency pair',
-        },
-      ]);
-    return {
-      status: 200,
-      body: {
-        midMarketRate: current.midMarketRate,
-        invertedMidMarketRate: current.invertedMidMarketRate,
-        ...legacy,
-        developerFees: { description: 'developer fees', fixed: 0, variable: 0 },
-        quoteId: current.quoteId,
-        rate: current,
-      },
-    };
+    return { status: 200, body: legacyServiceRate(core, rates, query) };
   });
+}
 
+/** The legacy rate's body: the new endpoint's result per legacy rail (LOCAL, WIRE, CRYPTO), appended. */
+function legacyServiceRate(
+  core: SandboxCore,
+  rates: RateBook,
+  query: URLSearchParams,
+): Record<string, unknown> {
+  const sourceCurrencyCode = query.get('sourceCurrency') ?? query.get('sourceCurrencyCode') ?? '';
+  const destinationCurrencyCode =
+    query.get('destinationCurrency') ?? query.get('destinationCurrencyCode') ?? '';
+  const amount = Number(query.get('amount') ?? query.get('sourceAmount') ?? NaN);
+  if (!sourceCurrencyCode || !destinationCurrencyCode || !(amount > 0)) {
+    throw validationError([
+      {
+        path: 'query',
+        rule: 'SCHEMA',
+        message: 'give sourceCurrency, destinationCurrency and a positive amount',
+      },
+    ]);
+  }
+  const legacy: Record<string, Record<string, unknown>> = {
+    serviceFees: { description: 'service fees by rail' },
+    serviceRates: { description: 'deprecated' },
+    calculatedAmounts: {},
+  };
+  const sourceRail = findCorridors({ sourceCurrencyCode })[0]?.source.rails[0] ?? 'LOCAL';
+  let current: Rate | null = null;
+  for (const [key, rail] of [
+    ['LOCAL', 'LOCAL'],
+    ['WIRE', 'SWIFT'],
+    ['CRYPTO', 'POLYGON'],
+  ] as const) {
+    try {
+      const r = computeRate(core, rates, {
+        sourceCurrencyCode,
+        destinationCurrencyCode,
+        sourceRail,
+        destinationRail: rail,
+        sourceAmount: amount,
+        developerFeeFixed: 0,
+        developerFeeVariable: 0,
+      });
+      legacy.serviceFees![key] = r.serviceFee;
+      legacy.serviceRates![key] = r.serviceFee.variable;
+      const { sourceAmount, destinationAmount, totalFeeInSourceCurrency } = r.calculatedAmount;
+      legacy.calculatedAmounts![key] = { sourceAmount, destinationAmount, totalFeeInSourceCurrency };
+      current ??= r;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+  if (!current)
+    throw validationError([
+      {
+        path: 'destinationCurrency',
+        rule: 'CORRIDOR_UNSUPPORTED',
+        message: 'no corridor for this currency pair',
+      },
+    ]);
+  return {
+    midMarketRate: current.midMarketRate,
+    invertedMidMarketRate: current.invertedMidMarketRate,
+    ...legacy,
+    developerFees: { description: 'developer fees', fixed: 0, variable: 0 },
+    quoteId: current.quoteId,
+    rate: current,
+  };
+}
+
+function registerRequirementsRoutes(api: Router, core: SandboxCore): void {
   // spec: Endpoints — GET /accounts/requirements by bank country code and currency code.
   api.get('/v1/accounts/requirements', ({ query, path }) => {
-    requireAdded(path);
+    requireAdded(core, path);
     const { country, currency } = requirementsQuery(query);
     const items = accountRequirements(country, currency, core.now());
     if (!items)
