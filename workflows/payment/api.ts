@@ -1,7 +1,6 @@
 // The payment workflow's API (ARCHITECTURE: Workflows): its type name, ID, signals, queries, updates,
-// input/output types and the typed helpers callers use. Pure: importable from workflow code and from clients
-// alike (no @temporalio/client by value; helpers take a client typed with `import type`).
-import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
+// input/output types. Pure definitions: importable from workflow code and from clients alike. The calls a backend
+// makes with them (getPaymentState, cancelPayment …) are src/client's.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../../src/contract';
 import type { PaymentPhase, TimelineEntry } from '../types';
@@ -164,35 +163,6 @@ export const PAYMENT_FAILURE_TYPES = {
   /** `awaitCreatedForRequest` with another request's fingerprint: the key is taken (the client's IdempotencyKeyReusedError) */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
 } as const;
-
-/**
- * The part of a Temporal `Client` the helpers use, typed structurally: workflow code may not import
- * @temporalio/client, even as types (eslint.config.mjs). A `Client` of @temporalio/client fits it.
- */
-export interface PaymentClient {
-  workflow: {
-    getHandle(workflowId: string): {
-      query<R>(def: QueryDefinition<R, []>): Promise<R>;
-      executeUpdate<R, A extends unknown[]>(def: UpdateDefinition<R, A>, options: { args: A }): Promise<R>;
-    };
-  };
-}
-
-/** The payment's state now (the `state` query). */
-export function queryPaymentState(client: PaymentClient, paymentKey: string): Promise<PaymentState> {
-  return client.workflow.getHandle(paymentWorkflowId(paymentKey)).query(paymentStateQuery);
-}
-
-/** Asks to cancel the payment (the `cancel` update): its state once accepted; CANCEL_REFUSED once funds are in. */
-export function cancelPaymentOf(
-  client: PaymentClient,
-  paymentKey: string,
-  reason?: string,
-): Promise<PaymentState> {
-  return client.workflow
-    .getHandle(paymentWorkflowId(paymentKey))
-    .executeUpdate(cancelUpdate, { args: [reason === undefined ? {} : { reason }] });
-}
 
 // A key freed by a refusal before anything was created starts another run of `payment:<key>` (src/client/freed-key.ts):
 // its number travels in the memo, and its creates use their own idempotency keys.
