@@ -57,6 +57,7 @@ export {
   type StoreDecision,
   type ReceivedEventInfo,
   type ReceiverAnswer,
+  type ReceiverOutcome,
 } from './event-receiver';
 export {
   verifyXborderEvent,
@@ -74,6 +75,8 @@ export {
   IndicativeQuoteError,
   type IndicativeQuote,
   type IndicativeQuoteOptions,
+  type QuoteAmount,
 } from './indicative-quote';
+export type { RatePair } from '../../workflows/rate-board/api';
 export { findStuckPayments, type StuckPayment, type StuckKind, type StuckQueryOptions } from './stuck';
 export { ensureSchedules, type EnsuredSchedule, type QuoteRefreshConfigInput } from './schedules';

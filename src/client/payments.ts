@@ -63,6 +63,7 @@ export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput
 
 export { TRANSFER_WORKFLOW_TYPE };
 
+/** startPayment's and startTransfer's options: the task queue, the retry window, memo fields. */
 export interface StartOptions {
   taskQueue: string;
   /**
@@ -74,6 +75,7 @@ export interface StartOptions {
   memo?: Record<string, unknown>;
 }
 
+/** startPayment's answer: the workflow ID, what was created (or refused), and the outcome to await. */
 export interface StartedPayment {
   workflowId: string;
   created: PaymentCreated;
@@ -397,13 +399,14 @@ function isTransientStartError(error: unknown): boolean {
 /**
  * Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). A second call with
  * the same transferKey and the same input attaches to the running transfer; with another input it is refused
- * with IdempotencyKeyReusedError. Once it has closed, a new start is refused.
+ * with IdempotencyKeyReusedError. Once it has closed, a new start is refused. The handle is typed by the transfer's
+ * input and result, not by the workflow function: a backend's declarations never reach workflow code.
  */
 export async function startTransfer(
   client: Client,
   input: TransferInput,
   options: StartOptions,
-): Promise<WorkflowHandleWithFirstExecutionRunId<typeof transfer>> {
+): Promise<WorkflowHandleWithFirstExecutionRunId<(input: TransferInput) => Promise<TransferResult>>> {
   const parsed = TransferInputSchema.parse(input);
   // these keys become workflow IDs, which are never encrypted
   refusePersonalDataInKey('transferKey', parsed.transferKey);

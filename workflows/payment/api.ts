@@ -29,6 +29,7 @@ export type PaymentAlertKind =
   | 'CREATE_OUTCOME_UNKNOWN'
   | 'UNKNOWN_STATUS'
   | 'STILL_MOVING';
+/** One alert of a payment (PaymentAlertKind says which), on its state and its outcome. */
 export interface PaymentAlert {
   kind: PaymentAlertKind;
   providerPaymentId: string | null;
@@ -36,6 +37,10 @@ export interface PaymentAlert {
   at: string;
 }
 
+/**
+ * How a payment ended: the payment workflow's result (awaitPaymentOutcome, StartedPayment.result(), the Nexus
+ * paymentOutcome operation), with the provider payment as last read.
+ */
 export type PaymentOutcome = (
   | { outcome: 'COMPLETED'; payment: Payment }
   | { outcome: 'FAILED'; code: string | null; payment: Payment }
@@ -80,6 +85,7 @@ export type PaymentCreated =
    */
   | { outcome: 'NEEDS_ATTENTION'; reason: string };
 
+/** The payment now: its phase, provider payment, quote, cancel, alerts, outcome and timeline (the `state` query). */
 export interface PaymentState {
   workflowId: string;
   phase: PaymentPhase;
