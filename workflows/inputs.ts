@@ -39,6 +39,7 @@ export const PaymentInputSchema = z.object({
    */
   events: PaymentEventsOptionsSchema.optional(),
 });
+/** The payment workflow's input: the paymentKey, the POST /payments body, optional limits, options and events. */
 export type PaymentInput = z.input<typeof PaymentInputSchema>;
 /** startPayment's input (the client's and the Nexus operation's): PaymentInput with the request typed as the contract's. */
 export type StartPaymentInput = Omit<PaymentInput, 'request'> & { request: PaymentRequest };
@@ -159,6 +160,7 @@ export const TransferInputSchema = z.object({
    */
   events: PaymentEventsOptionsSchema.optional(),
 });
+/** startTransfer's input: the transfer's key, its customer, its account and its payment. */
 export type TransferInput = z.input<typeof TransferInputSchema>;
 
 export const ReconcilePaymentsInputSchema = z.object({

@@ -27,8 +27,10 @@ export const PAYMENT_PHASES = [
   'NEEDS_ATTENTION',
   'CANCELLING',
 ] as const;
+/** Where the payment workflow is (PAYMENT_PHASES); also the PaymentPhase search attribute. */
 export type PaymentPhase = (typeof PAYMENT_PHASES)[number];
 
+/** One step of a payment's history as the workflow records it (PaymentState.timeline). */
 export interface TimelineEntry {
   at: string;
   kind: string;

@@ -4,6 +4,7 @@ import type { DataConverter } from '@temporalio/common';
 import { connectionOptionsOf, type TemporalConnectionConfig } from './connection-config';
 import { currentTracing } from '../telemetry/tracing';
 
+/** connectClient's options: tracing and the connect timeout. */
 export interface ConnectClientOptions {
   /**
    * Traces: start, signal, update and query calls get a span whose context travels to the workflow

@@ -51,6 +51,7 @@ export const GRPC_META_ENV_PREFIX = 'TEMPORAL_GRPC_META_';
 export const DEFAULT_TEMPORAL_ADDRESS = '127.0.0.1:7233';
 export const DEFAULT_TEMPORAL_NAMESPACE = 'default';
 
+/** Where and how to reach Temporal (temporalConfigFromEnv's answer, connectClient's input); holds secrets: never log it. */
 export interface TemporalConnectionConfig {
   address: string;
   namespace: string;

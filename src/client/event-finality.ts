@@ -14,6 +14,7 @@ import type { XborderEventType, XborderTransferEventType } from '../contract/out
  */
 export type EventFinality = 'final' | 'not-final' | 'expired' | 'after-final';
 
+/** The finality of every event type this version sends (docs/outbound-events.md). */
 export const EVENT_FINALITY: Readonly<Record<XborderEventType | XborderTransferEventType, EventFinality>> = {
   'payment.created': 'not-final',
   'payment.quote_expired': 'not-final',

@@ -76,6 +76,7 @@ export interface ReceivedEventInfo {
   kind: 'payment' | 'transfer';
 }
 
+/** createEventReceiver's options: the signing secrets, your store of processed events and your handler. */
 export interface EventReceiverOptions {
   /** the endpoint's signing secret, or both during a rotation */
   secrets: string | readonly string[];
@@ -90,8 +91,10 @@ export interface EventReceiverOptions {
   maxBodyBytes?: number;
 }
 
+/** What the receiver did with one delivery (ReceiverAnswer.outcome). */
 export type ReceiverOutcome = 'processed' | 'duplicate' | 'stale' | 'refused' | 'failed';
 
+/** The receiver's answer to one delivery: the HTTP status to reply with, and why. */
 export interface ReceiverAnswer {
   /** 204 processed, duplicate or stale (acknowledged: never sent again); 400 refused; 500 failed (retried) */
   status: 204 | 400 | 413 | 500;
@@ -101,6 +104,7 @@ export interface ReceiverAnswer {
   event?: XborderOutboundEvent;
 }
 
+/** A mounted receiver: `handle` for any framework (headers and the raw body), `nodeListener` for Node's http. */
 export interface EventReceiver {
   handle(headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<ReceiverAnswer>;
   nodeListener(req: IncomingMessage, res: ServerResponse): void;
@@ -113,6 +117,10 @@ export function eventStream(event: XborderOutboundEvent): string {
   return event.id.endsWith(suffix) ? `${key}#${event.id.slice(0, -suffix.length)}` : `${key}#late`;
 }
 
+/**
+ * The receiving end of outbound events (docs/outbound-events.md, "Receiving"): verifies each delivery
+ * (verifyXborderEvent), dedupes and orders it through the store, then hands it to `onEvent` once.
+ */
 export function createEventReceiver(options: EventReceiverOptions): EventReceiver {
   const handle = async (headers: WebhookHeaders, rawBody: string | Uint8Array): Promise<ReceiverAnswer> => {
     let event: XborderOutboundEvent;

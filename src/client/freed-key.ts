@@ -7,6 +7,7 @@
 // timed out: it may have stopped mid-create).
 import type { Client } from '@temporalio/client';
 import { KEY_RUN_MEMO, PAYMENT_FAILURE_TYPES, type PaymentOutcome } from '../../workflows/payment/api';
+import { paymentHandle } from './handles';
 
 export { KEY_RUN_MEMO, runScopedIdempotencyKey } from '../../workflows/payment/api';
 
@@ -27,10 +28,10 @@ export function refusedBeforeCreate(outcome: PaymentOutcome | null | undefined):
  * client's data converter; no worker needed).
  */
 export async function freedKeyNextRun(client: Client, workflowId: string): Promise<number | null> {
-  const handle = client.workflow.getHandle(workflowId);
+  const handle = paymentHandle(client, workflowId);
   const description = await handle.describe();
   if (description.status.name !== 'COMPLETED') return null;
-  const outcome = (await handle.result()) as PaymentOutcome;
+  const outcome = await handle.result();
   if (!refusedBeforeCreate(outcome)) return null;
   const run = description.memo?.[KEY_RUN_MEMO];
   return (typeof run === 'number' && run >= 2 ? run : 1) + 1;

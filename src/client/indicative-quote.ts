@@ -34,6 +34,7 @@ const BoardSnapshotSchema = z.object({
 
 export type IndicativeQuoteErrorType = 'RATE_MISSING' | 'RATE_STALE' | 'RATE_BOARD_UNAVAILABLE';
 
+/** getIndicativeQuote's refusal: `type` RATE_MISSING, RATE_STALE or RATE_BOARD_UNAVAILABLE; retryable (the next refresh may bring the rate). */
 export class IndicativeQuoteError extends Error {
   readonly retryable: boolean;
   constructor(
@@ -48,8 +49,10 @@ export class IndicativeQuoteError extends Error {
   }
 }
 
+/** The amount to quote: a source amount (a number or `{ sourceAmount }`) or `{ destinationAmount }`. */
 export type QuoteAmount = number | { sourceAmount: number } | { destinationAmount: number };
 
+/** getIndicativeQuote's options: the oldest rate accepted, the clock, the board's workflow ID. */
 export interface IndicativeQuoteOptions {
   /** refuse a rate older than this (ms) */
   maxAgeMs: number;
@@ -58,6 +61,7 @@ export interface IndicativeQuoteOptions {
   boardWorkflowId?: string;
 }
 
+/** An indicative quote from the rate board and the contract's fee math: not binding (docs/quote-refresh-and-telemetry.md). */
 export interface IndicativeQuote {
   pair: RatePair;
   sourceAmount: number;
@@ -92,6 +96,10 @@ export async function readRateBoard(
   }
 }
 
+/**
+ * What `amount` of a pair would come to now, from the rate board the quote-refresh Schedule fills: no call to the
+ * provider. IndicativeQuoteError when the rate is missing, older than `maxAgeMs`, or no board runs.
+ */
 export async function getIndicativeQuote(
   client: Client,
   pairInput: RatePair,

@@ -19,6 +19,7 @@ import {
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
   type Client,
+  type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
 import {
   providerPaymentSnapshotQuery,
@@ -52,6 +53,9 @@ import { assertSameRequest } from './same-request';
 import { freedKeyNextRun, KEY_RUN_MEMO } from './freed-key';
 import { noteOnClientSpan, withClientSpan } from './tracing';
 import { fairnessPriority, paymentCustomerKey, transferCustomerKey } from './fairness';
+import { paymentHandle, transferHandle } from './handles';
+import type { payment } from '../../workflows/payment/workflow';
+import type { transfer } from '../../workflows/transfer/workflow';
 
 import { IdempotencyKeyReusedError } from './same-request';
 export { IdempotencyKeyReusedError };
@@ -59,6 +63,7 @@ export { PaymentRequestInvalidError, type PaymentRequest, type StartPaymentInput
 
 export { TRANSFER_WORKFLOW_TYPE };
 
+/** startPayment's and startTransfer's options: the task queue, the retry window, memo fields. */
 export interface StartOptions {
   taskQueue: string;
   /**
@@ -70,6 +75,7 @@ export interface StartOptions {
   memo?: Record<string, unknown>;
 }
 
+/** startPayment's answer: the workflow ID, what was created (or refused), and the outcome to await. */
 export interface StartedPayment {
   workflowId: string;
   created: PaymentCreated;
@@ -169,7 +175,7 @@ async function startPaymentTraced(
         if (!existed) await sameRequestOrThrow();
       }
       const handle = await startWorkflowOperation.workflowHandle();
-      return { workflowId, created, result: () => handle.result() as Promise<PaymentOutcome> };
+      return { workflowId, created, result: () => handle.result() };
     } catch (thrown) {
       let error = thrown;
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
@@ -180,13 +186,13 @@ async function startPaymentTraced(
           // refused before anything was created: the key is free, for this request or a corrected one
           if (freedRun === null && (freedRun = await freedRunOrBound(client, workflowId)) !== null) continue;
           await sameRequestOrThrow(); // a closed workflow holds the key: another request is told so
-          const handle = client.workflow.getHandle(workflowId);
+          const handle = paymentHandle(client, workflowId);
           const answer = await handle.query(createdAnswerQuery);
           if (answer)
             return {
               workflowId,
               created: await endedAnswer(answer, handle),
-              result: () => handle.result() as Promise<PaymentOutcome>,
+              result: () => handle.result(),
             };
         } catch (readError) {
           if (readError instanceof IdempotencyKeyReusedError) throw readError;
@@ -234,7 +240,7 @@ function paymentStartOperation(
   options: StartOptions,
   freedRun: number | null,
 ) {
-  return new WithStartWorkflowOperation(PAYMENT_WORKFLOW_TYPE, {
+  return new WithStartWorkflowOperation<typeof payment>(PAYMENT_WORKFLOW_TYPE, {
     workflowId,
     taskQueue: options.taskQueue,
     args: [parsed],
@@ -366,10 +372,10 @@ function maybeStartedGrpcCode(error: unknown): boolean {
  */
 async function endedAnswer(
   answer: PaymentCreated,
-  handle: { result(): Promise<unknown> },
+  handle: { result(): Promise<PaymentOutcome> },
 ): Promise<PaymentCreated> {
   if (answer.outcome !== 'CREATED') return answer;
-  const outcome = (await handle.result().catch(() => null)) as PaymentOutcome | null;
+  const outcome = await handle.result().catch(() => null);
   return { ...answer, fundingInstructions: null, endedWith: outcome?.outcome ?? null };
 }
 
@@ -406,9 +412,14 @@ function isTransientStartError(error: unknown): boolean {
 /**
  * Starts the whole chain for a first-time sender: onboard → register → pay (child workflows). A second call with
  * the same transferKey and the same input attaches to the running transfer; with another input it is refused
- * with IdempotencyKeyReusedError. Once it has closed, a new start is refused.
+ * with IdempotencyKeyReusedError. Once it has closed, a new start is refused. The handle is typed by the transfer's
+ * input and result, not by the workflow function: a backend's declarations never reach workflow code.
  */
-export async function startTransfer(client: Client, input: TransferInput, options: StartOptions) {
+export async function startTransfer(
+  client: Client,
+  input: TransferInput,
+  options: StartOptions,
+): Promise<WorkflowHandleWithFirstExecutionRunId<(input: TransferInput) => Promise<TransferResult>>> {
   const parsed = TransferInputSchema.parse(input);
   // these keys become workflow IDs, which are never encrypted
   refusePersonalDataInKey('transferKey', parsed.transferKey);
@@ -424,7 +435,7 @@ export async function startTransfer(client: Client, input: TransferInput, option
     parsed,
   );
   try {
-    const handle = await client.workflow.start(TRANSFER_WORKFLOW_TYPE, {
+    const handle = await client.workflow.start<typeof transfer>(TRANSFER_WORKFLOW_TYPE, {
       workflowId,
       taskQueue: options.taskQueue,
       args: [parsed],
@@ -445,9 +456,12 @@ export async function startTransfer(client: Client, input: TransferInput, option
     await assertSameRequest(client, TransferInputSchema, parsed.transferKey, workflowId, parsed);
     const { runId, raw } = await client.workflow.getHandle(workflowId).describe();
     const firstExecutionRunId = raw.workflowExecutionInfo?.firstRunId || runId;
-    return Object.assign(client.workflow.getHandle(workflowId, undefined, { firstExecutionRunId }), {
-      firstExecutionRunId,
-    });
+    return Object.assign(
+      client.workflow.getHandle<typeof transfer>(workflowId, undefined, { firstExecutionRunId }),
+      {
+        firstExecutionRunId,
+      },
+    );
   }
 }
 
@@ -518,7 +532,7 @@ export class PaymentAlreadyFinishedError extends Error {
  * (with the outcome) when the payment has ended; WorkflowNotFoundError only when there is no such payment.
  */
 export async function cancelPayment(client: Client, keyOrId: string, reason?: string): Promise<PaymentState> {
-  const handle = client.workflow.getHandle(toPaymentWorkflowId(keyOrId));
+  const handle = paymentHandle(client, toPaymentWorkflowId(keyOrId));
   try {
     return await handle.executeUpdate(cancelUpdate, { args: [reason ? { reason } : {}] });
   } catch (error) {
@@ -528,7 +542,7 @@ export async function cancelPayment(client: Client, keyOrId: string, reason?: st
     if (!description || description.status.name === 'RUNNING') throw error;
     const outcome =
       description.status.name === 'COMPLETED'
-        ? (((await handle.result().catch(() => null)) as PaymentOutcome | null)?.outcome ?? null)
+        ? ((await handle.result().catch(() => null))?.outcome ?? null)
         : null;
     throw new PaymentAlreadyFinishedError(handle.workflowId, outcome);
   }
@@ -545,13 +559,13 @@ function isGrpcNotFound(error: unknown): boolean {
  * WorkflowNotFoundError when no payment has that key.
  */
 export async function awaitPaymentOutcome(client: Client, keyOrId: string): Promise<PaymentOutcome> {
-  return (await client.workflow.getHandle(toPaymentWorkflowId(keyOrId)).result()) as PaymentOutcome;
+  return paymentHandle(client, toPaymentWorkflowId(keyOrId)).result();
 }
 
 /** The transfer's result by its key alone (as awaitPaymentOutcome). */
 export async function awaitTransferOutcome(client: Client, keyOrId: string): Promise<TransferResult> {
   const workflowId = keyOrId.startsWith('transfer:') ? keyOrId : transferWorkflowId(keyOrId);
-  return (await client.workflow.getHandle(workflowId).result()) as TransferResult;
+  return transferHandle(client, workflowId).result();
 }
 
 /**

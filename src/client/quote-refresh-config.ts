@@ -54,6 +54,8 @@ export const QuoteRefreshConfigSchema = z.object({
   /** the board the refresh feeds; default `rate-board` (tests give their own) */
   boardWorkflowId: z.string().min(1).optional(),
 });
+/** ensureSchedules' configuration: the task queue (required), the pairs to keep fresh, the interval …
+ * (defaults for the rest). */
 export type QuoteRefreshConfigInput = z.input<typeof QuoteRefreshConfigSchema>;
 export type QuoteRefreshConfig = z.output<typeof QuoteRefreshConfigSchema>;
 

@@ -20,6 +20,7 @@ import {
 
 export * from './quote-refresh-config';
 
+/** What ensureSchedules did: the quote-refresh Schedule's ID, whether it was created, and its handle. */
 export interface EnsuredSchedule {
   scheduleId: string;
   /** false when the Schedule existed and was updated to `config` */

@@ -14,6 +14,7 @@ import { PAYMENT_WORKFLOW_TYPE } from '../../workflows/payment/api';
 import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../../workflows/payment-events/api';
 import { PINNED_RUNNING_PAYMENTS, waitingForItsBuild } from './stuck-on-build';
 
+/** Why a payment is stuck, most serious first (docs/spec-gaps.md, "What is stuck"). */
 export type StuckKind =
   | 'NEEDS_ATTENTION'
   | 'WEBHOOK_NOT_CONFIRMED'
@@ -26,6 +27,7 @@ export type StuckKind =
   | 'EVENTS_UNDELIVERED'
   | 'WAITING_FOR_ITS_BUILD';
 
+/** findStuckPayments' limits: when a payment in progress or quoting counts as stuck, and the deployment to check. */
 export interface StuckQueryOptions {
   now?: Date;
   /** A payment IN_PROGRESS (PENDING, PROCESSING, SENT) whose workflow started longer ago than this is stuck. Default 24 h. */
@@ -89,6 +91,7 @@ export function stuckQueries(options: StuckQueryOptions = {}): Record<StuckKind,
   };
 }
 
+/** A stuck payment: its kind, workflow, age and what its search attributes say. */
 export interface StuckPayment {
   kind: StuckKind;
   workflowId: string;
@@ -101,6 +104,7 @@ export interface StuckPayment {
   customerId: string | undefined;
 }
 
+/** The payments stuck now, of every kind (StuckKind), each listed once: under the first kind it matches, most serious first. */
 export async function findStuckPayments(
   client: Client,
   options: StuckQueryOptions = {},

@@ -50,6 +50,7 @@ export const AccountHolderSchema = z.looseObject({
 });
 export type AccountHolder = z.infer<typeof AccountHolderSchema>;
 
+/** The POST /accounts body (spec: Account); validateAccount checks the dated rules besides. */
 export const CreateAccountRequestSchema = z.looseObject({
   type: z.enum(ACCOUNT_TYPES),
   customerId: z.string().min(1).optional(),
@@ -67,12 +68,15 @@ export const CreateAccountRequestSchema = z.looseObject({
   /** Deprecated (removal date postponed); kept as an opaque object. */
   liquidationInformation: AnyObject.optional(),
 });
+/** The POST /accounts body (CreateAccountRequestSchema). */
 export type CreateAccountRequest = z.infer<typeof CreateAccountRequestSchema>;
 
+/** An account as the service answers it: the request's fields plus `id` and `createdAt` (spec: Account). */
 export const AccountSchema = CreateAccountRequestSchema.extend({
   id: z.string().min(1),
   createdAt: Timestamp,
 });
+/** An account as the service answers it (AccountSchema). */
 export type Account = z.infer<typeof AccountSchema>;
 
 /**

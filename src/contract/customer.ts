@@ -89,10 +89,12 @@ export const BusinessCustomerRequestSchema = z.looseObject({
   ...common,
 });
 
+/** The POST /customers body, INDIVIDUAL or BUSINESS by `type` (spec: Customer); validateCustomer checks the dated rules besides. */
 export const CreateCustomerRequestSchema = z.discriminatedUnion('type', [
   IndividualCustomerRequestSchema,
   BusinessCustomerRequestSchema,
 ]);
+/** The POST /customers body (CreateCustomerRequestSchema). */
 export type CreateCustomerRequest = z.infer<typeof CreateCustomerRequestSchema>;
 export type IndividualCustomerRequest = z.infer<typeof IndividualCustomerRequestSchema>;
 export type BusinessCustomerRequest = z.infer<typeof BusinessCustomerRequestSchema>;
@@ -105,8 +107,10 @@ const responseFields = {
 };
 export const IndividualCustomerSchema = IndividualCustomerRequestSchema.extend(responseFields);
 export const BusinessCustomerSchema = BusinessCustomerRequestSchema.extend(responseFields);
+/** A customer as the service answers it: the request's fields plus `id`, `status` and `createdAt`. */
 export const CustomerSchema = z.discriminatedUnion('type', [
   IndividualCustomerSchema,
   BusinessCustomerSchema,
 ]);
+/** A customer as the service answers it (CustomerSchema). */
 export type Customer = z.infer<typeof CustomerSchema>;

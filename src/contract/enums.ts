@@ -14,7 +14,9 @@ export const FIAT_RAILS = [
   'IMPS',
   'IMPS_WITH_FIRC',
 ] as const;
+/** The rails accepted from 2026-07-31: fiat rails, then blockchain rails. */
 export const RAILS = [...FIAT_RAILS, ...BLOCKCHAIN_RAILS] as const;
+/** One of RAILS. */
 export type Rail = (typeof RAILS)[number];
 export type BlockchainRail = (typeof BLOCKCHAIN_RAILS)[number];
 
@@ -32,8 +34,10 @@ export function isBlockchainRail(value: unknown): value is BlockchainRail {
 }
 
 // spec: Rail values — "Currency codes seen".
+/** The stablecoins the spec names (USDC, USDT, EURC). */
 export const STABLECOINS = ['USDC', 'USDT', 'EURC'] as const;
 // The spec names USD … PHP "and others"; the tail (MXN …) is our choice of common corridors.
+/** The fiat currencies the contract knows. */
 export const FIAT_CURRENCIES = [
   'USD',
   'EUR',
@@ -56,6 +60,7 @@ export const FIAT_CURRENCIES = [
   'KES',
   'ZAR',
 ] as const;
+/** One of STABLECOINS. */
 export type Stablecoin = (typeof STABLECOINS)[number];
 export function isStablecoin(code: string): code is Stablecoin {
   return (STABLECOINS as readonly string[]).includes(code);
@@ -80,6 +85,7 @@ export const PAYMENT_TYPES = ['INTERNAL', 'PAYIN', 'PAYOUT', 'EXTERNAL'] as cons
 export type PaymentType = (typeof PAYMENT_TYPES)[number];
 
 // spec: States and transitions. FAILED and REFUNDED are our gap decision (docs/spec-gaps.md).
+/** A provider payment's statuses (spec: States and transitions; FAILED and REFUNDED: docs/spec-gaps.md). */
 export const PAYMENT_STATUSES = [
   'AWAITING_FUNDS',
   'PENDING',
@@ -90,7 +96,9 @@ export const PAYMENT_STATUSES = [
   'FAILED',
   'REFUNDED',
 ] as const;
+/** One of PAYMENT_STATUSES. */
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** The statuses a provider payment ends in. */
 export const TERMINAL_STATUSES: readonly PaymentStatus[] = ['COMPLETED', 'FAILED', 'REFUNDED'];
 
 // Forward order used to ignore a status that goes backwards (events may arrive out of order).
@@ -111,11 +119,13 @@ const STATUS_RANK: Record<PaymentStatus, number> = {
 export function statusRank(status: PaymentStatus): number {
   return STATUS_RANK[status];
 }
+/** True for COMPLETED, FAILED and REFUNDED (TERMINAL_STATUSES). */
 export function isTerminalStatus(status: PaymentStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
 }
 
 // spec: Errors 3 (in use from 2026-03-15).
+/** The failure and refund codes of payments (spec: Errors 3, in use from 2026-03-15). */
 export const FAILURE_CODES = [
   'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED',
   'INVALID_EXTERNAL_ACCOUNT_NUMBER',
@@ -126,9 +136,11 @@ export const FAILURE_CODES = [
   'RFI_NOT_ANSWERED_IN_TIME',
   'EXTERNAL_ACCOUNT_DEPOSIT_LIMIT_EXCEEDED',
 ] as const;
+/** One of FAILURE_CODES. */
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 // spec: Payment reason values — accepted from 2026-07-31.
+/** The payment reasons accepted from 2026-07-31 (spec: Payment reason values). */
 export const PAYMENT_REASONS = [
   'CHARITABLE_CONTRIBUTIONS',
   'EDUCATION_FEES',
@@ -148,6 +160,7 @@ export const PAYMENT_REASONS = [
   'TRAVEL',
   'UTILITY_BILLS',
 ] as const;
+/** One of PAYMENT_REASONS. */
 export type PaymentReason = (typeof PAYMENT_REASONS)[number];
 // spec: Payment reason values — removed by the 2026-07-31 change.
 export const REMOVED_PAYMENT_REASONS = [

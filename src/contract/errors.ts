@@ -28,6 +28,7 @@ export const ViolationSchema = z.looseObject({
   rule: z.string(),
   message: z.string(),
 });
+/** One broken rule: `path` of the field, `rule` id, `message` saying what to do. */
 export type Violation = z.infer<typeof ViolationSchema>;
 
 export const ErrorBodySchema = z.looseObject({

@@ -26,6 +26,7 @@ export const XBORDER_EVENT_TYPES = [
   'payment.cancelled',
   'payment.moved_after_outcome',
 ] as const;
+/** One of XBORDER_EVENT_TYPES. */
 export type XborderEventType = (typeof XBORDER_EVENT_TYPES)[number];
 
 const Amount = z.object({ amount: z.number(), currencyCode: z.string() });
@@ -57,6 +58,7 @@ export const XborderEventDataSchema = z.object({
   requotes: z.number().int().nonnegative(),
 });
 
+/** A payment's outbound event, version XBORDER_EVENT_VERSION (docs/outbound-events.md). */
 export const XborderEventSchema = z.object({
   /** stable per change: the same on every delivery of it (also the `webhook-id` header) — dedupe on it */
   id: z.string().min(1),
@@ -70,6 +72,7 @@ export const XborderEventSchema = z.object({
   paymentKey: z.string().min(1),
   data: XborderEventDataSchema,
 });
+/** A payment's outbound event (XborderEventSchema): `paymentKey`, `type`, `sequence`, `data`. */
 export type XborderEvent = z.infer<typeof XborderEventSchema>;
 export type XborderEventData = z.infer<typeof XborderEventDataSchema>;
 
@@ -78,6 +81,7 @@ export type XborderEventData = z.infer<typeof XborderEventDataSchema>;
  * payment sends its `payment.*` events besides (keyed by the paymentKey named in `transfer.payment_started`).
  */
 export const XBORDER_TRANSFER_EVENT_VERSION = 1;
+/** The types of a transfer's own events (version XBORDER_TRANSFER_EVENT_VERSION). */
 export const XBORDER_TRANSFER_EVENT_TYPES = [
   'transfer.customer_approved',
   'transfer.customer_not_approved',
@@ -89,6 +93,7 @@ export const XBORDER_TRANSFER_EVENT_TYPES = [
   'transfer.not_completed',
   'transfer.cancelled',
 ] as const;
+/** One of XBORDER_TRANSFER_EVENT_TYPES. */
 export type XborderTransferEventType = (typeof XBORDER_TRANSFER_EVENT_TYPES)[number];
 
 export const XborderTransferEventDataSchema = z.object({
@@ -111,6 +116,7 @@ export const XborderTransferEventDataSchema = z.object({
   cancelRequested: z.boolean(),
 });
 
+/** A transfer's outbound event, version XBORDER_TRANSFER_EVENT_VERSION (docs/outbound-events.md, "Transfers"). */
 export const XborderTransferEventSchema = z.object({
   /** stable per change, as a payment event's */
   id: z.string().min(1),
@@ -123,13 +129,16 @@ export const XborderTransferEventSchema = z.object({
   transferKey: z.string().min(1),
   data: XborderTransferEventDataSchema,
 });
+/** A transfer's outbound event (XborderTransferEventSchema): `transferKey`, `type`, `sequence`, `data`. */
 export type XborderTransferEvent = z.infer<typeof XborderTransferEventSchema>;
 export type XborderTransferEventData = z.infer<typeof XborderTransferEventDataSchema>;
 
 /** Anything xborder POSTs to an endpoint: a payment's event or a transfer's (tell them apart with isTransferEvent). */
 export const XborderOutboundEventSchema = z.union([XborderEventSchema, XborderTransferEventSchema]);
+/** Anything xborder POSTs to an endpoint: a payment's event or a transfer's. */
 export type XborderOutboundEvent = XborderEvent | XborderTransferEvent;
 
+/** True for a transfer's event (it has `transferKey`), false for a payment's (`paymentKey`). */
 export function isTransferEvent(event: XborderOutboundEvent): event is XborderTransferEvent {
   return 'transferKey' in event;
 }

@@ -44,6 +44,7 @@ export const FundingInstructionsSchema = z.looseObject({
   currencyCode: CurrencyCode,
 });
 
+/** A payment as the service answers it, current shape (spec: Payment). */
 export const PaymentSchema = z.looseObject({
   id: z.string().min(1),
   lifecycle: PaymentLifecycleSchema,
@@ -82,6 +83,7 @@ export const PaymentSchema = z.looseObject({
   destination: PaymentDestinationSchema,
   fundingInstructions: FundingInstructionsSchema,
 });
+/** A payment as the service answers it (PaymentSchema): what PaymentOutcome and PaymentState carry. */
 export type Payment = z.infer<typeof PaymentSchema>;
 
 // Zod-free (workflows import them from there: docs/performance.md).
@@ -199,6 +201,7 @@ export type LegacyPayment = z.infer<typeof LegacyPaymentSchema>;
 
 // spec: Endpoints, POST /payments body. Required fields are our gap decision (docs/spec-gaps.md).
 // Rail values are plain strings here: which rails are accepted depends on the date (validate-payment.ts).
+/** The POST /payments body (spec: Endpoints); validatePaymentRequest checks the dated rules besides. */
 export const CreatePaymentRequestSchema = z.looseObject({
   source: z.looseObject({
     currencyCode: CurrencyCode,
@@ -218,4 +221,5 @@ export const CreatePaymentRequestSchema = z.looseObject({
   paymentReason: z.string().min(1),
   returnAddress: z.string().optional(),
 });
+/** The POST /payments body (CreatePaymentRequestSchema). */
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequestSchema>;

@@ -9,7 +9,9 @@ export const NullableTimestamp = Timestamp.nullable();
 export const IsoDate = z.iso.date();
 export const NullableString = z.string().nullable();
 export const NullableNumber = z.number().nullable();
+/** An ISO 3166-1 alpha-2 country code (US, BR …); also its type. */
 export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code such as US');
+/** A currency code of 3 to 5 letters (USD, BRL, USDC …); also its type. */
 export const CurrencyCode = z.string().min(3).max(5);
 /** A loose JSON object: unknown keys are kept. */
 export const AnyObject = z.record(z.string(), z.unknown());

@@ -16,6 +16,7 @@ export interface DatedRule {
 /** "Immediately" (spec: Customer, country risk lists) = in force at every asOf we can be asked about. */
 export const ALWAYS = '1970-01-01';
 
+/** One row per dated change of the spec: its id, the date it is in force from (null: postponed), what it says. */
 export const DATED_RULES = [
   // 2025
   {
@@ -314,6 +315,7 @@ export const DATED_RULES = [
   },
 ] as const satisfies readonly DatedRule[];
 
+/** The id of a DATED_RULES row (a typo does not compile). */
 export type RuleId = (typeof DATED_RULES)[number]['id'];
 
 const BY_ID: ReadonlyMap<string, DatedRule> = new Map(DATED_RULES.map((r) => [r.id, r]));

@@ -6,6 +6,7 @@ import { isTeamAliasEmail } from './team-email';
 import { UNDATED_RULES, Violations, get, isPresent, notAnObject, str } from './validation';
 import { isRecord } from './json';
 
+/** validateCustomer's options: the team's own addresses, the reliance agreement. */
 export interface ValidateCustomerOptions {
   /** The team's own address(es); aliases built from them are refused (team-email.ts). */
   teamEmail?: string | readonly string[];

@@ -5,6 +5,7 @@ import type { Violation } from './errors';
 import { CreatePaymentRequestSchema } from './payment';
 import { paymentRequestViolations } from './validate-payment';
 
+/** Every violation of a POST /payments body at `asOf` (the spec's dated rules), never the first only; [] = valid. */
 export function validatePaymentRequest(body: unknown, asOf: Date): Violation[] {
   return paymentRequestViolations(body, asOf, (b) => CreatePaymentRequestSchema.safeParse(b));
 }

@@ -7,7 +7,8 @@ import * as nexus from 'nexus-rpc';
 import type { PaymentCreated, PaymentOutcome, PaymentState } from '../../workflows/payment/api';
 import type { StartPaymentInput } from '../../workflows/inputs';
 
-export type { StartPaymentInput };
+// The operations' input and output types, so a caller's workflow code names what it sends and gets back.
+export type { StartPaymentInput, PaymentCreated, PaymentOutcome, PaymentState };
 
 /** The service's name: what the endpoint routes on. */
 export const XBORDER_NEXUS_SERVICE = 'xborder';
@@ -73,6 +74,7 @@ export const XBORDER_NEXUS_FAILURE_TYPES = {
   /** cancelPayment: the payment refused the cancel (funds are in) */
   CANCEL_REFUSED: 'CANCEL_REFUSED',
 } as const;
+/** One of XBORDER_NEXUS_FAILURE_TYPES: what `xborderFailureType` answers. */
 export type XborderNexusFailureType =
   (typeof XBORDER_NEXUS_FAILURE_TYPES)[keyof typeof XBORDER_NEXUS_FAILURE_TYPES];
 

@@ -1,7 +1,7 @@
 // The checks of a chaos scenario, against the sandbox's own records: exactly one provider payment
 // per payment workflow, every outcome equal to the sandbox's final state, every webhook event either
 // delivered to its entity or reconciled (the entity workflow holds the sandbox's final state anyway). An entity
-// that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/provider-payment/api.ts, tellEntity,
+// that disagrees with the sandbox fails the scenario: the stale-entity gap is closed (workflows/provider-payment/tell-entity.ts, tellEntity,
 // and the payment-reconcile Schedule the scenario triggers at its end).
 import got from 'got';
 import type { LocalStack } from '../../src/cli/stack';
@@ -127,7 +127,7 @@ export async function verifyScenario(
     else undelivered.set(id, (undelivered.get(id) ?? 0) + 1);
   }
   // Every entity, delivered or not, must end on the sandbox's final status; for undelivered events that is
-  // reconciliation at work: the payment's own GET told to the entity (workflows/provider-payment/api.ts, tellEntity), the entity's
+  // reconciliation at work: the payment's own GET told to the entity (workflows/provider-payment/tell-entity.ts, tellEntity), the entity's
   // timer, or the reconcile Schedule for PAYINs and conversions. A disagreement is a failure (no known gaps).
   let webhooksReconciled = 0;
   let webhooksUnreconciled = 0;

@@ -10,7 +10,7 @@ import {
   internalEventIdPrefix,
   reconcileEventId,
 } from '../../workflows/internal-event-ids';
-import { observedEvent } from '../../workflows/provider-payment/api';
+import { observedEvent } from '../../workflows/provider-payment/tell-entity';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const AT = () => Math.floor(Date.now() / 1000);

@@ -1,7 +1,6 @@
 // The payment workflow's API (ARCHITECTURE: Workflows): its type name, ID, signals, queries, updates,
-// input/output types and the typed helpers callers use. Pure: importable from workflow code and from clients
-// alike (no @temporalio/client by value; helpers take a client typed with `import type`).
-import type { QueryDefinition, UpdateDefinition } from '@temporalio/common';
+// input/output types. Pure definitions: importable from workflow code and from clients alike. The calls a backend
+// makes with them (getPaymentState, cancelPayment …) are src/client's.
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type { Payment, Violation } from '../../src/contract';
 import type { PaymentPhase, TimelineEntry } from '../types';
@@ -30,6 +29,7 @@ export type PaymentAlertKind =
   | 'CREATE_OUTCOME_UNKNOWN'
   | 'UNKNOWN_STATUS'
   | 'STILL_MOVING';
+/** One alert of a payment (PaymentAlertKind says which), on its state and its outcome. */
 export interface PaymentAlert {
   kind: PaymentAlertKind;
   providerPaymentId: string | null;
@@ -37,6 +37,10 @@ export interface PaymentAlert {
   at: string;
 }
 
+/**
+ * How a payment ended: the payment workflow's result (awaitPaymentOutcome, StartedPayment.result(), the Nexus
+ * paymentOutcome operation), with the provider payment as last read.
+ */
 export type PaymentOutcome = (
   | { outcome: 'COMPLETED'; payment: Payment }
   | { outcome: 'FAILED'; code: string | null; payment: Payment }
@@ -81,6 +85,7 @@ export type PaymentCreated =
    */
   | { outcome: 'NEEDS_ATTENTION'; reason: string };
 
+/** The payment now: its phase, provider payment, quote, cancel, alerts, outcome and timeline (the `state` query). */
 export interface PaymentState {
   workflowId: string;
   phase: PaymentPhase;
@@ -164,35 +169,6 @@ export const PAYMENT_FAILURE_TYPES = {
   /** `awaitCreatedForRequest` with another request's fingerprint: the key is taken (the client's IdempotencyKeyReusedError) */
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
 } as const;
-
-/**
- * The part of a Temporal `Client` the helpers use, typed structurally: workflow code may not import
- * @temporalio/client, even as types (eslint.config.mjs). A `Client` of @temporalio/client fits it.
- */
-export interface PaymentClient {
-  workflow: {
-    getHandle(workflowId: string): {
-      query<R>(def: QueryDefinition<R, []>): Promise<R>;
-      executeUpdate<R, A extends unknown[]>(def: UpdateDefinition<R, A>, options: { args: A }): Promise<R>;
-    };
-  };
-}
-
-/** The payment's state now (the `state` query). */
-export function queryPaymentState(client: PaymentClient, paymentKey: string): Promise<PaymentState> {
-  return client.workflow.getHandle(paymentWorkflowId(paymentKey)).query(paymentStateQuery);
-}
-
-/** Asks to cancel the payment (the `cancel` update): its state once accepted; CANCEL_REFUSED once funds are in. */
-export function cancelPaymentOf(
-  client: PaymentClient,
-  paymentKey: string,
-  reason?: string,
-): Promise<PaymentState> {
-  return client.workflow
-    .getHandle(paymentWorkflowId(paymentKey))
-    .executeUpdate(cancelUpdate, { args: [reason === undefined ? {} : { reason }] });
-}
 
 // A key freed by a refusal before anything was created starts another run of `payment:<key>` (src/client/freed-key.ts):
 // its number travels in the memo, and its creates use their own idempotency keys.

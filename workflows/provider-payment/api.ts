@@ -1,14 +1,14 @@
 // The providerPayment entity's API (ARCHITECTURE: Workflows): its type name, ID, signals, query, input and the one
 // front door every starter uses (the ingress, the reconcile activity, the payment's create-and-follow activity).
 // Pure: importable from workflow code and from clients alike; @temporalio/client is imported as a type only.
+// What only workflow code calls (the payment telling the entity its own reads) is in tell-entity.ts.
 import type { Client } from '@temporalio/client';
 import type { Priority, SearchAttributePair } from '@temporalio/common';
-import { defineQuery, defineSignal, getExternalWorkflowHandle } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { Payment } from '../../src/contract';
 import type { ProviderPaymentInput } from '../inputs';
 import type { PushMismatch } from '../types';
 import { signalWithStartEntity } from '../entity-front-door';
-import { observedEventId } from '../internal-event-ids';
 
 export type { ProviderPaymentInput } from '../inputs';
 
@@ -127,41 +127,10 @@ export async function signalWithStartProviderPayment(
     });
 }
 
-// ---- the payment workflow tells the entity what its own GET found (the stale-entity gap) ----
-// Webhooks may be dropped; the payment reconciles by GET on its own timer, but the entity, which others read
-// (`xborder status`, the PAYIN/conversion links, later subscribers), re-read only on its hourly timer. The read
-// travels as an `event` the entity folds in like any webhook: by timestamps and status rank, never backwards
-// (payment-merge.ts), and an event id per observed state, so the same state told twice is dropped.
+// ---- the `from` and type of reads told to the entity (tell-entity.ts: the payment workflow's own GET) ----
 
 /** `from` of the reconcile sweep's listing (activities/reconcile-activities.ts): a read, not a push (knowledge.ts). */
 export const RECONCILE_SWEEP_READER = 'reconcile-sweep';
 
 /** The event type of a state the payment workflow read itself (the entity records its cause as `reconcile`). */
 export const OBSERVED_EVENT_TYPE = 'payment.observed';
-
-export function observedEvent(p: Payment, from?: string): ProviderPaymentEvent {
-  const stamps = Object.entries(p.lifecycle ?? {})
-    .filter(([, v]) => Boolean(v))
-    .map(([k]) => k)
-    .sort()
-    .join(',');
-  return {
-    eventId: observedEventId(p.id, p.status, stamps),
-    type: OBSERVED_EVENT_TYPE,
-    payment: p,
-    ...(from !== undefined ? { from } : {}),
-  };
-}
-
-/** From a workflow: signals the entity; an error (the entity ended after its linger period) is returned, never thrown. */
-export async function tellEntity(p: Payment, from?: string): Promise<string | null> {
-  try {
-    await getExternalWorkflowHandle(providerPaymentWorkflowId(p.id)).signal(
-      providerPaymentEventSignal,
-      observedEvent(p, from),
-    );
-    return null;
-  } catch (err) {
-    return String(err);
-  }
-}

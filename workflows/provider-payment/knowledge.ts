@@ -14,7 +14,7 @@ export type SnapshotSource = 'push' | 'read';
 
 /**
  * An `event` signal carries a read when a worker's own code read the payment and says who it is (`from`): the
- * payment workflow's GET (api.ts, tellEntity) and the reconcile sweep's listing. The ingress never sets `from`
+ * payment workflow's GET (tell-entity.ts, tellEntity) and the reconcile sweep's listing. The ingress never sets `from`
  * (src/ingress/routing.ts), and a signal cannot be forged without the codec keys (plaintext is refused), so an
  * event without it — whatever its `type` says — is a push.
  */

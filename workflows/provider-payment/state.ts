@@ -148,7 +148,7 @@ export class ProviderPaymentState {
     this.wakeups++;
     if (!this.seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
     this.quietReads = 0;
-    // a state the payment workflow read itself (api.ts, tellEntity) is a reconcile, not a webhook
+    // a state the payment workflow read itself (tell-entity.ts, tellEntity) is a reconcile, not a webhook
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
     if (sourceOf(event) === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
     if (this.holdsForConfirmation(event, cause)) return;

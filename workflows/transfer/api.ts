@@ -25,6 +25,7 @@ export interface TransferState {
 /** Where a transfer is: clients (the demo of npm start, backends) follow its steps with it. */
 export const transferStateQuery = defineQuery<TransferState>('transferState');
 
+/** How a transfer ended: the transfer workflow's result (awaitTransferOutcome), with each step's result. */
 export interface TransferResult {
   outcome: 'COMPLETED' | 'CUSTOMER_NOT_APPROVED' | 'ACCOUNT_REJECTED' | 'PAYMENT_NOT_COMPLETED';
   customerId: string | null;

@@ -1,32 +1,30 @@
-// workflows/payment/api.ts: what callers import to reach a payment — its type name, ID and typed helpers. The
-// helpers take a client typed structurally (workflow code may not import @temporalio/client); a real `Client`
-// must fit it, which this file checks at compile time.
+// workflows/payment/api.ts: what callers import to reach a payment — its type name, ID, query and update
+// definitions; the calls a backend makes with them (getPaymentState, cancelPayment) are the client's, checked here
+// to send those very definitions to `payment:<key>`.
 import type { Client } from '@temporalio/client';
+import { cancelPayment, getPaymentState } from '../../../src/client';
 import {
-  cancelPaymentOf,
   cancelUpdate,
   PAYMENT_WORKFLOW_TYPE,
   paymentStateQuery,
   paymentWorkflowId,
-  queryPaymentState,
-  type PaymentClient,
 } from '../../../workflows/payment/api';
 import { WORKFLOW_VERSIONING_BEHAVIORS } from '../../../workflows/versioning';
 
-// compile-time: a Client of @temporalio/client is a PaymentClient
-const fits = (client: Client): PaymentClient => client;
-void fits;
-
-function fakeClient(calls: unknown[][]): PaymentClient {
-  return {
+/** The part of a Client these calls use, recording each query and update it is asked for. */
+function fakeClient(calls: unknown[][]): Client {
+  const fake = {
     workflow: {
-      getHandle: (id) => ({
-        query: async (def) => (calls.push(['query', id, def.name]), { workflowId: id }) as never,
-        executeUpdate: async (def, options) =>
-          (calls.push(['update', id, def.name, options.args]), { workflowId: id }) as never,
+      getHandle: (id: string) => ({
+        query: async (def: { name: string }) => (calls.push(['query', id, def.name]), { workflowId: id }),
+        executeUpdate: async (def: { name: string }, options: { args: unknown[] }) => (
+          calls.push(['update', id, def.name, options.args]),
+          { workflowId: id }
+        ),
       }),
     },
   };
+  return fake as unknown as Client;
 }
 
 describe('payment api', () => {
@@ -39,9 +37,9 @@ describe('payment api', () => {
   it('queries the state and asks to cancel the payment of a key', async () => {
     const calls: unknown[][] = [];
     const client = fakeClient(calls);
-    await queryPaymentState(client, 'order-1');
-    await cancelPaymentOf(client, 'order-1', 'changed my mind');
-    await cancelPaymentOf(client, 'order-1');
+    await getPaymentState(client, 'order-1');
+    await cancelPayment(client, 'order-1', 'changed my mind');
+    await cancelPayment(client, 'order-1');
     expect(calls).toEqual([
       ['query', 'payment:order-1', paymentStateQuery.name],
       ['update', 'payment:order-1', cancelUpdate.name, [{ reason: 'changed my mind' }]],

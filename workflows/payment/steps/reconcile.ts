@@ -1,7 +1,7 @@
 // A GET of one of the payment's provider payments, folded in like a notice (spec: Events 5 — delivery is
 // "not shown": the payment reads by itself when it heard nothing for a while).
 import { readActivities } from '../../activity-options';
-import { tellEntity } from '../../provider-payment/api';
+import { tellEntity } from '../../provider-payment/tell-entity';
 import type { PaymentWorkflowState } from '../state';
 
 export async function reconcile(state: PaymentWorkflowState, id: string, why: string): Promise<void> {
