@@ -9,6 +9,7 @@ import type {
   EventHandOverActivities,
 } from '../activities/event-delivery-activities';
 import type { QuoteActivities } from '../activities/quote-activities';
+import type { ReconcileActivities } from '../activities/reconcile-activities';
 import type { ReportActivities } from '../activities/report-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
@@ -139,4 +140,16 @@ export const transferEventHandOverActivities = proxyLocalActivities<EventHandOve
   startToCloseTimeout: '30s',
   localRetryThreshold: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+// The reconcile sweep: one attempt reads pages for at most 5 minutes and heartbeats its place after each
+// (activities/reconcile-activities.ts): a retry goes on from the last recorded page, so the whole run may take several
+// attempts, inside the Schedule's 30-minute execution timeout (src/client/reconcile-schedule.ts). Only options changed
+// here, never a command (replay compares an activity's type and id, not its timeouts: docs/provider-client.md "Retries
+// and replay").
+export const reconcileActivities = proxyActivities<ReconcileActivities>({
+  startToCloseTimeout: '5m',
+  heartbeatTimeout: '1m',
+  scheduleToCloseTimeout: '25m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '1m' },
 });
