@@ -31,7 +31,7 @@ const e2eFiles = [
   '<rootDir>/test/ui/**/*.test.ts',
   '<rootDir>/test/foundation/dev-server.test.ts',
   '<rootDir>/test/lambda/worker-lambda.test.ts',
-  '<rootDir>/test/workflows/schedule-board.test.ts',
+  '<rootDir>/test/workflows/schedules/schedule-board.test.ts',
 ];
 const slowFiles = [
   '<rootDir>/test/cluster/**/*.test.ts',

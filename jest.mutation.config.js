@@ -15,7 +15,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   roots: ['<rootDir>/test'],
   testMatch: [
-    '<rootDir>/test/workflows/payment-rules.test.ts',
+    '<rootDir>/test/unit/workflows/payment-rules.test.ts',
     '<rootDir>/test/unit/workflows/push-confirmation.test.ts',
     '<rootDir>/test/unit/workflows/decisions/**/*.test.ts',
     '<rootDir>/test/unit/workflows/resolve-rules.test.ts',

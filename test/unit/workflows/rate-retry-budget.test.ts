@@ -1,7 +1,7 @@
 // A payment asks for its rate (a local activity, workflows/activity-options.ts) for as long as a create is retried:
 // a 429 storm or a refused key (minutes between tries, activities/errors.ts) outlasts a 5-minute budget, and the
 // payment would end REJECTED for a fault that is not the caller's. The time-skipping test of the 429 storm
-// (test/workflows/payment-rate-limited-ten-minutes.test.ts) cannot show this budget: core measures a local
+// (test/workflows/payment/payment-rate-limited-ten-minutes.test.ts) cannot show this budget: core measures a local
 // activity's schedule-to-close on the worker's real clock, which the test server does not skip.
 import { msToNumber } from '@temporalio/common/lib/time';
 import { AUTH_RETRY_MAX_MS } from '../../../activities/errors';

@@ -1,0 +1,77 @@
+// The providerPayment entity of a payment (entity-fewer-actions, workflows/provider-payment/patches.ts): while the
+// payment subscribes, the entity reads after its quiet-read ladder (1, 5, 15 min) once a day, not hourly (the payment
+// reads every 6 h and tells it what it found), and upserts PaymentStatus only with the statuses operators query
+// (src/client/stuck.ts). A file of its own: one time-skipping server per file keeps time skipping predictable.
+import { temporal } from '@temporalio/proto';
+import { startPayment } from '../../../src/client/payments';
+import { paymentStateQuery } from '../../../workflows/payment/api';
+import {
+  providerPaymentSnapshotQuery,
+  providerPaymentWorkflowId,
+} from '../../../workflows/provider-payment/api';
+import { PaymentStatusKey } from '../../../workflows/search-attributes';
+import { uniqueWorkflowId } from '../../support/temporal';
+import { deliverPaymentEvent, eventually } from '../support/harness';
+import { DAY, MIN, paymentRequest, useTestBed } from '../support/test-bed';
+
+const bed = useTestBed();
+const EventType = temporal.api.enums.v1.EventType;
+
+async function followedPayment() {
+  const paymentKey = uniqueWorkflowId('subscribed-reads');
+  const started = await startPayment(
+    bed.env.client,
+    { paymentKey, request: paymentRequest() },
+    { taskQueue: bed.taskQueue },
+  );
+  bed.worker.started.add(started.workflowId);
+  if (started.created.outcome !== 'CREATED')
+    throw new Error(`not created: ${JSON.stringify(started.created)}`);
+  const id = started.created.providerPaymentId;
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id));
+  bed.worker.started.add(entity.workflowId);
+  return { id, entity, payment: bed.env.client.workflow.getHandle(started.workflowId) };
+}
+
+/** The entity's own GETs on its timer (activities; the confirming read is a local activity). */
+async function readsOf(handle: {
+  fetchHistory(): Promise<{ events?: temporal.api.history.v1.IHistoryEvent[] | null }>;
+}): Promise<number> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events.filter((e) => e.eventType === EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED).length;
+}
+
+it('reads after 1, 5 and 15 quiet minutes, then once a day while a payment subscribes (was hourly)', async () => {
+  bed.newFake();
+  const { entity } = await followedPayment();
+  await bed.env.sleep(3 * 60 * MIN);
+  // the ladder's three reads (at 1, 6 and 21 min); hourly reads would have added two more by now
+  await eventually(
+    () => readsOf(entity),
+    (n) => n === 3,
+  );
+  expect(await readsOf(entity)).toBe(3);
+  await bed.env.sleep(DAY);
+  await eventually(
+    () => readsOf(entity),
+    (n) => n === 4,
+  );
+});
+
+it('upserts PaymentStatus with a final status, not with each status on the way', async () => {
+  bed.newFake();
+  const { id, entity, payment } = await followedPayment();
+  const indexed = async () => (await entity.describe()).typedSearchAttributes.get(PaymentStatusKey);
+  expect(await indexed()).toBe('AWAITING_FUNDS');
+  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.fund(id, await bed.env.currentTimeMs()));
+  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'PROCESSING'));
+  await eventually(
+    () => payment.query(paymentStateQuery),
+    (s) => s.providerStatus === 'PROCESSING',
+  );
+  // the snapshot has the status; the search attribute keeps the one operators had (no query looks for PROCESSING)
+  expect((await entity.query(providerPaymentSnapshotQuery)).payment?.status).toBe('PROCESSING');
+  expect(await indexed()).toBe('AWAITING_FUNDS');
+  await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
+  await eventually(indexed, (s) => s === 'COMPLETED');
+});
