@@ -52,7 +52,10 @@ export async function ensureDevServer(options: DevServerOptions = {}): Promise<D
     log(`Temporal dev server already listening on ${address}: reusing it`);
   } else {
     const { cli } = temporalBinaries();
-    if (!cli) throw new Error('No Temporal CLI found: run `npm run ensure-temporal` (docs/development.md, "Temporal binaries").');
+    if (!cli)
+      throw new Error(
+        'No Temporal CLI found: run `npm run ensure-temporal` (docs/development.md, "Temporal binaries").',
+      );
     const dbFile = path.resolve(options.dbFile ?? '.data/temporal.db');
     mkdirSync(path.dirname(dbFile), { recursive: true });
     const args = [
