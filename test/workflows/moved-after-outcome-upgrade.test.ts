@@ -39,4 +39,32 @@ describe('moves after the outcome across an upgrade', () => {
     await bed.env.sleep(40 * MIN); // past the linger: the run ends
     expect(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key)).toEqual([]);
   }, 90_000);
+
+  it('a refund heard after an older build carried its subscriber over as closed is still announced, once', async () => {
+    bed.worker.deliveredEvents.length = 0;
+    bed.newFake();
+    const now = await bed.env.currentTimeMs();
+    const expired = await providerCreates({
+      status: 'EXPIRED',
+      lifecycle: { createdAt: iso(now - 3 * MIN), expiredAt: iso(now - 2 * MIN) },
+    } as never);
+    const key = `upgrade-late-${expired.id}`;
+    const subscriber = `payment:${key}`;
+    bed.worker.started.add(paymentEventsWorkflowId(key));
+    bed.worker.started.add(providerPaymentWorkflowId(expired.id));
+    await send(expired, 'evt_same', {
+      payment: expired,
+      subscribers: [], // closed before the older run carried over
+      eventsFor: [{ subscriber, paymentKey: key, endpointUrl: null, told: 'EXPIRED' }],
+      lingerAfterTerminalMs: 30 * MIN,
+    });
+    const refunded = bed.fake.set(expired.id, {
+      lifecycle: { ...expired.lifecycle, refundedAt: iso(now) },
+    } as never);
+    await send(refunded, 'evt_refund');
+    await bed.env.sleep(40 * MIN);
+    expect(
+      bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).map((e) => [e.type, e.data.providerStatus]),
+    ).toEqual([['payment.moved_after_outcome', 'EXPIRED']]);
+  }, 90_000);
 });

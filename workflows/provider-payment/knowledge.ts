@@ -81,6 +81,28 @@ export function isRefundKeepingStatus(told: string | null, p: Payment): boolean 
   return told === p.status && moveKey(p) !== p.status;
 }
 
+/** What an entity holds of a subscriber it announces moves to (state.ts, eventsFor). */
+export interface ToldEntry {
+  /** the key its backend was last told (moveKey), or, written by a build before the refund rule, the status alone */
+  told: string | null;
+  /** `told` was written by this rule (moveKey): absent in what a build before ENTITY_PATCHES.announcesRefundKeepingStatus carried over */
+  keyed?: boolean;
+  /** carried over without `keyed` while still subscribed: the key of the snapshot the older run sent it last */
+  sentKey?: string;
+}
+
+/**
+ * Before the refund rule a `told` was the status alone, so a carried-over "EXPIRED" may stand for an EXPIRED snapshot
+ * with refundedAt that the subscriber was sent (and so told its backend in its outcome). Where the older run still
+ * had the subscriber when it carried over, it had sent it that run's payment (workflow.ts, forwardUntilSettled): a
+ * refund keeping the status that is in that payment is no move after the outcome. Where the subscriber had closed
+ * before, nothing says which it was sent: the refund is announced (a refund the backend never hears loses money; one
+ * it hears twice is the lesser harm, and its id is stable: announce-late.ts).
+ */
+export function sentBeforeUpgrade(entry: ToldEntry, p: Payment): boolean {
+  return !entry.keyed && entry.sentKey === moveKey(p) && isRefundKeepingStatus(entry.told, p);
+}
+
 /**
  * A payment a fresh entity run reads may have moved after its payment's outcome: it carries a refund (a return, late
  * funds refunded: spec, States and transitions, row 4) or a legacy late funding that revived an EXPIRED payment

@@ -31,6 +31,7 @@
 // | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
 // | entity-takes-final-reads       | patched | new: kept histories held final reads for a GET                       |
 // | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
+// | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -105,4 +106,10 @@ export const ENTITY_PATCHES = {
    * (workflow-id-check.ts). Asked only when the IDs differ, so a run under its own ID has no marker.
    */
   refusesAnotherId: 'entity-refuses-another-id',
+  /**
+   * An older build's `told` (the status alone), carried over for a subscriber it still had, stands for the
+   * EXPIRED+refunded snapshot that run sent it (knowledge.ts, sentBeforeUpgrade): that refund is not announced. Read
+   * only where the refund rule would announce it, so a run without such an entry has no marker.
+   */
+  oldToldKeepsRefund: 'entity-old-told-keeps-refund',
 } as const;

@@ -18,7 +18,7 @@ import {
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
-import { bearsOut, moveKey, mustHoldForRead, sourceOf } from './knowledge';
+import { bearsOut, moveKey, mustHoldForRead, sourceOf, type ToldEntry } from './knowledge';
 import {
   claimsFinalStatus,
   confirms,
@@ -74,7 +74,7 @@ export class ProviderPaymentState {
    * Subscribers that asked for outbound events, with the status each was last told: once one has closed, a
    * later move is sent to its delivery workflow as payment.moved_after_outcome (steps/announce-late.ts).
    */
-  readonly eventsFor: Map<string, LateEventsFor & { told: string | null; readByIt?: string }>;
+  readonly eventsFor: Map<string, LateEventsFor & ToldEntry & { readByIt?: string }>;
   /** workflow time before which no confirming read is tried again (after one that failed) */
   confirmNotBefore = 0;
   /** a run started by an event after its predecessor ended (no snapshot, not continued): it knows no subscriber */
@@ -115,6 +115,11 @@ export class ProviderPaymentState {
     }
     this.pushMismatches = [...(input.pushMismatches ?? [])];
     this.eventsFor = new Map((input.eventsFor ?? []).map(({ subscriber, ...rest }) => [subscriber, rest]));
+    // An older build's entry (told: the status alone) whose subscriber it still had: it sent it its payment last
+    // (knowledge.ts, sentBeforeUpgrade). State only: announce-late.ts asks a patch before acting on it.
+    for (const [subscriber, events] of this.eventsFor)
+      if (!events.keyed && events.sentKey === undefined && this.subscribers.has(subscriber) && this.payment)
+        events.sentKey = moveKey(this.payment);
     // a carried-over run already told its subscribers
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -176,7 +181,7 @@ export class ProviderPaymentState {
     if (events && !this.eventsFor.has(workflowId)) {
       const heard = (has !== undefined ? this.read(has) : undefined) ?? this.payment;
       const told = heard ? moveKey(heard) : null;
-      this.eventsFor.set(workflowId, { ...events, told });
+      this.eventsFor.set(workflowId, { ...events, told, keyed: true });
     }
     this.forwarded.delete(workflowId);
     this.wakeups++;

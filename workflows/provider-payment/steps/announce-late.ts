@@ -6,7 +6,13 @@ import { log, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
 import type { LateEventsActivities } from '../../../activities/late-events-activities';
 import type { Payment, XborderEvent } from '../../../src/contract';
-import { isRefundKeepingStatus, isUntoldMove, mayHaveMovedAfterOutcome, moveKey } from '../knowledge';
+import {
+  isRefundKeepingStatus,
+  isUntoldMove,
+  mayHaveMovedAfterOutcome,
+  moveKey,
+  sentBeforeUpgrade,
+} from '../knowledge';
 import { failureCodeOf } from '../../payment-rules';
 import { ENTITY_PATCHES } from '../patches';
 import type { ProviderPaymentState } from '../state';
@@ -72,12 +78,20 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
     if (state.subscribers.has(subscriber) || !isUntoldMove(events.told, p)) continue;
     if (events.readByIt === key && patched(ENTITY_PATCHES.subscriberReadIsTold)) {
       events.told = key;
+      events.keyed = true;
+      continue;
+    }
+    // an older build's "EXPIRED" for the EXPIRED+refunded snapshot it sent (knowledge.ts, sentBeforeUpgrade)
+    if (sentBeforeUpgrade(events, p) && patched(ENTITY_PATCHES.oldToldKeepsRefund)) {
+      events.told = key;
+      events.keyed = true;
       continue;
     }
     if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus))
       continue;
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
     events.told = key;
+    events.keyed = true;
     await handOverLatePaymentEvent(
       events.paymentKey,
       events.endpointUrl,
@@ -101,7 +115,7 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
     const found = await findLateEventsRegistration(state.id);
     if (!found) return;
     const { subscriber, ...events } = found;
-    state.eventsFor.set(subscriber, events);
+    state.eventsFor.set(subscriber, { ...events, keyed: true });
   } catch (err) {
     log.warn('events registration of a closed payment not found; a move after its outcome is not announced', {
       providerPaymentId: state.id,

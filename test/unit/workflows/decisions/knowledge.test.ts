@@ -9,6 +9,7 @@ import {
   mayHaveMovedAfterOutcome,
   moveKey,
   mustHoldForRead,
+  sentBeforeUpgrade,
   sourceOf,
 } from '../../../../workflows/provider-payment/knowledge';
 
@@ -126,6 +127,17 @@ describe('moveKey and what is told after the outcome', () => {
     expect(isRefundKeepingStatus('EXPIRED', p('EXPIRED', { expiredAt: T1 }))).toBe(false);
     expect(isRefundKeepingStatus('COMPLETED', p('REFUNDED', { refundedAt: T2 }))).toBe(false);
     expect(isRefundKeepingStatus(null, p('EXPIRED', { expiredAt: T1, refundedAt: T2 }))).toBe(false);
+  });
+  it("an older build's told stands for the refund it sent only when it still had the subscriber", () => {
+    const refunded = p('EXPIRED', { expiredAt: T1, refundedAt: T2 });
+    // carried over while subscribed: it was sent the refunded snapshot
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(true);
+    // carried over after it closed: nothing says it was sent the refund
+    expect(sentBeforeUpgrade({ told: 'EXPIRED' }, refunded)).toBe(false);
+    // it was sent the payment before the refund
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', sentKey: 'EXPIRED' }, refunded)).toBe(false);
+    // written by the refund rule: "EXPIRED" is what it was told
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', keyed: true, sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(false);
   });
   it('only a refund or a legacy late funding may have moved after the outcome', () => {
     expect(mayHaveMovedAfterOutcome(p('REFUNDED'))).toBe(true);
