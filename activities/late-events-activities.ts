@@ -21,9 +21,20 @@ export interface LateEventsRegistration {
   told: string | null;
 }
 
+/** No answer yet: the payment is still running (it subscribes by itself, or closes later): ask again later. */
+export interface LateEventsNotYet {
+  notYet: 'payment-running';
+}
+
+/** A registration; null when definitively none (no payment of ours follows it, or it asked for no events). */
+export type LateEventsLookup = LateEventsRegistration | LateEventsNotYet | null;
+
 export interface LateEventsActivities {
-  /** null when no closed payment of ours follows this provider payment, or it asked for no events. */
-  findLateEventsRegistration(providerPaymentId: string): Promise<LateEventsRegistration | null>;
+  /**
+   * null when no closed payment of ours follows this provider payment, or it asked for no events; `notYet` while
+   * that payment still runs. Throws when Temporal does not answer (retried, then the run asks again later).
+   */
+  findLateEventsRegistration(providerPaymentId: string): Promise<LateEventsLookup>;
 }
 
 const PAYMENT_ID_PREFIX = 'payment:';
@@ -68,7 +79,7 @@ export function createLateEventsActivities(
       const paymentKey = subscriber.slice(PAYMENT_ID_PREFIX.length);
       const payment = client().workflow.getHandle(subscriber);
       // a payment still running subscribes by itself; only a closed one needs the entity to speak for it
-      if ((await payment.describe()).status.name === 'RUNNING') return null;
+      if ((await payment.describe()).status.name === 'RUNNING') return { notYet: 'payment-running' };
       let events;
       try {
         events = await client()

@@ -32,6 +32,7 @@
 // | entity-takes-final-reads       | patched | new: kept histories held final reads for a GET                       |
 // | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
 // | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
+// | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -112,4 +113,9 @@ export const ENTITY_PATCHES = {
    * only where the refund rule would announce it, so a run without such an entry has no marker.
    */
   oldToldKeepsRefund: 'entity-old-told-keeps-refund',
+  /**
+   * A registration lookup that did not answer (Temporal not answering, the payment still running) is asked again
+   * at a later wake-up, a few times (steps/announce-late.ts). Read only when a lookup went unanswered.
+   */
+  retriesRegistrationLookup: 'entity-retries-registration-lookup',
 } as const;

@@ -81,6 +81,10 @@ export class ProviderPaymentState {
   readonly freshRun: boolean;
   /** the fresh run looked for the closed payment's events registration (steps/announce-late.ts); carried over */
   registrationLookedUp: boolean;
+  /** lookups this run made that went unanswered or answered (announce-late.ts); not carried over: bounded per run */
+  registrationLookups = 0;
+  /** workflow time before which an unanswered lookup is not asked again */
+  registrationNotBefore = 0;
 
   constructor(readonly input: ProviderPaymentInput) {
     this.id = input.providerPaymentId;

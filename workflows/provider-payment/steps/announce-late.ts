@@ -4,7 +4,11 @@
 // after the payment's last event. Only ids, amounts, currencies, statuses and codes leave (no personal data).
 import { log, patched, proxyLocalActivities } from '@temporalio/workflow';
 import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
-import type { LateEventsActivities } from '../../../activities/late-events-activities';
+import type {
+  LateEventsActivities,
+  LateEventsLookup,
+  LateEventsNotYet,
+} from '../../../activities/late-events-activities';
 import type { Payment, XborderEvent } from '../../../src/contract';
 import {
   isRefundKeepingStatus,
@@ -100,26 +104,54 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
   }
 }
 
+/** Lookups per run that may go unanswered (Temporal not answering, the payment still running) before it gives up. */
+export const MAX_REGISTRATION_LOOKUPS = 4;
+/** An unanswered lookup is asked again at the first wake-up after this (a move heard, or the run's end). */
+export const REGISTRATION_RETRY_MS = 10 * 60 * 1000;
+
+function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
+  return found !== null && 'notYet' in found;
+}
+
 /**
  * A fresh run (no snapshot, not continued: its predecessor ended after its linger) that holds a payment which may have
- * moved after its outcome — read at its start, or heard later in the run — finds the closed payment's events registration, so the move still reaches its backend
- * (following outlives a run). Nothing found, or Temporal not answering for 10 minutes: nothing to announce, logged.
+ * moved after its outcome — read at its start, or heard later in the run — finds the closed payment's events
+ * registration, so the move still reaches its backend (following outlives a run). A definitive answer (found, or none:
+ * no payment of ours, no events asked) stands for the run. No answer — Temporal not answering for the lookup's
+ * 10 minutes, or the payment still running — is asked again at a later wake-up (a move heard, the linger's end), at
+ * most MAX_REGISTRATION_LOOKUPS times (ENTITY_PATCHES.retriesRegistrationLookup; before it, one try stood).
  */
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
   if (!state.freshRun || state.registrationLookedUp) return;
   if (!p || state.eventsFor.size > 0 || state.subscribers.size > 0 || !mayHaveMovedAfterOutcome(p)) return;
+  if (Date.now() < state.registrationNotBefore) return;
   if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
-  state.registrationLookedUp = true; // once per run: what was found (or not) stands
+  state.registrationLookups++;
+  let answered = true;
   try {
     const found = await findLateEventsRegistration(state.id);
-    if (!found) return;
-    const { subscriber, ...events } = found;
-    state.eventsFor.set(subscriber, { ...events, keyed: true });
+    if (isNotYet(found)) answered = false;
+    else if (found) {
+      const { subscriber, ...events } = found;
+      state.eventsFor.set(subscriber, { ...events, keyed: true });
+    }
   } catch (err) {
-    log.warn('events registration of a closed payment not found; a move after its outcome is not announced', {
+    answered = false;
+    log.warn('events registration of a closed payment not found; looked up again later', {
       providerPaymentId: state.id,
+      lookups: state.registrationLookups,
       error: String(err),
     });
   }
+  // Asked only where the older code gave up (one try per run), so a run whose lookup answered has no marker.
+  if (
+    !answered &&
+    state.registrationLookups < MAX_REGISTRATION_LOOKUPS &&
+    patched(ENTITY_PATCHES.retriesRegistrationLookup)
+  ) {
+    state.registrationNotBefore = Date.now() + REGISTRATION_RETRY_MS;
+    return;
+  }
+  state.registrationLookedUp = true; // what was found (or not) stands for the run
 }
