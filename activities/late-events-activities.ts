@@ -5,8 +5,8 @@
 // `payment-events:<key>` (which exists only when the payment asked for events: its endpoint, and the moves it has
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { PaymentOutcome } from '../workflows/payment/api';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { paymentStateQuery, type PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
@@ -62,6 +62,21 @@ export function lastMoveHandedOver(
   return moves.length > 0 ? moves[moves.length - 1]!.slice(prefix.length) : null;
 }
 
+/**
+ * What a closed payment told its backend of this provider payment, as a moveKey. Its outcome says it. A payment with
+ * no outcome — failed, terminated, cancelled by Temporal, timed out — or one whose outcome carries no snapshot of this
+ * payment (CANCELLED, REJECTED) told at most what it knew last (its `state` query, answered by the closed run from its
+ * history): taking that, not null, keeps the entity from announcing as a move a status the payment itself may have
+ * told. Its events speak of phases, and the phase it reached is no later than the status it knew. A state that cannot
+ * be read throws: no answer, asked again later (announce-late.ts), never taken as "told nothing".
+ */
+async function reportedKey(payment: WorkflowHandle, providerPaymentId: string): Promise<string | null> {
+  const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
+  if (outcome?.payment && outcome.payment.id === providerPaymentId) return moveKey(outcome.payment);
+  const last = await payment.query(paymentStateQuery);
+  return last.providerPaymentId === providerPaymentId ? last.providerStatus : null;
+}
+
 export function createLateEventsActivities(
   deps: {
     client?: () => Client;
@@ -89,14 +104,12 @@ export function createLateEventsActivities(
         if (err instanceof WorkflowNotFoundError) return null; // never asked for events (or past retention)
         throw err;
       }
-      const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
       const handedOver = lastMoveHandedOver(paymentKey, providerPaymentId, [
         ...(events.recentIds ?? []),
         ...events.pending.map((p) => p.id),
       ]);
-      const reported =
-        outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
-      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told: handedOver ?? reported };
+      const told = handedOver ?? (await reportedKey(payment, providerPaymentId));
+      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told };
     },
   };
 }
