@@ -51,7 +51,14 @@ async function paymentWorkflowOfVisibility(
   return null;
 }
 
-/** The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment. */
+/**
+ * The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment.
+ * `recentIds` is bounded (100, carried over its continue-as-new; a run started after an idle close begins empty), so
+ * a move handed over long before may be missing and announced again. That is a duplicate, never a wrong event: the
+ * id of a move is stable (`<paymentKey>:moved:<providerPaymentId>:<moveKey>`, announce-late.ts), the delivery workflow
+ * drops an id it still holds (payment-events/state.ts, add) and the receiver dedupes on `id` (docs/outbound-events.md,
+ * "dedupe on it"). One payment hands over a handful of events, so 100 ids hold its last move in practice.
+ */
 export function lastMoveHandedOver(
   paymentKey: string,
   providerPaymentId: string,
