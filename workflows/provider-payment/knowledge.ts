@@ -12,14 +12,27 @@ import { compareSnapshots, mergePayment, stampsOf } from '../payment-merge';
 /** Where a snapshot came from: a push (a webhook: anyone holding the webhook secret can sign one) or our own read. */
 export type SnapshotSource = 'push' | 'read';
 
+/** Who an `event` signal says read the payment: one of the entity's known readers, another name, or none (a push). */
+export type Reader = 'known' | 'stranger' | 'none';
+
 /**
  * An `event` signal carries a read when a worker's own code read the payment and says who it is (`from`): the
- * payment workflow's GET (api.ts, tellEntity) and the reconcile sweep's listing. The ingress never sets `from`
- * (src/ingress/routing.ts), and a signal cannot be forged without the codec keys (plaintext is refused), so an
- * event without it — whatever its `type` says — is a push.
+ * payment workflow's GET (api.ts, tellEntity: `from` is its workflow ID) and the reconcile sweep's listing
+ * (RECONCILE_SWEEP_READER). The ingress never sets `from` (src/ingress/routing.ts), and a signal cannot be forged
+ * without Temporal access and the codec keys (plaintext is refused); as defence in depth, only a reader the entity
+ * knows — the sweep, a payment that subscribes or subscribed to it (state.ts) — is taken at its word.
  */
-export function sourceOf(event: { from?: string }): SnapshotSource {
-  return typeof event.from === 'string' && event.from.length > 0 ? 'read' : 'push';
+export function readerOf(event: { from?: string }, isKnownReader: (from: string) => boolean): Reader {
+  if (typeof event.from !== 'string' || event.from.length === 0) return 'none';
+  return isKnownReader(event.from) ? 'known' : 'stranger';
+}
+
+/** A read only from a known reader; an event with no `from`, or another, is a push (held for a read). */
+export function sourceOf(
+  event: { from?: string },
+  isKnownReader: (from: string) => boolean,
+): SnapshotSource {
+  return readerOf(event, isKnownReader) === 'known' ? 'read' : 'push';
 }
 
 /**

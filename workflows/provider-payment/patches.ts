@@ -33,6 +33,7 @@
 // | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
 // | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
 // | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
+// | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -118,4 +119,9 @@ export const ENTITY_PATCHES = {
    * at a later wake-up, a few times (steps/announce-late.ts). Read only when a lookup went unanswered.
    */
   retriesRegistrationLookup: 'entity-retries-registration-lookup',
+  /**
+   * Only a known reader's `from` (the reconcile sweep, a payment the entity knows) makes an event our own read
+   * (knowledge.ts, readerOf); any other is a push, held for a read. Read only for an event with another `from`.
+   */
+  knowsItsReaders: 'entity-knows-its-readers',
 } as const;

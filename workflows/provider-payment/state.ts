@@ -9,6 +9,7 @@ import { createIndexer, indexAtStart } from '../indexing';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from '../payment-merge';
 import {
   OBSERVED_EVENT_TYPE,
+  RECONCILE_SWEEP_READER,
   type ProviderPaymentChanged,
   type ProviderPaymentEvent,
   type ProviderPaymentInput,
@@ -18,7 +19,14 @@ import {
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
-import { bearsOut, moveKey, mustHoldForRead, sourceOf, type ToldEntry } from './knowledge';
+import {
+  bearsOut,
+  moveKey,
+  mustHoldForRead,
+  readerOf,
+  type SnapshotSource,
+  type ToldEntry,
+} from './knowledge';
 import {
   claimsFinalStatus,
   confirms,
@@ -159,11 +167,26 @@ export class ProviderPaymentState {
     this.quietReads = 0;
     // a state the payment workflow read itself (api.ts, tellEntity) is a reconcile, not a webhook
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
-    if (sourceOf(event) === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
-    if (this.holdsForConfirmation(event, cause)) return;
+    const source = this.sourceOf(event);
+    if (source === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
+    if (this.holdsForConfirmation(event, cause, source)) return;
     this.accept(event.payment, cause);
     if (cause === 'reconcile' && event.from !== undefined && this.fewer)
       this.toldBy(event.from, event.payment);
+  }
+
+  /** The sweep, and the payment workflows this entity knows (subscribing, or subscribed and asked for events). */
+  private isKnownReader = (from: string): boolean =>
+    from === RECONCILE_SWEEP_READER || this.subscribers.has(from) || this.eventsFor.has(from);
+
+  /**
+   * A read only from a known reader (knowledge.ts, readerOf). A `from` the entity does not know was taken as a read
+   * before ENTITY_PATCHES.knowsItsReaders: asked only for such an event, so a run that hears none has no marker.
+   */
+  private sourceOf(event: ProviderPaymentEvent): SnapshotSource {
+    const reader = readerOf(event, this.isKnownReader);
+    if (reader === 'stranger') return patched(ENTITY_PATCHES.knowsItsReaders) ? 'push' : 'read';
+    return reader === 'known' ? 'read' : 'push';
   }
 
   /** A subscriber that asked for events read the payment itself: what it read is what it tells its backend. */
@@ -232,22 +255,26 @@ export class ProviderPaymentState {
    * A push waits for a read (knowledge.ts): a pushed final status that would change what the entity holds, whatever
    * the event's type says (ENTITY_PATCHES.confirmsFinalPush), and, since ENTITY_PATCHES.confirmsEveryPush, any push
    * that would change it — a status on the way, a lifecycle timestamp, a figure. A push that changes nothing (a
-   * duplicate under a new id, a stale copy) costs no read. Our own reads (`from`: knowledge.ts, sourceOf) are taken.
+   * duplicate under a new id, a stale copy) costs no read. Our own reads (a known `from`: knowledge.ts, readerOf) are taken.
    */
-  private holdsForConfirmation(event: ProviderPaymentEvent, cause: 'event' | 'reconcile'): boolean {
+  private holdsForConfirmation(
+    event: ProviderPaymentEvent,
+    cause: 'event' | 'reconcile',
+    source: SnapshotSource,
+  ): boolean {
     const pushed = this.read(event.payment);
     if (!pushed || pushed.id !== this.id) return false;
     if (!mustHoldForRead(this.payment, pushed)) return false;
     if (claimsFinalStatus(pushed)) {
       // A final status from our own read (the payment's GET, the sweep's listing) is the service's answer already.
       // Read only for such a read, before the older patch, so runs recorded before it replay as they were.
-      if (sourceOf(event) === 'read' && patched(ENTITY_PATCHES.takesFinalReads)) return false;
+      if (source === 'read' && patched(ENTITY_PATCHES.takesFinalReads)) return false;
       // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
       // after the upgrade; on replay the marker's place in history says which pushes were held.
       if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
     } else {
       // Reads are not held; a push is — read only here, so a run that hears no such push has no marker.
-      if (sourceOf(event) === 'read') return false;
+      if (source === 'read') return false;
       if (!patched(ENTITY_PATCHES.confirmsEveryPush)) return false;
     }
     this.unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });

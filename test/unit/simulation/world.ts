@@ -27,6 +27,7 @@ import {
 } from '../../../workflows/provider-payment/knowledge';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
 import { sweepEventId, sweepTellOf } from '../../../workflows/provider-payment/sweep-decision';
+import { RECONCILE_SWEEP_READER } from '../../../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, START_MS, type ServiceMove } from './service-model';
 
@@ -302,7 +303,12 @@ export class World {
     const pushed = event.payment;
     // every patch on: a push that would change anything waits for a read; our own reads (even final: entity-takes-
     // final-reads) are taken. The old rule: only a final status waited, pushed or read.
-    const held = this.options.holdsOnlyFinalPushes ? claimsFinalStatus(pushed) : sourceOf(event) === 'push';
+    // knowledge.ts, readerOf: a read only from a known reader (state.ts: the sweep, a payment it knows)
+    const known = (from: string) =>
+      from === RECONCILE_SWEEP_READER || (from === 'payment' && (e.subscribed || e.eventsFor !== null));
+    const held = this.options.holdsOnlyFinalPushes
+      ? claimsFinalStatus(pushed)
+      : sourceOf(event, known) === 'push';
     if (mustHoldForRead(e.payment, pushed) && held) {
       e.unconfirmed.push(event);
       return;
@@ -372,7 +378,7 @@ export class World {
     if (tell === null) return;
     const listed = this.readService();
     this.log.push(`sweep tells ${tell} ${moveKey(listed)}`);
-    this.signal({ eventId: sweepEventId(listed), payment: listed, from: 'reconcile-sweep' });
+    this.signal({ eventId: sweepEventId(listed), payment: listed, from: RECONCILE_SWEEP_READER });
   }
 
   readNow(): void {

@@ -41,15 +41,18 @@ function p(
   } as unknown as Payment;
 }
 
-describe('sourceOf: only our own reads say who read (the ingress never sets `from`)', () => {
+describe('sourceOf: only our own known readers say who read (the ingress never sets `from`)', () => {
+  const known = (from: string) => ['payment:k', 'reconcile-sweep'].includes(from);
   it.each([
     [{}, 'push'],
     [{ from: '' }, 'push'],
     [{ from: undefined }, 'push'],
     [{ from: 'payment:k' }, 'read'],
     [{ from: 'reconcile-sweep' }, 'read'],
+    [{ from: 'payment:stranger' }, 'push'],
+    [{ from: 'anyone' }, 'push'],
   ])('%j → %s', (event, source) => {
-    expect(sourceOf(event as { from?: string })).toBe(source);
+    expect(sourceOf(event as { from?: string }, known)).toBe(source);
   });
 });
 
