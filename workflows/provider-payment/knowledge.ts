@@ -125,3 +125,14 @@ export function mayHaveMovedAfterOutcome(p: Payment): boolean {
   if (p.lifecycle?.refundedAt || p.status === 'REFUNDED') return true;
   return Boolean(p.lifecycle?.expiredAt) && ['SENT', 'COMPLETED'].includes(p.status);
 }
+
+/** Registration lookups a fresh run may make that go unanswered (Temporal not answering, the payment still running). */
+export const MAX_REGISTRATION_LOOKUPS = 4;
+
+/**
+ * Does a registration lookup's result stand for the run (steps/announce-late.ts)? An answer does — found, or definitively
+ * none. No answer is asked again later, until the run has made MAX_REGISTRATION_LOOKUPS: then the run gives up (logged).
+ */
+export function lookupStands(answered: boolean, lookupsMade: number): boolean {
+  return answered || lookupsMade >= MAX_REGISTRATION_LOOKUPS;
+}

@@ -20,6 +20,8 @@ import { isFunded, outcomeOf } from '../../../workflows/payment-rules';
 import {
   bearsOut,
   isUntoldMove,
+  lookupStands,
+  MAX_REGISTRATION_LOOKUPS,
   mayHaveMovedAfterOutcome,
   moveKey,
   mustHoldForRead,
@@ -91,6 +93,8 @@ class Entity {
   /** a run that knows no subscriber and no registration (state.ts, freshRun): started by a late event, or carried over from one */
   fresh = false;
   lookedUp: boolean;
+  /** lookups this run made (state.ts, registrationLookups: not carried over) */
+  lookups = 0;
 
   constructor(carry: EntityCarry) {
     this.payment = carry.payment;
@@ -142,6 +146,9 @@ export class World {
   readonly told: { kind: 'outcome' | 'moved'; key: string; on: Payment }[] = [];
   /** the payment's registration after it closed (activities/late-events-activities.ts): the last move its backend heard */
   private registration: { told: string } | null = null;
+  /** lookups Temporal will not answer (the next ones); a history has fewer than MAX_REGISTRATION_LOOKUPS: the bound */
+  private unansweredLookups = 0;
+  private unansweredInAll = 0;
   readonly log: string[] = [];
 
   constructor(
@@ -157,6 +164,8 @@ export class World {
       stalePushesAfterLinger: boolean;
       /** the entity's rule before entity-confirms-every-push: only a pushed final status waits for a read */
       holdsOnlyFinalPushes?: boolean;
+      /** the rule before entity-retries-registration-lookup: a fresh run's first lookup stands, answered or not */
+      oneLookupStands?: boolean;
     },
   ) {
     // POST /payments answered (a read); the payment subscribes with it (lean runs: taken like a read) and asks for events
@@ -394,6 +403,17 @@ export class World {
     this.log.push('entity continues as new');
   }
 
+  /**
+   * Temporal does not answer the entity's next registration lookup (activities/late-events-activities.ts; a payment
+   * still running is the same: no answer). Fewer than MAX_REGISTRATION_LOOKUPS in a history: past that the run gives
+   * up, logged — the rule's bound, not a case it covers.
+   */
+  lookupUnanswered(): void {
+    if (this.unansweredInAll >= MAX_REGISTRATION_LOOKUPS - 1) return;
+    this.unansweredInAll++;
+    this.unansweredLookups++;
+  }
+
   /** steps/forward.ts and steps/announce-late.ts. */
   private forwardAndAnnounce(): void {
     const e = this.entity;
@@ -409,8 +429,12 @@ export class World {
     }
     // announce-late.ts: a fresh run that began before the record moved looks for the registration once it has moved
     if (e.fresh && !e.lookedUp && !e.subscribed && !e.eventsFor && mayHaveMovedAfterOutcome(e.payment)) {
-      e.lookedUp = true;
-      if (this.registration) e.eventsFor = { told: this.registration.told };
+      e.lookups++;
+      const answered = this.unansweredLookups === 0;
+      if (!answered) this.unansweredLookups--;
+      if (answered && this.registration) e.eventsFor = { told: this.registration.told };
+      e.lookedUp = this.options.oneLookupStands || lookupStands(answered, e.lookups);
+      if (!answered) this.log.push(`registration lookup unanswered (${e.lookups})`);
     }
     if (e.subscribed || !e.eventsFor) return;
     const key = moveKey(e.payment);
@@ -506,6 +530,14 @@ export class World {
     if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
     // and the Schedule's next sweep (at most SWEEP_EVERY_MS away): a move after the outcome whose push was lost
     this.advance(SWEEP_EVERY_MS);
+    // a fresh run whose registration lookup went unanswered asks again at its next wake-up: the sweeps that follow
+    // within their window signal it again (announce-late.ts: at most MAX_REGISTRATION_LOOKUPS lookups in a run)
+    for (let i = 0; i < MAX_REGISTRATION_LOOKUPS && this.lookingAgain(); i++) this.advance(SWEEP_EVERY_MS);
+  }
+
+  private lookingAgain(): boolean {
+    const e = this.entity;
+    return e !== null && e.fresh && !e.lookedUp && e.lookups > 0;
   }
 
   /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */

@@ -13,6 +13,7 @@ import type { Payment, XborderEvent } from '../../../src/contract';
 import {
   isRefundKeepingStatus,
   isUntoldMove,
+  lookupStands,
   mayHaveMovedAfterOutcome,
   moveKey,
   sentBeforeUpgrade,
@@ -112,8 +113,6 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
   }
 }
 
-/** Lookups per run that may go unanswered (Temporal not answering, the payment still running) before it gives up. */
-export const MAX_REGISTRATION_LOOKUPS = 4;
 /** An unanswered lookup is asked again at the first wake-up after this (a move heard, or the run's end). */
 export const REGISTRATION_RETRY_MS = 10 * 60 * 1000;
 
@@ -127,7 +126,8 @@ function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
  * registration, so the move still reaches its backend (following outlives a run). A definitive answer (found, or none:
  * no payment of ours, no events asked) stands for the run. No answer — Temporal not answering for the lookup's
  * 10 minutes, or the payment still running — is asked again at a later wake-up (a move heard, the linger's end), at
- * most MAX_REGISTRATION_LOOKUPS times (ENTITY_PATCHES.retriesRegistrationLookup; before it, one try stood).
+ * most MAX_REGISTRATION_LOOKUPS times (knowledge.ts, lookupStands; ENTITY_PATCHES.retriesRegistrationLookup: before it,
+ * one try stood).
  */
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
   const p = state.payment;
@@ -154,8 +154,7 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
   }
   // Asked only where the older code gave up (one try per run), so a run whose lookup answered has no marker.
   if (
-    !answered &&
-    state.registrationLookups < MAX_REGISTRATION_LOOKUPS &&
+    !lookupStands(answered, state.registrationLookups) &&
     patched(ENTITY_PATCHES.retriesRegistrationLookup)
   ) {
     state.registrationNotBefore = Date.now() + REGISTRATION_RETRY_MS;
