@@ -64,7 +64,42 @@ describe('moves after the outcome across an upgrade', () => {
     await send(refunded, 'evt_refund');
     await bed.env.sleep(40 * MIN);
     expect(
-      bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).map((e) => [e.type, e.data.providerStatus]),
+      bed.worker.deliveredEvents
+        .filter((e) => e.paymentKey === key)
+        .map((e) => [e.type, e.data.providerStatus]),
     ).toEqual([['payment.moved_after_outcome', 'EXPIRED']]);
+  }, 90_000);
+
+  it("a refund an older build's closed subscriber was sent before it closed (its outcome says so) is not announced again", async () => {
+    bed.worker.deliveredEvents.length = 0;
+    bed.newFake();
+    const now = await bed.env.currentTimeMs();
+    const refunded = await providerCreates({
+      status: 'EXPIRED',
+      lifecycle: { createdAt: iso(now - 3 * MIN), expiredAt: iso(now - 2 * MIN), refundedAt: iso(now - MIN) },
+    } as never);
+    const key = `upgrade-told-${refunded.id}`;
+    const subscriber = `payment:${key}`;
+    bed.worker.started.add(paymentEventsWorkflowId(key));
+    bed.worker.started.add(providerPaymentWorkflowId(refunded.id));
+    // what the closed payment told its backend: its outcome carried the refund
+    bed.worker.lateEventsLookup = async () => ({
+      subscriber,
+      paymentKey: key,
+      endpointUrl: null,
+      told: 'EXPIRED+REFUNDED',
+    });
+    try {
+      await send(refunded, 'evt_same', {
+        payment: refunded,
+        subscribers: [], // closed before the older run carried over: nothing in the entity says what it was sent
+        eventsFor: [{ subscriber, paymentKey: key, endpointUrl: null, told: 'EXPIRED' }],
+        lingerAfterTerminalMs: 30 * MIN,
+      });
+      await bed.env.sleep(40 * MIN);
+      expect(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key)).toEqual([]);
+    } finally {
+      bed.worker.lateEventsLookup = null;
+    }
   }, 90_000);
 });
