@@ -5,6 +5,7 @@
 import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
 import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
 import { ApplicationFailure } from '@temporalio/common';
+import { eventually } from './support/harness';
 import { iso } from './support/fake-provider';
 import { providerPaymentDriver } from './support/provider-payment-entity';
 import { useTestBed } from './support/test-bed';
@@ -18,14 +19,18 @@ afterEach(() => {
 });
 
 describe('the registration lookup after the linger', () => {
-  it('a lookup that failed is tried again when a later move is heard, and that move is announced', async () => {
+  it("a lookup that failed is asked again on the run's timer, and the moves after the outcome are announced", async () => {
     bed.worker.deliveredEvents.length = 0;
     bed.newFake();
     const now = await bed.env.currentTimeMs();
     // a legacy late funding revived an EXPIRED payment (spec: States and transitions, row 5): it may have moved
     const revived = await providerCreates({
       status: 'COMPLETED',
-      lifecycle: { createdAt: iso(now - 9 * MIN), expiredAt: iso(now - 8 * MIN), completedAt: iso(now - MIN) },
+      lifecycle: {
+        createdAt: iso(now - 9 * MIN),
+        expiredAt: iso(now - 8 * MIN),
+        completedAt: iso(now - MIN),
+      },
     } as never);
     const key = `lookup-${revived.id}`;
     bed.worker.started.add(paymentEventsWorkflowId(key));
@@ -39,8 +44,13 @@ describe('the registration lookup after the linger', () => {
     };
     // a fresh run: reads, then looks up, and gives up after 10 minutes (the lookup's schedule-to-close)
     await send(revived, 'evt_late');
-    await bed.env.sleep(30 * MIN);
+    await bed.env.sleep(15 * MIN); // two lookups unanswered (at once, and 10 minutes later)
     answering = true;
+    await bed.env.sleep(15 * MIN); // the third, on the run's own timer, answers: the revival is told
+    await eventually(
+      () => Promise.resolve(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).length),
+      (n) => n >= 1,
+    );
     // the receiving bank returns it (spec: States and transitions, row 4)
     const returned = bed.fake.set(revived.id, {
       status: 'REFUNDED',
@@ -50,7 +60,12 @@ describe('the registration lookup after the linger', () => {
     await send(returned, 'evt_returned');
     await bed.env.sleep(10 * MIN);
     expect(
-      bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).map((e) => [e.type, e.data.providerStatus]),
-    ).toEqual([['payment.moved_after_outcome', 'REFUNDED']]);
+      bed.worker.deliveredEvents
+        .filter((e) => e.paymentKey === key)
+        .map((e) => [e.type, e.data.providerStatus]),
+    ).toEqual([
+      ['payment.moved_after_outcome', 'COMPLETED'],
+      ['payment.moved_after_outcome', 'REFUNDED'],
+    ]);
   }, 120_000);
 });

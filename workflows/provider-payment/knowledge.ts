@@ -106,14 +106,21 @@ export interface ToldEntry {
 
 /**
  * Before the refund rule a `told` was the status alone, so a carried-over "EXPIRED" may stand for an EXPIRED snapshot
- * with refundedAt that the subscriber was sent (and so told its backend in its outcome). Where the older run still
- * had the subscriber when it carried over, it had sent it that run's payment (workflow.ts, forwardUntilSettled): a
- * refund keeping the status that is in that payment is no move after the outcome. Where the subscriber had closed
- * before, nothing says which it was sent: the refund is announced (a refund the backend never hears loses money; one
- * it hears twice is the lesser harm, and its id is stable: announce-late.ts).
+ * with refundedAt that the subscriber was sent (and so told its backend in its outcome): such an entry is ambiguous.
+ */
+export function mayBeOlderTold(entry: ToldEntry, p: Payment): boolean {
+  return !entry.keyed && isRefundKeepingStatus(entry.told, p);
+}
+
+/**
+ * An ambiguous older `told` (mayBeOlderTold) whose subscriber the older run still had when it carried over: that run
+ * had sent it its payment (workflow.ts, forwardUntilSettled), so a refund keeping the status that is in that payment
+ * is no move after the outcome. Where the subscriber had closed before, the closed payment's registration (its
+ * outcome: activities/late-events-activities.ts) says what it told (steps/announce-late.ts); when that cannot be read
+ * the refund is announced (a refund the backend never hears loses money; one heard twice is the lesser harm).
  */
 export function sentBeforeUpgrade(entry: ToldEntry, p: Payment): boolean {
-  return !entry.keyed && entry.sentKey === moveKey(p) && isRefundKeepingStatus(entry.told, p);
+  return mayBeOlderTold(entry, p) && entry.sentKey === moveKey(p);
 }
 
 /**

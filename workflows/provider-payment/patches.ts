@@ -109,9 +109,10 @@ export const ENTITY_PATCHES = {
    */
   refusesAnotherId: 'entity-refuses-another-id',
   /**
-   * An older build's `told` (the status alone), carried over for a subscriber it still had, stands for the
-   * EXPIRED+refunded snapshot that run sent it (knowledge.ts, sentBeforeUpgrade): that refund is not announced. Read
-   * only where the refund rule would announce it, so a run without such an entry has no marker.
+   * An older build's `told` (the status alone) may stand for an EXPIRED+refunded snapshot its subscriber was sent
+   * (knowledge.ts, mayBeOlderTold): for a subscriber that run still had, it does (sentBeforeUpgrade); for one closed
+   * before, the closed payment's registration says what it told (a lookup). Read only where the refund rule would
+   * announce on such an entry, so a run without one has no marker.
    */
   oldToldKeepsRefund: 'entity-old-told-keeps-refund',
   /**

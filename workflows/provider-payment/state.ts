@@ -21,6 +21,7 @@ import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
 import {
   bearsOut,
+  mayHaveMovedAfterOutcome,
   moveKey,
   mustHoldForRead,
   readerOf,
@@ -93,6 +94,21 @@ export class ProviderPaymentState {
   registrationLookups = 0;
   /** workflow time before which an unanswered lookup is not asked again */
   registrationNotBefore = 0;
+
+  /**
+   * A lookup went unanswered and is to be asked again (announce-late.ts): the run wakes for it and does not end before
+   * it stands. Never true in a run before ENTITY_PATCHES.retriesRegistrationLookup: there the first lookup stood.
+   */
+  lookupPending(): boolean {
+    return this.needsRegistration() && this.registrationLookups > 0;
+  }
+
+  /** A fresh run knowing no subscriber holds a payment that may have moved after its outcome, and has not looked up. */
+  needsRegistration(): boolean {
+    const p = this.payment;
+    if (!this.freshRun || this.registrationLookedUp || !p) return false;
+    return this.eventsFor.size === 0 && this.subscribers.size === 0 && mayHaveMovedAfterOutcome(p);
+  }
 
   constructor(readonly input: ProviderPaymentInput) {
     this.id = input.providerPaymentId;

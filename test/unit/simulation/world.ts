@@ -247,6 +247,7 @@ export class World {
 
   passTime(ms: number): void {
     this.advance(ms);
+    this.lookAgain();
     const e = this.entity;
     // workflow.ts: a terminal entity lingers, then ends (a held push is judged first; no read in flight then)
     if (
@@ -256,7 +257,8 @@ export class World {
       e.terminalSince !== null &&
       this.now >= e.terminalSince + ENTITY_LINGER_MS &&
       !this.readInFlight &&
-      e.unconfirmed.length === 0
+      e.unconfirmed.length === 0 &&
+      !this.lookingAgain()
     ) {
       this.forwardAndAnnounce();
       this.entity = null;
@@ -530,14 +532,19 @@ export class World {
     if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
     // and the Schedule's next sweep (at most SWEEP_EVERY_MS away): a move after the outcome whose push was lost
     this.advance(SWEEP_EVERY_MS);
-    // a fresh run whose registration lookup went unanswered asks again at its next wake-up: the sweeps that follow
-    // within their window signal it again (announce-late.ts: at most MAX_REGISTRATION_LOOKUPS lookups in a run)
-    for (let i = 0; i < MAX_REGISTRATION_LOOKUPS && this.lookingAgain(); i++) this.advance(SWEEP_EVERY_MS);
+    this.lookAgain();
   }
 
+  /** workflow.ts: a fresh run's own timer asks an unanswered lookup again, at most MAX_REGISTRATION_LOOKUPS in a run. */
+  private lookAgain(): void {
+    for (let i = 0; i < MAX_REGISTRATION_LOOKUPS && this.lookingAgain(); i++) this.forwardAndAnnounce();
+  }
+
+  /** state.ts, lookupPending */
   private lookingAgain(): boolean {
     const e = this.entity;
-    return e !== null && e.fresh && !e.lookedUp && e.lookups > 0;
+    if (!e || !e.payment || !e.fresh || e.lookedUp || e.lookups === 0) return false;
+    return !e.subscribed && !e.eventsFor && mayHaveMovedAfterOutcome(e.payment);
   }
 
   /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */

@@ -14,7 +14,7 @@ import {
   isRefundKeepingStatus,
   isUntoldMove,
   lookupStands,
-  mayHaveMovedAfterOutcome,
+  mayBeOlderTold,
   moveKey,
   sentBeforeUpgrade,
 } from '../knowledge';
@@ -94,11 +94,14 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
       events.keyed = true;
       continue;
     }
-    // an older build's "EXPIRED" for the EXPIRED+refunded snapshot it sent (knowledge.ts, sentBeforeUpgrade)
-    if (sentBeforeUpgrade(events, p) && patched(ENTITY_PATCHES.oldToldKeepsRefund)) {
-      events.told = key;
-      events.keyed = true;
-      continue;
+    // an older build's "EXPIRED" may stand for the EXPIRED+refunded snapshot it sent (knowledge.ts, mayBeOlderTold)
+    if (mayBeOlderTold(events, p) && patched(ENTITY_PATCHES.oldToldKeepsRefund)) {
+      const told = sentBeforeUpgrade(events, p) ? key : await toldByClosedPayment(state.id, subscriber);
+      if (told !== null) {
+        events.told = told;
+        events.keyed = true;
+        if (!isUntoldMove(told, p)) continue;
+      }
     }
     if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus))
       continue;
@@ -113,7 +116,7 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
   }
 }
 
-/** An unanswered lookup is asked again at the first wake-up after this (a move heard, or the run's end). */
+/** An unanswered lookup is asked again after this, on the run's own timer (workflow.ts, state.ts lookupPending). */
 export const REGISTRATION_RETRY_MS = 10 * 60 * 1000;
 
 function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
@@ -121,19 +124,35 @@ function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
 }
 
 /**
+ * What a closed subscriber told its backend, from its registration (its outcome, or the last move handed over), for
+ * an older build's ambiguous `told` (knowledge.ts, mayBeOlderTold). null when it cannot be said: not found, another
+ * payment, no answer — the caller then announces (a refund the backend never hears loses money).
+ */
+async function toldByClosedPayment(providerPaymentId: string, subscriber: string): Promise<string | null> {
+  try {
+    const found = await findLateEventsRegistration(providerPaymentId);
+    if (found && !isNotYet(found) && found.subscriber === subscriber) return found.told;
+  } catch (err) {
+    log.warn('what a closed payment told could not be read; a refund that kept its status is announced', {
+      providerPaymentId,
+      error: String(err),
+    });
+  }
+  return null;
+}
+
+/**
  * A fresh run (no snapshot, not continued: its predecessor ended after its linger) that holds a payment which may have
  * moved after its outcome — read at its start, or heard later in the run — finds the closed payment's events
  * registration, so the move still reaches its backend (following outlives a run). A definitive answer (found, or none:
  * no payment of ours, no events asked) stands for the run. No answer — Temporal not answering for the lookup's
- * 10 minutes, or the payment still running — is asked again at a later wake-up (a move heard, the linger's end), at
- * most MAX_REGISTRATION_LOOKUPS times (knowledge.ts, lookupStands; ENTITY_PATCHES.retriesRegistrationLookup: before it,
- * one try stood).
+ * 10 minutes, or the payment still running — is asked again REGISTRATION_RETRY_MS later, on the run's timer (it does not
+ * end before), at most MAX_REGISTRATION_LOOKUPS times in a run. A payment still running 7 days after its provider
+ * payment's final status (the previous entity run's linger) is one stuck for an operator: 4 tries do not wait for it.
+ * The rule: knowledge.ts, lookupStands; before ENTITY_PATCHES.retriesRegistrationLookup one try stood.
  */
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
-  const p = state.payment;
-  if (!state.freshRun || state.registrationLookedUp) return;
-  if (!p || state.eventsFor.size > 0 || state.subscribers.size > 0 || !mayHaveMovedAfterOutcome(p)) return;
-  if (Date.now() < state.registrationNotBefore) return;
+  if (!state.needsRegistration() || Date.now() < state.registrationNotBefore) return;
   if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
   state.registrationLookups++;
   let answered = true;

@@ -8,6 +8,7 @@ import {
   isUntoldMove,
   mayHaveMovedAfterOutcome,
   moveKey,
+  mayBeOlderTold,
   mustHoldForRead,
   sentBeforeUpgrade,
   sourceOf,
@@ -130,6 +131,13 @@ describe('moveKey and what is told after the outcome', () => {
     expect(isRefundKeepingStatus('EXPIRED', p('EXPIRED', { expiredAt: T1 }))).toBe(false);
     expect(isRefundKeepingStatus('COMPLETED', p('REFUNDED', { refundedAt: T2 }))).toBe(false);
     expect(isRefundKeepingStatus(null, p('EXPIRED', { expiredAt: T1, refundedAt: T2 }))).toBe(false);
+  });
+  it("an older build's told (no `keyed`) is ambiguous only for a refund that kept the status", () => {
+    const refunded = p('EXPIRED', { expiredAt: T1, refundedAt: T2 });
+    expect(mayBeOlderTold({ told: 'EXPIRED' }, refunded)).toBe(true);
+    expect(mayBeOlderTold({ told: 'EXPIRED', keyed: true }, refunded)).toBe(false);
+    expect(mayBeOlderTold({ told: 'EXPIRED' }, p('EXPIRED', { expiredAt: T1 }))).toBe(false);
+    expect(mayBeOlderTold({ told: 'COMPLETED' }, p('REFUNDED', { refundedAt: T2 }))).toBe(false);
   });
   it("an older build's told stands for the refund it sent only when it still had the subscriber", () => {
     const refunded = p('EXPIRED', { expiredAt: T1, refundedAt: T2 });
