@@ -5,8 +5,8 @@
 // `payment-events:<key>` (which exists only when the payment asked for events: its endpoint, and the moves it has
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { PaymentOutcome } from '../workflows/payment/api';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { paymentStateQuery, type PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
@@ -21,9 +21,20 @@ export interface LateEventsRegistration {
   told: string | null;
 }
 
+/** No answer yet: the payment is still running (it subscribes by itself, or closes later): ask again later. */
+export interface LateEventsNotYet {
+  notYet: 'payment-running';
+}
+
+/** A registration; null when definitively none (no payment of ours follows it, or it asked for no events). */
+export type LateEventsLookup = LateEventsRegistration | LateEventsNotYet | null;
+
 export interface LateEventsActivities {
-  /** null when no closed payment of ours follows this provider payment, or it asked for no events. */
-  findLateEventsRegistration(providerPaymentId: string): Promise<LateEventsRegistration | null>;
+  /**
+   * null when no closed payment of ours follows this provider payment, or it asked for no events; `notYet` while
+   * that payment still runs. Throws when Temporal does not answer (retried, then the run asks again later).
+   */
+  findLateEventsRegistration(providerPaymentId: string): Promise<LateEventsLookup>;
 }
 
 const PAYMENT_ID_PREFIX = 'payment:';
@@ -40,7 +51,14 @@ async function paymentWorkflowOfVisibility(
   return null;
 }
 
-/** The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment. */
+/**
+ * The move a delivery workflow's recent or pending event ids say was handed over last for this provider payment.
+ * `recentIds` is bounded (100, carried over its continue-as-new; a run started after an idle close begins empty), so
+ * a move handed over long before may be missing and announced again. That is a duplicate, never a wrong event: the
+ * id of a move is stable (`<paymentKey>:moved:<providerPaymentId>:<moveKey>`, announce-late.ts), the delivery workflow
+ * drops an id it still holds (payment-events/state.ts, add) and the receiver dedupes on `id` (docs/outbound-events.md,
+ * "dedupe on it"). One payment hands over a handful of events, so 100 ids hold its last move in practice.
+ */
 export function lastMoveHandedOver(
   paymentKey: string,
   providerPaymentId: string,
@@ -49,6 +67,21 @@ export function lastMoveHandedOver(
   const prefix = `${paymentKey}:moved:${providerPaymentId}:`;
   const moves = ids.filter((i) => i.startsWith(prefix));
   return moves.length > 0 ? moves[moves.length - 1]!.slice(prefix.length) : null;
+}
+
+/**
+ * What a closed payment told its backend of this provider payment, as a moveKey. Its outcome says it. A payment with
+ * no outcome — failed, terminated, cancelled by Temporal, timed out — or one whose outcome carries no snapshot of this
+ * payment (CANCELLED, REJECTED) told at most what it knew last (its `state` query, answered by the closed run from its
+ * history): taking that, not null, keeps the entity from announcing as a move a status the payment itself may have
+ * told. Its events speak of phases, and the phase it reached is no later than the status it knew. A state that cannot
+ * be read throws: no answer, asked again later (announce-late.ts), never taken as "told nothing".
+ */
+async function reportedKey(payment: WorkflowHandle, providerPaymentId: string): Promise<string | null> {
+  const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
+  if (outcome?.payment && outcome.payment.id === providerPaymentId) return moveKey(outcome.payment);
+  const last = await payment.query(paymentStateQuery);
+  return last.providerPaymentId === providerPaymentId ? last.providerStatus : null;
 }
 
 export function createLateEventsActivities(
@@ -68,7 +101,7 @@ export function createLateEventsActivities(
       const paymentKey = subscriber.slice(PAYMENT_ID_PREFIX.length);
       const payment = client().workflow.getHandle(subscriber);
       // a payment still running subscribes by itself; only a closed one needs the entity to speak for it
-      if ((await payment.describe()).status.name === 'RUNNING') return null;
+      if ((await payment.describe()).status.name === 'RUNNING') return { notYet: 'payment-running' };
       let events;
       try {
         events = await client()
@@ -78,14 +111,12 @@ export function createLateEventsActivities(
         if (err instanceof WorkflowNotFoundError) return null; // never asked for events (or past retention)
         throw err;
       }
-      const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
       const handedOver = lastMoveHandedOver(paymentKey, providerPaymentId, [
         ...(events.recentIds ?? []),
         ...events.pending.map((p) => p.id),
       ]);
-      const reported =
-        outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
-      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told: handedOver ?? reported };
+      const told = handedOver ?? (await reportedKey(payment, providerPaymentId));
+      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told };
     },
   };
 }

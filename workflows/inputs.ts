@@ -85,6 +85,10 @@ export const ProviderPaymentInputSchema = z.object({
         told: z.string().nullable(),
         /** what the subscriber read itself and told its backend (knowledge.ts, moveKey); absent in old runs */
         readByIt: z.string().optional(),
+        /** `told` is a moveKey (knowledge.ts, ToldEntry); absent in what older builds carried over */
+        keyed: z.boolean().optional(),
+        /** an older build's entry: the key of what its run sent the subscriber last (knowledge.ts, sentBeforeUpgrade) */
+        sentKey: z.string().optional(),
       }),
     )
     .optional(),

@@ -12,14 +12,27 @@ import { compareSnapshots, mergePayment, stampsOf } from '../payment-merge';
 /** Where a snapshot came from: a push (a webhook: anyone holding the webhook secret can sign one) or our own read. */
 export type SnapshotSource = 'push' | 'read';
 
+/** Who an `event` signal says read the payment: one of the entity's known readers, another name, or none (a push). */
+export type Reader = 'known' | 'stranger' | 'none';
+
 /**
  * An `event` signal carries a read when a worker's own code read the payment and says who it is (`from`): the
- * payment workflow's GET (tell-entity.ts, tellEntity) and the reconcile sweep's listing. The ingress never sets `from`
- * (src/ingress/routing.ts), and a signal cannot be forged without the codec keys (plaintext is refused), so an
- * event without it — whatever its `type` says — is a push.
+ * payment workflow's GET (tell-entity.ts, tellEntity: `from` is its workflow ID) and the reconcile sweep's listing
+ * (RECONCILE_SWEEP_READER). The ingress never sets `from` (src/ingress/routing.ts), and a signal cannot be forged
+ * without Temporal access and the codec keys (plaintext is refused); as defence in depth, only a reader the entity
+ * knows — the sweep, a payment that subscribes or subscribed to it (state.ts) — is taken at its word.
  */
-export function sourceOf(event: { from?: string }): SnapshotSource {
-  return typeof event.from === 'string' && event.from.length > 0 ? 'read' : 'push';
+export function readerOf(event: { from?: string }, isKnownReader: (from: string) => boolean): Reader {
+  if (typeof event.from !== 'string' || event.from.length === 0) return 'none';
+  return isKnownReader(event.from) ? 'known' : 'stranger';
+}
+
+/** A read only from a known reader; an event with no `from`, or another, is a push (held for a read). */
+export function sourceOf(
+  event: { from?: string },
+  isKnownReader: (from: string) => boolean,
+): SnapshotSource {
+  return readerOf(event, isKnownReader) === 'known' ? 'read' : 'push';
 }
 
 /**
@@ -81,6 +94,35 @@ export function isRefundKeepingStatus(told: string | null, p: Payment): boolean 
   return told === p.status && moveKey(p) !== p.status;
 }
 
+/** What an entity holds of a subscriber it announces moves to (state.ts, eventsFor). */
+export interface ToldEntry {
+  /** the key its backend was last told (moveKey), or, written by a build before the refund rule, the status alone */
+  told: string | null;
+  /** `told` was written by this rule (moveKey): absent in what a build before ENTITY_PATCHES.announcesRefundKeepingStatus carried over */
+  keyed?: boolean;
+  /** carried over without `keyed` while still subscribed: the key of the snapshot the older run sent it last */
+  sentKey?: string;
+}
+
+/**
+ * Before the refund rule a `told` was the status alone, so a carried-over "EXPIRED" may stand for an EXPIRED snapshot
+ * with refundedAt that the subscriber was sent (and so told its backend in its outcome): such an entry is ambiguous.
+ */
+export function mayBeOlderTold(entry: ToldEntry, p: Payment): boolean {
+  return !entry.keyed && isRefundKeepingStatus(entry.told, p);
+}
+
+/**
+ * An ambiguous older `told` (mayBeOlderTold) whose subscriber the older run still had when it carried over: that run
+ * had sent it its payment (workflow.ts, forwardUntilSettled), so a refund keeping the status that is in that payment
+ * is no move after the outcome. Where the subscriber had closed before, the closed payment's registration (its
+ * outcome: activities/late-events-activities.ts) says what it told (steps/announce-late.ts); when that cannot be read
+ * the refund is announced (a refund the backend never hears loses money; one heard twice is the lesser harm).
+ */
+export function sentBeforeUpgrade(entry: ToldEntry, p: Payment): boolean {
+  return mayBeOlderTold(entry, p) && entry.sentKey === moveKey(p);
+}
+
 /**
  * A payment a fresh entity run reads may have moved after its payment's outcome: it carries a refund (a return, late
  * funds refunded: spec, States and transitions, row 4) or a legacy late funding that revived an EXPIRED payment
@@ -89,4 +131,15 @@ export function isRefundKeepingStatus(told: string | null, p: Payment): boolean 
 export function mayHaveMovedAfterOutcome(p: Payment): boolean {
   if (p.lifecycle?.refundedAt || p.status === 'REFUNDED') return true;
   return Boolean(p.lifecycle?.expiredAt) && ['SENT', 'COMPLETED'].includes(p.status);
+}
+
+/** Registration lookups a fresh run may make that go unanswered (Temporal not answering, the payment still running). */
+export const MAX_REGISTRATION_LOOKUPS = 4;
+
+/**
+ * Does a registration lookup's result stand for the run (steps/announce-late.ts)? An answer does — found, or definitively
+ * none. No answer is asked again later, until the run has made MAX_REGISTRATION_LOOKUPS: then the run gives up (logged).
+ */
+export function lookupStands(answered: boolean, lookupsMade: number): boolean {
+  return answered || lookupsMade >= MAX_REGISTRATION_LOOKUPS;
 }

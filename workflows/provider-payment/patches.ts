@@ -31,6 +31,9 @@
 // | entity-finds-registration-after-linger | patched | new: kept histories recorded before it                       |
 // | entity-takes-final-reads       | patched | new: kept histories held final reads for a GET                       |
 // | entity-refuses-another-id      | patched | asked only by a run whose ID is not its input's (none kept); deprecate with the next build's histories |
+// | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
+// | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
+// | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -105,4 +108,21 @@ export const ENTITY_PATCHES = {
    * (workflow-id-check.ts). Asked only when the IDs differ, so a run under its own ID has no marker.
    */
   refusesAnotherId: 'entity-refuses-another-id',
+  /**
+   * An older build's `told` (the status alone) may stand for an EXPIRED+refunded snapshot its subscriber was sent
+   * (knowledge.ts, mayBeOlderTold): for a subscriber that run still had, it does (sentBeforeUpgrade); for one closed
+   * before, the closed payment's registration says what it told (a lookup). Read only where the refund rule would
+   * announce on such an entry, so a run without one has no marker.
+   */
+  oldToldKeepsRefund: 'entity-old-told-keeps-refund',
+  /**
+   * A registration lookup that did not answer (Temporal not answering, the payment still running) is asked again
+   * at a later wake-up, a few times (steps/announce-late.ts). Read only when a lookup went unanswered.
+   */
+  retriesRegistrationLookup: 'entity-retries-registration-lookup',
+  /**
+   * Only a known reader's `from` (the reconcile sweep, a payment the entity knows) makes an event our own read
+   * (knowledge.ts, readerOf); any other is a push, held for a read. Read only for an event with another `from`.
+   */
+  knowsItsReaders: 'entity-knows-its-readers',
 } as const;

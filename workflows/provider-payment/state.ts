@@ -9,6 +9,7 @@ import { createIndexer, indexAtStart } from '../indexing';
 import { BoundedIdSet, isTerminalStatus, mergePayment } from '../payment-merge';
 import {
   OBSERVED_EVENT_TYPE,
+  RECONCILE_SWEEP_READER,
   type ProviderPaymentChanged,
   type ProviderPaymentEvent,
   type ProviderPaymentInput,
@@ -18,7 +19,15 @@ import {
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
-import { bearsOut, moveKey, mustHoldForRead, sourceOf } from './knowledge';
+import {
+  bearsOut,
+  mayHaveMovedAfterOutcome,
+  moveKey,
+  mustHoldForRead,
+  readerOf,
+  type SnapshotSource,
+  type ToldEntry,
+} from './knowledge';
 import {
   claimsFinalStatus,
   confirms,
@@ -74,13 +83,32 @@ export class ProviderPaymentState {
    * Subscribers that asked for outbound events, with the status each was last told: once one has closed, a
    * later move is sent to its delivery workflow as payment.moved_after_outcome (steps/announce-late.ts).
    */
-  readonly eventsFor: Map<string, LateEventsFor & { told: string | null; readByIt?: string }>;
+  readonly eventsFor: Map<string, LateEventsFor & ToldEntry & { readByIt?: string }>;
   /** workflow time before which no confirming read is tried again (after one that failed) */
   confirmNotBefore = 0;
   /** a run started by an event after its predecessor ended (no snapshot, not continued): it knows no subscriber */
   readonly freshRun: boolean;
   /** the fresh run looked for the closed payment's events registration (steps/announce-late.ts); carried over */
   registrationLookedUp: boolean;
+  /** lookups this run made that went unanswered or answered (announce-late.ts); not carried over: bounded per run */
+  registrationLookups = 0;
+  /** workflow time before which an unanswered lookup is not asked again */
+  registrationNotBefore = 0;
+
+  /**
+   * A lookup went unanswered and is to be asked again (announce-late.ts): the run wakes for it and does not end before
+   * it stands. Never true in a run before ENTITY_PATCHES.retriesRegistrationLookup: there the first lookup stood.
+   */
+  lookupPending(): boolean {
+    return this.needsRegistration() && this.registrationLookups > 0;
+  }
+
+  /** A fresh run knowing no subscriber holds a payment that may have moved after its outcome, and has not looked up. */
+  needsRegistration(): boolean {
+    const p = this.payment;
+    if (!this.freshRun || this.registrationLookedUp || !p) return false;
+    return this.eventsFor.size === 0 && this.subscribers.size === 0 && mayHaveMovedAfterOutcome(p);
+  }
 
   constructor(readonly input: ProviderPaymentInput) {
     this.id = input.providerPaymentId;
@@ -115,6 +143,11 @@ export class ProviderPaymentState {
     }
     this.pushMismatches = [...(input.pushMismatches ?? [])];
     this.eventsFor = new Map((input.eventsFor ?? []).map(({ subscriber, ...rest }) => [subscriber, rest]));
+    // An older build's entry (told: the status alone) whose subscriber it still had: it sent it its payment last
+    // (knowledge.ts, sentBeforeUpgrade). State only: announce-late.ts asks a patch before acting on it.
+    for (const [subscriber, events] of this.eventsFor)
+      if (!events.keyed && events.sentKey === undefined && this.subscribers.has(subscriber) && this.payment)
+        events.sentKey = moveKey(this.payment);
     // a carried-over run already told its subscribers
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -150,11 +183,26 @@ export class ProviderPaymentState {
     this.quietReads = 0;
     // a state the payment workflow read itself (tell-entity.ts, tellEntity) is a reconcile, not a webhook
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
-    if (sourceOf(event) === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
-    if (this.holdsForConfirmation(event, cause)) return;
+    const source = this.sourceOf(event);
+    if (source === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
+    if (this.holdsForConfirmation(event, cause, source)) return;
     this.accept(event.payment, cause);
     if (cause === 'reconcile' && event.from !== undefined && this.fewer)
       this.toldBy(event.from, event.payment);
+  }
+
+  /** The sweep, and the payment workflows this entity knows (subscribing, or subscribed and asked for events). */
+  private isKnownReader = (from: string): boolean =>
+    from === RECONCILE_SWEEP_READER || this.subscribers.has(from) || this.eventsFor.has(from);
+
+  /**
+   * A read only from a known reader (knowledge.ts, readerOf). A `from` the entity does not know was taken as a read
+   * before ENTITY_PATCHES.knowsItsReaders: asked only for such an event, so a run that hears none has no marker.
+   */
+  private sourceOf(event: ProviderPaymentEvent): SnapshotSource {
+    const reader = readerOf(event, this.isKnownReader);
+    if (reader === 'stranger') return patched(ENTITY_PATCHES.knowsItsReaders) ? 'push' : 'read';
+    return reader === 'known' ? 'read' : 'push';
   }
 
   /** A subscriber that asked for events read the payment itself: what it read is what it tells its backend. */
@@ -176,7 +224,7 @@ export class ProviderPaymentState {
     if (events && !this.eventsFor.has(workflowId)) {
       const heard = (has !== undefined ? this.read(has) : undefined) ?? this.payment;
       const told = heard ? moveKey(heard) : null;
-      this.eventsFor.set(workflowId, { ...events, told });
+      this.eventsFor.set(workflowId, { ...events, told, keyed: true });
     }
     this.forwarded.delete(workflowId);
     this.wakeups++;
@@ -223,22 +271,26 @@ export class ProviderPaymentState {
    * A push waits for a read (knowledge.ts): a pushed final status that would change what the entity holds, whatever
    * the event's type says (ENTITY_PATCHES.confirmsFinalPush), and, since ENTITY_PATCHES.confirmsEveryPush, any push
    * that would change it — a status on the way, a lifecycle timestamp, a figure. A push that changes nothing (a
-   * duplicate under a new id, a stale copy) costs no read. Our own reads (`from`: knowledge.ts, sourceOf) are taken.
+   * duplicate under a new id, a stale copy) costs no read. Our own reads (a known `from`: knowledge.ts, readerOf) are taken.
    */
-  private holdsForConfirmation(event: ProviderPaymentEvent, cause: 'event' | 'reconcile'): boolean {
+  private holdsForConfirmation(
+    event: ProviderPaymentEvent,
+    cause: 'event' | 'reconcile',
+    source: SnapshotSource,
+  ): boolean {
     const pushed = this.read(event.payment);
     if (!pushed || pushed.id !== this.id) return false;
     if (!mustHoldForRead(this.payment, pushed)) return false;
     if (claimsFinalStatus(pushed)) {
       // A final status from our own read (the payment's GET, the sweep's listing) is the service's answer already.
       // Read only for such a read, before the older patch, so runs recorded before it replay as they were.
-      if (sourceOf(event) === 'read' && patched(ENTITY_PATCHES.takesFinalReads)) return false;
+      if (source === 'read' && patched(ENTITY_PATCHES.takesFinalReads)) return false;
       // Not memoized: a run that began on older code (AUTO_UPGRADE) starts confirming at its first final push
       // after the upgrade; on replay the marker's place in history says which pushes were held.
       if (!patched(ENTITY_PATCHES.confirmsFinalPush)) return false;
     } else {
       // Reads are not held; a push is — read only here, so a run that hears no such push has no marker.
-      if (sourceOf(event) === 'read') return false;
+      if (source === 'read') return false;
       if (!patched(ENTITY_PATCHES.confirmsEveryPush)) return false;
     }
     this.unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });

@@ -91,7 +91,8 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
       // Linger: a refund (row 4) or a legacy late funding (row 5) may still follow a terminal status.
       state.terminalSince ??= now;
       wakeAt = state.terminalSince + lingerMs;
-      if (now >= wakeAt && state.unconfirmed.length === 0) break; // a held push is judged before the entity ends
+      // a held push is judged, and an unanswered registration lookup asked again, before the entity ends
+      if (now >= wakeAt && state.unconfirmed.length === 0 && !state.lookupPending()) break;
     } else {
       const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet)
         ? QUIET_READS_MS[state.quietReads]
@@ -104,6 +105,10 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
         continue;
       }
     }
+    // an unanswered registration lookup is asked again at registrationNotBefore (steps/announce-late.ts), at most
+    // MAX_REGISTRATION_LOOKUPS times: a timer, not only a signal, wakes for it
+    if (state.lookupPending())
+      wakeAt = wakeAt > now ? Math.min(wakeAt, state.registrationNotBefore) : state.registrationNotBefore;
     // a held push is judged at once, or, after a confirming read that failed, at confirmNotBefore
     if (state.unconfirmed.length > 0) {
       if (now >= state.confirmNotBefore) continue; // pushed while a read was in flight: judged at the top now

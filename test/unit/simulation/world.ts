@@ -20,6 +20,8 @@ import { isFunded, outcomeOf } from '../../../workflows/payment-rules';
 import {
   bearsOut,
   isUntoldMove,
+  lookupStands,
+  MAX_REGISTRATION_LOOKUPS,
   mayHaveMovedAfterOutcome,
   moveKey,
   mustHoldForRead,
@@ -27,6 +29,7 @@ import {
 } from '../../../workflows/provider-payment/knowledge';
 import { claimsFinalStatus, confirms } from '../../../workflows/provider-payment/push-confirmation';
 import { sweepEventId, sweepTellOf } from '../../../workflows/provider-payment/sweep-decision';
+import { RECONCILE_SWEEP_READER } from '../../../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, START_MS, type ServiceMove } from './service-model';
 
@@ -90,6 +93,8 @@ class Entity {
   /** a run that knows no subscriber and no registration (state.ts, freshRun): started by a late event, or carried over from one */
   fresh = false;
   lookedUp: boolean;
+  /** lookups this run made (state.ts, registrationLookups: not carried over) */
+  lookups = 0;
 
   constructor(carry: EntityCarry) {
     this.payment = carry.payment;
@@ -141,6 +146,9 @@ export class World {
   readonly told: { kind: 'outcome' | 'moved'; key: string; on: Payment }[] = [];
   /** the payment's registration after it closed (activities/late-events-activities.ts): the last move its backend heard */
   private registration: { told: string } | null = null;
+  /** lookups Temporal will not answer (the next ones); a history has fewer than MAX_REGISTRATION_LOOKUPS: the bound */
+  private unansweredLookups = 0;
+  private unansweredInAll = 0;
   readonly log: string[] = [];
 
   constructor(
@@ -156,6 +164,8 @@ export class World {
       stalePushesAfterLinger: boolean;
       /** the entity's rule before entity-confirms-every-push: only a pushed final status waits for a read */
       holdsOnlyFinalPushes?: boolean;
+      /** the rule before entity-retries-registration-lookup: a fresh run's first lookup stands, answered or not */
+      oneLookupStands?: boolean;
     },
   ) {
     // POST /payments answered (a read); the payment subscribes with it (lean runs: taken like a read) and asks for events
@@ -237,6 +247,7 @@ export class World {
 
   passTime(ms: number): void {
     this.advance(ms);
+    this.lookAgain();
     const e = this.entity;
     // workflow.ts: a terminal entity lingers, then ends (a held push is judged first; no read in flight then)
     if (
@@ -246,7 +257,8 @@ export class World {
       e.terminalSince !== null &&
       this.now >= e.terminalSince + ENTITY_LINGER_MS &&
       !this.readInFlight &&
-      e.unconfirmed.length === 0
+      e.unconfirmed.length === 0 &&
+      !this.lookingAgain()
     ) {
       this.forwardAndAnnounce();
       this.entity = null;
@@ -302,7 +314,12 @@ export class World {
     const pushed = event.payment;
     // every patch on: a push that would change anything waits for a read; our own reads (even final: entity-takes-
     // final-reads) are taken. The old rule: only a final status waited, pushed or read.
-    const held = this.options.holdsOnlyFinalPushes ? claimsFinalStatus(pushed) : sourceOf(event) === 'push';
+    // knowledge.ts, readerOf: a read only from a known reader (state.ts: the sweep, a payment it knows)
+    const known = (from: string) =>
+      from === RECONCILE_SWEEP_READER || (from === 'payment' && (e.subscribed || e.eventsFor !== null));
+    const held = this.options.holdsOnlyFinalPushes
+      ? claimsFinalStatus(pushed)
+      : sourceOf(event, known) === 'push';
     if (mustHoldForRead(e.payment, pushed) && held) {
       e.unconfirmed.push(event);
       return;
@@ -372,7 +389,7 @@ export class World {
     if (tell === null) return;
     const listed = this.readService();
     this.log.push(`sweep tells ${tell} ${moveKey(listed)}`);
-    this.signal({ eventId: sweepEventId(listed), payment: listed, from: 'reconcile-sweep' });
+    this.signal({ eventId: sweepEventId(listed), payment: listed, from: RECONCILE_SWEEP_READER });
   }
 
   readNow(): void {
@@ -386,6 +403,17 @@ export class World {
     this.forwardAndAnnounce(); // forwardUntilSettled before continueAsNew
     this.entity = new Entity(this.entity.carry());
     this.log.push('entity continues as new');
+  }
+
+  /**
+   * Temporal does not answer the entity's next registration lookup (activities/late-events-activities.ts; a payment
+   * still running is the same: no answer). Fewer than MAX_REGISTRATION_LOOKUPS in a history: past that the run gives
+   * up, logged — the rule's bound, not a case it covers.
+   */
+  lookupUnanswered(): void {
+    if (this.unansweredInAll >= MAX_REGISTRATION_LOOKUPS - 1) return;
+    this.unansweredInAll++;
+    this.unansweredLookups++;
   }
 
   /** steps/forward.ts and steps/announce-late.ts. */
@@ -403,8 +431,12 @@ export class World {
     }
     // announce-late.ts: a fresh run that began before the record moved looks for the registration once it has moved
     if (e.fresh && !e.lookedUp && !e.subscribed && !e.eventsFor && mayHaveMovedAfterOutcome(e.payment)) {
-      e.lookedUp = true;
-      if (this.registration) e.eventsFor = { told: this.registration.told };
+      e.lookups++;
+      const answered = this.unansweredLookups === 0;
+      if (!answered) this.unansweredLookups--;
+      if (answered && this.registration) e.eventsFor = { told: this.registration.told };
+      e.lookedUp = this.options.oneLookupStands || lookupStands(answered, e.lookups);
+      if (!answered) this.log.push(`registration lookup unanswered (${e.lookups})`);
     }
     if (e.subscribed || !e.eventsFor) return;
     const key = moveKey(e.payment);
@@ -500,6 +532,19 @@ export class World {
     if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
     // and the Schedule's next sweep (at most SWEEP_EVERY_MS away): a move after the outcome whose push was lost
     this.advance(SWEEP_EVERY_MS);
+    this.lookAgain();
+  }
+
+  /** workflow.ts: a fresh run's own timer asks an unanswered lookup again, at most MAX_REGISTRATION_LOOKUPS in a run. */
+  private lookAgain(): void {
+    for (let i = 0; i < MAX_REGISTRATION_LOOKUPS && this.lookingAgain(); i++) this.forwardAndAnnounce();
+  }
+
+  /** state.ts, lookupPending */
+  private lookingAgain(): boolean {
+    const e = this.entity;
+    if (!e || !e.payment || !e.fresh || e.lookedUp || e.lookups === 0) return false;
+    return !e.subscribed && !e.eventsFor && mayHaveMovedAfterOutcome(e.payment);
   }
 
   /** Invariants at the end: the outcome matches the service's record; every move after it was told; flagged or ended. */

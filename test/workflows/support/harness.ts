@@ -6,7 +6,10 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { Payment } from '../../../src/contract';
 import type { AllActivities } from '../../../activities/types';
 import { createContractActivities } from '../../../activities/contract-activities';
-import { createLateEventsActivities } from '../../../activities/late-events-activities';
+import {
+  createLateEventsActivities,
+  type LateEventsActivities,
+} from '../../../activities/late-events-activities';
 import { createWorkflowReadActivities } from '../../../activities/workflow-read-activities';
 import {
   createEventHandOverActivities,
@@ -77,6 +80,8 @@ export class SharedWorker {
 
   /** provider payment id → the payment workflow that followed it (findLateEventsRegistration's visibility lookup) */
   readonly paymentWorkflowOf = new Map<string, string>();
+  /** a test may stand in for the whole registration lookup (Temporal not answering); null: the real one */
+  lateEventsLookup: LateEventsActivities['findLateEventsRegistration'] | null = null;
 
   constructor(
     private readonly env: TestWorkflowEnvironment,
@@ -92,6 +97,9 @@ export class SharedWorker {
         (...args: unknown[]) => (current()[name] as (...a: unknown[]) => unknown)(...args),
       ]),
     );
+    const lateEvents = createLateEventsActivities({
+      paymentWorkflowOf: async (id) => this.paymentWorkflowOf.get(id) ?? null,
+    });
     this.worker = await Worker.create({
       connection: this.env.nativeConnection,
       namespace: this.env.namespace ?? 'default',
@@ -105,9 +113,8 @@ export class SharedWorker {
         ...createEventHandOverActivities(),
         ...createContractActivities(),
         // the time-skipping server has no advanced visibility: tests name the payment that follows a provider payment
-        ...createLateEventsActivities({
-          paymentWorkflowOf: async (id) => this.paymentWorkflowOf.get(id) ?? null,
-        }),
+        findLateEventsRegistration: (id: string) =>
+          this.lateEventsLookup ? this.lateEventsLookup(id) : lateEvents.findLateEventsRegistration(id),
         deliverPaymentEvent: (url: string | null, event: XborderOutboundEvent) =>
           this.deliverEvent(url, event),
       },

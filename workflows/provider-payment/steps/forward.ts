@@ -22,7 +22,10 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
       });
       state.forwarded.set(subscriber, sendingVersion);
       const events = state.eventsFor.get(subscriber);
-      if (events) events.told = moveKey(sending);
+      if (events) {
+        events.told = moveKey(sending);
+        events.keyed = true; // knowledge.ts, ToldEntry: written by this rule
+      }
     } catch (err) {
       // the subscriber is gone (completed or cancelled): stop telling it
       log.info('subscriber unreachable; removed', {

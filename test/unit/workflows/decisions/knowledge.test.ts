@@ -8,7 +8,9 @@ import {
   isUntoldMove,
   mayHaveMovedAfterOutcome,
   moveKey,
+  mayBeOlderTold,
   mustHoldForRead,
+  sentBeforeUpgrade,
   sourceOf,
 } from '../../../../workflows/provider-payment/knowledge';
 
@@ -40,15 +42,18 @@ function p(
   } as unknown as Payment;
 }
 
-describe('sourceOf: only our own reads say who read (the ingress never sets `from`)', () => {
+describe('sourceOf: only our own known readers say who read (the ingress never sets `from`)', () => {
+  const known = (from: string) => ['payment:k', 'reconcile-sweep'].includes(from);
   it.each([
     [{}, 'push'],
     [{ from: '' }, 'push'],
     [{ from: undefined }, 'push'],
     [{ from: 'payment:k' }, 'read'],
     [{ from: 'reconcile-sweep' }, 'read'],
+    [{ from: 'payment:stranger' }, 'push'],
+    [{ from: 'anyone' }, 'push'],
   ])('%j → %s', (event, source) => {
-    expect(sourceOf(event as { from?: string })).toBe(source);
+    expect(sourceOf(event as { from?: string }, known)).toBe(source);
   });
 });
 
@@ -126,6 +131,24 @@ describe('moveKey and what is told after the outcome', () => {
     expect(isRefundKeepingStatus('EXPIRED', p('EXPIRED', { expiredAt: T1 }))).toBe(false);
     expect(isRefundKeepingStatus('COMPLETED', p('REFUNDED', { refundedAt: T2 }))).toBe(false);
     expect(isRefundKeepingStatus(null, p('EXPIRED', { expiredAt: T1, refundedAt: T2 }))).toBe(false);
+  });
+  it("an older build's told (no `keyed`) is ambiguous only for a refund that kept the status", () => {
+    const refunded = p('EXPIRED', { expiredAt: T1, refundedAt: T2 });
+    expect(mayBeOlderTold({ told: 'EXPIRED' }, refunded)).toBe(true);
+    expect(mayBeOlderTold({ told: 'EXPIRED', keyed: true }, refunded)).toBe(false);
+    expect(mayBeOlderTold({ told: 'EXPIRED' }, p('EXPIRED', { expiredAt: T1 }))).toBe(false);
+    expect(mayBeOlderTold({ told: 'COMPLETED' }, p('REFUNDED', { refundedAt: T2 }))).toBe(false);
+  });
+  it("an older build's told stands for the refund it sent only when it still had the subscriber", () => {
+    const refunded = p('EXPIRED', { expiredAt: T1, refundedAt: T2 });
+    // carried over while subscribed: it was sent the refunded snapshot
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(true);
+    // carried over after it closed: nothing says it was sent the refund
+    expect(sentBeforeUpgrade({ told: 'EXPIRED' }, refunded)).toBe(false);
+    // it was sent the payment before the refund
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', sentKey: 'EXPIRED' }, refunded)).toBe(false);
+    // written by the refund rule: "EXPIRED" is what it was told
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', keyed: true, sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(false);
   });
   it('only a refund or a legacy late funding may have moved after the outcome', () => {
     expect(mayHaveMovedAfterOutcome(p('REFUNDED'))).toBe(true);
