@@ -2,13 +2,9 @@
 // "States and transitions"). The payment workflow has closed by then, so the entity that hears the move sends it
 // to the payment's delivery workflow as payment.moved_after_outcome (docs/outbound-events.md), numbered there
 // after the payment's last event. Only ids, amounts, currencies, statuses and codes leave (no personal data).
-import { log, patched, proxyLocalActivities } from '@temporalio/workflow';
-import type { EventHandOverActivities } from '../../../activities/event-delivery-activities';
-import type {
-  LateEventsActivities,
-  LateEventsLookup,
-  LateEventsNotYet,
-} from '../../../activities/late-events-activities';
+import { log, patched } from '@temporalio/workflow';
+import type { LateEventsLookup, LateEventsNotYet } from '../../../activities/late-events-activities';
+import { lateEventHandOverActivities, lateEventsActivities } from '../../activity-options';
 import type { Payment, XborderEvent } from '../../../src/contract';
 import {
   isRefundKeepingStatus,
@@ -21,30 +17,6 @@ import {
 import { failureCodeOf } from '../../payment-rules';
 import { ENTITY_PATCHES } from '../patches';
 import type { ProviderPaymentState } from '../state';
-
-/**
- * Reads of Temporal itself (visibility, a describe, queries, a result): short, retried for a while, then asked again
- * later (below). The longest part is the query of the closed delivery workflow, which a worker answers by replaying
- * that run's history: a run continues-as-new after 200 deliveries (payment-events/workflow.ts), so that history stays
- * small (measured: a closed run of 199 deliveries, 1,426 events, answered the query in about 1 s on a loaded 2-core
- * machine, time-skipping server), far under the 30 s. The payment's own state query (only for a payment with no
- * outcome) replays the payment's history: tens of events (34 to 62 in the kept payment histories). A result is read from the close event, with no
- * replay. A worker too busy to answer in 30 s makes an attempt fail: retried, then the lookup goes unanswered and is
- * asked again at a later wake-up. The 10-minute schedule-to-close is measured by the worker's clock.
- */
-const { findLateEventsRegistration } = proxyLocalActivities<LateEventsActivities>({
-  startToCloseTimeout: '30s',
-  localRetryThreshold: '10s',
-  scheduleToCloseTimeout: '10m',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
-
-/** Only a signal to Temporal (as the payment's hand-over, payment-events/emit.ts): retried until it is taken. */
-const { handOverLatePaymentEvent } = proxyLocalActivities<EventHandOverActivities>({
-  startToCloseTimeout: '30s',
-  localRetryThreshold: '10s',
-  retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
-});
 
 /** The event of one move; its id is stable per payment, provider payment and status (a move heard twice is one event). */
 export function movedAfterOutcomeEvent(
@@ -109,7 +81,7 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
     events.told = key;
     events.keyed = true;
-    await handOverLatePaymentEvent(
+    await lateEventHandOverActivities.handOverLatePaymentEvent(
       events.paymentKey,
       events.endpointUrl,
       movedAfterOutcomeEvent(events.paymentKey, p, new Date().toISOString()),
@@ -131,7 +103,7 @@ function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
  */
 async function toldByClosedPayment(providerPaymentId: string, subscriber: string): Promise<string | null> {
   try {
-    const found = await findLateEventsRegistration(providerPaymentId);
+    const found = await lateEventsActivities.findLateEventsRegistration(providerPaymentId);
     if (found && !isNotYet(found) && found.subscriber === subscriber) return found.told;
   } catch (err) {
     log.warn('what a closed payment told could not be read; a refund that kept its status is announced', {
@@ -158,7 +130,7 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
   state.registrationLookups++;
   let answered = true;
   try {
-    const found = await findLateEventsRegistration(state.id);
+    const found = await lateEventsActivities.findLateEventsRegistration(state.id);
     if (isNotYet(found)) answered = false;
     else if (found) {
       const { subscriber, ...events } = found;

@@ -2,13 +2,13 @@
 // (workflows/provider-payment/steps/announce-late.ts, activities/late-events-activities.ts). A lookup that did not
 // answer — Temporal not answering, the payment still running — is no answer: a move heard later in the run is still
 // announced once the lookup answers.
-import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
+import { providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import { paymentEventsWorkflowId } from '../../../workflows/payment-events/api';
 import { ApplicationFailure } from '@temporalio/common';
-import { eventually } from './support/harness';
-import { iso } from './support/fake-provider';
-import { providerPaymentDriver } from './support/provider-payment-entity';
-import { useTestBed } from './support/test-bed';
+import { eventually } from '../support/harness';
+import { iso } from '../support/fake-provider';
+import { providerPaymentDriver } from '../support/provider-payment-entity';
+import { useTestBed } from '../support/test-bed';
 
 const bed = useTestBed();
 const { providerCreates, send } = providerPaymentDriver(bed);

@@ -1,11 +1,11 @@
 // The entity's moves after the outcome across builds (workflows/provider-payment/steps/announce-late.ts): what an
 // older build wrote in `eventsFor.told` (the status alone, before ENTITY_PATCHES.announcesRefundKeepingStatus) and
 // carried over by continue-as-new must not make the new build announce a refund its subscriber was already sent.
-import { providerPaymentWorkflowId } from '../../workflows/provider-payment/api';
-import { paymentEventsWorkflowId } from '../../workflows/payment-events/api';
-import { iso } from './support/fake-provider';
-import { providerPaymentDriver } from './support/provider-payment-entity';
-import { useTestBed } from './support/test-bed';
+import { providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import { paymentEventsWorkflowId } from '../../../workflows/payment-events/api';
+import { iso } from '../support/fake-provider';
+import { providerPaymentDriver } from '../support/provider-payment-entity';
+import { useTestBed } from '../support/test-bed';
 
 const bed = useTestBed();
 const { providerCreates, send } = providerPaymentDriver(bed);
