@@ -28,10 +28,7 @@ export function readerOf(event: { from?: string }, isKnownReader: (from: string)
 }
 
 /** A read only from a known reader; an event with no `from`, or another, is a push (held for a read). */
-export function sourceOf(
-  event: { from?: string },
-  isKnownReader: (from: string) => boolean,
-): SnapshotSource {
+export function sourceOf(event: { from?: string }, isKnownReader: (from: string) => boolean): SnapshotSource {
   return readerOf(event, isKnownReader) === 'known' ? 'read' : 'push';
 }
 

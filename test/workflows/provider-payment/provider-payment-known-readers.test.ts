@@ -1,7 +1,10 @@
 // Only the entity's known readers say "this is our own read" (workflows/provider-payment/knowledge.ts, sourceOf): the
 // reconcile sweep and the payment workflows the entity knows. An `event` signal with any other `from` is a push: held
 // for a read like a webhook, never taken as the service's answer.
-import { providerPaymentEventSignal, providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import {
+  providerPaymentEventSignal,
+  providerPaymentWorkflowId,
+} from '../../../workflows/provider-payment/api';
 import { iso } from '../support/fake-provider';
 import { eventually } from '../support/harness';
 import { providerPaymentDriver } from '../support/provider-payment-entity';
