@@ -148,7 +148,9 @@ describe('moveKey and what is told after the outcome', () => {
     // it was sent the payment before the refund
     expect(sentBeforeUpgrade({ told: 'EXPIRED', sentKey: 'EXPIRED' }, refunded)).toBe(false);
     // written by the refund rule: "EXPIRED" is what it was told
-    expect(sentBeforeUpgrade({ told: 'EXPIRED', keyed: true, sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(false);
+    expect(sentBeforeUpgrade({ told: 'EXPIRED', keyed: true, sentKey: 'EXPIRED+REFUNDED' }, refunded)).toBe(
+      false,
+    );
   });
   it('only a refund or a legacy late funding may have moved after the outcome', () => {
     expect(mayHaveMovedAfterOutcome(p('REFUNDED'))).toBe(true);
