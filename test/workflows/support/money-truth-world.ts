@@ -6,6 +6,7 @@
 // shared worker's recording receiver. Invariants carry the pure simulation's names (test/unit/simulation/world.ts).
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
+import { writeFileSync } from 'node:fs';
 import { addBusinessDays, type Payment, type XborderEvent } from '../../../src/contract';
 import { startPayment, type StartPaymentInput } from '../../../src/client/payments';
 import { cancelUpdate, type PaymentState, paymentStateQuery } from '../../../workflows/payment/api';
@@ -90,6 +91,8 @@ export class TsWorld {
   readonly paymentKey = uniqueWorkflowId('sim');
   handle: WorkflowHandle | null = null;
   providerPaymentId: string | null = null;
+  /** an update the payment's validator refused (see replaysOnANewWorker) */
+  private refusedByValidator = false;
   /** the next provider calls whose answers are lost (the worker died after the call) */
   private answersToLose = 0;
   cancelAccepted = false;
@@ -180,6 +183,8 @@ export class TsWorld {
         return this.read(this.model!.record);
       },
     }));
+    // a lost POST answer is retried after the activity's backoff (1 s, 2 s: it passes in real time, the update of
+    // startPayment holding the time-skipping server's clock)
     const started = await startPayment(this.bed.env.client, this.input, { taskQueue: this.bed.taskQueue });
     if (started.created.outcome !== 'CREATED')
       throw new Error(`not created: ${JSON.stringify(started.created)}`);
@@ -288,6 +293,11 @@ export class TsWorld {
       const type = (err.cause as { type?: string } | undefined)?.type;
       if (type !== 'CANCEL_REFUSED') throw err;
       this.cancelRefused++;
+      // every refusal but one decided by the handler after funds arrived (its update is in the history) is the validator's
+      if (
+        !/funds arrived before the cancel was applied/.test((err.cause as Error | undefined)?.message ?? '')
+      )
+        this.refusedByValidator = true;
       const why = (err.cause as Error | undefined)?.message ?? '';
       this.log.push(`cancel refused: ${why}`);
       // other refusals (already cancelled, ended, expired: workflows/payment/state.ts, validateCancel) claim no funds
@@ -468,15 +478,36 @@ export class TsWorld {
    * replay that does not give the same commands at every point of it is a run a crash would have broken.
    */
   private async replaysOnANewWorker(): Promise<void> {
-    const bundle = await workflowBundle(WORKFLOWS_PATH);
-    for (const workflowId of this.bed.worker.started) {
-      const history = await this.bed.env.client.workflow.getHandle(workflowId).fetchHistory();
-      try {
-        await Worker.runReplayHistory({ workflowBundle: bundle }, history, workflowId);
-      } catch (err) {
-        throw new Violation('REPLAYS AFTER A CRASH', `${workflowId}: ${String(err)}`);
+    const client = this.bed.env.client;
+    // The time-skipping server writes the workflow task of an update its validator refused into the history (a real
+    // server drops that speculative task: nothing is written). The SDK replays such an empty task, when it follows
+    // another empty one, as part of it, so the workflow sees a later clock than it saw live (by the time between
+    // them): the payment's "nothing heard for 6 h" read, due to the millisecond, is then a timer on replay. Not a
+    // history a real server writes: the payment's replay is not checked after such a refusal (the others are).
+    const payment = this.handle!.workflowId;
+    const ids = [...this.bed.worker.started].filter((id) => !(this.refusedByValidator && id === payment));
+    if (this.refusedByValidator)
+      this.log.push('payment history not replayed: an update refused by its validator');
+    const histories = await Promise.all(
+      ids.map(async (workflowId) => ({
+        workflowId,
+        history: await client.workflow.getHandle(workflowId).fetchHistory(),
+      })),
+    );
+    const replays = Worker.runReplayHistories(
+      { workflowBundle: await workflowBundle(WORKFLOWS_PATH) },
+      histories,
+    );
+    for await (const result of replays)
+      if (result.error) {
+        const dump = process.env.XBORDER_SIM_TS_DUMP;
+        if (dump)
+          writeFileSync(
+            `${dump}/${result.workflowId.replace(/[^\w-]/g, '_')}.json`,
+            JSON.stringify(histories.find((h) => h.workflowId === result.workflowId)?.history),
+          );
+        throw new Violation('REPLAYS AFTER A CRASH', `${result.workflowId}: ${String(result.error)}`);
       }
-    }
   }
 
   /** Terminates what the history started, so the next history's time skipping is not held by its timers. */
