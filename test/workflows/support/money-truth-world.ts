@@ -5,8 +5,6 @@
 // commands deliver (as the ingress does: signalWithStart), again, in any order, late, or drop. The backend is the
 // shared worker's recording receiver. Invariants carry the pure simulation's names (test/unit/simulation/world.ts).
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
-import { writeFileSync } from 'node:fs';
 import { addBusinessDays, type Payment, type XborderEvent } from '../../../src/contract';
 import { startPayment, type StartPaymentInput } from '../../../src/client/payments';
 import { cancelUpdate, type PaymentState, paymentStateQuery } from '../../../workflows/payment/api';
@@ -20,9 +18,11 @@ import {
 } from '../../../workflows/provider-payment/api';
 import { ServiceModel, type ServiceMove } from '../../unit/simulation/service-model';
 import { canonical, Violation } from '../../unit/simulation/world';
-import { uniqueWorkflowId, workflowBundle } from '../../support/temporal';
+import { uniqueWorkflowId } from '../../support/temporal';
 import { wrapActivities, type FakeProvider } from './fake-provider';
-import { deliverPaymentEvent, WORKFLOWS_PATH } from './harness';
+import { deliverPaymentEvent } from './harness';
+import { backendEventsOf, checkTold, lastToldKey } from './money-truth-told';
+import { replaysOnANewWorker } from './replay-check';
 import { paymentRequest } from './payment-request';
 import type { TestBed } from './test-bed';
 
@@ -36,21 +36,6 @@ const QUIET_MS = 1_000;
  * hour for retries and hand-over; every push the entity holds is judged by then (its read follows at once).
  */
 export const SETTLE_BOUND_MS = 6 * HOUR + HOUR;
-const REFUND_KEEPING_STATUS = 'FUNDING_RECEIVED_AFTER_QUOTE_EXPIRED';
-const FINAL_EVENTS = new Set([
-  'payment.completed',
-  'payment.failed',
-  'payment.refunded',
-  'payment.cancelled',
-]);
-const OUTCOME_EVENTS = new Set([
-  'payment.completed',
-  'payment.failed',
-  'payment.expired',
-  'payment.refunded',
-  'payment.cancelled',
-]);
-
 export interface Push {
   eventId: string;
   payment: Payment;
@@ -67,12 +52,6 @@ export interface Forgery {
 
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** The move a backend event tells, keyed as knowledge.ts's moveKey keys the service's records. */
-function toldKey(e: XborderEvent): string {
-  const status = e.data.providerStatus ?? 'null';
-  return status !== 'REFUNDED' && e.data.code === REFUND_KEEPING_STATUS ? `${status}+REFUNDED` : status;
 }
 
 export class TsWorld {
@@ -352,10 +331,7 @@ export class TsWorld {
   }
 
   private backendEvents(): XborderEvent[] {
-    const byId = new Map<string, XborderEvent>();
-    for (const e of this.bed.worker.deliveredEvents)
-      if (e.paymentKey === this.paymentKey && !byId.has(e.id)) byId.set(e.id, e); // the backend dedupes on id
-    return [...byId.values()];
+    return backendEventsOf(this.bed.worker.deliveredEvents, this.paymentKey);
   }
 
   /** Checked after every command: what the entity holds, the outcome and what the backend was told. */
@@ -393,45 +369,7 @@ export class TsWorld {
   }
 
   private checkTold(): void {
-    const events = this.backendEvents();
-    events.forEach((e, i) => {
-      if (e.sequence !== i + 1)
-        throw new Violation(
-          'TOLD IN ORDER',
-          `event ${e.type} has sequence ${e.sequence} at position ${i + 1}: ${events.map((x) => `${x.sequence}:${x.type}`).join(', ')}`,
-        );
-    });
-    const truthKeys = this.model!.history.map(moveKey);
-    const told = events.filter((e) => OUTCOME_EVENTS.has(e.type) || e.type === 'payment.moved_after_outcome');
-    // payment.expired is no final event: the payment still waits for funds sent late (docs/outbound-events.md,
-    // isFinalEvent), so a refund may follow it as payment.refunded; a final outcome is told once
-    if (told.filter((e) => FINAL_EVENTS.has(e.type)).length > 1)
-      throw new Violation(
-        'TOLD EXACTLY ONCE',
-        `two final outcomes told: ${told.map((e) => e.type).join(', ')}`,
-      );
-    const keys: string[] = [];
-    for (const e of told) {
-      const key = toldKey(e);
-      if (e.type === 'payment.cancelled' && key === 'AWAITING_FUNDS') continue; // nothing moved
-      if (!this.readKeys.has(key))
-        throw new Violation(
-          'NOTHING FROM A PUSH ALONE',
-          `the backend was told ${e.type} ${key}, which no read returned`,
-        );
-      if (keys.includes(key))
-        throw new Violation(
-          'TOLD EXACTLY ONCE',
-          `the backend was told ${key} twice: ${told.map(toldKey).join(', ')}`,
-        );
-      const last = keys[keys.length - 1];
-      if (last !== undefined && truthKeys.indexOf(key) < truthKeys.indexOf(last))
-        throw new Violation(
-          'TOLD IN ORDER',
-          `the backend was told ${key} after ${last}; the service went ${truthKeys.join(' → ')}`,
-        );
-      keys.push(key);
-    }
+    checkTold(this.backendEvents(), this.model!.history.map(moveKey), this.readKeys);
   }
 
   /**
@@ -461,24 +399,17 @@ export class TsWorld {
       );
     }
     if (state.outcome.outcome === 'CANCELLED' && !state.outcome.payment) return { state };
-    const told = this.backendEvents().filter(
-      (e) => OUTCOME_EVENTS.has(e.type) || e.type === 'payment.moved_after_outcome',
-    );
-    const last = told[told.length - 1];
-    if (!last || toldKey(last) !== moveKey(truth))
+    const last = lastToldKey(this.backendEvents());
+    if (last !== moveKey(truth))
       throw new Violation(
         'EVERY MOVE AFTER THE OUTCOME TOLD',
-        `the backend last heard ${last ? toldKey(last) : 'nothing'}; the service says ${moveKey(truth)} (went ${this.model!.history.map(moveKey).join(' → ')})`,
+        `the backend last heard ${last ?? 'nothing'}; the service says ${moveKey(truth)} (went ${this.model!.history.map(moveKey).join(' → ')})`,
       );
     return { state };
   }
 
-  /**
-   * A new worker after a crash has no cache: it replays each workflow's history. Every history is replayed here; a
-   * replay that does not give the same commands at every point of it is a run a crash would have broken.
-   */
+  /** Every workflow the history started replays on a new worker (replay-check.ts), as after a crash. */
   private async replaysOnANewWorker(): Promise<void> {
-    const client = this.bed.env.client;
     // The time-skipping server writes the workflow task of an update its validator refused into the history (a real
     // server drops that speculative task: nothing is written). The SDK replays such an empty task, when it follows
     // another empty one, as part of it, so the workflow sees a later clock than it saw live (by the time between
@@ -488,26 +419,7 @@ export class TsWorld {
     const ids = [...this.bed.worker.started].filter((id) => !(this.refusedByValidator && id === payment));
     if (this.refusedByValidator)
       this.log.push('payment history not replayed: an update refused by its validator');
-    const histories = await Promise.all(
-      ids.map(async (workflowId) => ({
-        workflowId,
-        history: await client.workflow.getHandle(workflowId).fetchHistory(),
-      })),
-    );
-    const replays = Worker.runReplayHistories(
-      { workflowBundle: await workflowBundle(WORKFLOWS_PATH) },
-      histories,
-    );
-    for await (const result of replays)
-      if (result.error) {
-        const dump = process.env.XBORDER_SIM_TS_DUMP;
-        if (dump)
-          writeFileSync(
-            `${dump}/${result.workflowId.replace(/[^\w-]/g, '_')}.json`,
-            JSON.stringify(histories.find((h) => h.workflowId === result.workflowId)?.history),
-          );
-        throw new Violation('REPLAYS AFTER A CRASH', `${result.workflowId}: ${String(result.error)}`);
-      }
+    await replaysOnANewWorker(this.bed.env.client, ids);
   }
 
   /** Terminates what the history started, so the next history's time skipping is not held by its timers. */
