@@ -42,8 +42,12 @@ export class ServiceModel {
   /** every record the service ever had, oldest first; the last is the truth now */
   readonly history: Payment[];
 
-  constructor(readonly id = 'pay_sim') {
-    this.history = [snapshot('AWAITING_FUNDS', { createdAt: at(START_MS) }, { id })];
+  /** `created`: the record POST /payments answered (the time-skipping tier seeds the model with the fake's payment). */
+  constructor(
+    readonly id = 'pay_sim',
+    created?: Payment,
+  ) {
+    this.history = [created ?? snapshot('AWAITING_FUNDS', { createdAt: at(START_MS) }, { id })];
   }
 
   get record(): Payment {

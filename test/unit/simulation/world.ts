@@ -63,7 +63,7 @@ interface EntityCarry {
 }
 
 /** JSON with sorted keys: two states are the same when their contents are. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
