@@ -117,7 +117,7 @@ async function park(stack: LocalStack, run: PaymentRun, deadline: number): Promi
 
 /** The sandbox's control call that sends the funds (our test's, not the system's): retried through connection errors. */
 async function fund(stack: LocalStack, run: PaymentRun, deadline: number): Promise<void> {
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       const response = await got.post(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fund`, {
         headers: stack.sandbox.controlHeaders,
@@ -127,6 +127,10 @@ async function fund(stack: LocalStack, run: PaymentRun, deadline: number): Promi
         throwHttpErrors: false,
       });
       if (response.statusCode < 300) return;
+      // Asked again after a call that timed out or dropped: a 409 (INVALID_STATE, the payment no longer awaits
+      // funds) means that call took. At 10,000 (seed 27710) 100 retried calls were refused so and their payments,
+      // COMPLETED, were counted lost. The checks still compare each outcome with the sandbox's final state.
+      if (response.statusCode === 409 && attempt > 0) return;
       if (response.statusCode < 500)
         throw new Error(`fund refused: ${response.statusCode} ${response.body.slice(0, 200)}`);
     } catch (error) {
