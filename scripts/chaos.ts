@@ -4,6 +4,7 @@
 //   npm run chaos -- --profile short                what CI runs (test/chaos/chaos-short.test.ts)
 //   npm run chaos -- --only worker-sigkill,bad-input --payments 50 --seed 42 --engines cluster
 //   npm run chaos -- --only park-10k [--payments 1000]   10,000 parked, funded in one burst (only when named)
+//   npm run chaos -- --only park-10k --report-at 2500,5000,10000 --report-after-drain   and `xborder report` timed
 // Exit code 1 when any scenario found a duplicate, a lost payment, a wrong outcome or an unreconciled event.
 import { parseArgs } from 'node:util';
 import { codecKeysFromEnv, generateCodecKeys } from '../src/codec/keys';
@@ -18,7 +19,12 @@ import {
 import { ALL_SCENARIOS as SCENARIOS } from '../test/chaos/all-scenarios';
 import { killAllWorkers, prebuiltBundle } from '../test/chaos/worker-supervisor';
 import { killAllIngresses } from '../test/chaos/ingress-process';
-import { PARK_DEFAULT_PAYMENTS, PARK_SCENARIO, runParkScenario } from '../test/chaos/park-burst';
+import {
+  PARK_DEFAULT_PAYMENTS,
+  PARK_SCENARIO,
+  runParkScenario,
+  type ReportProbes,
+} from '../test/chaos/park-burst';
 
 export async function runChaos(options: {
   profile: 'full' | 'short';
@@ -27,6 +33,8 @@ export async function runChaos(options: {
   payments?: number;
   seed: number;
   log: (line: string) => void;
+  /** park-10k only: `xborder report` at these parked counts (and after the drain), test/chaos/report-probe.ts */
+  reportProbes?: ReportProbes;
 }): Promise<ScenarioResult[]> {
   const profile = {
     ...PROFILES[options.profile],
@@ -77,7 +85,7 @@ export async function runChaos(options: {
         options.log(
           `== ${PARK_SCENARIO} on ${engineName}: ${payments} payments parked awaiting funds, then funded in one burst (seed ${seed})`,
         );
-        const result = await runParkScenario(engine, payments, seed++, options.log);
+        const result = await runParkScenario(engine, payments, seed++, options.log, options.reportProbes);
         options.log(`   ${JSON.stringify({ ...result, problems: result.problems.length })}`);
         for (const problem of result.problems.slice(0, 20)) options.log(`   problem: ${problem}`);
         results.push(result);
@@ -103,12 +111,16 @@ if (require.main === module) {
       engines: { type: 'string' },
       payments: { type: 'string' },
       seed: { type: 'string' },
+      'report-at': { type: 'string' },
+      'report-after-drain': { type: 'boolean' },
+      'report-out': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) {
     console.log(
-      `Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input', PARK_SCENARIO].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]`,
+      `Usage: npm run chaos -- [--profile full|short] [--only ${[...SCENARIOS.map((s) => s.name), 'bad-input', PARK_SCENARIO].join(',')}] [--engines cluster,dev-server] [--payments N] [--seed N]\n` +
+        `  park-10k only: [--report-at 2500,5000,10000] [--report-after-drain] [--report-out DIR]: \`xborder report\` timed at those parked counts (parking paused), peak RSS and counts logged`,
     );
     process.exit(0);
   }
@@ -125,6 +137,14 @@ if (require.main === module) {
     engines: values.engines?.split(',') as EngineName[] | undefined,
     payments: values.payments ? Number(values.payments) : undefined,
     seed,
+    reportProbes:
+      values['report-at'] || values['report-after-drain']
+        ? {
+            at: (values['report-at'] ?? '').split(',').filter(Boolean).map(Number),
+            afterDrain: values['report-after-drain'] ?? false,
+            outDir: values['report-out'] ?? '.runs/report-probes',
+          }
+        : undefined,
     log: (line) => console.log(`[${Math.round((Date.now() - started) / 1000)}s] ${line}`),
   })
     .then((results) => {

@@ -9,6 +9,7 @@
 // Not in the short profile: at 10,000 it runs for hours on a shared machine.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import got from 'got';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { LocalStack } from '../../src/cli/stack';
@@ -23,6 +24,7 @@ import { verifyScenario } from './verify';
 import { startCurrentBuild } from './versioned-workers';
 import type { WorkerSupervisor, WorkerTarget } from './worker-supervisor';
 import { newPaymentRun, paymentRequest, type PaymentRun } from './workload';
+import { probeLine, runReportProbe, type ReportProbeTarget } from './report-probe';
 
 export const PARK_SCENARIO = 'park-10k';
 export const PARK_DEFAULT_PAYMENTS = 10_000;
@@ -115,7 +117,7 @@ async function park(stack: LocalStack, run: PaymentRun, deadline: number): Promi
 
 /** The sandbox's control call that sends the funds (our test's, not the system's): retried through connection errors. */
 async function fund(stack: LocalStack, run: PaymentRun, deadline: number): Promise<void> {
-  for (;;) {
+  for (let attempt = 0; ; attempt++) {
     try {
       const response = await got.post(`${stack.sandbox.url}/sandbox/payments/${run.providerPaymentId}/fund`, {
         headers: stack.sandbox.controlHeaders,
@@ -125,6 +127,10 @@ async function fund(stack: LocalStack, run: PaymentRun, deadline: number): Promi
         throwHttpErrors: false,
       });
       if (response.statusCode < 300) return;
+      // Asked again after a call that timed out or dropped: a 409 (INVALID_STATE, the payment no longer awaits
+      // funds) means that call took. At 10,000 (seed 27710) 100 retried calls were refused so and their payments,
+      // COMPLETED, were counted lost. The checks still compare each outcome with the sandbox's final state.
+      if (response.statusCode === 409 && attempt > 0) return;
       if (response.statusCode < 500)
         throw new Error(`fund refused: ${response.statusCode} ${response.body.slice(0, 200)}`);
     } catch (error) {
@@ -227,11 +233,22 @@ async function eachRun(
   await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, lane));
 }
 
+/**
+ * `--report-at 2500,5000,10000`: parking pauses at each count (no start in flight), `xborder report` runs over the
+ * run's window (report-probe.ts), then parking goes on; with `reportAfterDrain`, once more after the drain.
+ */
+export interface ReportProbes {
+  at: number[];
+  afterDrain: boolean;
+  outDir: string;
+}
+
 export async function runParkScenario(
   engine: Engine,
   payments: number,
   seed: number,
   log: (line: string) => void,
+  reportProbes?: ReportProbes,
 ): Promise<ScenarioResult> {
   const began = Date.now();
   // 30 min for the checks and a slow start, then 0.6 s per payment (parked ≈ 4/s and drained ≈ 5/s on a dev server).
@@ -294,13 +311,65 @@ export async function runParkScenario(
     let phase = 'parking';
     progress = setInterval(() => void report(phase), PROGRESS_EVERY_MS);
 
+    const probeTarget: ReportProbeTarget | undefined = reportProbes && {
+      temporalAddress: engine.address,
+      namespace: engine.namespace,
+      providerUrl: stack.sandbox.url,
+      apiKey: stack.apiKey,
+      outDir: path.join(reportProbes.outDir, `${PARK_SCENARIO}-${runId}`),
+    };
+    const probe = async (label: string) => {
+      if (!probeTarget) return;
+      const at = Date.now();
+      log(`${PARK_SCENARIO} report probe [${label}] starting`);
+      const result = await runReportProbe(probeTarget, label, {
+        from: new Date(began - 60_000),
+        to: new Date(Date.now() + 3_600_000),
+      });
+      log(`${PARK_SCENARIO} ${probeLine(result)}`);
+      probeSeconds += (Date.now() - at) / 1000;
+    };
+    let probeSeconds = 0;
+    // Each count's probe, started when the count-th payment is parked; the runs past it wait for it.
+    const probeAt = [...new Set(reportProbes?.at ?? [])]
+      .filter((n) => n > 0 && n <= payments)
+      .sort((a, b) => a - b);
+    const probesDone = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+    for (const n of probeAt) {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      probesDone.set(n, { promise, resolve });
+    }
+    const holdFor = async (index: number) => {
+      for (;;) {
+        const n = probeAt.find((at) => index >= at && probesDone.has(at));
+        if (n === undefined) return;
+        await probesDone.get(n)!.promise;
+      }
+    };
+    const indexOf = new Map(runs.map((run, i) => [run, i]));
+    const probesRun: Promise<void>[] = [];
     const parkStarted = Date.now();
     await eachRun(
       runs,
       START_CONCURRENCY,
-      (run) => park(stack, run, deadline),
-      () => count.parked++,
+      async (run) => {
+        await holdFor(indexOf.get(run)!);
+        await park(stack, run, deadline);
+      },
+      () => {
+        const n = ++count.parked;
+        const done = probesDone.get(n);
+        if (done)
+          probesRun.push(
+            probe(`parked-${n}`).finally(() => {
+              probesDone.delete(n);
+              done.resolve();
+            }),
+          );
+      },
     );
+    await Promise.all(probesRun);
     const parkedAt = Date.now();
     const notParked = runs.filter((r) => r.error).length;
     await report('parked');
@@ -334,6 +403,7 @@ export async function runParkScenario(
     const lastEnded = Date.now();
     // Once more at the end of the drain window, as production's next run would: every entity should be final by now.
     const atEnd = await sweep(stack, `payment-reconcile-${PARK_SCENARIO}-${runId}-end`, log);
+    if (reportProbes?.afterDrain) await probe('drained');
     clearInterval(progress);
     progress = undefined;
     await report('drained');
@@ -354,7 +424,7 @@ export async function runParkScenario(
     const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
     const notes = [
       `${count.completed}/${payments} COMPLETED; ${notParked} not parked`,
-      `parked in ${seconds(parkedAt - parkStarted)} (${((payments - notParked) / ((parkedAt - parkStarted) / 1000)).toFixed(1)}/s at concurrency ${START_CONCURRENCY}, ${retries} starts asked again)`,
+      `parked in ${seconds(parkedAt - parkStarted)}${probeSeconds > 0 ? ` (of which ${seconds(probeSeconds * 1000)} paused for report probes)` : ''} (${((payments - notParked) / ((parkedAt - parkStarted) / 1000)).toFixed(1)}/s at concurrency ${START_CONCURRENCY}, ${retries} starts asked again)`,
       `funding burst ${seconds(fundedAt - fundStarted)} (concurrency ${FUND_CONCURRENCY}); fund → last outcome (drain) ${seconds(lastEnded - fundStarted)}`,
       `reconcile Schedule after a stall of ${seconds(STALL_MS)}: ${sweeps.runs} runs, ${sweeps.healed} entities told a final status they had missed` +
         (sweeps.runs > 0
