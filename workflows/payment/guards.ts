@@ -20,9 +20,16 @@ export interface PaymentFacts {
   readonly attention: object | null;
 }
 
-const activeOf = (f: PaymentFacts): Payment | null =>
+/** The provider payment the payment follows, or null. */
+export const activeOf = (f: PaymentFacts): Payment | null =>
   f.activeId ? (f.tracked.get(f.activeId) ?? null) : null;
-const fundsIn = (f: PaymentFacts): boolean => [...f.tracked.values()].some(isFunded);
+/** Funds are in on any provider payment of this payment (a superseded one too). */
+export const fundsIn = (f: PaymentFacts): boolean => [...f.tracked.values()].some(isFunded);
+/** The quote of `p` has expired at `nowMs` (a payment without a quote expiry never has). */
+export function isQuoteExpired(p: Payment, nowMs: number): boolean {
+  const at = quoteExpiresAtMs(p);
+  return at !== null && nowMs >= at;
+}
 
 /** Why a cancel cannot be accepted now, or null. */
 export function cancelBlocker(f: PaymentFacts): string | null {
@@ -58,8 +65,7 @@ export function requoteBlocker(f: PaymentFacts, nowMs: number): string | null {
   if (pullsFromAccount(f.request)) return 'a payment pulled from an account has no quote to wait on';
   const p = activeOf(f);
   // A second set of live funding instructions invites two payments: a requote waits for the quote's end.
-  const expiresAt = p ? quoteExpiresAtMs(p) : null;
-  if (p && !(expiresAt !== null && nowMs >= expiresAt))
+  if (p && !isQuoteExpired(p, nowMs))
     return `the quote is still valid until ${p.quote?.expiresAt ?? '?'}: requote once it has expired`;
   return null;
 }

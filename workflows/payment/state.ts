@@ -25,7 +25,10 @@ import {
 import { requestFingerprint } from '../request-fingerprint';
 import { resolveContradiction } from './resolve-rules';
 import {
+  activeOf,
   cancelBlocker,
+  fundsIn,
+  isQuoteExpired,
   cancelRefusal,
   requoteBlocker,
   requoteLostTo,
@@ -163,14 +166,13 @@ export class PaymentWorkflowState {
   // ---- reading ----
 
   active(): Payment | null {
-    return this.activeId ? (this.tracked.get(this.activeId) ?? null) : null;
+    return activeOf(this);
   }
   fundsIn(): boolean {
-    return [...this.tracked.values()].some(isFunded);
+    return fundsIn(this);
   }
   isQuoteExpired(p: Payment): boolean {
-    const at = quoteExpiresAtMs(p);
-    return at !== null && Date.now() >= at;
+    return isQuoteExpired(p, Date.now());
   }
   fundingDeadline(p: Payment | null): Date | null {
     return fundingDeadline(p, this.holidays);

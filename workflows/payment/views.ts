@@ -4,7 +4,7 @@ import type { Payment, Violation } from '../../src/contract';
 import { fundingDeadlineOf, pullsFromAccount } from '../payment-rules';
 import type { TimelineEntry } from '../types';
 import type { PaymentAlert, PaymentCreated, PaymentState } from './api';
-import type { PaymentFacts } from './guards';
+import { activeOf, type PaymentFacts } from './guards';
 
 /** The facts a view reads besides the guards' (PaymentWorkflowState holds them). */
 export interface PaymentViewFacts extends PaymentFacts {
@@ -16,9 +16,6 @@ export interface PaymentViewFacts extends PaymentFacts {
   readonly created: PaymentCreated | null;
   readonly attention: { readonly reason: string; readonly first: boolean } | null;
 }
-
-const activeOf = (f: PaymentFacts): Payment | null =>
-  f.activeId ? (f.tracked.get(f.activeId) ?? null) : null;
 
 /** The funding deadline of a provider payment, on the payment's calendar. */
 export function fundingDeadline(p: Payment | null, holidays: ReadonlySet<string>): Date | null {
