@@ -60,3 +60,13 @@ it('reads the list from the environment and refuses an empty or malformed one', 
       /XBORDER_CODEC_UNBOUND_KEY_IDS/,
     );
 });
+
+// Found in the attacker's review: the easy mistake is to list the current key (a single key made by make-secrets.sh
+// is both "the key before the binding" and the one /encode writes with), which let encode-token forgeries in again.
+it('never admits an unbound payload under the current key, even when the list names it', async () => {
+  const [forged] = await new EncryptionCodec(staticKeyProvider(today)).encode([signal()]); // unbound, NEW = current
+  const listsCurrent = workerCodec({ XBORDER_CODEC_UNBOUND_KEY_IDS: `${OLD},${NEW}` });
+  await expect(listsCurrent.decode([forged!], ENTITY)).rejects.toMatchObject({ type: 'UNBOUND' });
+  const [old] = await new EncryptionCodec(staticKeyProvider(before)).encode([signal()]);
+  await expect(listsCurrent.decode([old!], ENTITY)).resolves.toHaveLength(1);
+});
