@@ -145,17 +145,21 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   /** An unbound payload read in a workflow: admitted only as a payload written before the binding (docs/codec.md). */
-  private checkUnbound(keyId: string): void {
+  private async checkUnbound(keyId: string): Promise<void> {
     if (this.unbound === 'refuse') {
       throw new CodecError(
         'UNBOUND',
         'refused an encrypted payload that is not bound to its workflow (written before the binding): XBORDER_CODEC_UNBOUND=refuse is set (docs/codec.md)',
       );
     }
-    if (this.unboundKeyIds && !this.unboundKeyIds.has(keyId)) {
+    // the current key writes bound payloads only: an unbound one under it is no old payload, listed or not
+    if (
+      this.unboundKeyIds &&
+      (!this.unboundKeyIds.has(keyId) || keyId === (await this.keys.currentKey()).id)
+    ) {
       throw new CodecError(
         'UNBOUND',
-        `refused an encrypted payload that is not bound to its workflow under key "${keyId}", which is not in XBORDER_CODEC_UNBOUND_KEY_IDS ` +
+        `refused an encrypted payload that is not bound to its workflow under key "${keyId}", which is not a key used before the binding (XBORDER_CODEC_UNBOUND_KEY_IDS, never the current key) ` +
           '(the keys used before the binding): no payload written since is unbound (docs/codec.md)',
       );
     }
@@ -188,7 +192,7 @@ export class EncryptionCodec implements PayloadCodec {
           `${expected ? `"${expected.workflowId}" of ` : ''}namespace "${context.namespace}": a payload copied from another workflow is never read (docs/codec.md)`,
       );
     }
-    if (!binding && expected) this.checkUnbound(keyId);
+    if (!binding && expected) await this.checkUnbound(keyId);
     const key = await this.keys.keyById(keyId);
     if (!key) {
       const known = (await this.keys.knownKeyIds()).join(', ');
