@@ -2,9 +2,9 @@
 // review, the run pattern took any text before `-<RFC 3339 time>`, so an ID was at once a run of one Schedule and
 // the action ID of another (`schedule:a-<t1>` is a run of `a` and the action of Schedule `a-<t1>`), and IDs that only
 // look like runs (`schedule:a-<t1>-<t2>`, `schedule:a-<t1>-<t3>`) shared payloads. Now a Schedule ID is 1-200 of
-// A-Z a-z 0-9 . _ - (never a `:`, which every run time holds), its action ID is `schedule:<id>` and its runs
-// `schedule:<id>-<time>`: every ID is the action of one Schedule, a run of one, or neither, and a payload bound to
-// one workflow ID decodes in that ID and its Schedule's IDs only. The oracle below is independent of
+// A-Z a-z 0-9 . _ : - (a letter or digit first) and never ends in `-<time>`; its action ID is `schedule:<id>` and its
+// runs `schedule:<id>-<time>`: every ID is the action of one Schedule, a run of one, or neither, and a payload bound
+// to one workflow ID decodes in that ID and its Schedule's IDs only. The oracle below is independent of
 // src/codec/schedule-binding.ts. Counts: 3,000 + 1,000 cases.
 import fc from 'fast-check';
 import { defaultPayloadConverter, type SerializationContext } from '@temporalio/common';
@@ -32,16 +32,16 @@ async function outcome(bound: string, readIn: string): Promise<string> {
 function scheduleOfId(id: string): string | null {
   if (!id.startsWith('schedule:')) return null;
   const rest = id.slice('schedule:'.length);
+  const endsInTime = (s: string) => /^-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(s.slice(-21));
   const validId = (s: string) =>
     s.length >= 1 &&
     s.length <= 200 &&
     /[A-Za-z0-9]/.test(s[0]!) &&
-    [...s].every((ch) => /^[A-Za-z0-9._-]$/.test(ch));
+    [...s].every((ch) => /^[A-Za-z0-9._:-]$/.test(ch)) &&
+    !endsInTime(s);
   if (validId(rest)) return rest;
-  const time = rest.slice(-21); // -YYYY-MM-DDTHH:MM:SSZ
-  const isTime = /^-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(time);
-  const s = rest.slice(0, -21);
-  return isTime && validId(s) ? s : null;
+  const s = rest.slice(0, -21); // -YYYY-MM-DDTHH:MM:SSZ
+  return endsInTime(rest) && validId(s) ? s : null;
 }
 const mayRead = (bound: string, readIn: string) =>
   bound === readIn || (scheduleOfId(bound) !== null && scheduleOfId(bound) === scheduleOfId(readIn));
@@ -63,9 +63,9 @@ const time = fc
 /** Schedule-ish ids: valid ones, and ones with what a valid id never holds (`:`, spaces, Unicode, line breaks). */
 const scheduleId = fc.oneof(
   fc.constantFrom('payment-reconcile', 'quote-refresh', 'a', 'a.b_c-d'),
-  fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]{0,15}$/),
+  fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,15}$/),
   fc.string({ minLength: 1, maxLength: 12 }),
-  fc.constantFrom('é', 'a\r', 'a b', 'x:y', ' a', '-a'),
+  fc.constantFrom('é', 'a\r', 'a b', 'x:y', ' a', '-a', 'quote-refresh:0f8e'),
 );
 /** A family of IDs that look like one another's runs: s, s-t1, s-t1-t2, s-t1-t3, s-t2, and s-t1 as an id of its own. */
 const lookalikes = fc
@@ -118,9 +118,18 @@ it('the named cases: one Schedule’s action and runs share; run-looking IDs of 
   expect(await outcome('schedule:a\r', `schedule:a\r-${t1}`)).toBe('WRONG_WORKFLOW');
 });
 
-it('scheduleActionWorkflowId takes a Schedule ID of A-Z a-z 0-9 . _ - only, so no action ID is also a run (1,000 cases)', () => {
+it('scheduleActionWorkflowId takes a Schedule ID of A-Z a-z 0-9 . _ : - not ending in -<time>, so no action ID is also a run (1,000 cases)', () => {
   expect(scheduleActionWorkflowId('payment-reconcile')).toBe('schedule:payment-reconcile');
-  for (const bad of ['', 'a:b', 'a-2026-01-01T00:00:00Z', 'é', 'a b', 'a\n', '-a', 'x'.repeat(201)])
+  for (const bad of [
+    '',
+    'a-2026-01-01T00:00:00Z',
+    'a:b-2026-01-01T00:00:00Z',
+    'é',
+    'a b',
+    'a\n',
+    '-a',
+    'x'.repeat(201),
+  ])
     expect(() => scheduleActionWorkflowId(bad)).toThrow(/Schedule ID/);
   fc.assert(
     fc.property(fc.string({ maxLength: 30 }), (id) => {
