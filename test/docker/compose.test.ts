@@ -822,6 +822,8 @@ describe('compose.yaml: the local cluster wiring', () => {
     // without opening the volume)
     expect(options.controlToken).toBe(secretOf('sandbox_control_token'));
     expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
+    // the name the worker reaches it by is one it answers (single labels only when listed: DNS rebinding)
+    expect(options.allowedHosts).toContain(new URL(dotenv.XBORDER_PROVIDER_URL!).hostname);
     // plain http to a host that is not loopback needs the explicit opt-in, which .env.example gives for the sandbox
     expect(() =>
       resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp }),
