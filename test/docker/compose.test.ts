@@ -1390,11 +1390,12 @@ describe.each([
   });
 
   test('.env switches the hardening on (or a migration window) in every decoding process alike', () => {
-    for (const switches of [
+    const cases: Array<Record<string, string>> = [
       { XBORDER_CODEC_UNBOUND: 'refuse' },
       { XBORDER_CODEC_UNBOUND_KEY_IDS: '2025-01,2025-02' },
       { XBORDER_CODEC_PLAINTEXT: 'admit', XBORDER_CODEC_UNBOUND: 'admit' },
-    ]) {
+    ];
+    for (const switches of cases) {
       const expected = codecOptionsFromEnv(switches);
       for (const name of decoders)
         expect({
