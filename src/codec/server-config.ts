@@ -26,7 +26,7 @@ const EnvSchema = z.object({
    * refused. Its payloads are bound to no workflow (docs/codec.md, "The codec server").
    */
   XBORDER_CODEC_SERVER_ENCODE_TOKENS: z.string().optional(),
-  /** Comma-separated DNS names the server is reached by beyond IP literals, localhost and single labels (DNS rebinding). */
+  /** Comma-separated DNS names (single labels too) the server is reached by beyond IP literals and localhost (DNS rebinding). */
   XBORDER_CODEC_SERVER_HOSTS: z.string().optional(),
 });
 

@@ -32,7 +32,7 @@ export interface CodecServerOptions {
   allowedOrigins?: string[];
   host?: string;
   port?: number;
-  /** DNS names the server answers besides IP literals, localhost and single labels (src/support/host-check.ts). */
+  /** DNS names (single labels too) the server answers besides IP literals and localhost (src/support/host-check.ts). */
   allowedHosts?: string[];
   maxBodyBytes?: number;
   /** Open connections at most (Node closes the ones over it at once). Default 64. */

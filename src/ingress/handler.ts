@@ -4,6 +4,7 @@
 // (spec: Events 5 says nothing of delivery; our assumptions are in docs/spec-gaps.md, "Ingress", with a table of
 // what each answer means). A validly signed body over `maxBodyBytes` is taken, not refused: a sender does not
 // retry a 4xx, so a 4xx is only for what is not ours (unsigned, forged) or what a retry cannot fix.
+import { createHash } from 'node:crypto';
 import { refuseKnownSecret } from '../security/known-secrets';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
@@ -231,17 +232,20 @@ function readEvent(
 /**
  * An id xborder's own producers use would make the entity drop their event as a duplicate
  * (workflows/internal-event-ids.ts). Refused before the dedupe and never remembered; a retry cannot fix it, hence a
- * 4xx. The body is not logged.
+ * 4xx. The body is not logged, nor the id as sent: whatever follows the prefix is the sender's text (any length,
+ * line breaks, data), so the answer, the log and the span carry only the prefix, which is ours, and a hash of the id,
+ * which the sender can match against its own (SECURITY.md, "The webhook ingress").
  */
 function refuseReservedId(event: { id: string; type: string }, answer: Answer): WebhookResponse | null {
   const reserved = internalEventIdPrefix(event.id);
   if (reserved === undefined) return null;
+  const hash = createHash('sha256').update(event.id, 'utf8').digest('hex').slice(0, 16);
   return answer(
     'rejected',
     422,
     'RESERVED_EVENT_ID',
     `event id starts with "${reserved}", a prefix xborder uses for its own events: refused so it cannot be taken for one`,
-    { eventId: event.id, type: event.type },
+    { eventId: `${reserved}[sha256:${hash}]`, type: event.type },
   );
 }
 

@@ -15,6 +15,8 @@ export class SandboxArgsError extends Error {
 export const SANDBOX_USAGE = `Usage: sandbox [options]
   --port <n>              port (default ${DEFAULT_PORT}; env SANDBOX_PORT; 0 = any free port)
   --host <addr>           address to listen on (default 127.0.0.1; env SANDBOX_HOST)
+  --allowed-host <name>   a Host name it answers besides IP literals and localhost, e.g. a container's service
+                          name; repeatable (env SANDBOX_HOSTS, separated by spaces or ';'; DNS rebinding)
   --api-key <key[@ip,…]>  accepted API key, optionally with an IP allowlist; repeatable
                           (env SANDBOX_API_KEYS, separated by spaces or ';'; default sk_sandbox_test;
                           or env SANDBOX_API_KEYS_FILE, a file holding them)
@@ -79,6 +81,7 @@ export function parseSandboxArgs(
 const VALUED = new Set([
   'port',
   'host',
+  'allowed-host',
   'api-key',
   'webhook-url',
   'webhook-delivery',
@@ -151,6 +154,8 @@ function addServerOptions(options: SandboxOptions, flags: Flags, one: One, env: 
   }
   const host = one('host', 'SANDBOX_HOST');
   if (host) options.host = host;
+  const allowedHosts = flags.get('allowed-host') ?? list(env.SANDBOX_HOSTS);
+  if (allowedHosts.length > 0) options.allowedHosts = allowedHosts.map((h) => h.trim().toLowerCase());
   const keys = flags.get('api-key') ?? list(env.SANDBOX_API_KEYS);
   if (keys.length > 0) options.apiKeys = keys.map(parseApiKeySpec);
   // Secrets given to the sandbox are real ones (the ingress and worker hold the same): none published in the repository.

@@ -80,7 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   });
   // DNS rebinding: a request for a name that is not this server's is refused before any route (src/support/host-check.ts).
   const server: Server = createServer((req, res) => {
-    if (isOwnHost(req.headers.host)) return listener(req, res);
+    if (isOwnHost(req.headers.host, { allowedHosts: resolved.allowedHosts })) return listener(req, res);
     res.writeHead(MISDIRECTED.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify({ code: 'MISDIRECTED_REQUEST', message: MISDIRECTED.message }));
   });

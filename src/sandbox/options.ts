@@ -23,6 +23,11 @@ export interface SeedData {
 export interface SandboxOptions {
   port?: number;
   host?: string;
+  /**
+   * Host names it answers besides IP literals, localhost and *.localhost (DNS rebinding, src/support/host-check.ts):
+   * a single-label name such as compose's `sandbox` only when listed here.
+   */
+  allowedHosts?: string[];
   /** API keys; default one key `sk_sandbox_test` with no allowlist. */
   apiKeys?: ApiKeyConfig[];
   webhookUrls?: string[];
@@ -78,6 +83,7 @@ export type WebhookDeliveryMode = 'broadcast' | 'spread';
 export interface ResolvedOptions {
   port: number;
   host: string;
+  allowedHosts: string[];
   apiKeys: ApiKeyConfig[];
   webhookUrls: string[];
   webhookDelivery: WebhookDeliveryMode;
@@ -142,6 +148,7 @@ export function resolveOptions(o: SandboxOptions): ResolvedOptions {
   return {
     port: o.port ?? DEFAULT_PORT,
     host: o.host ?? '127.0.0.1',
+    allowedHosts: o.allowedHosts ?? [],
     apiKeys: o.apiKeys && o.apiKeys.length > 0 ? o.apiKeys : [{ key: DEFAULT_API_KEY }],
     webhookUrls: o.webhookUrls ?? [],
     webhookDelivery: o.webhookDelivery ?? 'broadcast',

@@ -4,9 +4,11 @@
 // that answers only its own names refuses such a request before it reads anything.
 //
 // Which names a local server's own: IP literals (a rebinding page always uses a DNS name it controls), `localhost`
-// and `*.localhost` (browsers resolve them to loopback themselves, RFC 6761 §6.3, never through DNS), single-label
-// names (a container's service name, `sandbox`, `codec-server`: a public domain an attacker can register has at least
-// one dot), and the names the operator lists. Anything else is answered 421 Misdirected Request.
+// and `*.localhost` (browsers resolve them to loopback themselves, RFC 6761 §6.3, never through DNS), and the names
+// the operator lists. Anything else is answered 421 Misdirected Request. Single-label names too, unless listed: a
+// public domain has a dot, but a dotless name is resolved by the search domain, LLMNR or mDNS, which anyone on the
+// same network can answer (`http://wpad/`, `http://intranet/`), so a page there rebinds like any other. A
+// container's service name (compose's `sandbox`) is listed where it is used (SANDBOX_HOSTS).
 
 /** The names a server answers, beyond the built-in ones. */
 export interface HostCheckOptions {
@@ -39,7 +41,6 @@ export function isOwnHost(header: string | undefined, options: HostCheckOptions 
   if (IPV4.test(name) || (name.includes(':') && IPV6.test(name))) return true;
   if (name === 'localhost' || (name.endsWith('.localhost') && name.split('.').every((l) => LABEL.test(l))))
     return true;
-  if (LABEL.test(name)) return true;
   return (options.allowedHosts ?? []).some((allowed) => allowed.toLowerCase().replace(/\.$/, '') === name);
 }
 

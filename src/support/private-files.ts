@@ -3,14 +3,18 @@
 // checked before use: owned by another user → refused with a clear message (it is not ours to trust or to change);
 // ours but open to the group or others → narrowed (chmod) and said so, since an older xborder (or a umask of 022)
 // left it that way and a refusal would only make people widen it by hand.
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
+  constants,
+  fchmodSync,
   fsyncSync,
   mkdirSync,
   openSync,
   renameSync,
   statSync,
+  unlinkSync,
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -60,20 +64,45 @@ export function checkPrivateFile(
 }
 
 /**
+ * Opens a file that this call creates, for writing, mode 0600: never one that exists, and never through a symlink
+ * (O_CREAT|O_EXCL|O_NOFOLLOW; O_EXCL alone already fails on a link, O_NOFOLLOW says it on every platform). A symlink
+ * planted at the name would otherwise send the secret, and the mode, wherever it points. fchmod on the descriptor
+ * settles the mode whatever the umask.
+ */
+export function openNewPrivateFile(file: string): number {
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  fchmodSync(fd, 0o600);
+  return fd;
+}
+
+/**
  * Writes `contents` to `file` atomically with mode 0600: a new temporary file (0600 from its creation, so there is no
- * moment it is readable by others) renamed over the target. The directory is created 0700 when missing.
+ * moment it is readable by others) renamed over the target. The directory is created 0700 when missing. The
+ * temporary name is random (a pid is predictable, and the same in every start of a container) and opened by
+ * openNewPrivateFile; rename replaces a symlink at `file` itself rather than following it.
  */
 export function writePrivateFile(file: string, contents: string | Uint8Array): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  // 'w' on a leftover temporary file keeps its old mode: fchmod-like chmod right after opening settles it.
-  const fd = openSync(tmp, 'w', 0o600);
+  const tmp = `${file}.${process.pid}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = openNewPrivateFile(tmp);
   try {
-    chmodSync(tmp, 0o600);
-    writeSync(fd, typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already renamed or gone: nothing of ours is left behind
+    }
+    throw error;
   }
-  renameSync(tmp, file);
 }

@@ -2,7 +2,8 @@
 # Makes the secret files compose.yaml and compose.cloud.yaml mount (docs/deployment.md, "Secrets"), once: each in
 # its own file of mode 0600 in temporal-docker/secrets/ (or the folder given), git-ignored. A file that exists is
 # never overwritten (so the script is safe to re-run, and fills in only what is missing); to rotate a secret, write
-# its new file yourself as the docs say. The values are generated here and never printed.
+# its new file yourself as the docs say. The values are generated here and never printed. Every file found there is
+# set to 0600 too; a symlink in the folder (or in events/) is refused, naming it, before anything is made or changed.
 #
 #   temporal-docker/scripts/make-secrets.sh [folder]
 #
@@ -21,8 +22,29 @@ dir="${1:-$(dirname "$0")/../secrets}"
 umask 077
 mkdir -p "$dir"
 chmod 700 "$dir"
+
+# refuse <path> <why>: stops before anything is made or changed, naming the path (never a value)
+refuse() {
+  echo "make-secrets: $1: $2; refused, nothing made or changed (docs/deployment.md, \"Secrets\")" >&2
+  exit 1
+}
+# A symlink in the folder is refused: a secret written, or a mode set, through one would land wherever it points
+# (any file the operator can write, or a folder someone else reads). Replace it with the file itself.
+[ -L "$dir/events" ] && refuse "$dir/events" "a symlink (the events folder must be a folder of its own)"
+[ ! -e "$dir/events" ] || [ -d "$dir/events" ] || refuse "$dir/events" "not a folder"
+for entry in "$dir"/* "$dir"/.[!.]* "$dir/events"/* "$dir/events"/.[!.]*; do
+  [ -e "$entry" ] || [ -L "$entry" ] || continue # a pattern that matched nothing
+  [ -L "$entry" ] && refuse "$entry" "a symlink in the secrets folder (write the secret into a file there instead)"
+  [ "$entry" = "$dir/events" ] || [ -f "$entry" ] || [ -d "$entry" ] ||
+    refuse "$entry" "neither a file nor a folder"
+done
 mkdir -p "$dir/events"
 chmod 700 "$dir/events"
+# Every file already there (one the operator wrote, e.g. the real service's key) gets mode 0600 too, whatever the
+# umask it was written with: the script promises 0600 for every secret file, not only the ones it makes.
+for entry in "$dir"/* "$dir"/.[!.]* "$dir/events"/* "$dir/events"/.[!.]*; do
+  if [ -f "$entry" ] && [ ! -L "$entry" ]; then chmod 600 "$entry"; fi
+done
 
 made=0
 # make <name> <generator...>: writes the generator's output to <name> unless it exists (noclobber refuses then too)
@@ -60,7 +82,18 @@ make codec_keys codec_keys
 make codec_server_tokens prefixed codec_ -hex 24
 
 echo "make-secrets: $made made in $dir (mode 0600)"
-# Compose bind-mounts the files as they are: our images and Temporal's read them as uid 1000.
+# Compose bind-mounts the files as they are (no uid or mode applied to file secrets): our images and Temporal's read
+# them as uid 1000, PostgreSQL's entrypoint as root. So the files (and events/, a mounted folder) must be uid 1000's;
+# the folder itself must not: the bind mount reaches each file by its path without the folder's permission, and a
+# folder of mode 0700 that stays its owner's keeps every host account but that owner and root away from the files,
+# whoever host uid 1000 is (often the first person's account: `chown -R` on the folder gave that person every secret).
 if [ "$(id -u)" != 1000 ]; then
-  echo "make-secrets: the containers read these files as uid 1000; as root: chown -R 1000:1000 $dir" >&2
+  owned=""
+  for entry in "$dir"/* "$dir"/.[!.]* "$dir/events"/* "$dir/events"/.[!.]*; do
+    if [ -f "$entry" ] && [ ! -L "$entry" ]; then owned="$owned $entry"; fi
+  done
+  owned="$owned $dir/events"
+  echo "make-secrets: the containers read these files as uid 1000; as root, give them the files, never the folder:" >&2
+  echo "  chown 1000:1000$owned" >&2
+  echo "make-secrets: keep $dir itself yours at mode 0700 (no other host account reaches the files through it)" >&2
 fi

@@ -16,15 +16,22 @@ const wf = (workflowId: string, namespace = 'default'): SerializationContext => 
 const sealedFor = async (id: string, namespace = 'default') =>
   (await codec.encode([defaultPayloadConverter.toPayload({ secret: 'input' })], wf(id, namespace)))[0]!;
 
-/** Independent oracle: `schedule:<x>` and `schedule:<x>-<dddd-dd-ddTdd:dd:ddZ>` are one Schedule's; nothing else is shared. */
+/**
+ * Independent oracle: `schedule:<x>` and `schedule:<x>-<dddd-dd-ddTdd:dd:ddZ>` are one Schedule's when <x> is a Schedule
+ * ID (1-200 of A-Z a-z 0-9 . _ : -, a letter or digit first, not ending in a time: test/codec/schedule-binding-exact.property.test.ts); nothing
+ * else is shared.
+ */
 function family(id: string): string | null {
   if (!id.startsWith('schedule:')) return null;
+  const isScheduleId = (x: string) =>
+    /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/.test(x) && !/-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(x);
   const template = '-dddd-dd-ddTdd:dd:ddZ';
   const tail = id.slice(-template.length);
   const isTime =
     id.length > 'schedule:'.length + template.length &&
     [...template].every((t, i) => (t === 'd' ? tail[i]! >= '0' && tail[i]! <= '9' : tail[i] === t));
-  return isTime ? id.slice(0, -template.length) : id;
+  const action = isTime ? id.slice(0, -template.length) : id;
+  return isScheduleId(action.slice('schedule:'.length)) ? action : null;
 }
 const mayRead = (a: string, b: string) => a === b || (family(b) !== null && family(a) === family(b));
 

@@ -157,3 +157,27 @@ it('shows a plaintext payload as it is and decodes a workflow-bound one without 
   expect(shown).toEqual(toJson(plain));
   expect(JSON.parse(Buffer.from(decoded!.data, 'base64').toString())).toEqual({ n: 3 });
 });
+
+// Checked after the attacker's review (docs/codec.md, "The codec server"): /decode has no workflow context, so it does
+// not check that a payload belongs where the UI shows it; it decides nothing (what it answers is shown, never handed
+// to a workflow), the workers check the binding. What it does keep: the binding a payload carries is authenticated,
+// so a payload relabelled as another workflow's is refused, not shown under the new label.
+it('decodes a bound payload whatever history it is shown in, the worker in another workflow refuses it, and a relabelled binding fails (422)', async () => {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  const ofA = { type: 'workflow', namespace: 'default', workflowId: 'payment:a' } as const;
+  const [bound] = await codec.encode([defaultPayloadConverter.toPayload({ n: 4 })], ofA);
+  expect((await post('/decode', { payloads: [toJson(bound!)] }, auth)).statusCode).toBe(200);
+  await expect(codec.decode([bound!], { ...ofA, workflowId: 'payment:b' })).rejects.toMatchObject({
+    type: 'WRONG_WORKFLOW',
+  });
+  const relabelled = {
+    ...bound!,
+    metadata: {
+      ...bound!.metadata,
+      'encryption-context': new Uint8Array(Buffer.from(JSON.stringify(['default', 'payment:b']))),
+    },
+  };
+  const res = await post('/decode', { payloads: [toJson(relabelled)] }, auth);
+  expect(res.statusCode).toBe(422);
+  expect(JSON.parse(res.body)).toMatchObject({ type: 'DECRYPT_FAILED' });
+});

@@ -157,6 +157,46 @@ describeWithTools('deploy/helm/xborder', () => {
     ).toEqual(['xb-codec-server', 'xb-ingress', 'xb-worker']);
   });
 
+  // Found in the attacker's review of compose, and the same here: the codec's switches reach every process that
+  // decodes payloads for a workflow, alike (docs/codec.md); and the codec server answers the name its Kubernetes
+  // Ingress gives it (its Host check refuses every name it is not given: src/support/host-check.ts).
+  it('gives the worker and the ingress the same codec switches (the code’s defaults, or values.codec), and the codec server its Ingress host', () => {
+    const switchesOf = (all: Obj[]) =>
+      podSpecs(all)
+        .filter(([name]) => name !== 'xb-codec-server')
+        .map(([name, spec]) => [
+          name,
+          Object.fromEntries(
+            (spec.containers[0].env as Array<{ name: string; value?: string }>)
+              .filter((e) => /^XBORDER_CODEC_(PLAINTEXT|UNBOUND|UNBOUND_KEY_IDS)$/.test(e.name))
+              .map((e) => [e.name, e.value]),
+          ),
+        ]);
+    const defaults = { XBORDER_CODEC_PLAINTEXT: 'refuse', XBORDER_CODEC_UNBOUND: 'admit' };
+    expect(switchesOf(objects(render()))).toEqual([
+      ['xb-ingress', defaults],
+      ['xb-worker', defaults],
+    ]);
+    const hardened = {
+      XBORDER_CODEC_PLAINTEXT: 'refuse',
+      XBORDER_CODEC_UNBOUND: 'refuse',
+      XBORDER_CODEC_UNBOUND_KEY_IDS: '2025-01,2025-02',
+    };
+    // `\\,`: a comma inside one --set value
+    expect(
+      switchesOf(objects(render('codec.unbound=refuse', 'codec.unboundKeyIds=2025-01\\,2025-02'))),
+    ).toEqual([
+      ['xb-ingress', hardened],
+      ['xb-worker', hardened],
+    ]);
+    const codecServer = podSpecs(objects(render())).find(([name]) => name === 'xb-codec-server')![1];
+    expect(codecServer.containers[0].env).toEqual(
+      expect.arrayContaining([
+        { name: 'XBORDER_CODEC_SERVER_HOSTS', value: 'codec.payments.example.invalid' },
+      ]),
+    );
+  });
+
   it('keeps no secret value in its values file', () => {
     const values = readFileSync(path.join(CHART, 'values.yaml'), 'utf8');
     expect(values).not.toMatch(/(password|apiKey|token|secret)\s*:\s*["']?[A-Za-z0-9+/_-]{12,}/i);

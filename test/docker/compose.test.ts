@@ -39,7 +39,11 @@ import { resolveApiBase } from '../../src/provider/environments';
 import { TELEMETRY_ENV_VARS } from '../../src/telemetry/runtime';
 import { INGRESS_TELEMETRY_ENV_VARS } from '../../src/telemetry/ingress-telemetry';
 import { DEFAULT_BUNDLE_PATH } from '../../workers/workflow-bundle';
-import { dataConverterFromEnv } from '../../src/codec/data-converter';
+import {
+  CODEC_OPTION_ENV_VARS,
+  codecOptionsFromEnv,
+  dataConverterFromEnv,
+} from '../../src/codec/data-converter';
 import { CODEC_KEYS_SECRET_ENV_VARS, codecKeysFromEnv } from '../../src/codec/keys';
 import {
   CODEC_KEY_ENV_VARS,
@@ -529,17 +533,12 @@ const WORKER_READS: string[] = withFileForms([
  * "Build ids": a set one could lie); every secret by its file only (<NAME>_FILE: docker inspect shows an environment,
  * docs/deployment.md, "Secrets"); the keys one way, not switched off; the TLS material by mounted file paths, not
  * inline in the environment; the connection by TEMPORAL_ADDRESS/NAMESPACE, not a temporal.toml profile; the
- * in-progress limit only where the gauge runs; the codec's switches for payloads written before the ciphertext rule
- * or the binding (XBORDER_CODEC_PLAINTEXT, _UNBOUND, _UNBOUND_KEY_IDS) are set by the operator when an upgrade needs
- * them (docs/codec.md).
+ * in-progress limit only where the gauge runs.
  */
 const NOT_PASSED = [
   'XBORDER_BUILD_ID',
   ...SECRET_ENV_VARS,
   'XBORDER_CODEC',
-  'XBORDER_CODEC_PLAINTEXT',
-  'XBORDER_CODEC_UNBOUND',
-  'XBORDER_CODEC_UNBOUND_KEY_IDS',
   'XBORDER_STUCK_IN_PROGRESS_LIMIT_MS',
   'TEMPORAL_TLS_CLIENT_CERT_DATA',
   'TEMPORAL_TLS_CLIENT_KEY_DATA',
@@ -823,6 +822,8 @@ describe('compose.yaml: the local cluster wiring', () => {
     // without opening the volume)
     expect(options.controlToken).toBe(secretOf('sandbox_control_token'));
     expect(dotenv.XBORDER_PROVIDER_URL).toBe(`http://sandbox:${options.port}`);
+    // the name the worker reaches it by is one it answers (single labels only when listed: DNS rebinding)
+    expect(options.allowedHosts).toContain(new URL(dotenv.XBORDER_PROVIDER_URL!).hostname);
     // plain http to a host that is not loopback needs the explicit opt-in, which .env.example gives for the sandbox
     expect(() =>
       resolveApiBase({ baseUrl: worker.provider.baseUrl, allowPlainHttp: worker.provider.allowPlainHttp }),
@@ -1350,6 +1351,62 @@ describe('temporal-docker/prometheus and grafana: alerts and dashboard', () => {
         summary: Boolean(rule.annotations?.summary),
         description: Boolean(rule.annotations?.description),
       }).toEqual({ alert: rule.alert, summary: true, description: true });
+    }
+  });
+});
+
+/**
+ * The codec's switches (docs/codec.md, "Ciphertext only" and "Bound to its workflow") reach every process that decodes
+ * payloads for a workflow, so the hardening is switched on in .env, not by editing the compose file (found in the
+ * attacker's review: none was passed). The codec server is not one: it decodes for display, without a workflow
+ * context, and decides nothing (docs/codec.md, "The codec server").
+ */
+describe.each([
+  ['compose.yaml', compose],
+  ['compose.cloud.yaml', cloud],
+])('%s: the codec switches reach every process that decodes payloads for a workflow', (file, c) => {
+  const base =
+    file === 'compose.yaml' ? dotenv : { ...dotenv, TEMPORAL_ADDRESS: 'x:7233', TEMPORAL_NAMESPACE: 'n' };
+  /** The services holding the payload keys, but the codec server: the worker slots and the ingress. */
+  const decoders = Object.entries(c.services)
+    .filter(([name, s]) => name !== 'codec-server' && (s.secrets ?? []).includes('codec_keys'))
+    .map(([name]) => name)
+    .sort();
+
+  test("each lists XBORDER_CODEC_PLAINTEXT, _UNBOUND and _UNBOUND_KEY_IDS, with the code's defaults when .env sets none", () => {
+    expect(decoders).toEqual([...WORKER_SLOTS, 'ingress'].sort());
+    for (const name of decoders) {
+      const listed = Object.keys(service(c, name).environment ?? {});
+      expect({ name, missing: CODEC_OPTION_ENV_VARS.filter((v) => !listed.includes(v)) }).toEqual({
+        name,
+        missing: [],
+      });
+      // the same as the code's defaults: plaintext refused, unbound admitted under any key (until the operator says)
+      expect({ name, options: codecOptionsFromEnv(containerEnv(service(c, name), base)) }).toEqual({
+        name,
+        options: codecOptionsFromEnv({}),
+      });
+    }
+  });
+
+  test('.env switches the hardening on (or a migration window) in every decoding process alike', () => {
+    const cases: Array<Record<string, string>> = [
+      { XBORDER_CODEC_UNBOUND: 'refuse' },
+      { XBORDER_CODEC_UNBOUND_KEY_IDS: '2025-01,2025-02' },
+      { XBORDER_CODEC_PLAINTEXT: 'admit', XBORDER_CODEC_UNBOUND: 'admit' },
+    ];
+    for (const switches of cases) {
+      const expected = codecOptionsFromEnv(switches);
+      for (const name of decoders)
+        expect({
+          name,
+          switches,
+          options: codecOptionsFromEnv(containerEnv(service(c, name), { ...base, ...switches })),
+        }).toEqual({
+          name,
+          switches,
+          options: expected,
+        });
     }
   });
 });

@@ -1,7 +1,7 @@
 // A signed webhook may not take an event id xborder's own producers use (docs/spec-gaps.md, "Ingress"): the entity
 // dedupes events by id, so a push whose id is `reconcile:<payment>:<status>` or `observed:<payment>:<status>:<stamps>`
 // would make it drop the reconcile sweep's or the payment's own read of that state as a duplicate. The ingress refuses it.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Payment } from '../../src/contract';
 import { createWebhookHandler, type EventRouter } from '../../src/ingress';
 import { signWebhook } from '../../src/provider/webhook-signature';
@@ -107,4 +107,24 @@ it('refuses every listed prefix, and every id the producers write starts with on
   // the producers' ids are what they were (histories and the entities' seen sets hold them)
   expect(reconcileEventId('pay_1', 'FAILED')).toBe('reconcile:pay_1:FAILED');
   expect(observed).toBe('observed:pay_1:FAILED:');
+});
+
+// Found in the attacker's review: the 422 echoed the sender's id as sent (any length, newlines, quotes, personal data)
+// into the answer and the logs. Only a safe form goes out: the reserved prefix (one of ours) and a hash of the id.
+it('answers and logs a reserved id only as its prefix and a hash: never the id as sent', async () => {
+  const { handler, logged } = setup();
+  const tail = `x\n{"level":"INFO","message":"webhook accepted"}\r"'<script>${'Ana Silva '.repeat(400)}`;
+  const id = `reconcile:${tail}`;
+  const { headers, raw } = signed(event(id));
+  const answer = await handler(headers, raw);
+  expect(answer.body.code).toBe('RESERVED_EVENT_ID');
+  const hash = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 16);
+  const safe = `reconcile:[sha256:${hash}]`;
+  expect(answer.body.eventId).toBe(safe);
+  expect(JSON.stringify(answer.body)).not.toContain('Ana Silva');
+  expect(JSON.stringify(answer.body)).not.toContain('webhook accepted');
+  const line = logged.join('\n');
+  expect(line).toContain(safe);
+  expect(line).not.toContain('Ana Silva');
+  expect(line).not.toContain('script');
 });

@@ -1,7 +1,10 @@
 // DNS rebinding (SECURITY.md, "Local servers and DNS rebinding"): the codec server and the sandbox answer only their
 // own Host names. A page on an attacker's domain resolved to 127.0.0.1 sends that domain as Host: refused with 421
-// before any route, token or body is looked at. IP literals, localhost, *.localhost, single-label names (a container's
-// service name) and the names an operator lists are answered. Property part: 2,000 dotted names, all refused.
+// before any route, token or body is looked at. IP literals, localhost, *.localhost and the names an operator lists
+// are answered. A single-label name is not, unless listed (found in the attacker's review: a page on `http://wpad/` or
+// any dotless name an attacker answers by LLMNR, mDNS or a search domain rebinds as well as a dotted one; a
+// container's service name, `sandbox`, is listed where compose uses it). Property part: 2,000 dotted names and
+// 2,000 single labels, all refused unless listed.
 import fc from 'fast-check';
 import http from 'node:http';
 import { EncryptionCodec, generateCodecKeys, staticKeyProvider } from '../../src/codec';
@@ -17,9 +20,9 @@ beforeAll(async () => {
   codec = await startCodecServer({
     codecs: [new EncryptionCodec(staticKeyProvider(generateCodecKeys('host')))],
     tokens: [TOKEN],
-    allowedHosts: ['codec.ops.example'],
+    allowedHosts: ['codec.ops.example', 'codec-server'],
   });
-  sandbox = await startSandbox({ port: 0, log: null });
+  sandbox = await startSandbox({ port: 0, log: null, allowedHosts: ['sandbox'] });
 });
 afterAll(async () => {
   await codec?.close();
@@ -65,6 +68,9 @@ it('the codec server refuses a rebinding page’s Host (421) even with the right
     `127.0.0.1.nip.io:${port}`,
     `localhost.evil.example:${port}`,
     'attacker.test',
+    `wpad:${port}`,
+    `codec-server-2:${port}`,
+    'intranet',
   ])
     expect({ evil, status: await decode(evil) }).toEqual({ evil, status: 421 });
   for (const own of [
@@ -86,6 +92,30 @@ it('the sandbox refuses a rebinding page’s Host (421) on the API and the contr
   }
   expect(await request(sandbox.url, '/sandbox/health', `127.0.0.1:${port}`)).toBe(200);
   expect(await request(sandbox.url, '/sandbox/health', `sandbox:${port}`)).toBe(200);
+  // a single label it was not given: a rebinding page on a dotless name
+  expect(await request(sandbox.url, '/sandbox/health', `wpad:${port}`)).toBe(421);
+  expect(
+    await request(sandbox.url, '/v1/customers', `intranet:${port}`, 'GET', { 'x-api-key': sandbox.apiKey }),
+  ).toBe(421);
+});
+
+it('isOwnHost: every single-label name but localhost is refused unless listed (2,000 cases)', () => {
+  const label = fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?$/);
+  fc.assert(
+    fc.property(
+      label,
+      fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+      fc.boolean(),
+      (name, port, upper) => {
+        fc.pre(name !== 'localhost');
+        const host = `${upper ? name.toUpperCase() : name}${port === undefined ? '' : `:${port}`}`;
+        expect(isOwnHost(host)).toBe(false);
+        expect(isOwnHost(host, { allowedHosts: [name] })).toBe(true);
+        expect(isOwnHost(host, { allowedHosts: [`${name}x`] })).toBe(false);
+      },
+    ),
+    { numRuns: 2_000 },
+  );
 });
 
 it('isOwnHost: every dotted DNS name that is not localhost or listed is refused (2,000 cases); literals and localhost pass', () => {
@@ -112,7 +142,6 @@ it('isOwnHost: every dotted DNS name that is not localhost or listed is refused 
     'localhost',
     'LOCALHOST:1',
     'app.localhost:8233',
-    'sandbox:4010',
     '10.0.0.7:80',
   ])
     expect({ own, ok: isOwnHost(own) }).toEqual({ own, ok: true });
@@ -125,6 +154,8 @@ it('isOwnHost: every dotted DNS name that is not localhost or listed is refused 
     'a b',
     'localhost:abc',
     '127.0.0.1.nip.io',
+    'sandbox:4010',
+    'wpad',
   ])
     expect({ bad, ok: isOwnHost(bad) }).toEqual({ bad, ok: false });
 });

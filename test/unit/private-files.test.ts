@@ -2,7 +2,18 @@
 // (SECURITY.md, "Files on disk"): the sandbox's state file (API keys, webhook secret, customers), the local stack's
 // .data/ secrets, the sandbox's generated-secrets file; an existing directory or file that another user owns is
 // refused, one of ours left open to others is narrowed. Run with a umask of 022, the usual default.
-import { chmodSync, chownSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadOrCreateSecret } from '../../src/cli/dev';
@@ -11,6 +22,7 @@ import { writeGeneratedSecrets } from '../../src/sandbox/main';
 import {
   checkPrivateFile,
   ensurePrivateDir,
+  openNewPrivateFile,
   PrivatePathError,
   writePrivateFile,
 } from '../../src/support/private-files';
@@ -89,3 +101,47 @@ asRoot(
     expect(() => checkPrivateFile(file, () => undefined)).toThrow(PrivatePathError);
   },
 );
+
+// Found in the attacker's review: the temporary file was opened with 'w' at a predictable name (<file>.<pid>.tmp), so a
+// symlink planted there sent the secret (and a 0600 chmod) to wherever it pointed.
+describe('a planted symlink never redirects a private write', () => {
+  it('at the temporary name the writer used: the link’s target (existing or not) is left as it was', () => {
+    const dir = scratch();
+    const file = path.join(dir, 'secrets.json');
+    const elsewhere = scratch();
+    const victim = path.join(elsewhere, 'victim');
+    writeFileSync(victim, 'theirs');
+    chmodSync(victim, 0o644);
+    symlinkSync(victim, `${file}.${process.pid}.tmp`);
+    writePrivateFile(file, 'secret');
+    expect(readFileSync(victim, 'utf8')).toBe('theirs');
+    expect(modeOf(victim)).toBe(0o644);
+    expect(readFileSync(file, 'utf8')).toBe('secret');
+    expect(modeOf(file)).toBe(0o600);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    // a dangling link: the write would have created its target
+    const other = path.join(dir, 'other.json');
+    const created = path.join(elsewhere, 'created-through-the-link');
+    symlinkSync(created, `${other}.${process.pid}.tmp`);
+    writePrivateFile(other, 'secret');
+    expect(existsSync(created)).toBe(false);
+    expect(readFileSync(other, 'utf8')).toBe('secret');
+  });
+
+  it('openNewPrivateFile opens only a file it creates (O_CREAT|O_EXCL|O_NOFOLLOW), 0600 under a umask of 022', () => {
+    const dir = scratch();
+    const victim = path.join(dir, 'victim');
+    writeFileSync(victim, 'theirs');
+    const link = path.join(dir, 'link');
+    symlinkSync(victim, link);
+    const dangling = path.join(dir, 'dangling');
+    symlinkSync(path.join(dir, 'nowhere'), dangling);
+    for (const refused of [victim, link, dangling])
+      expect(() => openNewPrivateFile(refused)).toThrow(/EEXIST|ELOOP/);
+    expect(existsSync(path.join(dir, 'nowhere'))).toBe(false);
+    expect(readFileSync(victim, 'utf8')).toBe('theirs');
+    const fresh = path.join(dir, 'fresh');
+    closeSync(openNewPrivateFile(fresh));
+    expect(modeOf(fresh)).toBe(0o600);
+  });
+});

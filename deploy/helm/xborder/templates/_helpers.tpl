@@ -58,3 +58,15 @@ app.kubernetes.io/component: {{ .component }}
       key: {{ .Values.temporal.apiKeySecret.key }}
 {{- end }}
 {{- end -}}
+
+{{/* The codec's switches, the same in every process that decodes payloads for a workflow (docs/codec.md). */}}
+{{- define "xborder.codecSwitches" -}}
+- name: XBORDER_CODEC_PLAINTEXT
+  value: {{ .Values.codec.plaintext | quote }}
+- name: XBORDER_CODEC_UNBOUND
+  value: {{ .Values.codec.unbound | quote }}
+{{- if .Values.codec.unboundKeyIds }}
+- name: XBORDER_CODEC_UNBOUND_KEY_IDS
+  value: {{ .Values.codec.unboundKeyIds | quote }}
+{{- end }}
+{{- end -}}
