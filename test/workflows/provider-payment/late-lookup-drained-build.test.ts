@@ -97,6 +97,8 @@ it('a refund after the entity ended, for a payment no worker of its build can qu
   // the sender retries, in this run and after it has ended (a new fresh run): the hand-over id says it was told
   await send(returned, 'evt_returned_again');
   await bed.env.sleep(8 * DAY);
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(completed.id));
+  expect((await entity.describe()).status.name).toBe('COMPLETED'); // its linger over: the next send is a fresh run
   await send(returned, 'evt_returned_late');
   await bed.env.sleep(10 * MIN);
   expect(moved()).toHaveLength(1);
