@@ -70,6 +70,8 @@ export class ProviderPaymentState {
   quietReads = 0;
   /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
   readBySubscriber = false;
+  /** the reconcile sweep's listing was taken (a read of ours: knowledge.ts, readerOf): as good as our first GET */
+  readBySweep = false;
   /** the memo this run has: under the lean patch, the one it was started with */
   private lastMemo: string;
   /** what of the current payment the contract does not know: kept, logged, counted, shown */
@@ -187,6 +189,7 @@ export class ProviderPaymentState {
     if (source === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
     if (this.holdsForConfirmation(event, cause, source)) return;
     this.accept(event.payment, cause);
+    if (source === 'read' && event.from === RECONCILE_SWEEP_READER && this.payment) this.readBySweep = true;
     if (cause === 'reconcile' && event.from !== undefined && this.fewer)
       this.toldBy(event.from, event.payment);
   }
