@@ -25,8 +25,9 @@
 // never from the first, and a 429 in the middle is waited out (Retry-After plus jitter, heartbeating) and the same
 // page asked again.
 // The entity drops a duplicate event id, holds a pushed final status until its own GET confirms it
-// (workflows/provider-payment/push-confirmation.ts) and, on a fresh start, reads the payment itself first, so a
-// reconcile never moves anything backwards and never decides an outcome on the listing alone.
+// (workflows/provider-payment/push-confirmation.ts) and never moves anything backwards (payment-merge.ts). The listing
+// is a read of ours (RECONCILE_SWEEP_READER): a fresh run the sweep's tell starts takes it as its first read, no GET of
+// what was just listed (ENTITY_PATCHES.takesSweepReadFirst); a fresh run a webhook starts reads the payment first.
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
