@@ -35,6 +35,7 @@
 // | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
 // | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
 // | entity-takes-sweep-read-first  | patched | new: asked only by a fresh run whose first task holds the sweep's listing (none kept) |
+// | entity-carries-registration-lookups | patched | new: asked only at continue-as-new by a run that made a registration lookup (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -132,4 +133,10 @@ export const ENTITY_PATCHES = {
    * the sweep just listed: a list answered to our own call is a read (knowledge.ts, readerOf). Read only then.
    */
   takesSweepReadFirst: 'entity-takes-sweep-read-first',
+  /**
+   * The registration lookups a run made, and the time before which none is asked again, are carried over
+   * continue-as-new (state.ts, carriedFields), so the bound (knowledge.ts, MAX_REGISTRATION_LOOKUPS) is per following,
+   * not restarted by each run. Read only at continue-as-new by a run that made a lookup.
+   */
+  carriesRegistrationLookups: 'entity-carries-registration-lookups',
 } as const;
