@@ -36,6 +36,7 @@
 // | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
 // | entity-takes-sweep-read-first  | patched | new: asked only by a fresh run whose first task holds the sweep's listing (none kept) |
 // | entity-carries-registration-lookups | patched | new: asked only at continue-as-new by a run that made a registration lookup (none kept) |
+// | entity-waits-for-running-payment | patched | new: asked only at a lookup answered "not yet" (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -139,4 +140,10 @@ export const ENTITY_PATCHES = {
    * not restarted by each run. Read only at continue-as-new by a run that made a lookup.
    */
   carriesRegistrationLookups: 'entity-carries-registration-lookups',
+  /**
+   * A registration lookup answered "not yet" (the payment still runs) takes no try and is asked again every 6 hours
+   * until the payment has closed (steps/announce-late.ts, waitsForRunningPayment); before it, 4 such answers ended
+   * the lookups. Read only at such an answer.
+   */
+  waitsForRunningPayment: 'entity-waits-for-running-payment',
 } as const;
