@@ -82,7 +82,9 @@ it('a refund after the entity ended, for a payment no worker of its build can qu
   } as never);
   await send(returned, 'evt_returned');
   const moved = () =>
-    bed.worker.deliveredEvents.filter((e) => e.paymentKey === key && e.type === 'payment.moved_after_outcome');
+    bed.worker.deliveredEvents.filter(
+      (e) => e.paymentKey === key && e.type === 'payment.moved_after_outcome',
+    );
   await eventually(
     () => Promise.resolve(moved().length),
     (n) => n >= 1,
