@@ -6,7 +6,7 @@
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { paymentStateQuery, type PaymentOutcome } from '../workflows/payment/api';
+import type { PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
@@ -70,18 +70,25 @@ export function lastMoveHandedOver(
 }
 
 /**
- * What a closed payment told its backend of this provider payment, as a moveKey. Its outcome says it. A payment with
- * no outcome — failed, terminated, cancelled by Temporal, timed out — or one whose outcome carries no snapshot of this
- * payment (CANCELLED, REJECTED) told at most what it knew last (its `state` query, answered by the closed run from its
- * history): taking that, not null, keeps the entity from announcing as a move a status the payment itself may have
- * told. Its events speak of phases, and the phase it reached is no later than the status it knew. A state that cannot
- * be read throws: no answer, asked again later (announce-late.ts), never taken as "told nothing".
+ * What a closed payment's outcome told its backend of this provider payment, as a moveKey; null when its outcome
+ * carries no snapshot of it (CANCELLED or REJECTED before the service's payment, or no outcome at all: failed,
+ * terminated, cancelled by Temporal, timed out). `result()` reads the closed run's history from Temporal: no worker
+ * answers it.
+ *
+ * Deliberately not the payment's `state` query. (1) The payment is PINNED: only a worker of its own build answers a
+ * query, so once that build is drained (no poller: the client throws a ServiceError over FAILED_PRECONDITION "No
+ * poller seen for task queue recently") the lookup would stay unanswered for good and, after the entity's last try,
+ * the move would never be announced: a lost refund. (2) What the payment READ is not what its backend was TOLD: its
+ * events are handed over at phase changes only (payment-events/emit.ts), so a status read within a phase, or just
+ * before the run failed, may never have left. With no outcome snapshot only the hand-over ids (lastMoveHandedOver)
+ * say a move was told; none, and the entity announces the move. At worst that repeats in a
+ * payment.moved_after_outcome what a phase event already carried: its id is stable
+ * (`<paymentKey>:moved:<providerPaymentId>:<moveKey>`), so every later run or retry announcing the same move is
+ * dropped by the delivery workflow and the receiver (docs/outbound-events.md, "dedupe on it"). A repeat beats a loss.
  */
-async function reportedKey(payment: WorkflowHandle, providerPaymentId: string): Promise<string | null> {
+async function outcomeKey(payment: WorkflowHandle, providerPaymentId: string): Promise<string | null> {
   const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
-  if (outcome?.payment && outcome.payment.id === providerPaymentId) return moveKey(outcome.payment);
-  const last = await payment.query(paymentStateQuery);
-  return last.providerPaymentId === providerPaymentId ? last.providerStatus : null;
+  return outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
 }
 
 export function createLateEventsActivities(
@@ -115,7 +122,7 @@ export function createLateEventsActivities(
         ...(events.recentIds ?? []),
         ...events.pending.map((p) => p.id),
       ]);
-      const told = handedOver ?? (await reportedKey(payment, providerPaymentId));
+      const told = handedOver ?? (await outcomeKey(payment, providerPaymentId));
       return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told };
     },
   };

@@ -14,16 +14,20 @@
 //   window, and whose entity is not running not final, is handed to its entity with an event id carrying the record's
 //   timestamps (workflows/provider-payment/sweep-decision.ts); the entity, or the fresh run the signal starts, knows
 //   what its backend was told and announces an untold move once. No per-payment query: at most one signal per listed
-//   payment per run, and only for records that moved in the window. Bound: with the Schedule every 15 minutes and a
-//   6-hour window, a lost after-outcome webhook is told by the first run that lists the payment after the move (within
-//   one interval plus the run's listing), and any run in the 6 hours after it would do.
+//   payment per run, and only for records that moved since MOVED_OVERLAP_MS (15 minutes) before the start of the last
+//   completed sweep (one visibility read per run, made only when a listed record moved in the window), never before
+//   the window. Bound: with the Schedule every 15 minutes and a 6-hour window, a lost after-outcome webhook is told by
+//   the first COMPLETED run that lists the payment after the move (within one interval plus the run's listing, or the
+//   next run's if that one fails), and is told again by at most one more run while runs complete every 15 minutes (it
+//   was every run of the 6 hours: up to 24 billed signals, dropped as duplicates by the entity).
 // The listing goes page by page, each GET a call of the key's rate budget (src/provider/rate-budget.ts), and records
 // its place in the activity's heartbeat after every page: a retry of the activity goes on from the last recorded page,
 // never from the first, and a 429 in the middle is waited out (Retry-After plus jitter, heartbeating) and the same
 // page asked again.
 // The entity drops a duplicate event id, holds a pushed final status until its own GET confirms it
-// (workflows/provider-payment/push-confirmation.ts) and, on a fresh start, reads the payment itself first, so a
-// reconcile never moves anything backwards and never decides an outcome on the listing alone.
+// (workflows/provider-payment/push-confirmation.ts) and never moves anything backwards (payment-merge.ts). The listing
+// is a read of ours (RECONCILE_SWEEP_READER): a fresh run the sweep's tell starts takes it as its first read, no GET of
+// what was just listed (ENTITY_PATCHES.takesSweepReadFirst); a fresh run a webhook starts reads the payment first.
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Payment } from '../src/contract';
@@ -34,6 +38,7 @@ import {
   signalWithStartProviderPayment,
 } from '../workflows/provider-payment/api';
 import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
+import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../workflows/reconcile-payments/api';
 import { sweepEventId, sweepTellOf } from '../workflows/provider-payment/sweep-decision';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
@@ -192,9 +197,65 @@ export interface ReconcileDeps {
   lastProgress?: () => unknown;
   /** waits a rate limit out (the activity's cancellable sleep by default) */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * When the newest completed sweep on this task queue started (ms), or null when none is known: visibility by
+   * default (lastCompletedSweepVisible). Asked once per attempt, and only when a listed record moved after its outcome.
+   */
+  lastCompletedSweepAt?: () => Promise<number | null>;
 }
 
-type Resolved = Required<Omit<ReconcileDeps, 'provider'>>;
+type Resolved = Required<Omit<ReconcileDeps, 'provider' | 'lastCompletedSweepAt'>>;
+
+/**
+ * How far before the last completed sweep's start a move is still told again: the lag between a move's lifecycle
+ * timestamp (the service's clock) and the listing showing it, plus the skew between the service's clock and ours.
+ * One Schedule interval (15 minutes): a move is told by at most two runs while the runs complete every 15 minutes.
+ */
+export const MOVED_OVERLAP_MS = 15 * 60 * 1000;
+
+/** The visibility query of the completed sweeps on a task queue (newest first: the store's order of closed runs). */
+export function completedSweepsQuery(taskQueue: string): string {
+  return (
+    `WorkflowType = '${RECONCILE_PAYMENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Completed' ` +
+    `AND TaskQueue = '${taskQueue}'`
+  );
+}
+
+/**
+ * The start of the newest completed sweep, from visibility (one page of one). Visibility lags: a run that completed a
+ * moment ago may not be listed yet, and an older one is taken: a wider look-back, never a narrower. A visibility that
+ * does not answer (or has no start time) is none: the whole window.
+ */
+async function lastCompletedSweepVisible(
+  client: Pick<Client, 'workflow'>,
+  taskQueue: string,
+): Promise<number | null> {
+  try {
+    for await (const wf of client.workflow.list({ query: completedSweepsQuery(taskQueue), pageSize: 1 }))
+      return wf.startTime instanceof Date ? wf.startTime.getTime() : null;
+  } catch (err) {
+    try {
+      Context.current().log.warn('last completed sweep not read from visibility; the whole window is told', {
+        error: String(err),
+      });
+    } catch {
+      // outside an activity (a direct call): nothing to log to
+    }
+  }
+  return null;
+}
+
+/**
+ * The instant from which a move after the outcome is told (sweep-decision.ts, sweepTellOf): the run's window, narrowed
+ * to MOVED_OVERLAP_MS before the start of the last completed sweep. That sweep listed every payment after it started,
+ * so a move stamped before that start less the overlap was told by it (or by one before it, by the same rule): only a
+ * failed or skipped run leaves a gap, and then the last COMPLETED run is older and the look-back wider. Never before
+ * the window's start: past it nothing is told, as before.
+ */
+export function movedSinceMs(windowSinceMs: number, lastCompletedStartMs: number | null): number {
+  if (lastCompletedStartMs === null) return windowSinceMs;
+  return Math.max(windowSinceMs, lastCompletedStartMs - MOVED_OVERLAP_MS);
+}
 
 /** The deps a caller left out, from the running activity's context. */
 function withContextDefaults(deps: ReconcileDeps): Resolved {
@@ -264,6 +325,8 @@ function tellEntityOf(client: Pick<Client, 'workflow'>, taskQueue: string, p: Pa
 /** One run of the listing: what it knows before the first page, and what it tells as it goes. */
 interface SweepRun {
   sinceMs: number;
+  /** moves after the outcome are told from here (movedSinceMs): read at the first listed record that may need it */
+  movedSinceMs: () => Promise<number>;
   maxListed: number;
   progress: ReconcileProgress;
   /** running entities without a final PaymentStatus (listEntitiesNotFinal); one is deleted once told */
@@ -288,7 +351,10 @@ async function onListed(run: SweepRun, p: Payment): Promise<void> {
     return;
   }
   const entity = providerPaymentWorkflowId(p.id);
-  const tell = sweepTellOf(p, run.notFinal.has(entity), run.sinceMs);
+  const notFinal = run.notFinal.has(entity);
+  // the narrower look-back costs a visibility read: made only for a record the window would tell as a move
+  const since = sweepTellOf(p, notFinal, run.sinceMs) === 'moved' ? await run.movedSinceMs() : run.sinceMs;
+  const tell = sweepTellOf(p, notFinal, since);
   if (tell === null || run.told.has(sweepEventId(p))) return;
   run.told.add(sweepEventId(p));
   await run.tell(p);
@@ -337,8 +403,13 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       // Visibility is read again on a resume: it is not the provider's budget, and a told entity drops the repeat.
       const notFinal = await listEntitiesNotFinal(client(), taskQueue(), maxEntities, beat);
       const entitiesNotFinal = notFinal.size;
+      const sinceMs = Date.parse(since);
+      let movedSince: Promise<number> | undefined;
+      const lastCompleted =
+        deps.lastCompletedSweepAt ?? (() => lastCompletedSweepVisible(client(), taskQueue()));
       const run: SweepRun = {
-        sinceMs: Date.parse(since),
+        sinceMs,
+        movedSinceMs: () => (movedSince ??= lastCompleted().then((at) => movedSinceMs(sinceMs, at))),
         maxListed,
         progress,
         notFinal,

@@ -94,6 +94,10 @@ export const ProviderPaymentInputSchema = z.object({
     .optional(),
   /** carried over by continue-as-new: the run looked for a closed payment's events registration (announce-late.ts) */
   registrationLookedUp: z.boolean().optional(),
+  /** carried over by continue-as-new: registration lookups made so far (announce-late.ts; bounded per following) */
+  registrationLookups: z.number().int().nonnegative().optional(),
+  /** carried over with registrationLookups: the workflow time (ms) before which no lookup is asked again */
+  registrationNotBefore: z.number().nonnegative().optional(),
   /** carried over by continue-as-new: pushes the GET did not bear out */
   pushMismatches: z
     .array(z.object({ eventId: z.string(), pushed: z.string(), read: z.string(), at: z.string() }))

@@ -102,8 +102,9 @@ export interface ProviderPaymentStart {
 
 /**
  * The front door: signalWithStart of `provider-payment:<id>`. Explicit policies: a message for a running entity
- * joins it; one after the entity closed starts a new run, which re-reads the payment first (so a late event is
- * never lost, and an entity that ended after its linger period starts again for a new subscriber).
+ * joins it; one after the entity closed starts a new run, which re-reads the payment first — or takes the sweep's
+ * listing, a read of ours, as that read (workflow.ts) — so a late event is never lost, and an entity that ended after
+ * its linger period starts again for a new subscriber.
  */
 export async function signalWithStartProviderPayment(
   client: Pick<Client, 'workflow'>,

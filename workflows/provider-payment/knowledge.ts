@@ -130,7 +130,10 @@ export function mayHaveMovedAfterOutcome(p: Payment): boolean {
   return Boolean(p.lifecycle?.expiredAt) && ['SENT', 'COMPLETED'].includes(p.status);
 }
 
-/** Registration lookups a fresh run may make that go unanswered (Temporal not answering, the payment still running). */
+/**
+ * Registration lookups a fresh run may make that go unanswered (Temporal not answering), carried over continue-as-new.
+ * A "not yet" (the payment still running) takes none (steps/announce-late.ts, waitsForRunningPayment).
+ */
 export const MAX_REGISTRATION_LOOKUPS = 4;
 
 /**

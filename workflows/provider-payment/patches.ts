@@ -34,6 +34,9 @@
 // | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
 // | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
 // | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
+// | entity-takes-sweep-read-first  | patched | new: asked only by a fresh run whose first task holds the sweep's listing (none kept) |
+// | entity-carries-registration-lookups | patched | new: asked only at continue-as-new by a run that made a registration lookup (none kept) |
+// | entity-waits-for-running-payment | patched | new: asked only at a lookup answered "not yet" (none kept) |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -125,4 +128,22 @@ export const ENTITY_PATCHES = {
    * (knowledge.ts, readerOf); any other is a push, held for a read. Read only for an event with another `from`.
    */
   knowsItsReaders: 'entity-knows-its-readers',
+  /**
+   * A fresh run whose first workflow task holds the reconcile sweep's listing of the payment (a sweep tell to an
+   * ended entity: activities/reconcile-activities.ts) takes that listing as its first read instead of a GET of what
+   * the sweep just listed: a list answered to our own call is a read (knowledge.ts, readerOf). Read only then.
+   */
+  takesSweepReadFirst: 'entity-takes-sweep-read-first',
+  /**
+   * The registration lookups a run made, and the time before which none is asked again, are carried over
+   * continue-as-new (state.ts, carriedFields), so the bound (knowledge.ts, MAX_REGISTRATION_LOOKUPS) is per following,
+   * not restarted by each run. Read only at continue-as-new by a run that made a lookup.
+   */
+  carriesRegistrationLookups: 'entity-carries-registration-lookups',
+  /**
+   * A registration lookup answered "not yet" (the payment still runs) takes no try and is asked again every 6 hours
+   * until the payment has closed (steps/announce-late.ts, waitsForRunningPayment); before it, 4 such answers ended
+   * the lookups. Read only at such an answer.
+   */
+  waitsForRunningPayment: 'entity-waits-for-running-payment',
 } as const;

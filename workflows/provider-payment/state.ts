@@ -70,6 +70,8 @@ export class ProviderPaymentState {
   quietReads = 0;
   /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
   readBySubscriber = false;
+  /** the reconcile sweep's listing was taken (a read of ours: knowledge.ts, readerOf): as good as our first GET */
+  readBySweep = false;
   /** the memo this run has: under the lean patch, the one it was started with */
   private lastMemo: string;
   /** what of the current payment the contract does not know: kept, logged, counted, shown */
@@ -90,10 +92,10 @@ export class ProviderPaymentState {
   readonly freshRun: boolean;
   /** the fresh run looked for the closed payment's events registration (steps/announce-late.ts); carried over */
   registrationLookedUp: boolean;
-  /** lookups this run made that went unanswered or answered (announce-late.ts); not carried over: bounded per run */
-  registrationLookups = 0;
-  /** workflow time before which an unanswered lookup is not asked again */
-  registrationNotBefore = 0;
+  /** lookups made that went unanswered or answered (announce-late.ts); carried over: bounded per following */
+  registrationLookups: number;
+  /** workflow time before which an unanswered lookup is not asked again; carried over with registrationLookups */
+  registrationNotBefore: number;
 
   /**
    * A lookup went unanswered and is to be asked again (announce-late.ts): the run wakes for it and does not end before
@@ -120,6 +122,8 @@ export class ProviderPaymentState {
         (input.subscribers ?? []).length === 0 &&
         (input.eventsFor ?? []).length === 0);
     this.registrationLookedUp = input.registrationLookedUp ?? false;
+    this.registrationLookups = input.registrationLookups ?? 0;
+    this.registrationNotBefore = input.registrationNotBefore ?? 0;
     this.lean = patched(ENTITY_PATCHES.leanHistory);
     this.fewer = this.lean && patched(ENTITY_PATCHES.fewerActions);
     this.index = createIndexer(() => (this.lean ? indexAtStart() : null));
@@ -187,6 +191,7 @@ export class ProviderPaymentState {
     if (source === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
     if (this.holdsForConfirmation(event, cause, source)) return;
     this.accept(event.payment, cause);
+    if (source === 'read' && event.from === RECONCILE_SWEEP_READER && this.payment) this.readBySweep = true;
     if (cause === 'reconcile' && event.from !== undefined && this.fewer)
       this.toldBy(event.from, event.payment);
   }
@@ -453,25 +458,58 @@ export class ProviderPaymentState {
     return this.payment !== null && [...this.subscribers].some((s) => this.forwarded.get(s) !== this.version);
   }
 
-  /** The input of the next run (continue-as-new): everything this one holds. */
+  /**
+   * The input of the next run (continue-as-new): everything this one holds, as the declared list says
+   * (carriedFields: one place naming every field of the input). Absent values are left out, so a run carries what
+   * older runs carried, in the same shape.
+   */
   carriedOver(): ProviderPaymentInput {
-    const { input, unconfirmed, pushMismatches } = this;
-    return {
-      providerPaymentId: this.id,
-      payment: this.payment ?? undefined,
-      subscribers: [...this.subscribers],
-      seenEventIds: this.seen.toArray(),
-      statusHistory: this.statusHistory,
-      terminalSince: this.terminalSince === null ? null : new Date(this.terminalSince).toISOString(),
-      reconcileEveryMs: input.reconcileEveryMs,
-      lingerAfterTerminalMs: input.lingerAfterTerminalMs,
-      continueAsNewAfterEvents: input.continueAsNewAfterEvents,
-      ...(unconfirmed.length > 0 ? { unconfirmedPushes: unconfirmed } : {}),
-      ...(pushMismatches.length > 0 ? { pushMismatches } : {}),
-      ...(this.registrationLookedUp ? { registrationLookedUp: true } : {}),
-      ...(this.eventsFor.size > 0
-        ? { eventsFor: [...this.eventsFor].map(([subscriber, e]) => ({ subscriber, ...e })) }
-        : {}),
-    };
+    const fields = carriedFields(this);
+    const carried: Record<string, unknown> = {};
+    for (const key of Object.keys(fields) as (keyof ProviderPaymentInput)[]) {
+      const value = fields[key]();
+      if (value !== undefined) carried[key] = value;
+    }
+    return carried as unknown as ProviderPaymentInput;
   }
+}
+
+/**
+ * Every field of the entity's input, and what a run writes in it for the next (continue-as-new). The type names
+ * every field of ProviderPaymentInput (`-?`): one added to the input and left out here does not compile. The
+ * constructor restores each. `undefined`: not carried (the next run takes its default). A field carried only when it
+ * holds something keeps the input as older runs wrote it.
+ */
+function carriedFields(state: ProviderPaymentState): {
+  [K in keyof ProviderPaymentInput]-?: () => ProviderPaymentInput[K];
+} {
+  const { input, unconfirmed, pushMismatches } = state;
+  return {
+    providerPaymentId: () => state.id,
+    payment: () => state.payment ?? undefined,
+    subscribers: () => [...state.subscribers],
+    seenEventIds: () => state.seen.toArray(),
+    statusHistory: () => state.statusHistory,
+    terminalSince: () => (state.terminalSince === null ? null : new Date(state.terminalSince).toISOString()),
+    reconcileEveryMs: () => input.reconcileEveryMs,
+    lingerAfterTerminalMs: () => input.lingerAfterTerminalMs,
+    continueAsNewAfterEvents: () => input.continueAsNewAfterEvents,
+    unconfirmedPushes: () => (unconfirmed.length > 0 ? unconfirmed : undefined),
+    pushMismatches: () => (pushMismatches.length > 0 ? pushMismatches : undefined),
+    registrationLookedUp: () => (state.registrationLookedUp ? true : undefined),
+    eventsFor: () =>
+      state.eventsFor.size > 0
+        ? [...state.eventsFor].map(([subscriber, e]) => ({ subscriber, ...e }))
+        : undefined,
+    // Asked only by a run that made a lookup (patched() in the run's last task, before continue-as-new): one that
+    // made none writes the input as before and has no marker. Before it, a continued run began its lookups again.
+    registrationLookups: () =>
+      state.registrationLookups > 0 && patched(ENTITY_PATCHES.carriesRegistrationLookups)
+        ? state.registrationLookups
+        : undefined,
+    registrationNotBefore: () =>
+      state.registrationLookups > 0 && patched(ENTITY_PATCHES.carriesRegistrationLookups)
+        ? state.registrationNotBefore
+        : undefined,
+  };
 }

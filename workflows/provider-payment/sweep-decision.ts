@@ -42,8 +42,10 @@ export function movedAfterOutcomeAt(p: Payment): number | null {
  * The sweep's decision for a listed payment that is not a recent PAYIN or conversion (those are handed over whatever
  * their status). `entityNotFinal`: visibility lists its entity running without a final PaymentStatus; such an entity
  * reads by itself and is told only a final status. Any other (running terminal, ended, never started) is told a move
- * after the outcome whose newest timestamp is at or after `sinceMs`: each move is then listed by every run whose window
- * holds it, so one lost run (a failed attempt, a skipped Schedule action) is covered by the next.
+ * after the outcome whose newest timestamp is at or after `sinceMs`. The activity passes, for the move, its window
+ * narrowed to 15 minutes before the start of the last completed sweep (reconcile-activities.ts, movedSinceMs): a move is
+ * told by the first completed run that lists it and at most one more while runs complete every 15 minutes, and one
+ * lost run (a failed attempt, a skipped Schedule action) narrows nothing, so the next completed run covers it.
  */
 export function sweepTellOf(p: Payment, entityNotFinal: boolean, sinceMs: number): SweepTell | null {
   if (entityNotFinal) return FINAL_PAYMENT_STATUSES.includes(p.status) ? 'final' : null;

@@ -65,9 +65,10 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
 
   // A fresh run with no snapshot (started by a webhook, or by an event after the entity closed) reads the
   // payment first, so it never trusts one event alone — unless a subscriber already sent the service's answer
-  // (its POST's, in a signal delivered with this first task: lean runs only).
+  // (its POST's, in a signal delivered with this first task: lean runs only), or the sweep's listing came with it.
   if (input.payment === undefined && !workflowInfo().continuedFromExecutionRunId && !state.readBySubscriber) {
-    await reconcile(state);
+    // the sweep's listing in this first task (its tell started the run) is our own read: no GET of what it just listed
+    if (!state.readBySweep || !patched(ENTITY_PATCHES.takesSweepReadFirst)) await reconcile(state);
     await recoverRegistrationAfterLinger(state); // following outlives a run: a return weeks after the outcome
   }
   if (state.payment) {

@@ -1,16 +1,33 @@
 // activities/late-events-activities.ts: what a fresh entity run learns of a closed payment's events registration.
 // Only a definitive answer stands for the run (workflows/provider-payment/steps/announce-late.ts): a payment still
 // running is "not yet", never "none".
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { createLateEventsActivities } from '../../../activities/late-events-activities';
 
 interface FakeWorkflow {
   status: string;
   result?: () => Promise<unknown>;
   events?: { endpointUrl: string | null; pending: { id: string }[]; recentIds?: string[] };
-  /** the payment's `state` query (answered by a closed run too: its history replayed) */
+  /** the payment's `state` query (answered by a closed run only while a worker of its build polls) */
   state?: { providerPaymentId: string | null; providerStatus: string | null; outcome: null };
+  /** what the `state` query throws instead (no worker of the payment's PINNED build polls any more) */
+  stateFails?: Error;
 }
+
+/**
+ * What the client throws for a query no worker can answer: the server's FAILED_PRECONDITION ("No poller seen for task
+ * queue recently") wrapped by WorkflowClient's rethrowGrpcError in a ServiceError (client/lib/workflow-client.js).
+ */
+function noPollerError(): ServiceError {
+  const grpc = Object.assign(
+    new Error('9 FAILED_PRECONDITION: No poller seen for task queue recently, worker may be down.'),
+    { code: 9, details: 'No poller seen for task queue recently, worker may be down.', metadata: {} },
+  );
+  return new ServiceError('Failed to query Workflow', { cause: grpc });
+}
+
+/** the payment workflows whose `state` query was asked */
+const queried: string[] = [];
 
 function fakeClient(workflows: Record<string, FakeWorkflow>): () => Client {
   const client = {
@@ -20,6 +37,8 @@ function fakeClient(workflows: Record<string, FakeWorkflow>): () => Client {
         result: () => workflows[id]?.result?.() ?? Promise.reject(new Error('no result')),
         query: async (def: { name: string }) => {
           if (def.name === 'state') {
+            queried.push(id);
+            if (workflows[id]?.stateFails) throw workflows[id]!.stateFails;
             const state = workflows[id]?.state;
             if (!state) throw new Error('query failed');
             return state;
@@ -59,7 +78,10 @@ describe('findLateEventsRegistration', () => {
     await expect(noEvents('pay_1')).resolves.toBeNull();
   });
 
-  it('a payment that failed or was terminated (no outcome) was told at most what it knew last, not nothing', async () => {
+  it('a payment that failed or was terminated (no outcome): what it READ is not what its backend was told', async () => {
+    // The payment read COMPLETED; its events speak of phases, handed over at phase changes only, so a status read
+    // within a phase (or read just before the run failed) may never have reached its backend. Only a hand-over id
+    // says a move was told: none here, so the entity announces (a repeat under a stable id beats a loss).
     const find = createLateEventsActivities({
       client: fakeClient({
         'payment:k1': {
@@ -77,19 +99,59 @@ describe('findLateEventsRegistration', () => {
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: 'https://b.example/ev',
-      told: 'COMPLETED',
+      told: null,
     });
   });
 
-  it('a closed payment whose last state cannot be read is no answer (asked again later)', async () => {
+  it('a closed payment no worker of its PINNED build can query any more still answers: told null, never lost', async () => {
+    queried.length = 0;
     const find = createLateEventsActivities({
       client: fakeClient({
-        'payment:k1': { status: 'FAILED' },
+        'payment:k1': { status: 'CANCELED', stateFails: noPollerError() },
         'payment-events:k1': { status: 'COMPLETED', events: { endpointUrl: null, pending: [] } },
       }),
       paymentWorkflowOf: async () => 'payment:k1',
     }).findLateEventsRegistration;
-    await expect(find('pay_1')).rejects.toThrow('query failed');
+    await expect(find('pay_1')).resolves.toEqual({
+      subscriber: 'payment:k1',
+      paymentKey: 'k1',
+      endpointUrl: null,
+      told: null,
+    });
+    // nothing it says depends on a replay of the payment (a drained build would leave it unanswered for good)
+    expect(queried).toEqual([]);
+  });
+
+  it('a REJECTED or CANCELLED outcome with no snapshot of this payment counts as told nothing of it', async () => {
+    const find = createLateEventsActivities({
+      client: fakeClient({
+        'payment:k1': {
+          status: 'COMPLETED',
+          result: async () => ({ outcome: 'CANCELLED', reason: 'cancelled', payment: null }),
+          stateFails: noPollerError(),
+        },
+        'payment-events:k1': { status: 'COMPLETED', events: { endpointUrl: null, pending: [] } },
+      }),
+      paymentWorkflowOf: async () => 'payment:k1',
+    }).findLateEventsRegistration;
+    await expect(find('pay_1')).resolves.toMatchObject({ told: null });
+  });
+
+  it('an outcome that carries this payment says what its backend was told', async () => {
+    const find = createLateEventsActivities({
+      client: fakeClient({
+        'payment:k1': {
+          status: 'COMPLETED',
+          result: async () => ({
+            outcome: 'COMPLETED',
+            payment: { id: 'pay_1', status: 'COMPLETED', lifecycle: {} },
+          }),
+        },
+        'payment-events:k1': { status: 'COMPLETED', events: { endpointUrl: null, pending: [] } },
+      }),
+      paymentWorkflowOf: async () => 'payment:k1',
+    }).findLateEventsRegistration;
+    await expect(find('pay_1')).resolves.toMatchObject({ told: 'COMPLETED' });
   });
 
   it('a move the delivery workflow handed over is what was told last, whatever the outcome', async () => {

@@ -2,7 +2,11 @@
 // entity's one front door (workflows/provider-payment/api.ts): the ingress's policies, the payment as the provider
 // client parsed it, one event id per status seen. A followed payment's running entity is told only a final status
 // its indexed PaymentStatus lacks (visibility), once per run.
-import { createReconcileActivities, entitiesNotFinalQuery } from '../../../activities/reconcile-activities';
+import {
+  completedSweepsQuery,
+  createReconcileActivities,
+  entitiesNotFinalQuery,
+} from '../../../activities/reconcile-activities';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
 import {
@@ -247,6 +251,104 @@ describe('reconcileRecentPayments', () => {
         ],
       }),
     );
+  });
+
+  it('two sweeps over the same listing signal a move after the outcome once: the next looks back to the last completed run', async () => {
+    // refunded at 09:00; the Schedule's run at 10:00 completed and told it; the run at 10:15 lists the same record
+    const lifecycle = { ...stampsOnly('2026-11-18T10:00:00Z'), expiredAt: '2026-11-20T10:00:00Z' };
+    const refunded = normalizePayment({
+      ...payout('pay_late', 'EXPIRED'),
+      lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:00:00Z' },
+    });
+    const { client, calls } = recordingClient();
+    let lastCompleted: number | null = null;
+    const activities = createReconcileActivities({
+      provider: {
+        payments: {
+          async *listAll() {
+            yield refunded;
+          },
+        },
+      } as never,
+      client: () => client,
+      taskQueue: () => 'q-reconcile',
+      heartbeat: () => undefined,
+      lastCompletedSweepAt: async () => lastCompleted,
+    });
+    // each run's 6-hour window holds the move; the first knows no completed run before it (the whole window)
+    const first = await activities.reconcileRecentPayments({ since: '2026-11-21T04:00:00Z' });
+    expect(first.movedSignalled).toBe(1);
+    lastCompleted = Date.parse('2026-11-21T10:00:00Z');
+    const second = await activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' });
+    expect(second.movedSignalled).toBe(0);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a move in the overlap before the last completed run is told again (a record listed late is not missed)', async () => {
+    const lifecycle = { ...stampsOnly('2026-11-18T10:00:00Z'), expiredAt: '2026-11-20T10:00:00Z' };
+    const refunded = normalizePayment({
+      ...payout('pay_late', 'EXPIRED'),
+      lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:55:00Z' },
+    });
+    const { client, calls } = recordingClient();
+    const activities = createReconcileActivities({
+      provider: {
+        payments: {
+          async *listAll() {
+            yield refunded;
+          },
+        },
+      } as never,
+      client: () => client,
+      taskQueue: () => 'q-reconcile',
+      heartbeat: () => undefined,
+      lastCompletedSweepAt: async () => Date.parse('2026-11-21T10:00:00Z'),
+    });
+    const run = await activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' });
+    expect(run.movedSignalled).toBe(1);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('reads the last completed sweep from visibility only for a moved record; a visibility that fails means the whole window', async () => {
+    const lifecycle = { ...stampsOnly('2026-11-18T10:00:00Z'), expiredAt: '2026-11-20T10:00:00Z' };
+    const refunded = normalizePayment({
+      ...payout('pay_late', 'EXPIRED'),
+      lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:00:00Z' },
+    });
+    const over = (completed: () => AsyncGenerator<{ workflowId: string; startTime: Date }>) => {
+      const { client, calls } = recordingClient();
+      const queries: string[] = [];
+      const list = (o: { query?: string }) => {
+        queries.push(o.query ?? '');
+        return o.query === completedSweepsQuery('q-reconcile') ? completed() : (async function* () {})();
+      };
+      const activities = createReconcileActivities({
+        provider: {
+          payments: {
+            listAll: async function* () {
+              yield refunded;
+            },
+          },
+        } as never,
+        client: () => ({ workflow: { ...client.workflow, list } }) as never,
+        taskQueue: () => 'q-reconcile',
+        heartbeat: () => undefined,
+      });
+      return { activities, calls, queries };
+    };
+    const seen = over(async function* () {
+      yield { workflowId: 'schedule:payment-reconcile-x', startTime: new Date('2026-11-21T10:00:00Z') };
+    });
+    expect(
+      (await seen.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
+    ).toBe(0);
+    expect(seen.queries).toEqual([entitiesNotFinalQuery('q-reconcile'), completedSweepsQuery('q-reconcile')]);
+    const failing = over(() => {
+      throw new Error('visibility unavailable');
+    });
+    expect(
+      (await failing.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
+    ).toBe(1);
   });
 
   it('tells a running entity not final a refunded payment as a final status, once in the run (not again as a move)', async () => {

@@ -406,9 +406,10 @@ export class World {
   }
 
   /**
-   * Temporal does not answer the entity's next registration lookup (activities/late-events-activities.ts; a payment
-   * still running is the same: no answer). Fewer than MAX_REGISTRATION_LOOKUPS in a history: past that the run gives
-   * up, logged — the rule's bound, not a case it covers.
+   * Temporal does not answer the entity's next registration lookup (activities/late-events-activities.ts). Fewer than
+   * MAX_REGISTRATION_LOOKUPS in a history: past that the run gives up, logged — the rule's bound, not a case it
+   * covers. A payment still running answers "not yet", which takes no try (entity-waits-for-running-payment: the
+   * time-skipping test registration-lookup-retry.test.ts), not modelled here.
    */
   lookupUnanswered(): void {
     if (this.unansweredInAll >= MAX_REGISTRATION_LOOKUPS - 1) return;

@@ -69,3 +69,47 @@ describe('the registration lookup after the linger', () => {
     ]);
   }, 120_000);
 });
+
+describe('a payment still running at the lookup', () => {
+  it('"not yet" is no give-up: the run asks again until the payment has closed, and announces the move once', async () => {
+    bed.worker.deliveredEvents.length = 0;
+    bed.newFake();
+    const now = await bed.env.currentTimeMs();
+    const revived = await providerCreates({
+      status: 'COMPLETED',
+      lifecycle: {
+        createdAt: iso(now - 9 * MIN),
+        expiredAt: iso(now - 8 * MIN),
+        completedAt: iso(now - MIN),
+      },
+    } as never);
+    const key = `running-${revived.id}`;
+    bed.worker.started.add(paymentEventsWorkflowId(key));
+    bed.worker.started.add(providerPaymentWorkflowId(revived.id));
+    let running = true;
+    let lookups = 0;
+    bed.worker.lateEventsLookup = async () => {
+      lookups++;
+      // the payment is stuck (still running); an operator closes it a day later, having told its backend EXPIRED
+      if (running) return { notYet: 'payment-running' };
+      return { subscriber: `payment:${key}`, paymentKey: key, endpointUrl: null, told: 'EXPIRED' };
+    };
+    await send(revived, 'evt_late');
+    await bed.env.sleep(24 * 60 * MIN); // more than 4 lookups' worth of the 10-minute retry
+    expect(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key)).toEqual([]);
+    running = false;
+    await bed.env.sleep(12 * 60 * MIN);
+    await eventually(
+      () => Promise.resolve(bed.worker.deliveredEvents.filter((e) => e.paymentKey === key).length),
+      (n) => n >= 1,
+    );
+    await bed.env.sleep(12 * 60 * MIN);
+    expect(
+      bed.worker.deliveredEvents
+        .filter((e) => e.paymentKey === key)
+        .map((e) => [e.type, e.data.providerStatus]),
+    ).toEqual([['payment.moved_after_outcome', 'COMPLETED']]);
+    // a stuck payment is waited for at the slow pace, not every 10 minutes
+    expect(lookups).toBeLessThanOrEqual(8);
+  }, 120_000);
+});

@@ -120,3 +120,28 @@ it('the same after the entity has ended (its linger over): a fresh run finds the
     'payment.moved_after_outcome',
   ]);
 }, 120_000);
+
+it('a sweep tell that starts a fresh run is that run’s first read: no GET of what the sweep just listed', async () => {
+  const fake = bed.newFake();
+  const { handle, key, id } = await startWithEvents();
+  bed.worker.paymentWorkflowOf.set(id, handle.workflowId);
+  await sleepPastFundingDeadline(bed.env, handle, 2 * MIN);
+  expect((await closedPaymentOutcome(handle, 30_000)).outcome).toBe('EXPIRED');
+  await bed.env.sleep(8 * DAY); // the entity has ended
+  const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(id));
+  expect((await entity.describe()).status.name).toBe('COMPLETED');
+
+  await fake.fund(id, await bed.env.currentTimeMs()); // refunded, EXPIRED kept; the webhook is lost
+  await bed.env.sleep(10 * MIN);
+  const getsBefore = fake.callsOf('getPayment').filter((c) => c.args[0] === id).length;
+  await sweep();
+  await eventually(
+    () => Promise.resolve(movedOf(key)),
+    (m) => m.length >= 1,
+    20_000,
+  );
+  await bed.env.sleep(10 * MIN);
+  expect(movedOf(key)).toHaveLength(1);
+  // the listing answered our own call (knowledge.ts, readerOf: the sweep is a known reader): as good as a GET
+  expect(fake.callsOf('getPayment').filter((c) => c.args[0] === id).length).toBe(getsBefore);
+}, 120_000);

@@ -91,6 +91,12 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
 
 /** An unanswered lookup is asked again after this, on the run's own timer (workflow.ts, state.ts lookupPending). */
 export const REGISTRATION_RETRY_MS = 10 * 60 * 1000;
+/**
+ * A lookup answered "not yet" (the payment still runs: stuck, since its entity ended 7 days after a final status) is
+ * asked again after this, for as long as the payment runs: the payment's own reading pace (every 6 h), so a stuck
+ * payment costs its entity 4 timers a day, and its move is announced within 6 hours of its closing.
+ */
+export const RUNNING_PAYMENT_RETRY_MS = 6 * 60 * 60 * 1000;
 
 function isNotYet(found: LateEventsLookup): found is LateEventsNotYet {
   return found !== null && 'notYet' in found;
@@ -119,11 +125,26 @@ async function toldByClosedPayment(providerPaymentId: string, subscriber: string
  * moved after its outcome — read at its start, or heard later in the run — finds the closed payment's events
  * registration, so the move still reaches its backend (following outlives a run). A definitive answer (found, or none:
  * no payment of ours, no events asked) stands for the run. No answer — Temporal not answering for the lookup's
- * 10 minutes, or the payment still running — is asked again REGISTRATION_RETRY_MS later, on the run's timer (it does not
- * end before), at most MAX_REGISTRATION_LOOKUPS times in a run. A payment still running 7 days after its provider
- * payment's final status (the previous entity run's linger) is one stuck for an operator: 4 tries do not wait for it.
+ * 10 minutes — is asked again REGISTRATION_RETRY_MS later, on the run's timer (it does not end before), at most
+ * MAX_REGISTRATION_LOOKUPS times (carried over continue-as-new). The payment still running (one stuck for an operator:
+ * 7 days after its provider payment's final status) is waited for (waitsForRunningPayment).
  * The rule: knowledge.ts, lookupStands; before ENTITY_PATCHES.retriesRegistrationLookup one try stood.
  */
+/**
+ * "Not yet" is an answer, not a failure: the payment still runs and speaks for itself (its outcome tells its
+ * backend what it read), but once it closes only this entity can announce a move it did not see. Counting it as a
+ * failed try gave up after 4 tries (40 minutes) and lost a move heard after the payment's closing, or one it closed
+ * without reading. So it takes no try (MAX_REGISTRATION_LOOKUPS counts failures), and the lookup stays pending, asked
+ * again every RUNNING_PAYMENT_RETRY_MS: the run does not end before it stands (workflow.ts, lookupPending). Asked only
+ * at a "not yet" answer (ENTITY_PATCHES.waitsForRunningPayment): before it, the answer counted as a failed try.
+ */
+function waitsForRunningPayment(state: ProviderPaymentState): boolean {
+  if (!patched(ENTITY_PATCHES.waitsForRunningPayment)) return false;
+  state.registrationLookups = Math.max(1, state.registrationLookups - 1); // still pending, no try taken
+  state.registrationNotBefore = Date.now() + RUNNING_PAYMENT_RETRY_MS;
+  return true;
+}
+
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
   if (!state.needsRegistration() || Date.now() < state.registrationNotBefore) return;
   if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
@@ -131,8 +152,10 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
   let answered = true;
   try {
     const found = await lateEventsActivities.findLateEventsRegistration(state.id);
-    if (isNotYet(found)) answered = false;
-    else if (found) {
+    if (isNotYet(found)) {
+      answered = false;
+      if (waitsForRunningPayment(state)) return;
+    } else if (found) {
       const { subscriber, ...events } = found;
       state.eventsFor.set(subscriber, { ...events, keyed: true });
     }
