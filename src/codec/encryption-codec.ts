@@ -22,6 +22,7 @@ import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
 import type { NexusCallerKeyring } from './nexus-caller-keys';
 import { currentNexusEndpoint, nexusAnswerBinding } from './nexus-result-binding';
+import { nexusOutcomeOf } from './nexus-outcome-binding';
 import { sameWorkflow } from './schedule-binding';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -65,9 +66,11 @@ export interface EncryptionCodecOptions {
   /**
    * The Nexus callers' own key sets, by endpoint (xborder's worker only: src/codec/nexus-caller-keys.ts). What is
    * encoded or decoded WITHOUT a SerializationContext inside a Nexus request that came through an endpoint listed
-   * here (the operation's input, its synchronous answer and failures) uses that caller's keys and no other; every
-   * payload with a context (any workflow's, xborder's own) uses xborder's keys only. So a caller's key never opens
-   * an xborder workflow's payload, and nothing a caller encrypts is ever read by one of xborder's workflows.
+   * here (the operation's input, its synchronous answer and failures) uses that caller's keys and no other, and so
+   * do the payloads of that caller's outcome relays (`nexus-outcome:<endpoint>:<key>`, which have no input and no
+   * messages: nexus-outcome-binding.ts); every other payload with a context (every other workflow's) uses xborder's
+   * keys only. So a caller's key never opens a payment's payload, and nothing a caller encrypts is read by a
+   * workflow that acts on it.
    */
   nexusCallers?: NexusCallerKeyring;
 }
@@ -139,8 +142,14 @@ export class EncryptionCodec implements PayloadCodec {
    * endpoint (the request's own input, answer and failures: EncryptionCodecOptions.nexusCallers); else xborder's.
    */
   private keysFor(context: SerializationContext | undefined): { keys: CodecKeyProvider; owner?: string } {
-    if (context || !this.nexusCallers) return { keys: this.keys };
-    const endpoint = currentNexusEndpoint();
+    if (!this.nexusCallers) return { keys: this.keys };
+    // a relay of a payment's outcome (`nexus-outcome:<endpoint>:<key>`, nexus-outcome-binding.ts) is the caller's;
+    // every other workflow's payload is xborder's, inside a Nexus request too
+    const endpoint = context
+      ? context.workflowId === undefined
+        ? undefined
+        : nexusOutcomeOf(context.workflowId)?.endpoint
+      : currentNexusEndpoint();
     const caller = endpoint === undefined ? undefined : this.nexusCallers.forEndpoint(endpoint);
     return caller ? { keys: caller, owner: endpoint } : { keys: this.keys };
   }

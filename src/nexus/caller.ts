@@ -45,6 +45,11 @@ export function currentCaller(): string {
   return endpoint;
 }
 
+/** Whether `caller` has its own key set (XBORDER_NEXUS_CALLER_KEYS): its outcome then comes from a relay under it. */
+export function callerHasOwnKeys(caller: string): boolean {
+  return workerCodec()?.nexusCallerKeysOf(caller) === 'own-keys';
+}
+
 /** The worker's codec (the Nexus handler's client shares the worker's data converter): it holds the callers' keys. */
 function workerCodec(): EncryptionCodec | undefined {
   // optional reads: a client without a loaded data converter (a test's) has no codec, so no callers' keys

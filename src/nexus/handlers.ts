@@ -10,6 +10,7 @@ import {
   TemporalOperationResult,
   getClient,
   operationInfo,
+  type TemporalNexusClient,
 } from '@temporalio/nexus';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import {
@@ -34,7 +35,20 @@ import {
 import { IdempotencyKeyReusedError, startInputOf } from '../client/same-request';
 import { bindNexusAnswerTo } from '../codec/nexus-result-binding';
 import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentOutcome } from '../../workflows/payment/api';
-import { assertOwnedBy, currentCaller, NEXUS_OWNER_MEMO, ownerOf, paymentNotFound } from './caller';
+import {
+  NEXUS_OUTCOME_WORKFLOW_TYPE,
+  nexusOutcomeOf,
+  nexusOutcomeWorkflowId,
+} from '../../workflows/nexus-outcome/api';
+import type { nexusOutcome } from '../../workflows/nexus-outcome/workflow';
+import {
+  assertOwnedBy,
+  callerHasOwnKeys,
+  currentCaller,
+  NEXUS_OWNER_MEMO,
+  ownerOf,
+  paymentNotFound,
+} from './caller';
 import { callerWorkflowOf } from './caller-workflow';
 import {
   XBORDER_NEXUS_FAILURE_TYPES,
@@ -155,13 +169,50 @@ const startPaymentOperation: nexus.OperationHandler<StartPaymentInput, StartedPa
   },
 };
 
+/**
+ * A caller with its own key set gets the outcome from a relay (`nexus-outcome:<endpoint>:<key>`, workflows/nexus-outcome)
+ * whose result is encrypted with that caller's key: the operation attaches to the relay, never to the payment, whose
+ * result is under xborder's key (docs/codec.md, "Nexus callers"). One relay per caller payment: asked again, the
+ * operation attaches to the same relay (USE_EXISTING) or, once it has ended, answers its result at once.
+ */
+async function relayedOutcome(
+  temporal: TemporalNexusClient,
+  caller: string,
+  paymentKey: string,
+): Promise<TemporalOperationResult<PaymentOutcome>> {
+  const relayId = nexusOutcomeWorkflowId(caller, paymentKey);
+  try {
+    return await temporal.startWorkflow<typeof nexusOutcome>(NEXUS_OUTCOME_WORKFLOW_TYPE, {
+      workflowId: relayId,
+      args: [],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  try {
+    return TemporalOperationResult.sync(
+      await temporal.client.workflow.getHandle<typeof nexusOutcome>(relayId).result(),
+    );
+  } catch (closedWithout) {
+    throw operationFailed(
+      XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
+      `${toPaymentWorkflowId(paymentKey)} closed without an outcome (${String(closedWithout)})`,
+      { outcome: null },
+    );
+  }
+}
+
 const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, PaymentOutcome>({
   async start(ctx, temporal, input) {
     bindAnswerToCaller(ctx);
     const ref = refOf(input);
     const workflowId = toPaymentWorkflowId(ref.paymentKey);
-    await assertOwnedBy(temporal.client, currentCaller(), ref.paymentKey, workflowId);
-    // The callback is attached by a start that finds the payment running (USE_EXISTING: the SDK sets
+    const caller = currentCaller();
+    await assertOwnedBy(temporal.client, caller, ref.paymentKey, workflowId);
+    if (callerHasOwnKeys(caller)) return relayedOutcome(temporal, caller, ref.paymentKey);
+    // Without XBORDER_NEXUS_CALLER_KEYS (the caller holds xborder's keys: SECURITY.md, "Nexus"):    // the callback is attached by a start that finds the payment running (USE_EXISTING: the SDK sets
     // onConflictOptions, nothing starts). Its arguments are the payment's own stored input, so even a start that
     // found nothing could only be that same payment; REJECT_DUPLICATE: a closed payment is never run again.
     const stored = await startInputOf(temporal.client, workflowId);
@@ -194,13 +245,20 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
   // The caller's workflow was cancelled: a Temporal cancel request to the payment (accepted before funds are in,
   // refused once they are). The token names the workflow and anyone can write a token, so the owner is checked here
   // too: a forged token for another caller's payment cancels nothing and learns nothing.
+  // A relay's token (a caller with its own keys) names the caller's endpoint and the payment: both are checked.
   async cancelWorkflowRun(_ctx, { workflowId }) {
     const client = getClient();
-    if (!workflowId.startsWith(paymentWorkflowId('')))
+    const caller = currentCaller();
+    const relay = nexusOutcomeOf(workflowId);
+    if (relay && relay.endpoint !== caller)
       throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
-    if ((await ownerOf(client, workflowId)) !== currentCaller())
+    const paymentId = relay ? toPaymentWorkflowId(relay.paymentKey) : workflowId;
+    if (!paymentId.startsWith(paymentWorkflowId('')))
       throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
-    await client.workflow.getHandle(workflowId).cancel();
+    if ((await ownerOf(client, paymentId)) !== caller)
+      throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    // the payment, never the relay: the relay goes on and delivers the outcome the cancel leads to
+    await client.workflow.getHandle(paymentId).cancel();
   },
 });
 

@@ -117,3 +117,24 @@ it('an endpoint without a key set is refused once callers have keys; without XBO
     'UNKNOWN_KEY_ID',
   );
 });
+
+it("a caller's outcome relay (nexus-outcome:<endpoint>:<key>) is written under that caller's key: it reads the outcome, nobody else does", async () => {
+  const relay = wf('nexus-outcome:xborder-shop:order-1', 'payments');
+  const [outcome] = await worker.encode([payload({ outcome: 'COMPLETED' })], relay);
+  expect(Buffer.from(outcome!.metadata!['encryption-key-id']!).toString()).toBe('shop-k1');
+  // the worker reads its own relay's payloads back (its activity's answer), with the caller's key
+  expect(value((await worker.decode([outcome!], relay))[0])).toEqual({ outcome: 'COMPLETED' });
+  // the callback hands the relay's result to the caller's workflow, in the caller's namespace
+  expect(value((await shop.decode([outcome!], wf('order-workflow-7', 'shop')))[0])).toEqual({
+    outcome: 'COMPLETED',
+  });
+  expect(await refusal(other.decode([outcome!], wf('order-workflow-7', 'shop')))).toBe('UNKNOWN_KEY_ID');
+  // a relay payload is not a payment's: copied into the payment, refused
+  expect(await refusal(worker.decode([outcome!], wf('payment:order-1', 'payments')))).toBe('WRONG_WORKFLOW');
+  // a relay ID naming an endpoint without a key set is xborder's, as every other workflow's
+  const [unlisted] = await worker.encode(
+    [payload(1)],
+    wf('nexus-outcome:xborder-stranger:order-1', 'payments'),
+  );
+  expect(Buffer.from(unlisted!.metadata!['encryption-key-id']!).toString()).toBe('xborder-k1');
+});

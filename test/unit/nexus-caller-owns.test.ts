@@ -136,6 +136,25 @@ it('a cancel whose token names another caller payment (tokens can be forged) can
   expect(calls).toContain('cancel payment:owned');
 });
 
+it("a relay's token (a caller with its own keys) cancels the payment, only for the endpoint and owner it names", async () => {
+  const { calls, client } = fakeClient();
+  const relayToken = (id: string) => generateWorkflowRunOperationToken('payments', id);
+  const otherEndpoint = await asCaller('xborder-other', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-shop:owned')),
+  );
+  expect((otherEndpoint as nexus.HandlerError).type).toBe('NOT_FOUND');
+  const notOwned = await asCaller('xborder-other', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-other:owned')),
+  );
+  expect((notOwned as nexus.HandlerError).type).toBe('NOT_FOUND');
+  expect(calls).not.toContain('cancel payment:owned');
+  await asCaller('xborder-shop', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-shop:owned')),
+  );
+  expect(calls).toContain('cancel payment:owned');
+  expect(calls.filter((c) => c.startsWith('cancel'))).toEqual(['cancel payment:owned']);
+});
+
 it('the caller workflow is read from a workflow-event link; other links name nobody', () => {
   const link = {
     type: 'temporal.api.common.v1.Link.WorkflowEvent',
