@@ -28,6 +28,9 @@ import type { Called } from '../support/workflows/nexus-caller';
 import { workflowBundle } from '../support/temporal';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
+import { recording } from '../support/history-recorder';
+import { recordNewHistories } from '../support/record-new-histories';
+import { replayCallerKeys, replayKeys } from '../support/replay-keys';
 
 jest.setTimeout(240_000);
 
@@ -35,7 +38,8 @@ const callerWorkflows = require.resolve('../support/workflows/nexus-caller');
 const suffix = randomUUID().slice(0, 8);
 const OTHER_ENDPOINT = `xborder-other-${suffix}`;
 const STRANGER_ENDPOINT = `xborder-stranger-${suffix}`;
-const shopKeys = generateCodecKeys(`shop-${suffix}`);
+// recording the relay's replay history (XBORDER_RECORD_HISTORIES=1): the replay test's public keys, as it replays with them
+const shopKeys = recording ? replayCallerKeys() : generateCodecKeys(`shop-${suffix}`);
 const otherKeys = generateCodecKeys(`other-${suffix}`);
 
 let stack: LocalStack;
@@ -54,6 +58,7 @@ let other: Caller;
 let stranger: Caller;
 
 function xborderKeys(): CodecKeysJson {
+  if (recording) return replayKeys();
   const source = codecKeysFromEnv(process.env);
   if (source.kind !== 'keys')
     throw new Error('the e2e runs with xborder codec keys (test/support/jest-setup.ts)');
@@ -67,10 +72,11 @@ async function callerNamespace(endpoint: string, keys: CodecKeysJson): Promise<C
     workflowExecutionRetentionPeriod: { seconds: Long.fromNumber(86_400) },
   });
   // the caller's worker and client hold its own keys only
-  const dataConverter = nexusCallerDataConverter(stack.namespace, {
-    XBORDER_CODEC_KEYS: JSON.stringify(keys),
-    XBORDER_CODEC_UNBOUND: 'refuse',
-  });
+  const dataConverter = nexusCallerDataConverter(
+    stack.namespace,
+    { XBORDER_CODEC_UNBOUND: 'refuse' },
+    staticKeyProvider(keys),
+  );
   const client = await connectClient({ address: stack.temporal.address, namespace }, dataConverter);
   await eventually(`the namespace ${namespace}`, () => client.workflow.count().then(() => true), 60_000);
   return { namespace, endpoint, keys, dataConverter, client };
@@ -217,6 +223,9 @@ it("a caller holding only its own key starts a payment, reads its state and gets
         }),
       ),
     ).toBe('UNKNOWN_KEY_ID');
+    await recordNewHistories(stack.client, stack.temporal.address, 'encrypted-nexus-outcome', [
+      relay.workflowId,
+    ]);
     // asked again once it has ended: at once, from the relay
     expect(await resultOf(shop, shopWorker.taskQueue, 'nexusOutcomeCaller', [key])).toMatchObject({
       value: { outcome: 'COMPLETED' },
