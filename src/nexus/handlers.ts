@@ -23,12 +23,16 @@ import {
   getPaymentState,
   PaymentAlreadyFinishedError,
   PAYMENT_WORKFLOW_TYPE,
+  paymentStartOptions,
   startPayment,
   StartPaymentUnconfirmedError,
   toPaymentWorkflowId,
 } from '../client/payments';
+import { paymentHandle } from '../client/handles';
+import type { payment } from '../../workflows/payment/workflow';
 import {
   checkPaymentInput,
+  parsePaymentInputShape,
   PaymentRequestInvalidError,
   type ParsedPaymentInput,
 } from '../client/payment-request';
@@ -204,6 +208,51 @@ async function relayedOutcome(
   }
 }
 
+/**
+ * The payment's own result, for a caller that holds xborder's keys: its callback is attached by a start that finds
+ * the payment running (USE_EXISTING: the SDK sets onConflictOptions, nothing starts). The start is the client's own
+ * (paymentStartOptions: the same input, as the same-key rule parses it, memo, policies and first phase), so even a
+ * start that found nothing could only be this same payment; REJECT_DUPLICATE: a closed payment is never run again.
+ */
+async function attachedOutcome(
+  temporal: TemporalNexusClient,
+  caller: string,
+  paymentKey: string,
+): Promise<TemporalOperationResult<PaymentOutcome>> {
+  const workflowId = toPaymentWorkflowId(paymentKey);
+  const stored = await startInputOf(temporal.client, workflowId);
+  if (!stored) throw paymentNotFound(paymentKey);
+  const parsed = parsePaymentInputShape(stored.input);
+  if (!parsed)
+    throw new nexus.HandlerError('INTERNAL', `${workflowId} holds no payment input`, {
+      retryableOverride: false,
+    });
+  try {
+    return await temporal.startWorkflow<typeof payment>(
+      PAYMENT_WORKFLOW_TYPE,
+      paymentStartOptions(
+        parsed,
+        workflowId,
+        { taskQueue: operationInfo().taskQueue, memo: { [NEXUS_OWNER_MEMO]: caller } },
+        null,
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  // it has ended: its outcome at once
+  try {
+    return TemporalOperationResult.sync(await paymentHandle(temporal.client, workflowId).result());
+  } catch (closedWithout) {
+    // terminated or failed before any outcome: nothing to wait for, nothing to retry
+    throw operationFailed(
+      XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
+      `${workflowId} closed without an outcome (${String(closedWithout)})`,
+      { outcome: null },
+    );
+  }
+}
+
 const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, PaymentOutcome>({
   async start(ctx, temporal, input) {
     bindAnswerToCaller(ctx);
@@ -212,35 +261,8 @@ const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, Payment
     const caller = currentCaller();
     await assertOwnedBy(temporal.client, caller, ref.paymentKey, workflowId);
     if (callerHasOwnKeys(caller)) return relayedOutcome(temporal, caller, ref.paymentKey);
-    // Without XBORDER_NEXUS_CALLER_KEYS (the caller holds xborder's keys: SECURITY.md, "Nexus"):    // the callback is attached by a start that finds the payment running (USE_EXISTING: the SDK sets
-    // onConflictOptions, nothing starts). Its arguments are the payment's own stored input, so even a start that
-    // found nothing could only be that same payment; REJECT_DUPLICATE: a closed payment is never run again.
-    const stored = await startInputOf(temporal.client, workflowId);
-    if (!stored) throw paymentNotFound(ref.paymentKey);
-    try {
-      const result = await temporal.startWorkflow(PAYMENT_WORKFLOW_TYPE, {
-        workflowId,
-        args: [stored.input],
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      });
-      return result as TemporalOperationResult<PaymentOutcome>;
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      // it has ended: its outcome at once
-      try {
-        return TemporalOperationResult.sync(
-          (await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome,
-        );
-      } catch (closedWithout) {
-        // terminated or failed before any outcome: nothing to wait for, nothing to retry
-        throw operationFailed(
-          XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
-          `${workflowId} closed without an outcome (${String(closedWithout)})`,
-          { outcome: null },
-        );
-      }
-    }
+    // without XBORDER_NEXUS_CALLER_KEYS the caller holds xborder's keys (SECURITY.md, "Nexus"): the payment's own result
+    return attachedOutcome(temporal, caller, ref.paymentKey);
   },
   // The caller's workflow was cancelled: a Temporal cancel request to the payment (accepted before funds are in,
   // refused once they are). The token names the workflow and anyone can write a token, so the owner is checked here
