@@ -2,8 +2,9 @@
 // `nexusServices`). Each operation IS the client's function of the same name (src/client/payments.ts), called with
 // the worker's client: one validation, one start path (update-with-start), one same-key rule (the request
 // fingerprint), a start that may have reached Temporal never reported refused (house rules: money). What Nexus adds:
-// the caller's identity recorded at start and checked on every operation (./caller.ts), and answers bound to the
-// caller's workflow (src/codec/nexus-result-binding.ts).
+// the caller's identity recorded at start and checked on every operation (./caller.ts), answers bound to the
+// caller's workflow (src/codec/nexus-result-binding.ts) and, for a caller with its own key set, written under it
+// (src/codec/nexus-caller-keys.ts), the outcome then coming from a relay under that key (workflows/nexus-outcome).
 import * as nexus from 'nexus-rpc';
 import {
   TemporalOperationHandler,
