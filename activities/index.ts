@@ -9,6 +9,7 @@ import { createReconcileActivities, type ReconcileActivities } from './reconcile
 import { createContractActivities, type ContractActivities } from './contract-activities';
 import { createLateEventsActivities, type LateEventsActivities } from './late-events-activities';
 import { createReportActivities, type ReportActivities, type ReportsConfig } from './report-activities';
+import { createNexusOutcomeActivities, type NexusOutcomeActivities } from './nexus-outcome-activities';
 import {
   createEventDeliveryActivities,
   createEventHandOverActivities,
@@ -28,6 +29,7 @@ export * from './contract-activities';
 export * from './late-events-activities';
 export * from './event-delivery-activities';
 export * from './report-activities';
+export * from './nexus-outcome-activities';
 
 /** Every activity the workflows call, for one worker. */
 export function createActivities(deps: {
@@ -44,8 +46,10 @@ export function createActivities(deps: {
   EventHandOverActivities &
   ContractActivities &
   LateEventsActivities &
-  ReportActivities {
+  ReportActivities &
+  NexusOutcomeActivities {
   return {
+    ...createNexusOutcomeActivities(),
     ...createLateEventsActivities(),
     ...createReportActivities(deps),
     ...createEventHandOverActivities(),

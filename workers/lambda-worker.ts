@@ -22,7 +22,7 @@ import { DEFAULT_DEPLOYMENT_NAME, workerConfigFromEnv } from './config';
 import { eventsConfigFromEnv } from './events-config';
 import { xborderNexusHandler } from '../src/nexus/handlers';
 import { connectionOptionsOf } from '../src/client/connection-config';
-import { dataConverterFromEnv } from '../src/codec/data-converter';
+import { dataConverterOf, workerCodecConfigFromEnv } from '../src/codec/data-converter';
 import { installTracingFromEnv } from '../src/telemetry/tracing';
 import { tracingWorkerOptions } from './tracing';
 import { chooseBundlePath } from './tracing-bundle-path';
@@ -105,7 +105,7 @@ export function lambdaWorkerSettingsFromEnv(
     ),
   };
   const { temporal } = worker;
-  const dataConverter = overrides.dataConverter ?? dataConverterFromEnv(env);
+  const dataConverter = overrides.dataConverter ?? dataConverterOf(workerCodecConfigFromEnv(env));
   // outbound events' endpoint and secrets (XBORDER_EVENTS_*), as the long-lived worker reads them
   const events = eventsConfigFromEnv(env);
   return {

@@ -2,7 +2,7 @@
 // `xborder worker`) and handed down as this typed object: nothing below the entry reads process.env
 // (docs/architecture.md, "Configuration"). Each part's variables are defined once, beside the code they configure.
 import { z } from 'zod';
-import { codecConfigFromEnv, type CodecConfig } from '../src/codec/data-converter';
+import { workerCodecConfigFromEnv, type CodecConfig } from '../src/codec/data-converter';
 import { quoteRefreshConfigFromEnv, type QuoteRefreshConfig } from '../src/client/quote-refresh-config';
 import { stuckGaugeConfigFromEnv, type StuckGaugeConfig } from '../src/client/stuck-gauge';
 import { parseEnvironment, type Environment } from '../src/support/environment';
@@ -48,7 +48,7 @@ export function workerProcessConfigFromEnv(env: Environment): WorkerProcessConfi
   const worker = workerConfigFromEnv(env);
   return {
     worker,
-    codec: codecConfigFromEnv(env),
+    codec: workerCodecConfigFromEnv(env),
     telemetry: telemetryConfigFromEnv(env),
     tracing: tracingConfigFromEnv(env),
     stuckGauge: stuckGaugeConfigFromEnv(env),

@@ -12,6 +12,7 @@ import type { LateEventsActivities } from '../activities/late-events-activities'
 import type { QuoteActivities } from '../activities/quote-activities';
 import type { ReconcileActivities } from '../activities/reconcile-activities';
 import type { ReportActivities } from '../activities/report-activities';
+import type { NexusOutcomeActivities } from '../activities/nexus-outcome-activities';
 
 const backoff = { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' } as const;
 
@@ -177,4 +178,14 @@ export const lateEventHandOverActivities = proxyLocalActivities<EventHandOverAct
   startToCloseTimeout: '30s',
   localRetryThreshold: '10s',
   retry: { initialInterval: '1s', backoffCoefficient: 2, maximumInterval: '1m' },
+});
+
+/**
+ * The nexusOutcome relay's wait: one attempt long-polls the payment for up to 4 hours (NEXUS_OUTCOME_WAIT_MS) and
+ * answers "not yet"; past startToClose (a worker that died mid-wait) it is retried, forever: the relay has nothing
+ * else to do and moves no money. No heartbeats, so a wait costs one activity, however long the payment takes.
+ */
+export const nexusOutcomeActivities = proxyActivities<NexusOutcomeActivities>({
+  startToCloseTimeout: '250m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });

@@ -12,4 +12,5 @@ export { rateBoard } from './rate-board/workflow';
 export { reconcilePayments } from './reconcile-payments/workflow';
 export { paymentEvents } from './payment-events/workflow';
 export { reconciliationReport } from './reconciliation-report/workflow';
+export { nexusOutcome } from './nexus-outcome/workflow';
 import './versioning'; // each workflow's versioning behaviour (PINNED / AUTO_UPGRADE)

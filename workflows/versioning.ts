@@ -40,6 +40,8 @@ import { paymentEvents } from './payment-events/workflow';
 import { PAYMENT_EVENTS_WORKFLOW_TYPE } from './payment-events/api';
 import { RECONCILIATION_REPORT_WORKFLOW_TYPE } from './reconciliation-report/api';
 import { reconciliationReport } from './reconciliation-report/workflow';
+import { NEXUS_OUTCOME_WORKFLOW_TYPE } from './nexus-outcome/api';
+import { nexusOutcome } from './nexus-outcome/workflow';
 
 /**
  * Workflow type → behaviour: every workflow workflows/index.ts registers (test/unit/worker-versioning.test.ts fails
@@ -60,6 +62,8 @@ export const WORKFLOW_VERSIONING_BEHAVIORS = {
   [PAYMENT_EVENTS_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
   // a daily scheduled run that writes files and moves no money: must not keep a drained build alive
   [RECONCILIATION_REPORT_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
+  // relays a payment's outcome to a Nexus caller for as long as the payment runs (days); moves no money
+  [NEXUS_OUTCOME_WORKFLOW_TYPE]: 'AUTO_UPGRADE',
 } as const satisfies Record<string, VersioningBehavior>;
 
 /**
@@ -82,3 +86,4 @@ setWorkflowOptions(onVersionedWorker(behaviors[REFRESH_QUOTES_WORKFLOW_TYPE]), r
 setWorkflowOptions(onVersionedWorker(behaviors[RECONCILE_PAYMENTS_WORKFLOW_TYPE]), reconcilePayments);
 setWorkflowOptions(onVersionedWorker(behaviors[PAYMENT_EVENTS_WORKFLOW_TYPE]), paymentEvents);
 setWorkflowOptions(onVersionedWorker(behaviors[RECONCILIATION_REPORT_WORKFLOW_TYPE]), reconciliationReport);
+setWorkflowOptions(onVersionedWorker(behaviors[NEXUS_OUTCOME_WORKFLOW_TYPE]), nexusOutcome);

@@ -18,6 +18,7 @@ import {
   WorkflowNotFoundError,
   WorkflowIdConflictPolicy,
   WorkflowIdReusePolicy,
+  type WorkflowStartOptions,
   type Client,
   type WorkflowHandleWithFirstExecutionRunId,
 } from '@temporalio/client';
@@ -240,7 +241,24 @@ function paymentStartOperation(
   options: StartOptions,
   freedRun: number | null,
 ) {
-  return new WithStartWorkflowOperation<typeof payment>(PAYMENT_WORKFLOW_TYPE, {
+  return new WithStartWorkflowOperation<typeof payment>(
+    PAYMENT_WORKFLOW_TYPE,
+    paymentStartOptions(parsed, workflowId, options, freedRun),
+  );
+}
+
+/**
+ * The options of every start of a payment workflow: the client's update-with-start and the Nexus handler's start
+ * that attaches a caller's callback to a running payment (src/nexus/handlers.ts), so that even a start that found
+ * nothing would be this very start (same input, memo, policies, first phase).
+ */
+export function paymentStartOptions(
+  parsed: ParsedPaymentInput,
+  workflowId: string,
+  options: StartOptions,
+  freedRun: number | null,
+) {
+  return {
     workflowId,
     taskQueue: options.taskQueue,
     args: [parsed],
@@ -259,7 +277,7 @@ function paymentStartOperation(
     ...fairnessPriority(paymentCustomerKey(parsed.request)),
     // the first phase anyone sees, set with the start rather than by an upsert
     typedSearchAttributes: [{ key: PaymentPhaseKey, value: PAYMENT_PHASE_AT_START }],
-  });
+  } satisfies WorkflowStartOptions<typeof payment>;
 }
 
 /**

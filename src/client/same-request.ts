@@ -65,7 +65,13 @@ export async function startInputOf(
   }
   const started = response.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
   if (!started) return undefined;
-  const [input] = await decodeArrayFromPayloads(loadedDataConverter, started.input?.payloads);
+  // with the workflow's own context: the input is that workflow's payload (bound to it), and a payload without a
+  // context inside a Nexus request is the caller's, read with the caller's keys (src/codec/nexus-caller-keys.ts)
+  const [input] = await decodeArrayFromPayloads(loadedDataConverter, started.input?.payloads, {
+    type: 'workflow',
+    namespace,
+    workflowId,
+  });
   return { input };
 }
 

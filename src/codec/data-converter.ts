@@ -10,6 +10,7 @@ import {
   type CodecKeysSource,
 } from './keys';
 import type { Environment } from '../support/environment';
+import { nexusCallerKeysFromEnv } from './nexus-caller-keys';
 
 /** The failure converter module (encodeCommonAttributes): also bundled into the workflow code. */
 export const FAILURE_CONVERTER_PATH = require.resolve('./failure-converter');
@@ -92,6 +93,20 @@ let warnedDisabled = false;
 export interface CodecConfig {
   keys: CodecKeysSource;
   options: EncryptionCodecOptions;
+}
+
+/**
+ * The worker's codec configuration: codecConfigFromEnv's, and the Nexus callers' own key sets
+ * (XBORDER_NEXUS_CALLER_KEYS(_FILE), src/codec/nexus-caller-keys.ts), which only the process serving the Nexus
+ * service reads. A wrong set stops the start (a ConfigurationError: exit code 2), naming the variable and the rule.
+ */
+export function workerCodecConfigFromEnv(env: Environment): CodecConfig {
+  const config = codecConfigFromEnv(env);
+  const nexusCallers = nexusCallerKeysFromEnv(
+    env,
+    config.keys.kind === 'keys' ? config.keys.keys : undefined,
+  );
+  return nexusCallers ? { ...config, options: { ...config.options, nexusCallers } } : config;
 }
 
 /**

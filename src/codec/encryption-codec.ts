@@ -20,7 +20,9 @@ import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/co
 import { temporal } from '@temporalio/proto';
 import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
-import { nexusAnswerBinding } from './nexus-result-binding';
+import type { NexusCallerKeyring } from './nexus-caller-keys';
+import { currentNexusEndpoint, nexusAnswerBinding } from './nexus-result-binding';
+import { nexusOutcomeOf } from './nexus-outcome-binding';
 import { sameWorkflow } from './schedule-binding';
 
 export const ENCRYPTED_ENCODING = 'binary/encrypted';
@@ -61,7 +63,26 @@ export interface EncryptionCodecOptions {
    * decoder's own namespace: a copy across the decoder's own workflows stays refused. Default none.
    */
   admitBoundTo?: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;
+  /**
+   * The Nexus callers' own key sets, by endpoint (xborder's worker only: src/codec/nexus-caller-keys.ts). What is
+   * encoded or decoded WITHOUT a SerializationContext inside a Nexus request that came through an endpoint listed
+   * here (the operation's input, its synchronous answer and failures) uses that caller's keys and no other, and so
+   * do the payloads of that caller's outcome relays (`nexus-outcome:<endpoint>:<key>`, which have no input and no
+   * messages: nexus-outcome-binding.ts); every other payload with a context (every other workflow's) uses xborder's
+   * keys only. So a caller's key never opens a payment's payload, and nothing a caller encrypts is read by a
+   * workflow that acts on it.
+   */
+  nexusCallers?: NexusCallerKeyring;
 }
+
+/** Which keys serve a Nexus request's own payloads (EncryptionCodec.nexusCallerKeysOf). */
+export type NexusCallerKeysState =
+  /** the endpoint has its own key set: the request's input and answers use it */
+  | 'own-keys'
+  /** XBORDER_NEXUS_CALLER_KEYS is set and does not list the endpoint: its requests are refused */
+  | 'refused'
+  /** XBORDER_NEXUS_CALLER_KEYS is unset: callers hold xborder's keys (less safe, SECURITY.md "Nexus") */
+  | 'xborder-keys';
 
 interface Binding {
   namespace: string;
@@ -97,6 +118,7 @@ export class EncryptionCodec implements PayloadCodec {
   private readonly unbound: 'admit' | 'refuse';
   private readonly unboundKeyIds: ReadonlySet<string> | undefined;
   private readonly admitBoundTo: ReadonlyArray<{ namespace: string; workflowIdPrefix: string }>;
+  private readonly nexusCallers: NexusCallerKeyring | undefined;
 
   constructor(
     private readonly keys: CodecKeyProvider,
@@ -106,10 +128,34 @@ export class EncryptionCodec implements PayloadCodec {
     this.unbound = options.unbound ?? 'admit';
     this.unboundKeyIds = options.unboundKeyIds ? new Set(options.unboundKeyIds) : undefined;
     this.admitBoundTo = options.admitBoundTo ?? [];
+    this.nexusCallers = options.nexusCallers;
+  }
+
+  /** Which keys the requests through `endpoint` use (the Nexus handler refuses 'refused': src/nexus/caller.ts). */
+  nexusCallerKeysOf(endpoint: string): NexusCallerKeysState {
+    if (!this.nexusCallers) return 'xborder-keys';
+    return this.nexusCallers.forEndpoint(endpoint) ? 'own-keys' : 'refused';
+  }
+
+  /**
+   * The keys for a payload: a caller's only for one without a context inside a request through that caller's
+   * endpoint (the request's own input, answer and failures: EncryptionCodecOptions.nexusCallers); else xborder's.
+   */
+  private keysFor(context: SerializationContext | undefined): { keys: CodecKeyProvider; owner?: string } {
+    if (!this.nexusCallers) return { keys: this.keys };
+    // a relay of a payment's outcome (`nexus-outcome:<endpoint>:<key>`, nexus-outcome-binding.ts) is the caller's;
+    // every other workflow's payload is xborder's, inside a Nexus request too
+    const endpoint = context
+      ? context.workflowId === undefined
+        ? undefined
+        : nexusOutcomeOf(context.workflowId)?.endpoint
+      : currentNexusEndpoint();
+    const caller = endpoint === undefined ? undefined : this.nexusCallers.forEndpoint(endpoint);
+    return caller ? { keys: caller, owner: endpoint } : { keys: this.keys };
   }
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
-    const key = await this.keys.currentKey();
+    const key = await this.keysFor(context).keys.currentKey();
     // no context inside a Nexus request: the answer of an operation, bound to the caller's workflow (nexus-result-binding.ts)
     const binding = bindingOf(context) ?? (context ? undefined : nexusAnswerBinding());
     return payloads.map((payload) => {
@@ -145,7 +191,7 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   /** An unbound payload read in a workflow: admitted only as a payload written before the binding (docs/codec.md). */
-  private async checkUnbound(keyId: string): Promise<void> {
+  private async checkUnbound(keyId: string, keys: CodecKeyProvider): Promise<void> {
     if (this.unbound === 'refuse') {
       throw new CodecError(
         'UNBOUND',
@@ -153,10 +199,7 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     // the current key writes bound payloads only: an unbound one under it is no old payload, listed or not
-    if (
-      this.unboundKeyIds &&
-      (!this.unboundKeyIds.has(keyId) || keyId === (await this.keys.currentKey()).id)
-    ) {
+    if (this.unboundKeyIds && (!this.unboundKeyIds.has(keyId) || keyId === (await keys.currentKey()).id)) {
       throw new CodecError(
         'UNBOUND',
         `refused an encrypted payload that is not bound to its workflow under key "${keyId}", which is not a key used before the binding (XBORDER_CODEC_UNBOUND_KEY_IDS, never the current key) ` +
@@ -192,13 +235,16 @@ export class EncryptionCodec implements PayloadCodec {
           `${expected ? `"${expected.workflowId}" of ` : ''}namespace "${context.namespace}": a payload copied from another workflow is never read (docs/codec.md)`,
       );
     }
-    if (!binding && expected) await this.checkUnbound(keyId);
-    const key = await this.keys.keyById(keyId);
+    const { keys, owner } = this.keysFor(context);
+    if (!binding && expected) await this.checkUnbound(keyId, keys);
+    const key = await keys.keyById(keyId);
     if (!key) {
-      const known = (await this.keys.knownKeyIds()).join(', ');
+      const known = (await keys.knownKeyIds()).join(', ');
       throw new CodecError(
         'UNKNOWN_KEY_ID',
-        `payload encrypted with key "${keyId}", which is not among the configured keys (${known}); add it to XBORDER_CODEC_KEYS (see docs/codec.md)`,
+        owner === undefined
+          ? `payload encrypted with key "${keyId}", which is not among the configured keys (${known}); add it to XBORDER_CODEC_KEYS (see docs/codec.md)`
+          : `payload encrypted with key "${keyId}", which is not among the keys of Nexus endpoint "${owner}" (${known}): a request through it is read with that caller's keys only (XBORDER_NEXUS_CALLER_KEYS, docs/codec.md)`,
       );
     }
     const sealed = Buffer.from(payload.data ?? new Uint8Array());

@@ -4,3 +4,4 @@ export * from './encryption-codec';
 export * from './data-converter';
 export * from './identifiers';
 export * from './schedule-binding';
+export * from './nexus-caller-keys';

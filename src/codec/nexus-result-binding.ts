@@ -35,6 +35,16 @@ export function bindNexusAnswerTo(binding: NexusResultBinding): boolean {
   return true;
 }
 
+/**
+ * The endpoint the current Nexus request came through (the SDK's store holds it: `endpoint`, @temporalio/worker
+ * 1.24.0, nexus/index.js), or undefined outside a Nexus request or when it names none. The codec chooses the
+ * caller's key set by it (src/codec/nexus-caller-keys.ts): the request's own input and answers only.
+ */
+export function currentNexusEndpoint(): string | undefined {
+  const endpoint = (currentRequest() as { endpoint?: unknown } | undefined)?.endpoint;
+  return typeof endpoint === 'string' && endpoint !== '' ? endpoint : undefined;
+}
+
 /** The binding recorded for the current Nexus request, if any. */
 export function nexusAnswerBinding(): NexusResultBinding | undefined {
   const request = currentRequest();

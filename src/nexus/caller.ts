@@ -14,13 +14,18 @@
 import * as nexus from 'nexus-rpc';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, isGrpcServiceError, type Client } from '@temporalio/client';
-import { operationInfo } from '@temporalio/nexus';
+import { getClient, operationInfo } from '@temporalio/nexus';
+import { EncryptionCodec } from '../codec/encryption-codec';
 import { XBORDER_NEXUS_FAILURE_TYPES } from './service';
 
 /** The memo field holding the owner of a payment started through Nexus (the endpoint's name; no personal data). */
 export const NEXUS_OWNER_MEMO = 'xborderNexusOwner';
 
-/** The caller of the current operation: the endpoint its request came through, or UNAUTHORIZED. */
+/**
+ * The caller of the current operation: the endpoint its request came through, or UNAUTHORIZED. Once the worker has
+ * callers' own keys (XBORDER_NEXUS_CALLER_KEYS), an endpoint without a key set is refused too: its caller would hold
+ * xborder's keys, which open every payment (SECURITY.md, "Nexus").
+ */
 export function currentCaller(): string {
   const endpoint = operationInfo().endpoint;
   if (!endpoint)
@@ -31,7 +36,26 @@ export function currentCaller(): string {
         retryableOverride: false,
       },
     );
+  if (workerCodec()?.nexusCallerKeysOf(endpoint) === 'refused')
+    throw new nexus.HandlerError(
+      'UNAUTHORIZED',
+      `the Nexus endpoint "${endpoint}" has no caller key set in XBORDER_NEXUS_CALLER_KEYS: xborder answers only callers with keys of their own (SECURITY.md, "Nexus")`,
+      { retryableOverride: false },
+    );
   return endpoint;
+}
+
+/** Whether `caller` has its own key set (XBORDER_NEXUS_CALLER_KEYS): its outcome then comes from a relay under it. */
+export function callerHasOwnKeys(caller: string): boolean {
+  return workerCodec()?.nexusCallerKeysOf(caller) === 'own-keys';
+}
+
+/** The worker's codec (the Nexus handler's client shares the worker's data converter): it holds the callers' keys. */
+function workerCodec(): EncryptionCodec | undefined {
+  // optional reads: a client without a loaded data converter (a test's) has no codec, so no callers' keys
+  const { options } = getClient() as { options?: { loadedDataConverter?: { payloadCodecs?: unknown[] } } };
+  const codecs = options?.loadedDataConverter?.payloadCodecs ?? [];
+  return codecs.find((codec): codec is EncryptionCodec => codec instanceof EncryptionCodec);
 }
 
 /** The same answer for a payment that is not the caller's and for a key never used: nothing leaks. */

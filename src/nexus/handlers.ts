@@ -2,14 +2,16 @@
 // `nexusServices`). Each operation IS the client's function of the same name (src/client/payments.ts), called with
 // the worker's client: one validation, one start path (update-with-start), one same-key rule (the request
 // fingerprint), a start that may have reached Temporal never reported refused (house rules: money). What Nexus adds:
-// the caller's identity recorded at start and checked on every operation (./caller.ts), and answers bound to the
-// caller's workflow (src/codec/nexus-result-binding.ts).
+// the caller's identity recorded at start and checked on every operation (./caller.ts), answers bound to the
+// caller's workflow (src/codec/nexus-result-binding.ts) and, for a caller with its own key set, written under it
+// (src/codec/nexus-caller-keys.ts), the outcome then coming from a relay under that key (workflows/nexus-outcome).
 import * as nexus from 'nexus-rpc';
 import {
   TemporalOperationHandler,
   TemporalOperationResult,
   getClient,
   operationInfo,
+  type TemporalNexusClient,
 } from '@temporalio/nexus';
 import { ApplicationFailure, WorkflowIdConflictPolicy, WorkflowIdReusePolicy } from '@temporalio/common';
 import {
@@ -22,19 +24,36 @@ import {
   getPaymentState,
   PaymentAlreadyFinishedError,
   PAYMENT_WORKFLOW_TYPE,
+  paymentStartOptions,
   startPayment,
   StartPaymentUnconfirmedError,
   toPaymentWorkflowId,
 } from '../client/payments';
+import { paymentHandle } from '../client/handles';
+import type { payment } from '../../workflows/payment/workflow';
 import {
   checkPaymentInput,
+  parsePaymentInputShape,
   PaymentRequestInvalidError,
   type ParsedPaymentInput,
 } from '../client/payment-request';
 import { IdempotencyKeyReusedError, startInputOf } from '../client/same-request';
 import { bindNexusAnswerTo } from '../codec/nexus-result-binding';
 import { PAYMENT_FAILURE_TYPES, paymentWorkflowId, type PaymentOutcome } from '../../workflows/payment/api';
-import { assertOwnedBy, currentCaller, NEXUS_OWNER_MEMO, ownerOf, paymentNotFound } from './caller';
+import {
+  NEXUS_OUTCOME_WORKFLOW_TYPE,
+  nexusOutcomeOf,
+  nexusOutcomeWorkflowId,
+} from '../../workflows/nexus-outcome/api';
+import type { nexusOutcome } from '../../workflows/nexus-outcome/workflow';
+import {
+  assertOwnedBy,
+  callerHasOwnKeys,
+  currentCaller,
+  NEXUS_OWNER_MEMO,
+  ownerOf,
+  paymentNotFound,
+} from './caller';
 import { callerWorkflowOf } from './caller-workflow';
 import {
   XBORDER_NEXUS_FAILURE_TYPES,
@@ -155,52 +174,114 @@ const startPaymentOperation: nexus.OperationHandler<StartPaymentInput, StartedPa
   },
 };
 
+/**
+ * A caller with its own key set gets the outcome from a relay (`nexus-outcome:<endpoint>:<key>`, workflows/nexus-outcome)
+ * whose result is encrypted with that caller's key: the operation attaches to the relay, never to the payment, whose
+ * result is under xborder's key (docs/codec.md, "Nexus callers"). One relay per caller payment: asked again, the
+ * operation attaches to the same relay (USE_EXISTING) or, once it has ended, answers its result at once.
+ */
+async function relayedOutcome(
+  temporal: TemporalNexusClient,
+  caller: string,
+  paymentKey: string,
+): Promise<TemporalOperationResult<PaymentOutcome>> {
+  const relayId = nexusOutcomeWorkflowId(caller, paymentKey);
+  try {
+    return await temporal.startWorkflow<typeof nexusOutcome>(NEXUS_OUTCOME_WORKFLOW_TYPE, {
+      workflowId: relayId,
+      args: [],
+      workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  try {
+    return TemporalOperationResult.sync(
+      await temporal.client.workflow.getHandle<typeof nexusOutcome>(relayId).result(),
+    );
+  } catch (closedWithout) {
+    throw operationFailed(
+      XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
+      `${toPaymentWorkflowId(paymentKey)} closed without an outcome (${String(closedWithout)})`,
+      { outcome: null },
+    );
+  }
+}
+
+/**
+ * The payment's own result, for a caller that holds xborder's keys: its callback is attached by a start that finds
+ * the payment running (USE_EXISTING: the SDK sets onConflictOptions, nothing starts). The start is the client's own
+ * (paymentStartOptions: the same input, as the same-key rule parses it, memo, policies and first phase), so even a
+ * start that found nothing could only be this same payment; REJECT_DUPLICATE: a closed payment is never run again.
+ */
+async function attachedOutcome(
+  temporal: TemporalNexusClient,
+  caller: string,
+  paymentKey: string,
+): Promise<TemporalOperationResult<PaymentOutcome>> {
+  const workflowId = toPaymentWorkflowId(paymentKey);
+  const stored = await startInputOf(temporal.client, workflowId);
+  if (!stored) throw paymentNotFound(paymentKey);
+  const parsed = parsePaymentInputShape(stored.input);
+  if (!parsed)
+    throw new nexus.HandlerError('INTERNAL', `${workflowId} holds no payment input`, {
+      retryableOverride: false,
+    });
+  try {
+    return await temporal.startWorkflow<typeof payment>(
+      PAYMENT_WORKFLOW_TYPE,
+      paymentStartOptions(
+        parsed,
+        workflowId,
+        { taskQueue: operationInfo().taskQueue, memo: { [NEXUS_OWNER_MEMO]: caller } },
+        null,
+      ),
+    );
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+  }
+  // it has ended: its outcome at once
+  try {
+    return TemporalOperationResult.sync(await paymentHandle(temporal.client, workflowId).result());
+  } catch (closedWithout) {
+    // terminated or failed before any outcome: nothing to wait for, nothing to retry
+    throw operationFailed(
+      XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
+      `${workflowId} closed without an outcome (${String(closedWithout)})`,
+      { outcome: null },
+    );
+  }
+}
+
 const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, PaymentOutcome>({
   async start(ctx, temporal, input) {
     bindAnswerToCaller(ctx);
     const ref = refOf(input);
     const workflowId = toPaymentWorkflowId(ref.paymentKey);
-    await assertOwnedBy(temporal.client, currentCaller(), ref.paymentKey, workflowId);
-    // The callback is attached by a start that finds the payment running (USE_EXISTING: the SDK sets
-    // onConflictOptions, nothing starts). Its arguments are the payment's own stored input, so even a start that
-    // found nothing could only be that same payment; REJECT_DUPLICATE: a closed payment is never run again.
-    const stored = await startInputOf(temporal.client, workflowId);
-    if (!stored) throw paymentNotFound(ref.paymentKey);
-    try {
-      const result = await temporal.startWorkflow(PAYMENT_WORKFLOW_TYPE, {
-        workflowId,
-        args: [stored.input],
-        workflowIdConflictPolicy: WorkflowIdConflictPolicy.USE_EXISTING,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-      });
-      return result as TemporalOperationResult<PaymentOutcome>;
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      // it has ended: its outcome at once
-      try {
-        return TemporalOperationResult.sync(
-          (await temporal.client.workflow.getHandle(workflowId).result()) as PaymentOutcome,
-        );
-      } catch (closedWithout) {
-        // terminated or failed before any outcome: nothing to wait for, nothing to retry
-        throw operationFailed(
-          XBORDER_NEXUS_FAILURE_TYPES.PAYMENT_ALREADY_FINISHED,
-          `${workflowId} closed without an outcome (${String(closedWithout)})`,
-          { outcome: null },
-        );
-      }
-    }
+    const caller = currentCaller();
+    await assertOwnedBy(temporal.client, caller, ref.paymentKey, workflowId);
+    if (callerHasOwnKeys(caller)) return relayedOutcome(temporal, caller, ref.paymentKey);
+    // without XBORDER_NEXUS_CALLER_KEYS the caller holds xborder's keys (SECURITY.md, "Nexus"): the payment's own result
+    return attachedOutcome(temporal, caller, ref.paymentKey);
   },
   // The caller's workflow was cancelled: a Temporal cancel request to the payment (accepted before funds are in,
   // refused once they are). The token names the workflow and anyone can write a token, so the owner is checked here
   // too: a forged token for another caller's payment cancels nothing and learns nothing.
+  // A relay's token (a caller with its own keys) names the caller's endpoint and the payment: both are checked.
   async cancelWorkflowRun(_ctx, { workflowId }) {
     const client = getClient();
-    if (!workflowId.startsWith(paymentWorkflowId('')))
+    const caller = currentCaller();
+    const relay = nexusOutcomeOf(workflowId);
+    if (relay && relay.endpoint !== caller)
       throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
-    if ((await ownerOf(client, workflowId)) !== currentCaller())
+    const paymentId = relay ? toPaymentWorkflowId(relay.paymentKey) : workflowId;
+    if (!paymentId.startsWith(paymentWorkflowId('')))
       throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
-    await client.workflow.getHandle(workflowId).cancel();
+    if ((await ownerOf(client, paymentId)) !== caller)
+      throw new nexus.HandlerError('NOT_FOUND', 'no such operation', { retryableOverride: false });
+    // the payment, never the relay: the relay goes on and delivers the outcome the cancel leads to
+    await client.workflow.getHandle(paymentId).cancel();
   },
 });
 

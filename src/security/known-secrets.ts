@@ -24,6 +24,10 @@ const PUBLISHED: ReadonlyMap<string, string> = new Map([
     'the replay histories\u2019 test payload key',
   ],
   [
+    '6e08c257d79b2286400f4ca8ef2faa8b4c4b7d4a5ca4f43da900b6630c10979f',
+    'the replay histories\u2019 test Nexus caller key',
+  ],
+  [
     '0a4b90d670823bb7ed475b949b2319545a0e07b7940e6d5e2e2c0a2035f69b60',
     'the codec-server token of the old .env.example',
   ],

@@ -9,6 +9,12 @@ import { xborderNexusHandler } from '../../src/nexus/handlers';
 import { NEXUS_OWNER_MEMO } from '../../src/nexus/caller';
 import { callerWorkflowOf } from '../../src/nexus/caller-workflow';
 import { xborderFailureType } from '../../src/nexus/service';
+import {
+  EncryptionCodec,
+  generateCodecKeys,
+  staticKeyProvider,
+  staticNexusCallerKeyring,
+} from '../../src/codec';
 
 const storage = (globalThis as unknown as Record<symbol, AsyncLocalStorage<object>>)[
   Symbol.for('__temporal_nexus_context_storage__')
@@ -91,6 +97,26 @@ it('a request routed through no endpoint is refused before anything is read', as
   expect(calls).toEqual([]);
 });
 
+it('once callers have their own keys, a request through an endpoint without a key set is refused before anything is read', async () => {
+  const { calls, client } = fakeClient();
+  const codec = new EncryptionCodec(staticKeyProvider(generateCodecKeys('xborder-k1')), {
+    nexusCallers: staticNexusCallerKeyring({ 'xborder-shop': generateCodecKeys('shop-k1') }),
+  });
+  const withCodec = { ...client, options: { loadedDataConverter: { payloadCodecs: [codec] } } };
+  const refused = await asCaller('xborder-other', withCodec, () =>
+    op('getPaymentState').start(context('getPaymentState'), { paymentKey: 'owned' }),
+  );
+  expect((refused as nexus.HandlerError).type).toBe('UNAUTHORIZED');
+  expect((refused as nexus.HandlerError).retryable).toBe(false);
+  expect(String(refused)).toMatch(/"xborder-other" has no caller key set in XBORDER_NEXUS_CALLER_KEYS/);
+  expect(calls).toEqual([]);
+  // the endpoint with a key set is answered
+  const own = await asCaller('xborder-shop', withCodec, () =>
+    op('getPaymentState').start(context('getPaymentState'), { paymentKey: 'owned' }),
+  );
+  expect(own).toMatchObject({ value: { workflowId: 'payment:owned' } });
+});
+
 it('a cancel whose token names another caller payment (tokens can be forged) cancels nothing; the owner cancels', async () => {
   const { calls, client } = fakeClient();
   const token = generateWorkflowRunOperationToken('payments', 'payment:owned');
@@ -108,6 +134,25 @@ it('a cancel whose token names another caller payment (tokens can be forged) can
   expect(calls).not.toContain('cancel payment:owned');
   await asCaller('xborder-shop', client, () => op('paymentOutcome').cancel(context('paymentOutcome'), token));
   expect(calls).toContain('cancel payment:owned');
+});
+
+it("a relay's token (a caller with its own keys) cancels the payment, only for the endpoint and owner it names", async () => {
+  const { calls, client } = fakeClient();
+  const relayToken = (id: string) => generateWorkflowRunOperationToken('payments', id);
+  const otherEndpoint = await asCaller('xborder-other', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-shop:owned')),
+  );
+  expect((otherEndpoint as nexus.HandlerError).type).toBe('NOT_FOUND');
+  const notOwned = await asCaller('xborder-other', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-other:owned')),
+  );
+  expect((notOwned as nexus.HandlerError).type).toBe('NOT_FOUND');
+  expect(calls).not.toContain('cancel payment:owned');
+  await asCaller('xborder-shop', client, () =>
+    op('paymentOutcome').cancel(context('paymentOutcome'), relayToken('nexus-outcome:xborder-shop:owned')),
+  );
+  expect(calls).toContain('cancel payment:owned');
+  expect(calls.filter((c) => c.startsWith('cancel'))).toEqual(['cancel payment:owned']);
 });
 
 it('the caller workflow is read from a workflow-event link; other links name nobody', () => {

@@ -28,6 +28,7 @@ it('declares PINNED on the money workflows and AUTO_UPGRADE on the entities and 
     reconcilePayments: 'AUTO_UPGRADE',
     paymentEvents: 'AUTO_UPGRADE', // the outbound events' delivery workflow: long-lived, moves no money
     reconciliationReport: 'AUTO_UPGRADE', // the daily report: writes files, moves no money
+    nexusOutcome: 'AUTO_UPGRADE', // relays a payment's outcome to a Nexus caller under its key: moves no money
   });
   expect(Object.keys(WORKFLOW_VERSIONING_BEHAVIORS).sort()).toEqual(Object.keys(registered).sort());
   // attached to each workflow function as a getter (it reads workflowInfo(): only a versioned worker declares it)
