@@ -34,6 +34,7 @@
 // | entity-old-told-keeps-refund   | patched | new: asked only by a run carried over from a build before the refund rule (none kept) |
 // | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
 // | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
+// | entity-leaves-periodic-reads-to-sweep | patched | new: kept histories read every reconcileEveryMs past the ladder |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -125,4 +126,11 @@ export const ENTITY_PATCHES = {
    * (knowledge.ts, readerOf); any other is a push, held for a read. Read only for an event with another `from`.
    */
   knowsItsReaders: 'entity-knows-its-readers',
+  /**
+   * Past the quiet ladder the entity no longer reads every `reconcileEveryMs` (daily while a payment subscribes,
+   * hourly otherwise): the reconcile Schedule's sweep finds a lost funding or final webhook within one interval
+   * (quiet-reads.ts). Asked only where the older code would read or wait for that read; a caller's reconcileEveryMs
+   * on the input still reads.
+   */
+  leavesPeriodicReadsToSweep: 'entity-leaves-periodic-reads-to-sweep',
 } as const;
