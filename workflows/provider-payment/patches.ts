@@ -35,6 +35,7 @@
 // | entity-retries-registration-lookup | patched | new: asked only after an unanswered registration lookup (none kept) |
 // | entity-knows-its-readers       | patched | new: asked only for an event whose `from` the entity does not know (none kept) |
 // | entity-leaves-periodic-reads-to-sweep | patched | new: kept histories read every reconcileEveryMs past the ladder |
+// | entity-no-ladder-while-subscribed | patched | new: kept histories ran the ladder while a payment subscribed   |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -133,4 +134,10 @@ export const ENTITY_PATCHES = {
    * on the input still reads.
    */
   leavesPeriodicReadsToSweep: 'entity-leaves-periodic-reads-to-sweep',
+  /**
+   * No quiet-read ladder while a payment subscribes (quiet-reads.ts): the payment reads at its deadlines, every push
+   * is confirmed by its own GET (not by the ladder) and the sweep finds a lost funding or final webhook. Asked only
+   * where the ladder would run while a payment subscribes. Implies leavesPeriodicReadsToSweep (shipped with it).
+   */
+  noLadderWhileSubscribed: 'entity-no-ladder-while-subscribed',
 } as const;
