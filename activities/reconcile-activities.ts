@@ -8,6 +8,13 @@
 //   would wait for the entity's daily read. Its entity is told only when the listing shows a final status that the
 //   entity's indexed PaymentStatus lacks (one visibility list per run, not a signal per listed payment: signals are
 //   billed actions, docs/performance.md "Actions per payment").
+// - A payment whose funding webhook was lost (the service says PENDING or later while the payment workflow still
+//   waits for funds): neither the payment nor its entity reads periodically any more (they read at the payment's
+//   deadlines: workflows/provider-payment/quiet-reads.ts, workflows/payment/steps/follow.ts), so the sweep is that
+//   read. The payment workflows in a waiting phase are listed from visibility (their PaymentPhase and
+//   ProviderPaymentId), and the entity of each whose listed status is past AWAITING_FUNDS is told it: a signal only
+//   when the two differ. Bound: a lost funding or final webhook is told within one Schedule interval (15 minutes)
+//   plus the run's listing.
 // - A move of the money after the outcome (a refund, a return, late funds refunded on an EXPIRED payment, which keeps
 //   its status and adds refundedAt: spec, States and transitions, row 4) whose webhook is lost: the entity lingers
 //   terminal and no longer reads, or has ended. A listed payment whose record moved after its outcome within the run's
@@ -37,9 +44,18 @@ import {
   RECONCILE_SWEEP_READER,
   signalWithStartProviderPayment,
 } from '../workflows/provider-payment/api';
-import { FINAL_PAYMENT_STATUSES, PaymentStatusKey } from '../workflows/search-attributes';
+import {
+  FINAL_PAYMENT_STATUSES,
+  PaymentStatusKey,
+  ProviderPaymentIdKey,
+} from '../workflows/search-attributes';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../workflows/reconcile-payments/api';
-import { sweepEventId, sweepTellOf } from '../workflows/provider-payment/sweep-decision';
+import {
+  AWAITING_FUNDS_PHASES,
+  sweepEventId,
+  sweepTellOf,
+} from '../workflows/provider-payment/sweep-decision';
+import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
@@ -59,7 +75,10 @@ export interface ReconcileRecentPaymentsResult {
   signalled: string[];
   /** running providerPayment entities without a final PaymentStatus, as visibility listed them (absent in older results) */
   entitiesNotFinal?: number;
-  /** of those, the ones told a final status the listing showed: what the sweep healed (absent in older results) */
+  /**
+   * entities told a final status the listing showed, or a funding their waiting payment lacks (sweep-decision.ts,
+   * 'final' and 'funded'): what the sweep healed (absent in older results)
+   */
   followedSignalled?: number;
   /**
    * payments whose record moved after their outcome within the window, handed to an entity that no longer reads
@@ -99,6 +118,35 @@ export function entitiesNotFinalQuery(taskQueue: string): string {
     `WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}' ` +
     `AND (PaymentStatus IS NULL OR PaymentStatus NOT IN (${finals}))`
   );
+}
+
+/**
+ * The running payment workflows still waiting for funds (AWAITING_FUNDS_PHASES). Visibility lags: one funded a moment
+ * ago may still be listed (its entity is told a status it has: one signal, absorbed as a read that changes nothing).
+ */
+export function paymentsAwaitingFundsQuery(): string {
+  const phases = AWAITING_FUNDS_PHASES.map((s) => `'${s}'`).join(', ');
+  return `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase IN (${phases})`;
+}
+
+/** The entity ids of the provider payments that payment workflows still wait to see funded. */
+async function listEntitiesAwaitingFunds(
+  client: Pick<Client, 'workflow'>,
+  maxEntities: number,
+  heartbeat: () => void,
+): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let read = 0;
+  for await (const wf of client.workflow.list({
+    query: paymentsAwaitingFundsQuery(),
+    pageSize: ENTITY_PAGE_SIZE,
+  })) {
+    if (++read > maxEntities) break;
+    const id = wf.typedSearchAttributes?.get(ProviderPaymentIdKey);
+    if (id) ids.add(providerPaymentWorkflowId(id));
+    if (read % ENTITY_PAGE_SIZE === 0) heartbeat();
+  }
+  return ids;
 }
 
 async function listEntitiesNotFinal(
@@ -331,6 +379,8 @@ interface SweepRun {
   progress: ReconcileProgress;
   /** running entities without a final PaymentStatus (listEntitiesNotFinal); one is deleted once told */
   notFinal: Set<string>;
+  /** entities whose payment workflow still waits for funds (listEntitiesAwaitingFunds); one is deleted once told */
+  awaitingFunds: Set<string>;
   /** the event ids told in this attempt: a payment listed twice (a page boundary the service moved) is told once */
   told: Set<string>;
   tell: (p: Payment) => Promise<void>;
@@ -352,14 +402,17 @@ async function onListed(run: SweepRun, p: Payment): Promise<void> {
   }
   const entity = providerPaymentWorkflowId(p.id);
   const notFinal = run.notFinal.has(entity);
+  const awaitingFunds = run.awaitingFunds.has(entity);
   // the narrower look-back costs a visibility read: made only for a record the window would tell as a move
-  const since = sweepTellOf(p, notFinal, run.sinceMs) === 'moved' ? await run.movedSinceMs() : run.sinceMs;
-  const tell = sweepTellOf(p, notFinal, since);
+  const since =
+    sweepTellOf(p, notFinal, run.sinceMs, awaitingFunds) === 'moved' ? await run.movedSinceMs() : run.sinceMs;
+  const tell = sweepTellOf(p, notFinal, since, awaitingFunds);
   if (tell === null || run.told.has(sweepEventId(p))) return;
   run.told.add(sweepEventId(p));
   await run.tell(p);
-  if (tell === 'final') {
+  if (tell === 'final' || tell === 'funded') {
     run.notFinal.delete(entity);
+    run.awaitingFunds.delete(entity);
     progress.followedSignalled++;
   } else progress.movedSignalled = (progress.movedSignalled ?? 0) + 1;
 }
@@ -403,6 +456,7 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       // Visibility is read again on a resume: it is not the provider's budget, and a told entity drops the repeat.
       const notFinal = await listEntitiesNotFinal(client(), taskQueue(), maxEntities, beat);
       const entitiesNotFinal = notFinal.size;
+      const awaitingFunds = await listEntitiesAwaitingFunds(client(), maxEntities, beat);
       const sinceMs = Date.parse(since);
       let movedSince: Promise<number> | undefined;
       const lastCompleted =
@@ -413,6 +467,7 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
         maxListed,
         progress,
         notFinal,
+        awaitingFunds,
         told: new Set(),
         tell: (p) => tellEntityOf(client(), taskQueue(), p),
       };

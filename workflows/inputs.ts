@@ -27,7 +27,10 @@ export const PaymentInputSchema = z.object({
     .object({
       /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
       expiredLingerMs: z.number().int().nonnegative().optional(),
-      /** safety GET when nothing was heard for this long */
+      /**
+       * opt-in safety GET when nothing was heard for this long (default none: the reconcile Schedule's sweep finds a
+       * lost webhook, docs/operations.md)
+       */
       reconcileEveryMs: durationMs.optional(),
       /** business-day holidays (YYYY-MM-DD) for the funding deadline */
       holidays: z.array(z.string()).optional(),

@@ -18,6 +18,12 @@ import {
 import { useTestBed } from './support/test-bed';
 
 /**
+ * Lowered (no quiet-read ladder while a payment subscribes; old budget → new): payout 25 → 24, with events 38 → 37,
+ * pull 20 → 19, requote 44 → 37, cancelled 23 → 17, expired 23 → 17, refunded 22 → 17, failed 22 → 21; PAYIN 5
+ * unchanged. The entity, behind entity-no-ladder-while-subscribed (one more marker and TemporalChangeVersion upsert
+ * per run, not billed), starts no ladder timer and takes no ladder read (1, 5, 15 min) while a payment subscribes: every
+ * push is confirmed by its own GET, never by the ladder; the payment reads at its deadlines; the sweep finds a lost
+ * funding or final webhook within 15 minutes. A lost status on the way is read past at the next push's read.
  * Raised on purpose:
  * - +1 on every path whose entity hears a final status by push (payout, pull, requote, cancelled, expired,
  *   refunded, failed): the entity confirms a pushed final status with one GET (a local activity) before it
@@ -40,6 +46,15 @@ import { useTestBed } from './support/test-bed';
  *   as a single Action" (docs.temporal.io/evaluate/cloud/actions). The payment's contract check and rate run in one
  *   workflow task: one action, not two (payout 26 → 25, with events 39 → 38, pull 22 → 21, requote 50 → 49, cancelled
  *   and expired 51 → 50, refunded 23 → 22, failed 23 → 22). No code changed; the markers are listed (`localMarkers`).
+ * Lowered (the waiting paths read only at their decision points; old budget → new): pull 21 → 20, requote 49 → 44,
+ * cancelled 50 → 23, expired 50 → 23; payout 25, with events 38, PAYIN 5, refunded 22 and failed 22 unchanged. The
+ * payment (PINNED, a new build) no longer reads every 6 h by default (`reconcileEveryMs` is the caller's opt-in): it
+ * reads at the quote's expiry, the funding deadline and a cancel's confirmation; the entity, behind
+ * entity-leaves-periodic-reads-to-sweep (one more marker and TemporalChangeVersion upsert where asked, not billed),
+ * no longer reads daily (subscribed) or hourly past its quiet-read ladder. The periodic "did we miss a webhook" read is
+ * the reconcile Schedule's sweep (activities/reconcile-activities.ts: a lost funding or final webhook is told to the
+ * entity within one 15-minute interval); the requote path's abandoned provider payment is expired by the service and
+ * its entity told so by one sweep signal (+1 signal), not found by daily reads.
  * Lowered (build 0.3.0; old budget → new; docs/performance.md "Actions per payment", before/after):
  * payout 34 → 23, with events 47 → 36, pull 28 → 20, requote 196 → 47, cancelled 192 → 53, expired 191 → 53,
  * failed 28 → 21; PAYIN 5 and refunded 23 unchanged. The payment keeps one timer across its waits (workflows/waiter.ts)
@@ -53,30 +68,29 @@ import { useTestBed } from './support/test-bed';
  */
 const BUDGET: Record<PathName, { total: number; payment: string; entity: string; events?: string }> = {
   'payout completed': {
-    total: 25,
+    total: 24,
     payment:
       'start 1, signal 4, update 1, activity 1, localActivity 1, timer 1, upsert 3; not billed: localMarkers 2',
     entity:
-      'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 4',
+      'start 1, signal 5, localActivity 4, timer 1, upsert 1; not billed: marker 5, changeVersion 5, localMarkers 4',
   },
   // outbound events (docs/outbound-events.md): 'payout completed' + the payment's three hand-overs and the
   // delivery workflow ('events' below)
   // +13 on 'payout completed': payment +3 localActivity (one hand-over per event); the delivery workflow 10 (start 1,
   // signal 3, activity 3, timer 3: after each delivery it waits for the next event, at most a day)
   'payout completed, with events': {
-    total: 38,
+    total: 37,
     payment:
       'start 1, signal 4, update 1, activity 1, localActivity 4, timer 1, upsert 3; not billed: localMarkers 5',
     entity:
-      'start 1, signal 5, localActivity 4, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 4',
+      'start 1, signal 5, localActivity 4, timer 1, upsert 1; not billed: marker 5, changeVersion 5, localMarkers 4',
     events: 'start 1, signal 3, activity 3, timer 3',
   },
   'pull payment completed': {
-    total: 21,
-    payment:
-      'start 1, signal 3, update 1, activity 1, localActivity 1, timer 1, upsert 2; not billed: localMarkers 2',
+    total: 19,
+    payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, upsert 2; not billed: localMarkers 2',
     entity:
-      'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 3',
+      'start 1, signal 4, localActivity 3, timer 1, upsert 1; not billed: marker 5, changeVersion 5, localMarkers 3',
   },
   PAYIN: {
     total: 5,
@@ -84,37 +98,35 @@ const BUDGET: Record<PathName, { total: number; payment: string; entity: string;
     entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3',
   },
   'requote then completed': {
-    total: 49,
+    total: 37,
     payment:
       'start 1, signal 4, update 2, activity 3, localActivity 2, timer 3, upsert 5; not billed: localMarkers 3',
     entity:
-      'start 2, signal 6, activity 6, localActivity 4, timer 9, upsert 2; not billed: marker 6, changeVersion 6, localMarkers 4',
+      'start 2, signal 7, localActivity 4, timer 2, upsert 2; not billed: marker 9, changeVersion 9, localMarkers 4',
   },
   'cancelled before funds': {
-    total: 50,
-    payment:
-      'start 1, update 2, activity 13, localActivity 1, timer 14, upsert 3; not billed: localMarkers 2',
-    entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
+    total: 17,
+    payment: 'start 1, update 2, activity 2, localActivity 1, timer 3, upsert 3; not billed: localMarkers 2',
+    entity: 'start 1, signal 2, timer 1, upsert 1; not billed: marker 4, changeVersion 4',
   },
   expired: {
-    total: 50,
-    payment:
-      'start 1, update 1, activity 14, localActivity 1, timer 14, upsert 3; not billed: localMarkers 2',
-    entity: 'start 1, signal 2, activity 5, timer 7, upsert 1; not billed: marker 3, changeVersion 3',
+    total: 17,
+    payment: 'start 1, update 1, activity 3, localActivity 1, timer 3, upsert 3; not billed: localMarkers 2',
+    entity: 'start 1, signal 2, timer 1, upsert 1; not billed: marker 4, changeVersion 4',
   },
   'refunded after late funds': {
-    total: 22,
+    total: 17,
     payment:
       'start 1, signal 1, update 1, activity 2, localActivity 1, timer 2, upsert 3; not billed: localMarkers 2',
     entity:
-      'start 1, signal 2, activity 2, localActivity 1, timer 4, upsert 1; not billed: marker 3, changeVersion 3, localMarkers 1',
+      'start 1, signal 2, localActivity 1, timer 1, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 1',
   },
   failed: {
-    total: 22,
+    total: 21,
     payment:
       'start 1, signal 3, update 1, activity 1, localActivity 1, timer 1, upsert 3; not billed: localMarkers 2',
     entity:
-      'start 1, signal 4, localActivity 3, timer 2, upsert 1; not billed: marker 4, changeVersion 4, localMarkers 3',
+      'start 1, signal 4, localActivity 3, timer 1, upsert 1; not billed: marker 5, changeVersion 5, localMarkers 3',
   },
 };
 

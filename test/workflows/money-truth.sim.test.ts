@@ -10,12 +10,13 @@
 // and checks after every command and at the end (support/money-truth-world.ts), by the pure tier's names:
 // NOTHING FROM A PUSH ALONE (what the entity holds, the decided state, what the backend is told: a state a read
 // returned; a cancel refused only on funds a read showed); OUTCOME MATCHES THE SERVICE; ONE PROVIDER PAYMENT PER KEY;
-// TOLD EXACTLY ONCE, IN ORDER; ENDS OR IS FLAGGED WITHIN THE BOUND (every promised push delivered, then 7 hours:
-// the payment's 6-hourly read and an hour more: decided or NEEDS_ATTENTION, nothing held, the backend last heard the
-// service's final record).
+// TOLD EXACTLY ONCE, IN ORDER; ENDS OR IS FLAGGED WITHIN THE BOUND (every promised push delivered, then 75 minutes:
+// the reconcile Schedule's next sweep, run at its 15-minute ticks by the world, and an hour more — neither the payment
+// nor its entity reads periodically any more, the sweep is that read: decided or NEEDS_ATTENTION, nothing held, the
+// backend last heard the service's final record).
 // Not generated: requotes (a second provider payment the one-record model has no place for), operator decisions (the
-// create-unknown path), the reconcile sweep, a read that fails; a webhook of a move after the outcome is never lost
-// (the open case the pure tier keeps skipped).
+// create-unknown path), the reconcile sweep as a command (it runs at the end only), a read that fails; a webhook of a
+// move after the outcome is never lost (the open case the pure tier keeps skipped).
 // A failing history prints its seed and path and shrinks; the same commands replay with XBORDER_SIM_TS_SEED and
 // XBORDER_SIM_TS_PATH (the workflows' own interleavings may still differ from run to run).
 // Longer profile: XBORDER_SIM_TS_RUNS=1000 npx jest test/workflows/money-truth.sim.test.ts.

@@ -90,7 +90,13 @@ export class PaymentWorkflowState {
   readonly holidays: ReadonlySet<string>;
   /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
   readonly expiredLingerMs: number;
-  readonly reconcileEveryMs: number;
+  /**
+   * The caller's opt-in safety GET when nothing was heard for this long; none by default: the payment reads at its
+   * decision points only (quote expiry, funding deadline, a cancel's confirmation) and the fleet-wide reconcile
+   * Schedule finds a lost webhook (activities/reconcile-activities.ts: a lost funding or final status is told to the
+   * entity within one Schedule interval; spec: Events 5, delivery not shown).
+   */
+  readonly reconcileEveryMs: number | undefined;
 
   phase: PaymentPhase = 'VALIDATING';
   /** every provider payment this workflow created, by id (requote adds one; old ones stay tracked) */
@@ -149,7 +155,7 @@ export class PaymentWorkflowState {
     this.limits = input.limits;
     this.holidays = new Set(input.options?.holidays ?? []);
     this.expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
-    this.reconcileEveryMs = input.options?.reconcileEveryMs ?? 6 * HOUR;
+    this.reconcileEveryMs = input.options?.reconcileEveryMs;
     this.events = paymentEventEmitter(input);
   }
 

@@ -37,6 +37,8 @@
 // | entity-takes-sweep-read-first  | patched | new: asked only by a fresh run whose first task holds the sweep's listing (none kept) |
 // | entity-carries-registration-lookups | patched | new: asked only at continue-as-new by a run that made a registration lookup (none kept) |
 // | entity-waits-for-running-payment | patched | new: asked only at a lookup answered "not yet" (none kept) |
+// | entity-leaves-periodic-reads-to-sweep | patched | new: kept histories read every reconcileEveryMs past the ladder |
+// | entity-no-ladder-while-subscribed | patched | new: kept histories ran the ladder while a payment subscribed   |
 // Only entity-accepts-unknown-values moved (build 0.3.0). Runs of a build are gone once the build is no longer
 // supported and its entity histories leave test/replay/histories; then the patches they predate move to deprecatePatch together.
 
@@ -146,4 +148,17 @@ export const ENTITY_PATCHES = {
    * the lookups. Read only at such an answer.
    */
   waitsForRunningPayment: 'entity-waits-for-running-payment',
+  /**
+   * Past the quiet ladder the entity no longer reads every `reconcileEveryMs` (daily while a payment subscribes,
+   * hourly otherwise): the reconcile Schedule's sweep finds a lost funding or final webhook within one interval
+   * (quiet-reads.ts). Asked only where the older code would read or wait for that read; a caller's reconcileEveryMs
+   * on the input still reads.
+   */
+  leavesPeriodicReadsToSweep: 'entity-leaves-periodic-reads-to-sweep',
+  /**
+   * No quiet-read ladder while a payment subscribes (quiet-reads.ts): the payment reads at its deadlines, every push
+   * is confirmed by its own GET (not by the ladder) and the sweep finds a lost funding or final webhook. Asked only
+   * where the ladder would run while a payment subscribes. Implies leavesPeriodicReadsToSweep (shipped with it).
+   */
+  noLadderWhileSubscribed: 'entity-no-ladder-while-subscribed',
 } as const;

@@ -19,10 +19,21 @@ import { mayHaveMovedAfterOutcome } from './knowledge';
  * What the sweep tells a listed payment's entity:
  * - `final`: a running entity not final (by its indexed PaymentStatus) is told the final status the listing shows
  *   (a burst the ingress shed and the sender gave up on);
+ * - `funded`: the entity of a payment whose workflow still awaits funds (visibility: its phase is one of
+ *   AWAITING_FUNDS_PHASES) is told a status past AWAITING_FUNDS the listing shows (its funding webhook lost): the
+ *   periodic read the payment and its entity no longer take (quiet-reads.ts), one signal only when they differ;
  * - `moved`: an entity that is not running not final (running terminal, or ended after its linger) is told a record
  *   that moved after its outcome within the window.
  */
-export type SweepTell = 'final' | 'moved';
+export type SweepTell = 'final' | 'moved' | 'funded';
+
+/**
+ * The phases in which a payment workflow still waits for funds (payment-rules.ts, phaseOf; an accepted cancel listens
+ * for late funds too): a listed status other than AWAITING_FUNDS for its provider payment is a funding it has not
+ * heard (its webhook lost: spec, Events 5). The payment upserts its phase on every change (workflows/indexing.ts), so
+ * the sweep finds these in visibility without asking any workflow.
+ */
+export const AWAITING_FUNDS_PHASES: readonly string[] = ['AWAITING_FUNDS', 'QUOTE_EXPIRED', 'CANCELLING'];
 
 /**
  * When the record last moved, if it shows a move after an outcome (knowledge.ts, mayHaveMovedAfterOutcome: a refund
@@ -47,8 +58,15 @@ export function movedAfterOutcomeAt(p: Payment): number | null {
  * told by the first completed run that lists it and at most one more while runs complete every 15 minutes, and one
  * lost run (a failed attempt, a skipped Schedule action) narrows nothing, so the next completed run covers it.
  */
-export function sweepTellOf(p: Payment, entityNotFinal: boolean, sinceMs: number): SweepTell | null {
-  if (entityNotFinal) return FINAL_PAYMENT_STATUSES.includes(p.status) ? 'final' : null;
+export function sweepTellOf(
+  p: Payment,
+  entityNotFinal: boolean,
+  sinceMs: number,
+  paymentAwaitsFunds = false,
+): SweepTell | null {
+  if (entityNotFinal && FINAL_PAYMENT_STATUSES.includes(p.status)) return 'final';
+  if (paymentAwaitsFunds && p.status !== 'AWAITING_FUNDS') return 'funded';
+  if (entityNotFinal) return null;
   const at = movedAfterOutcomeAt(p);
   return at !== null && at >= sinceMs ? 'moved' : null;
 }

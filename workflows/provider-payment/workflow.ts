@@ -20,16 +20,10 @@ import { ProviderPaymentState } from './state';
 import { announceMovesAfterOutcome, recoverRegistrationAfterLinger } from './steps/announce-late';
 import { forwardChanges, forwardUntilSettled } from './steps/forward';
 import { confirmHeldPushes, reconcile } from './steps/reconcile';
+import { nextQuietReadAt, QuietReadPatches } from './quiet-reads';
 
-const MINUTE = 60 * 1000;
-const HOUR = 60 * MINUTE;
+const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-/**
- * The stale-entity gap: while the payment is not final and nothing is heard, the entity re-reads it
- * after 1, 5 and 15 quiet minutes before falling back to `reconcileEveryMs` (1 h): a dropped webhook leaves it
- * behind for minutes, not an hour. A new event starts the ladder again.
- */
-export const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
 /**
  * Under ENTITY_PATCHES.fewerActions, while a payment subscribes: past the quiet ladder the entity reads once a day,
  * not hourly. Its subscriber reads the same payment every 6 h and at each of its deadlines, and tells the entity
@@ -37,7 +31,8 @@ export const QUIET_READS_MS = [MINUTE, 5 * MINUTE, 15 * MINUTE];
  * bought nothing. The payment keeps the reads, since it is the one that decides on them (an outcome is confirmed
  * with the service by the workflow that decides it); the daily read is the entity's own floor for a subscriber that
  * ended without its knowing (it learns that only at its next signal). Webhook delivery and retries are not shown
- * (spec: Events 5), so no wait is without a read.
+ * (spec: Events 5), so no wait is without a read. Runs under ENTITY_PATCHES.leavesPeriodicReadsToSweep no longer
+ * take this read (nor the hourly one): the reconcile Schedule's sweep is that read (quiet-reads.ts).
  */
 export const SUBSCRIBED_READ_EVERY_MS = DAY;
 
@@ -57,6 +52,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
   const continueAsNewAfter = input.continueAsNewAfterEvents ?? 2000;
   const state = new ProviderPaymentState(input);
   const waiter = new Waiter();
+  const quietPatches = new QuietReadPatches();
   const readEveryMs = (): number =>
     input.reconcileEveryMs ?? (state.fewer && state.subscribers.size > 0 ? SUBSCRIBED_READ_EVERY_MS : HOUR);
   setHandler(providerPaymentEventSignal, (event) => state.onEvent(event));
@@ -95,11 +91,11 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
       // a held push is judged, and an unanswered registration lookup asked again, before the entity ends
       if (now >= wakeAt && state.unconfirmed.length === 0 && !state.lookupPending()) break;
     } else {
-      const quietMs = state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet)
-        ? QUIET_READS_MS[state.quietReads]
-        : undefined;
-      const reconcileEveryMs = readEveryMs();
-      wakeAt = state.lastHeardAt + Math.min(quietMs ?? reconcileEveryMs, reconcileEveryMs);
+      wakeAt = nextQuietReadAt(state, quietPatches, {
+        every: readEveryMs(),
+        optedIn: input.reconcileEveryMs !== undefined,
+        ladder: state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet),
+      });
       if (now >= wakeAt) {
         state.quietReads++;
         await reconcile(state); // events are overdue
@@ -117,7 +113,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
     }
     const { version, wakeups } = state;
     const woken = () => state.version !== version || state.wakeups !== wakeups || state.unforwarded();
-    if (state.fewer) await waiter.until(woken, Math.max(now + 1, wakeAt));
+    if (state.fewer) await waiter.until(woken, wakeAt === Infinity ? undefined : Math.max(now + 1, wakeAt));
     else await condition(woken, Math.max(1, wakeAt - now));
   }
 

@@ -6,6 +6,7 @@ import {
   completedSweepsQuery,
   createReconcileActivities,
   entitiesNotFinalQuery,
+  paymentsAwaitingFundsQuery,
 } from '../../../activities/reconcile-activities';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
@@ -125,8 +126,12 @@ describe('reconcileRecentPayments', () => {
         ],
       }),
     );
-    // one visibility list, of this task queue's running entities without a final PaymentStatus
-    expect(lists).toEqual([{ query: entitiesNotFinalQuery('q-reconcile'), pageSize: 1000 }]);
+    // two visibility lists: this task queue's running entities without a final PaymentStatus, and the payments still
+    // waiting for funds (their lost funding webhook: reconcile-tells-lost-funding.test.ts)
+    expect(lists).toEqual([
+      { query: entitiesNotFinalQuery('q-reconcile'), pageSize: 1000 },
+      { query: paymentsAwaitingFundsQuery(), pageSize: 1000 },
+    ]);
     expect(lists[0].query).toContain("ExecutionStatus = 'Running'");
     expect(lists[0].query).toContain("TaskQueue = 'q-reconcile'");
     expect(lists[0].query).toMatch(

@@ -15,10 +15,10 @@
 //    final record;
 // 3. TOLD EXACTLY ONCE, IN ORDER: no move is told twice, none before one it followed;
 // 4. ENDS OR IS FLAGGED WITHIN THE BOUND: no push is left held without a read, and once the service's record has an
-//    outcome, the payment has decided after at most one more read (the entity's: at once for a held push, daily
-//    while it follows a payment not final; or the payment's own 6-hourly read); a push a read does not bear out is
-//    counted as a mismatch (flagged); a move after the outcome whose push is lost is told by the Schedule's next sweep
-//    (at most 15 minutes after it: world.ts, SWEEP_EVERY_MS);
+//    outcome, the payment has decided after the entity's read of a held push (at once) and the Schedule's next sweep
+//    (at most 15 minutes after it: world.ts, SWEEP_EVERY_MS), which tells a running entity not final the final status
+//    its lost webhook carried — no periodic read of the payment or the entity any more; a push a read does not bear
+//    out is counted as a mismatch (flagged); a move after the outcome whose push is lost is told by that sweep too;
 // and a cancel is refused only on funds a read showed.
 // A failure prints its seed and the shrunk commands; replay it with XBORDER_SIM_SEED=<seed> XBORDER_SIM_PATH=<path>.
 // Longer profile: XBORDER_SIM_RUNS=100000 npx jest test/unit/simulation.

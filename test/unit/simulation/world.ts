@@ -377,6 +377,7 @@ export class World {
   /**
    * One run of the reconcile sweep (activities/reconcile-activities.ts, onListed): it lists the record (a read) and tells
    * the entity what sweep-decision.ts decides — a running entity not final (by the status it indexed) a final status;
+   * the entity of a payment still waiting for funds a status past AWAITING_FUNDS (its funding webhook lost);
    * any other (terminal, or ended: a fresh run) a record that moved after its outcome within the run's window — under
    * sweepEventId (one per status, with the timestamps once it moved after its outcome).
    */
@@ -385,7 +386,9 @@ export class World {
     const record = this.service.record;
     const entityNotFinal =
       e !== null && e.payment !== null && !FINAL_PAYMENT_STATUSES.includes(e.payment.status);
-    const tell = sweepTellOf(record, entityNotFinal, this.now - SWEEP_WINDOW_MS);
+    // visibility: the payment workflow still waits for funds (its PaymentPhase; sweep-decision.ts, AWAITING_FUNDS_PHASES)
+    const awaitsFunds = !this.decided && this.paymentKnows?.status === 'AWAITING_FUNDS';
+    const tell = sweepTellOf(record, entityNotFinal, this.now - SWEEP_WINDOW_MS, awaitsFunds);
     if (tell === null) return;
     const listed = this.readService();
     this.log.push(`sweep tells ${tell} ${moveKey(listed)}`);
@@ -520,18 +523,19 @@ export class World {
   // ---- the end of a history
 
   /**
-   * The bound of invariant 5, as the model runs it: pushes the delivery model promised are delivered, and one more
-   * read happens — the entity's (at most a day away while it follows a payment
-   * not final: workflow.ts, SUBSCRIBED_READ_EVERY_MS; at once for a held push) or the payment's own (every 6 h) —
-   * then the Schedule's next sweep (at most 15 minutes away).
+   * The bound of invariant 5, as the model runs it: pushes the delivery model promised are delivered, a held push is
+   * judged by the entity's read (at once), then the Schedule's next sweep runs (at most 15 minutes away). No periodic
+   * read of the payment or the entity: they read at the payment's deadlines only, and the sweep is the read that
+   * finds a lost final webhook (it tells a running entity not final the final status; the entity tells the payment)
+   * or a move after the outcome whose push was lost (workflows/provider-payment/quiet-reads.ts,
+   * workflows/payment/steps/follow.ts).
    */
   settle(): void {
     this.landRead();
     for (const push of [...this.inFlight])
       if (this.mustDeliver.has(push.eventId)) this.deliver(this.inFlight.indexOf(push), 'once');
-    if (!this.decided) this.paymentReads();
-    if (this.entity && (this.entity.unconfirmed.length > 0 || !this.decided)) this.readNow();
-    // and the Schedule's next sweep (at most SWEEP_EVERY_MS away): a move after the outcome whose push was lost
+    if (this.entity && this.entity.unconfirmed.length > 0) this.readNow();
+    // the Schedule's next sweep (at most SWEEP_EVERY_MS away)
     this.advance(SWEEP_EVERY_MS);
     this.lookAgain();
   }

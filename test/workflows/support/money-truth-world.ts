@@ -15,7 +15,15 @@ import { moveKey } from '../../../workflows/provider-payment/knowledge';
 import {
   providerPaymentSnapshotQuery,
   providerPaymentWorkflowId,
+  RECONCILE_SWEEP_READER,
+  signalWithStartProviderPayment,
 } from '../../../workflows/provider-payment/api';
+import {
+  AWAITING_FUNDS_PHASES,
+  sweepEventId,
+  sweepTellOf,
+} from '../../../workflows/provider-payment/sweep-decision';
+import { FINAL_PAYMENT_STATUSES } from '../../../workflows/search-attributes';
 import { ServiceModel, type ServiceMove } from '../../unit/simulation/service-model';
 import { canonical, Violation } from '../../unit/simulation/world';
 import { uniqueWorkflowId } from '../../support/temporal';
@@ -30,12 +38,19 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 /** Time given to the workflows after each command: their tasks and activities run before the next one. */
 const QUIET_MS = 1_000;
+/** src/client/reconcile-schedule.ts: the Schedule runs the reconcile sweep every 15 minutes by default */
+const SWEEP_EVERY_MS = 15 * MIN;
+/** workflows/reconcile-payments/workflow.ts: each sweep run's window */
+const SWEEP_WINDOW_MS = 6 * HOUR;
 /**
  * The bound of "ends or is flagged": once every promised push is delivered, the payment has decided (or is flagged
- * NEEDS_ATTENTION) within its own read every 6 hours (workflows/payment/state.ts, reconcileEveryMs default) plus an
- * hour for retries and hand-over; every push the entity holds is judged by then (its read follows at once).
+ * NEEDS_ATTENTION) within the reconcile Schedule's next sweep (SWEEP_EVERY_MS: it tells a running entity not final the
+ * final status its lost webhook carried, and the entity tells the payment) plus an hour for retries and hand-over;
+ * every push the entity holds is judged by then (its read follows at once). It was the payment's own read every 6
+ * hours plus that hour: neither the payment nor the entity reads periodically any more, the sweep is that read
+ * (workflows/payment/steps/follow.ts, workflows/provider-payment/quiet-reads.ts).
  */
-export const SETTLE_BOUND_MS = 6 * HOUR + HOUR;
+export const SETTLE_BOUND_MS = SWEEP_EVERY_MS + HOUR;
 export interface Push {
   eventId: string;
   payment: Payment;
@@ -85,7 +100,7 @@ export class TsWorld {
   ) {}
 
   private get input(): StartPaymentInput {
-    // production defaults (reads every 6 h) but a 1-minute linger after EXPIRED, as every workflow test
+    // production defaults (no periodic read: the sweep's) but a 1-minute linger after EXPIRED, as every workflow test
     return {
       paymentKey: this.paymentKey,
       request: paymentRequest(),
@@ -380,7 +395,11 @@ export class TsWorld {
   async settle(): Promise<{ state: PaymentState }> {
     for (const push of [...this.inFlight])
       if (this.mustDeliver.has(push.eventId)) await this.deliver(this.inFlight.indexOf(push), 'once');
-    await this.bed.env.sleep(SETTLE_BOUND_MS);
+    // the Schedule's ticks within the bound, each a run of the sweep
+    for (let waited = 0; waited < SETTLE_BOUND_MS; waited += SWEEP_EVERY_MS) {
+      await this.bed.env.sleep(SWEEP_EVERY_MS);
+      await this.sweep();
+    }
     const state = await this.checkStep();
     await this.replaysOnANewWorker();
     const snap = await this.entitySnapshot();
@@ -406,6 +425,37 @@ export class TsWorld {
         `the backend last heard ${last ?? 'nothing'}; the service says ${moveKey(truth)} (went ${this.model!.history.map(moveKey).join(' → ')})`,
       );
     return { state };
+  }
+
+  /**
+   * One run of the reconcile sweep (activities/reconcile-activities.ts, onListed) over this payment: it lists the
+   * record (a read) and tells the entity what sweep-decision.ts decides. Visibility is read from the workflows as a
+   * real server indexes them: the entity running without a final status, the payment running in a waiting phase.
+   */
+  private async sweep(): Promise<void> {
+    this.expireIfDue(await this.now());
+    const snap = await this.entitySnapshot(); // null: not running
+    const entityNotFinal = snap !== null && !FINAL_PAYMENT_STATUSES.includes(snap.payment?.status ?? '');
+    const payment = await this.handle!.describe();
+    const awaitsFunds =
+      payment.status.name === 'RUNNING' &&
+      AWAITING_FUNDS_PHASES.includes((await this.handle!.query(paymentStateQuery)).phase);
+    const listed = this.read(this.model!.record);
+    const now = await this.now();
+    const tell = sweepTellOf(listed, entityNotFinal, now - SWEEP_WINDOW_MS, awaitsFunds);
+    if (tell === null) return;
+    this.log.push(`sweep tells ${tell} ${moveKey(listed)}`);
+    await signalWithStartProviderPayment(this.bed.env.client, {
+      taskQueue: this.bed.taskQueue,
+      input: { providerPaymentId: listed.id },
+      event: {
+        eventId: sweepEventId(listed),
+        type: 'payment.reconciled',
+        payment: listed,
+        from: RECONCILE_SWEEP_READER,
+      },
+    });
+    await this.quiet();
   }
 
   /** Every workflow the history started replays on a new worker (replay-check.ts), as after a crash. */

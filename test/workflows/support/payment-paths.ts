@@ -6,8 +6,9 @@
 // What makes the counts exact and repeatable:
 // - every path starts on a Monday 09:00 UTC of the server's clock (the funding deadline is 3 business days, so
 //   the number of hourly reads before it depends on the weekday otherwise);
-// - production defaults throughout (payment: expired linger 24 h, reads every 6 h; entity: quiet reads after
-//   1, 5, 15 min then hourly, or daily while a payment subscribes (entity-fewer-actions), linger 7 days);
+// - production defaults throughout (payment: expired linger 24 h, reads at its decision points only; entity: quiet
+//   reads after 1, 5, 15 min, then none of its own (entity-leaves-periodic-reads-to-sweep), linger 7 days); the
+//   reconcile Schedule's sweep is run by a path only where it needs it (sweepOnce);
 // - webhooks are delivered one at a time, each once the payment (or the entity) has taken the previous one in,
 //   and back to back: no quiet time passes between them. Each quiet hour in real life adds entity reads.
 import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -33,7 +34,10 @@ import {
   providerPaymentEventSignal,
   providerPaymentSnapshotQuery,
   providerPaymentWorkflowId,
+  RECONCILE_SWEEP_READER,
+  signalWithStartProviderPayment,
 } from '../../../workflows/provider-payment/api';
+import { sweepEventId, sweepTellOf } from '../../../workflows/provider-payment/sweep-decision';
 import { createSkeletonActivities } from '../../../scripts/bench/skeleton/activities';
 import {
   SKELETON_PAIR_WORKFLOW_TYPE,
@@ -242,6 +246,30 @@ async function endOf(
   };
 }
 
+/**
+ * One run of the reconcile Schedule's sweep over the running, not final entities `ids`, telling each what
+ * activities/reconcile-activities.ts would (sweep-decision.ts; the time-skipping server answers no visibility query,
+ * so the entities are named here). It is the periodic read the payment and its entity leave to it: its signal is
+ * counted on the entity it tells.
+ */
+async function sweepOnce(bed: PathBed, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    await bed.fake.applyTime(id);
+    const listed = bed.fake.set(id, {});
+    if (sweepTellOf(listed, true, 0) === null) continue;
+    await signalWithStartProviderPayment(bed.env.client, {
+      taskQueue: bed.taskQueue,
+      input: { providerPaymentId: id },
+      event: {
+        eventId: sweepEventId(listed),
+        type: 'payment.reconciled',
+        payment: listed,
+        from: RECONCILE_SWEEP_READER,
+      },
+    });
+  }
+}
+
 async function sleepPastDeadline(bed: PathBed, handle: WorkflowHandle, marginMs: number): Promise<void> {
   const { fundingDeadline } = await handle.query(paymentStateQuery);
   if (!fundingDeadline) throw new Error('the payment has no funding deadline');
@@ -348,9 +376,10 @@ async function requoteCompleted(bed: PathBed): Promise<PathRun> {
     await webhook(bed, handle, await bed.fake.advance(id, s), hasStatus(s));
   await deliverPaymentEvent(bed.env, bed.taskQueue, await bed.fake.advance(id, 'COMPLETED'));
   await closed(handle, 'the payment');
-  // past the funding deadlines (the second's is the later), with time for the first entity's read (daily while
-  // subscribed: at the end of its quiet-read ladder + n days, about 09:31, before the second's deadline + 2 h)
+  // past the funding deadlines (the second's is the later): the first, abandoned, is EXPIRED by the service; no
+  // workflow reads it periodically any more, so the reconcile sweep's next run tells its entity (one signal)
   await sleepPastDeadline(bed, handle, 2 * 60 * MIN);
+  await sweepOnce(bed, [first]);
   return endOf(bed, handle, [providerPaymentWorkflowId(first), providerPaymentWorkflowId(id)]);
 }
 

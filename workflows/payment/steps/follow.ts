@@ -21,6 +21,20 @@ const STILL_MOVING_LIMIT_MS = 30 * DAY;
 /** past that limit (NEEDS_ATTENTION), how often the other payment is still read: the run ends once it has ended */
 const STILL_MOVING_RECHECK_MS = DAY;
 
+/**
+ * The next opt-in safety read (the caller's `reconcileEveryMs`), Infinity without one: by default the payment reads
+ * only at its decision points, and a webhook lost meanwhile is found by the reconcile Schedule's sweep, which tells
+ * the entity, which tells the payment (activities/reconcile-activities.ts; spec: Events 5, delivery not shown).
+ */
+function safetyReadAt(state: PaymentWorkflowState): number {
+  return state.reconcileEveryMs === undefined ? Infinity : state.lastHeardAt + state.reconcileEveryMs;
+}
+
+/** Waits for a change, or until `at` (Infinity: a change only). */
+function wakeAt(state: PaymentWorkflowState, at: number, now: number): Promise<void> {
+  return at === Infinity ? state.wake() : state.wake(at - now);
+}
+
 export async function followToOutcome(state: PaymentWorkflowState): Promise<PaymentOutcome> {
   for (;;) {
     const p = state.active()!;
@@ -96,16 +110,18 @@ async function waitForOtherPayment(
     return;
   }
   state.enterPhase('IN_PROGRESS');
-  const wakeAt = state.lastHeardAt + state.reconcileEveryMs;
-  if (now >= wakeAt) await reconcile(state, stillMoving.id, 'the other funded payment is still moving');
-  else await state.wake(wakeAt - now);
+  // without the opt-in read, the other payment's end comes by push (or the sweep); the limit above still wakes it
+  const at = Math.min(safetyReadAt(state), state.stillMovingSince + STILL_MOVING_LIMIT_MS);
+  if (now >= at) await reconcile(state, stillMoving.id, 'the other funded payment is still moving');
+  else await wakeAt(state, at, now);
 }
 
 /**
  * One turn of the wait after an accepted cancel, with no funds in: CANCELLED once the provider says that no
  * tracked payment can be funded any more (isUnfundable) and the linger has passed, else null. Never decided on our
  * clock: past our estimate of a payment's funding deadline (3 business days; the provider's calendar may differ)
- * the payment is read by GET, then again every reconcileEveryMs, until the provider says so — or funds come.
+ * the payment is read by GET once (then again every reconcileEveryMs only if the caller opted in); the provider's
+ * later EXPIRED comes by push, or by the reconcile sweep when its webhook is lost — or funds come.
  */
 async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promise<PaymentOutcome | null> {
   const now = Date.now();
@@ -124,7 +140,8 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
   state.unfundableSince = null;
   const readAt = (t: Payment): number => {
     const last = state.cancelReads.get(t.id);
-    return last !== undefined ? last + state.reconcileEveryMs : (state.fundingDeadline(t)?.getTime() ?? now);
+    if (last === undefined) return state.fundingDeadline(t)?.getTime() ?? now;
+    return state.reconcileEveryMs === undefined ? Infinity : last + state.reconcileEveryMs;
   };
   const next = open.reduce((a, b) => (readAt(b) < readAt(a) ? b : a));
   if (now >= readAt(next)) {
@@ -132,18 +149,19 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
     await reconcile(state, next.id, 'cancel accepted: can it still be funded?');
     return null;
   }
-  if (now >= state.lastHeardAt + state.reconcileEveryMs) {
+  if (now >= safetyReadAt(state)) {
     await reconcile(state, p.id, 'nothing heard');
     return null;
   }
-  await state.wake(Math.min(readAt(next), state.lastHeardAt + state.reconcileEveryMs) - now);
+  await wakeAt(state, Math.min(readAt(next), safetyReadAt(state)), now);
   return null;
 }
 
 /**
  * One turn while no cancel is accepted: wait for funding until the quote expires (row 2), read once at quote
  * expiry and once at the funding deadline (row 3: the status does not change then), linger after the provider's
- * EXPIRED for a refund or a late funding (rows 4–5); a GET whenever nothing was heard for reconcileEveryMs.
+ * EXPIRED for a refund or a late funding (rows 4–5); a GET whenever nothing was heard for reconcileEveryMs, only if
+ * the caller opted in (a lost webhook is otherwise the reconcile sweep's: see safetyReadAt).
  */
 async function awaitFundsOrEnd(
   state: PaymentWorkflowState,
@@ -152,15 +170,15 @@ async function awaitFundsOrEnd(
 ): Promise<PaymentOutcome | null> {
   state.enterPhase(phaseOf(p, state.isQuoteExpired(p)));
   const now = Date.now();
-  let wakeAt = state.lastHeardAt + state.reconcileEveryMs;
+  let at = safetyReadAt(state);
   if (ended?.outcome === 'EXPIRED') {
     // the linger is this payment's: one a requote replaced expiring meanwhile must not shorten it
     if (state.expiredOf !== p.id) [state.expiredOf, state.expiredSince] = [p.id, now];
     const since = (state.expiredSince ??= now);
     if (now >= since + state.expiredLingerMs) return ended;
-    wakeAt = since + state.expiredLingerMs;
+    at = since + state.expiredLingerMs;
   } else if (state.phase === 'AWAITING_FUNDS' && !pullsFromAccount(p)) {
-    wakeAt = Math.min(wakeAt, quoteExpiresAtMs(p) ?? wakeAt);
+    at = Math.min(at, quoteExpiresAtMs(p) ?? at);
   } else if (state.phase === 'QUOTE_EXPIRED') {
     if (!state.quoteExpiryReconciled.has(p.id)) {
       state.quoteExpiryReconciled.add(p.id);
@@ -173,12 +191,12 @@ async function awaitFundsOrEnd(
       await reconcile(state, p.id, 'funding deadline passed');
       return null;
     }
-    if (deadline !== null && deadline > now) wakeAt = Math.min(wakeAt, deadline);
+    if (deadline !== null && deadline > now) at = Math.min(at, deadline);
   }
-  if (now >= wakeAt && ended?.outcome !== 'EXPIRED') {
+  if (now >= at && ended?.outcome !== 'EXPIRED') {
     await reconcile(state, p.id, 'nothing heard');
     return null;
   }
-  await state.wake(wakeAt - now);
+  await wakeAt(state, at, now);
   return null;
 }
