@@ -347,7 +347,11 @@ describe('reconcileRecentPayments', () => {
     expect(
       (await seen.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
     ).toBe(0);
-    expect(seen.queries).toEqual([entitiesNotFinalQuery('q-reconcile'), completedSweepsQuery('q-reconcile')]);
+    expect(seen.queries).toEqual([
+      entitiesNotFinalQuery('q-reconcile'),
+      paymentsAwaitingFundsQuery(),
+      completedSweepsQuery('q-reconcile'),
+    ]);
     const failing = over(() => {
       throw new Error('visibility unavailable');
     });
