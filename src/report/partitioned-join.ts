@@ -111,7 +111,7 @@ export function createPartitionedReportBuilder(
       for (let p = 0; p < partitions; p++) {
         const run = joinPartition(store.lines(inputFile(p)), inWindow);
         store.drop(inputFile(p));
-        for (const decided of run) store.append(runFile(p), JSON.stringify(decided));
+        for (const line of run) store.append(runFile(p), line);
         await pause();
       }
       const tally = createReportTally(window, now, undelivered, options);
@@ -133,41 +133,51 @@ export function createPartitionedReportBuilder(
 
 /**
  * One partition joined as compare.ts's in-memory join joins it (the same steps, on this partition's keys only),
- * each decided payment with its place in the in-memory join's order. Already sorted by that place: phase 0 in the
- * service list's order, then phase 1 in the order of each id's first workflow (a Map iterates in insertion order).
+ * each decided payment (a run's line, `Decided`) with its place in the in-memory join's order. Already sorted by
+ * that place: phase 0 in the service list's order, then phase 1 in the order of each id's first workflow (a Map
+ * iterates in insertion order).
  */
-function joinPartition(lines: Iterable<string>, inWindow: (iso: string | null) => boolean): Decided[] {
+function joinPartition(lines: Iterable<string>, inWindow: (iso: string | null) => boolean): string[] {
   // a provider payment id listed twice keeps its first place and its last record (a Map's set)
-  const byProviderId = new Map<string, { first: number; w: WorkflowRecord }>();
+  const byProviderId = new Map<string, { first: number; w: WorkflowRecord; text: string }>();
   const entities = new Set<string>();
   const seenAtService = new Set<string>();
-  const decided: Decided[] = [];
-  const serviceLines: [number, ServiceRecord][] = [];
+  const serviceLines: [number, ServiceRecord, string][] = [];
   for (const text of lines) {
     const line = JSON.parse(text) as InputLine;
+    if (line[0] === 'e') {
+      entities.add(line[1]);
+      continue;
+    }
+    // the record's own JSON, as it came (`["w",<index>,<record>]`): written into the run again without a stringify
+    const recordText = text.slice(text.indexOf(',', 5) + 1, -1);
     if (line[0] === 'w') {
       const id = line[2].providerPaymentId!;
       const known = byProviderId.get(id);
-      if (known) known.w = line[2];
-      else byProviderId.set(id, { first: line[1], w: line[2] });
-    } else if (line[0] === 'e') entities.add(line[1]);
-    else serviceLines.push([line[1], line[2]]);
+      if (known) {
+        known.w = line[2];
+        known.text = recordText;
+      } else byProviderId.set(id, { first: line[1], w: line[2], text: recordText });
+    } else serviceLines.push([line[1], line[2], recordText]);
   }
-  for (const [index, s] of serviceLines) {
+  const decided: string[] = [];
+  const decide = (phase: Phase, place: number, w: string | null, s: string | null, entityOnly: boolean) =>
+    decided.push(`[${phase},${place},${w ?? 'null'},${s ?? 'null'},${entityOnly}]`);
+  for (const [index, s, sText] of serviceLines) {
     const known = byProviderId.get(s.id);
     if (known) {
       byProviderId.delete(s.id);
       seenAtService.add(s.id);
-      if (inWindow(s.createdAt ?? known.w.startTime)) decided.push([0, index, known.w, s, false]);
+      if (inWindow(s.createdAt ?? known.w.startTime)) decide(0, index, known.text, sText, false);
       continue;
     }
     if (!inWindow(s.createdAt)) continue;
     if (seenAtService.has(s.id)) continue;
     seenAtService.add(s.id);
-    decided.push([0, index, null, s, entities.has(s.id)]);
+    decide(0, index, null, sText, entities.has(s.id));
   }
-  for (const { first, w } of byProviderId.values())
-    if (inWindow(w.startTime)) decided.push([1, first, w, null, false]);
+  for (const { first, w, text } of byProviderId.values())
+    if (inWindow(w.startTime)) decide(1, first, text, null, false);
   return decided;
 }
 
