@@ -1,19 +1,27 @@
 // Where the report's partitioned join keeps its partitions (src/report/partitioned-join.ts): in memory while the
 // window is small, then, past SPILL_AFTER_LINES, in files of a private temporary directory (0700, files 0600: they
 // hold payment keys, ids and amounts; SECURITY.md, "Files on disk"). The directory is removed when the report ends,
-// whether it ends well or not, and on exit, Ctrl-C (SIGINT) or SIGTERM.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
-import type { SpillStore } from '../src/report/partitioned-join';
-import { ensurePrivateDir } from '../src/support/private-files';
+// whether it ends well or not, and on exit; on Ctrl-C (SIGINT) or SIGTERM too when nothing else handles the signal
+// (the CLI), while a worker's own shutdown lets the running report end first.
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { SpillStore } from "../src/report/partitioned-join";
+import { ensurePrivateDir } from "../src/support/private-files";
 
 /** Lines kept in memory before every file goes to disk (a few MB: a window of about 3,000 payments stays here). */
 export const SPILL_AFTER_LINES = 10_000;
 /** What a file buffers before it writes, and reads at a time. */
 const CHUNK = 16 * 1024;
-const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 export interface ReportSpillStore extends SpillStore {
   /** the temporary directory once the store went to disk; null while in memory */
@@ -36,18 +44,29 @@ export function createReportSpillStore(
   let dir: string | null = null;
   const files = new Map<string, DiskFile>();
   const reading = new Set<number>();
+  /** names that went to disk: one missing there was removed under the join, never "empty" */
+  const onDisk = new Set<string>();
+  /** the signal that removed the directory: the join cannot go on */
+  let gone: NodeJS.Signals | null = null;
+  const check = () => {
+    if (gone)
+      throw new Error(
+        `report join: its temporary directory was removed on ${gone}`,
+      );
+  };
 
   const fileOf = (name: string): DiskFile => {
     let f = files.get(name);
     if (!f) {
-      f = { fd: openSync(path.join(dir!, name), 'a', 0o600), pending: '' };
+      f = { fd: openSync(path.join(dir!, name), "a", 0o600), pending: "" };
       files.set(name, f);
+      onDisk.add(name);
     }
     return f;
   };
   const flush = (f: DiskFile) => {
     if (f.pending && f.fd !== null) writeSync(f.fd, f.pending);
-    f.pending = '';
+    f.pending = "";
   };
   const close = (name: string) => {
     const f = files.get(name);
@@ -65,24 +84,30 @@ export function createReportSpillStore(
     if (dir) rmSync(dir, { recursive: true, force: true });
   };
   const onSignal = (signal: NodeJS.Signals) => {
+    // another listener (the worker's shutdown) lets running activities finish: the report ends and disposes, or the
+    // process exits and the exit hook removes the directory
+    if (process.listenerCount(signal) > 1) return;
     removeAll();
+    gone = signal;
     unlisten();
     // nobody else handles it (the CLI): the signal's own default, as if we had not listened
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    process.kill(process.pid, signal);
   };
   const unlisten = () => {
-    process.off('exit', removeAll);
+    process.off("exit", removeAll);
     for (const s of SIGNALS) process.off(s, onSignal);
   };
 
   const toDisk = () => {
-    dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
+    dir = mkdtempSync(
+      path.join(options.tmpRoot ?? os.tmpdir(), "xborder-report-"),
+    );
     ensurePrivateDir(dir);
-    process.on('exit', removeAll);
+    process.on("exit", removeAll);
     for (const s of SIGNALS) process.on(s, onSignal);
     for (const [name, lines] of memory) {
       const f = fileOf(name);
-      f.pending = lines.length > 0 ? `${lines.join('\n')}\n` : '';
+      f.pending = lines.length > 0 ? `${lines.join("\n")}\n` : "";
       flush(f);
     }
     memory.clear();
@@ -92,20 +117,24 @@ export function createReportSpillStore(
     close(name);
     let fd: number;
     try {
-      fd = openSync(path.join(dir!, name), 'r');
+      fd = openSync(path.join(dir!, name), "r");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if (
+        (error as NodeJS.ErrnoException).code === "ENOENT" &&
+        !onDisk.has(name)
+      )
+        return;
       throw error;
     }
     reading.add(fd);
     try {
       const buffer = Buffer.alloc(CHUNK);
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
+      const decoder = new StringDecoder("utf8");
+      let rest = "";
       for (;;) {
         const n = readSync(fd, buffer, 0, CHUNK, null);
         if (n === 0) break;
-        const parts = (rest + decoder.write(buffer.subarray(0, n))).split('\n');
+        const parts = (rest + decoder.write(buffer.subarray(0, n))).split("\n");
         rest = parts.pop()!;
         yield* parts;
       }
@@ -122,6 +151,7 @@ export function createReportSpillStore(
       return dir;
     },
     append(name, line) {
+      check();
       if (dir === null) {
         let lines = memory.get(name);
         if (!lines) memory.set(name, (lines = []));
@@ -134,6 +164,7 @@ export function createReportSpillStore(
       if (f.pending.length >= CHUNK) flush(f);
     },
     lines(name) {
+      check();
       if (dir === null) return memory.get(name) ?? [];
       return readLines(name);
     },
@@ -145,6 +176,7 @@ export function createReportSpillStore(
       }
       close(name);
       rmSync(path.join(dir, name), { force: true });
+      onDisk.delete(name);
     },
     dispose() {
       removeAll();

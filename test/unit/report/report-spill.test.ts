@@ -1,7 +1,7 @@
 // Where the report's join keeps its partitions (activities/report-spill.ts): private files, read back as written,
 // removed at the end of a report whether it ends well, fails, or is stopped with Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readReconciliationReport } from '../../../activities/report-reader';
@@ -155,3 +155,31 @@ setInterval(() => undefined, 1_000);
   expect(await ended).toBe('SIGINT');
   expect(existsSync(dir)).toBe(false);
 }, 30_000);
+
+it('leaves the directory to a worker that handles SIGTERM itself (its running report ends and removes it)', () => {
+  const worker = () => undefined;
+  process.on('SIGTERM', worker);
+  const store = createReportSpillStore({ spillAfterLines: 0 });
+  try {
+    store.append('p', 'a line');
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(existsSync(store.dir!)).toBe(true);
+    expect([...store.lines('p')]).toEqual(['a line']);
+  } finally {
+    process.off('SIGTERM', worker);
+    const dir = store.dir!;
+    store.dispose();
+    expect(existsSync(dir)).toBe(false);
+  }
+});
+
+it('refuses to read as empty a partition file removed under it', () => {
+  const store = createReportSpillStore({ spillAfterLines: 0 });
+  try {
+    store.append('p', 'a line');
+    rmSync(path.join(store.dir!, 'p'));
+    expect(() => [...store.lines('p')]).toThrow(/ENOENT/);
+  } finally {
+    store.dispose();
+  }
+});
