@@ -30,17 +30,22 @@ const PROBES = 3;
  */
 export function joinKeyFilter(): { add(key: string): void; mayHave(key: string): boolean } {
   const bits = new Uint8Array(FILTER_BITS / 8);
-  const probes = (key: string): number[] => {
+  // double hashing (a + i·b): PROBES bit positions from two hashes, no array made per key
+  const visit = (key: string, each: (bit: number) => boolean): boolean => {
     const a = fnv1a(key);
     const b = fnv1a(key, 0x9747b28c) | 1;
-    return Array.from({ length: PROBES }, (_, i) => (a + Math.imul(i, b)) >>> 0);
+    for (let i = 0; i < PROBES; i++) if (!each(((a + Math.imul(i, b)) >>> 0) % FILTER_BITS)) return false;
+    return true;
   };
   return {
     add(key) {
-      for (const p of probes(key)) bits[p % FILTER_BITS >>> 3]! |= 1 << (p & 7);
+      visit(key, (bit) => {
+        bits[bit >>> 3]! |= 1 << (bit & 7);
+        return true;
+      });
     },
     mayHave(key) {
-      return probes(key).every((p) => (bits[p % FILTER_BITS >>> 3]! & (1 << (p & 7))) !== 0);
+      return visit(key, (bit) => (bits[bit >>> 3]! & (1 << (bit & 7))) !== 0);
     },
   };
 }
