@@ -3,25 +3,18 @@
 // hold payment keys, ids and amounts; SECURITY.md, "Files on disk"). The directory is removed when the report ends,
 // whether it ends well or not, and on exit; on Ctrl-C (SIGINT) or SIGTERM too when nothing else handles the signal
 // (the CLI), while a worker's own shutdown lets the running report end first.
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { StringDecoder } from "node:string_decoder";
-import type { SpillStore } from "../src/report/partitioned-join";
-import { ensurePrivateDir } from "../src/support/private-files";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { SpillStore } from '../src/report/partitioned-join';
+import { ensurePrivateDir } from '../src/support/private-files';
 
 /** Lines kept in memory before every file goes to disk (a few MB: a window of about 3,000 payments stays here). */
 export const SPILL_AFTER_LINES = 10_000;
 /** What a file buffers before it writes, and reads at a time. */
 const CHUNK = 16 * 1024;
-const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export interface ReportSpillStore extends SpillStore {
   /** the temporary directory once the store went to disk; null while in memory */
@@ -49,16 +42,13 @@ export function createReportSpillStore(
   /** the signal that removed the directory: the join cannot go on */
   let gone: NodeJS.Signals | null = null;
   const check = () => {
-    if (gone)
-      throw new Error(
-        `report join: its temporary directory was removed on ${gone}`,
-      );
+    if (gone) throw new Error(`report join: its temporary directory was removed on ${gone}`);
   };
 
   const fileOf = (name: string): DiskFile => {
     let f = files.get(name);
     if (!f) {
-      f = { fd: openSync(path.join(dir!, name), "a", 0o600), pending: "" };
+      f = { fd: openSync(path.join(dir!, name), 'a', 0o600), pending: '' };
       files.set(name, f);
       onDisk.add(name);
     }
@@ -66,7 +56,7 @@ export function createReportSpillStore(
   };
   const flush = (f: DiskFile) => {
     if (f.pending && f.fd !== null) writeSync(f.fd, f.pending);
-    f.pending = "";
+    f.pending = '';
   };
   const close = (name: string) => {
     const f = files.get(name);
@@ -94,20 +84,18 @@ export function createReportSpillStore(
     process.kill(process.pid, signal);
   };
   const unlisten = () => {
-    process.off("exit", removeAll);
+    process.off('exit', removeAll);
     for (const s of SIGNALS) process.off(s, onSignal);
   };
 
   const toDisk = () => {
-    dir = mkdtempSync(
-      path.join(options.tmpRoot ?? os.tmpdir(), "xborder-report-"),
-    );
+    dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
     ensurePrivateDir(dir);
-    process.on("exit", removeAll);
+    process.on('exit', removeAll);
     for (const s of SIGNALS) process.on(s, onSignal);
     for (const [name, lines] of memory) {
       const f = fileOf(name);
-      f.pending = lines.length > 0 ? `${lines.join("\n")}\n` : "";
+      f.pending = lines.length > 0 ? `${lines.join('\n')}\n` : '';
       flush(f);
     }
     memory.clear();
@@ -117,24 +105,20 @@ export function createReportSpillStore(
     close(name);
     let fd: number;
     try {
-      fd = openSync(path.join(dir!, name), "r");
+      fd = openSync(path.join(dir!, name), 'r');
     } catch (error) {
-      if (
-        (error as NodeJS.ErrnoException).code === "ENOENT" &&
-        !onDisk.has(name)
-      )
-        return;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !onDisk.has(name)) return;
       throw error;
     }
     reading.add(fd);
     try {
       const buffer = Buffer.alloc(CHUNK);
-      const decoder = new StringDecoder("utf8");
-      let rest = "";
+      const decoder = new StringDecoder('utf8');
+      let rest = '';
       for (;;) {
         const n = readSync(fd, buffer, 0, CHUNK, null);
         if (n === 0) break;
-        const parts = (rest + decoder.write(buffer.subarray(0, n))).split("\n");
+        const parts = (rest + decoder.write(buffer.subarray(0, n))).split('\n');
         rest = parts.pop()!;
         yield* parts;
       }
