@@ -1,8 +1,9 @@
 // Where the report's partitioned join keeps its partitions (src/report/partitioned-join.ts): in memory while the
 // window is small, then, past SPILL_AFTER_LINES, in files of a private temporary directory (0700, files 0600: they
 // hold payment keys, ids and amounts; SECURITY.md, "Files on disk"). The directory is removed when the report ends,
-// whether it ends well or not, and on exit; on Ctrl-C (SIGINT) or SIGTERM too when nothing else handles the signal
-// (the CLI), while a worker's own shutdown lets the running report end first.
+// whether it ends well or not, and on exit; with `removeOnSignal` (the CLI, which handles no signal itself) on
+// Ctrl-C (SIGINT) or SIGTERM too, then ended by that signal. A worker does not ask for it: its own shutdown
+// (workers/main.ts, `process.once`) lets the running report end and remove the directory, or the exit hook does.
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,7 @@ interface DiskFile {
 }
 
 export function createReportSpillStore(
-  options: { spillAfterLines?: number; tmpRoot?: string } = {},
+  options: { spillAfterLines?: number; tmpRoot?: string; removeOnSignal?: boolean } = {},
 ): ReportSpillStore {
   const spillAfter = options.spillAfterLines ?? SPILL_AFTER_LINES;
   const memory = new Map<string, string[]>();
@@ -74,13 +75,10 @@ export function createReportSpillStore(
     if (dir) rmSync(dir, { recursive: true, force: true });
   };
   const onSignal = (signal: NodeJS.Signals) => {
-    // another listener (the worker's shutdown) lets running activities finish: the report ends and disposes, or the
-    // process exits and the exit hook removes the directory
-    if (process.listenerCount(signal) > 1) return;
     removeAll();
     gone = signal;
     unlisten();
-    // nobody else handles it (the CLI): the signal's own default, as if we had not listened
+    // the signal's own default (the process ends by it), as if we had not listened
     process.kill(process.pid, signal);
   };
   const unlisten = () => {
@@ -92,7 +90,7 @@ export function createReportSpillStore(
     dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
     ensurePrivateDir(dir);
     process.on('exit', removeAll);
-    for (const s of SIGNALS) process.on(s, onSignal);
+    if (options.removeOnSignal) for (const s of SIGNALS) process.on(s, onSignal);
     for (const [name, lines] of memory) {
       const f = fileOf(name);
       f.pending = lines.length > 0 ? `${lines.join('\n')}\n` : '';

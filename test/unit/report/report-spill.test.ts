@@ -129,12 +129,12 @@ it('removes its directory when the report fails half way (the service list break
   expect(existsSync(dir!)).toBe(false);
 });
 
-it('removes its directory on Ctrl-C (SIGINT) and still ends as SIGINT ends a process', async () => {
+it('removes its directory on Ctrl-C (SIGINT) when asked (the CLI), and still ends as SIGINT ends a process', async () => {
   const script = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-report-spill-sigint-')), 'hold.ts');
   writeFileSync(
     script,
     `import { createReportSpillStore } from ${JSON.stringify(path.join(REPO, 'activities', 'report-spill'))};
-const store = createReportSpillStore({ spillAfterLines: 0 });
+const store = createReportSpillStore({ spillAfterLines: 0, removeOnSignal: true });
 store.append('p', 'a line');
 console.log(store.dir);
 setInterval(() => undefined, 1_000);
@@ -156,9 +156,10 @@ setInterval(() => undefined, 1_000);
   expect(existsSync(dir)).toBe(false);
 }, 30_000);
 
-it('leaves the directory to a worker that handles SIGTERM itself (its running report ends and removes it)', () => {
+it("leaves the directory on SIGTERM to a worker's shutdown (workers/main.ts, process.once): its report ends first", () => {
   const worker = () => undefined;
-  process.on('SIGTERM', worker);
+  // once: gone from the listeners by the time any other runs (a count of listeners cannot tell a worker is there)
+  process.once('SIGTERM', worker);
   const store = createReportSpillStore({ spillAfterLines: 0 });
   try {
     store.append('p', 'a line');
