@@ -108,6 +108,7 @@ it('writes the same files whether the join stays in memory or spills, over 12,00
   expect(spilled).toEqual(kept);
   expect(kept['payments.csv']!.split('\r\n').length).toBeGreaterThan(12_000);
   expect(stores.map((s) => s.dir)).toEqual([null, null]); // disposed: no directory left
+  rmSync(root, { recursive: true, force: true });
 });
 
 it('removes its directory when the report fails half way (the service list breaks)', async () => {
@@ -154,6 +155,7 @@ setInterval(() => undefined, 1_000);
   child.kill('SIGINT');
   expect(await ended).toBe('SIGINT');
   expect(existsSync(dir)).toBe(false);
+  rmSync(path.dirname(script), { recursive: true, force: true });
 }, 30_000);
 
 it("leaves the directory on SIGTERM to a worker's shutdown (workers/main.ts, process.once): its report ends first", () => {
