@@ -17,6 +17,13 @@ export const SPILL_AFTER_LINES = 10_000;
 const CHUNK = 16 * 1024;
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/** The directory was removed by a signal while the report ran: the process is ending; retrying here will not help. */
+export class ReportSpillRemovedError extends Error {
+  override readonly name = 'ReportSpillRemovedError';
+  readonly type = 'REPORT_SPILL_REMOVED';
+  readonly retryable = false;
+}
+
 export interface ReportSpillStore extends SpillStore {
   /** the temporary directory once the store went to disk; null while in memory */
   readonly dir: string | null;
@@ -43,7 +50,8 @@ export function createReportSpillStore(
   /** the signal that removed the directory: the join cannot go on */
   let gone: NodeJS.Signals | null = null;
   const check = () => {
-    if (gone) throw new Error(`report join: its temporary directory was removed on ${gone}`);
+    if (gone)
+      throw new ReportSpillRemovedError(`report join: its temporary directory was removed on ${gone}`);
   };
 
   const fileOf = (name: string): DiskFile => {

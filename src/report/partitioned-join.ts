@@ -52,6 +52,13 @@ export interface PartitionedReportBuilder {
 
 const PAUSE_EVERY = 1_000;
 
+/** A record fed after the service's list began: a caller's bug (the partitions are joined on what came first). */
+export class ReportJoinOrderError extends Error {
+  override readonly name = 'ReportJoinOrderError';
+  readonly type = 'REPORT_JOIN_ORDER';
+  readonly retryable = false;
+}
+
 /** Where the in-memory join decides a payment: 0 as the service's list reaches it, 1 a workflow left at the end. */
 type Phase = 0 | 1;
 /** One decided payment in a partition's run: its place (phase, then index in that phase's order) and its records. */
@@ -83,7 +90,8 @@ export function createPartitionedReportBuilder(
 
   return {
     addWorkflow(record) {
-      if (services > 0) throw new Error('report join: a workflow record after the service list');
+      if (services > 0)
+        throw new ReportJoinOrderError('report join: a workflow record after the service list');
       const index = workflows++;
       if (record.providerPaymentId) {
         keys.add(record.providerPaymentId);
@@ -94,7 +102,8 @@ export function createPartitionedReportBuilder(
       }
     },
     addEntity(record) {
-      if (services > 0) throw new Error('report join: an entity record after the service list');
+      if (services > 0)
+        throw new ReportJoinOrderError('report join: an entity record after the service list');
       put(record.providerPaymentId, ['e', record.providerPaymentId]);
     },
     addUndelivered(paymentKey) {
