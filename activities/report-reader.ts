@@ -2,15 +2,17 @@
 // - visibility, three list queries (payment workflows, providerPayment entities, delivery workflows flagged
 //   EVENTS_UNDELIVERED), VISIBILITY_PAGE_SIZE a page: search attributes and memo only, no query, no history read
 //   and no Temporal action per payment;
-// - the service's list (GET /payments, SERVICE_PAGE_SIZE a page, read with our key), each payment joined as it
-//   arrives. Pages are dropped once read; only the compact records of the window stay (src/report/compare.ts).
+// - the service's list (GET /payments, SERVICE_PAGE_SIZE a page, read with our key).
+// Pages are dropped once read; each record goes into the partitioned join (src/report/partitioned-join.ts), whose
+// partitions stay in memory for a small window and go to a private temporary directory past that
+// (report-spill.ts), removed when the report ends: the reader's memory does not grow with the window.
 // What visibility does not hold: the fee the workflow was quoted, the destination amount of a payment asked by its
 // source amount, and what each delivered event said (the delivery workflow's state, a query per payment): the
 // report compares what is there and says so ("not compared").
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { Payment } from '../src/contract';
-import { createReportBuilder } from '../src/report/compare';
 import { amountsFromMemo } from '../src/report/memo';
+import { createPartitionedReportBuilder } from '../src/report/partitioned-join';
 import type {
   ReconciliationReport,
   ReportRow,
@@ -18,6 +20,7 @@ import type {
   ServiceRecord,
   WorkflowRecord,
 } from '../src/report/types';
+import { createReportSpillStore, type ReportSpillStore } from './report-spill';
 import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import { EVENTS_UNDELIVERED_PHASE, PAYMENT_EVENTS_WORKFLOW_TYPE } from '../workflows/payment-events/api';
 import { PROVIDER_PAYMENT_WORKFLOW_TYPE } from '../workflows/provider-payment/api';
@@ -37,6 +40,8 @@ export interface ReportSources {
   progress?: (read: number) => void;
   /** each payment's line as it is decided (report-writer.ts streams payments.csv); absent: kept in `rows` */
   onRow?: (row: ReportRow) => void;
+  /** where the join's partitions go (default: memory, then a private temporary directory; report-spill.ts) */
+  spill?: () => ReportSpillStore;
 }
 
 const quote = (iso: string) => `'${iso.replace(/'/g, "''")}'`;
@@ -98,13 +103,35 @@ export async function readReconciliationReport(
   window: ReportWindow,
   now: Date,
 ): Promise<ReconciliationReport> {
-  const builder = createReportBuilder(window, now, sources.onRow ? { onRow: sources.onRow } : {});
+  const store = (sources.spill ?? createReportSpillStore)();
+  try {
+    return await readInto(store, sources, window, now);
+  } finally {
+    store.dispose();
+  }
+}
+
+async function readInto(
+  store: ReportSpillStore,
+  sources: ReportSources,
+  window: ReportWindow,
+  now: Date,
+): Promise<ReconciliationReport> {
   const queries = reportQueries(window);
   const progress = sources.progress ?? (() => undefined);
   let read = 0;
   const tick = () => {
     if (++read % SERVICE_PAGE_SIZE === 0) progress(read);
   };
+  const builder = createPartitionedReportBuilder(window, now, {
+    store,
+    ...(sources.onRow ? { onRow: sources.onRow } : {}),
+    // the join's own work between pages: the event loop runs (a heartbeat, the CSV written) and progress is told
+    pause: async () => {
+      progress(read);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    },
+  });
   const list = (query: string) => sources.client.workflow.list({ query, pageSize: VISIBILITY_PAGE_SIZE });
   for await (const wf of list(queries.payments)) {
     const record = workflowRecordOf(wf);

@@ -2,7 +2,8 @@
 // service's list (test/support/report-fakes.ts): time and peak RSS, one process per N (docs/performance.md,
 // "Reconciliation report"). Not the PostgreSQL stack: what this measures is the report's own cost (paging, joining,
 // exact sums, rendering), with the fakes handing out pages as fast as they can.
-//   npx tsx scripts/report/scale.ts 10000
+//   npx tsx scripts/report/scale.ts 10000          1 % each returned, amount differs, undelivered; 2 % in flight
+//   npx tsx scripts/report/scale.ts 10000 clean    every payment matched: what the join alone costs
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +24,8 @@ const peakRssMb = () => {
 
 async function main(): Promise<void> {
   const n = Number(process.argv[2] ?? 10_000);
+  // `clean`: no mismatch and nothing in flight, so what is held is the join's alone (the mismatches are the report)
+  const problems = process.argv[3] !== 'clean';
   const window = { from: '2026-11-20T00:00:00.000Z', to: '2026-11-21T00:00:00.000Z' };
   const now = new Date('2026-11-21T01:00:00.000Z');
   const counters: PagedCounters = { visibilityPages: 0, servicePages: 0, largestPage: 0 };
@@ -35,8 +38,8 @@ async function main(): Promise<void> {
         make: (i) =>
           fakePaymentWorkflow(`k${i}`, `pay_${i}`, {
             startTime: startOf(i),
-            ...(i % 100 === 1 ? { sourceAmount: 100.2 } : {}),
-            ...(i % 50 === 7 ? { running: true, phase: 'IN_PROGRESS' } : {}),
+            ...(problems && i % 100 === 1 ? { sourceAmount: 100.2 } : {}),
+            ...(problems && i % 50 === 7 ? { running: true, phase: 'IN_PROGRESS' } : {}),
           }),
       },
       providerPayment: {
@@ -54,10 +57,12 @@ async function main(): Promise<void> {
         make: (i) => ({
           workflowId: `payment-events:k${i}`,
           type: 'paymentEvents',
-          running: i % 100 === 2,
+          running: problems && i % 100 === 2,
           startTime: startOf(i),
           searchAttributes:
-            i % 100 === 2 ? { PaymentPhase: 'EVENTS_UNDELIVERED' } : ({} as Record<string, string>),
+            problems && i % 100 === 2
+              ? { PaymentPhase: 'EVENTS_UNDELIVERED' }
+              : ({} as Record<string, string>),
         }),
       },
     },
@@ -68,7 +73,13 @@ async function main(): Promise<void> {
     (i) =>
       fakePayment(`pay_${i}`, {
         createdAt: startOf(i).toISOString(),
-        status: i % 100 === 3 ? 'REFUNDED' : i % 50 === 7 ? 'PROCESSING' : 'COMPLETED',
+        status: !problems
+          ? 'COMPLETED'
+          : i % 100 === 3
+            ? 'REFUNDED'
+            : i % 50 === 7
+              ? 'PROCESSING'
+              : 'COMPLETED',
       }),
     counters,
   );

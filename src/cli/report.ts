@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readReconciliationReport } from '../../activities/report-reader';
 import { createProviderClient } from '../provider';
+import { createReportSpillStore } from '../../activities/report-spill';
 import { writeReportFolder } from '../../activities/report-writer';
 import { reportName } from '../report/files';
 import { summaryText } from '../report/text';
@@ -82,7 +83,13 @@ export async function runReport(args: string[], env: Environment): Promise<numbe
     const out = path.resolve(values.out ?? path.join('reports', reportName({ window })));
     const report = await writeReportFolder(out, (onRow) =>
       readReconciliationReport(
-        { client: ctx.client, listPayments: (query) => provider.payments.listAll(query), onRow },
+        {
+          client: ctx.client,
+          listPayments: (query) => provider.payments.listAll(query),
+          onRow,
+          // nothing else here handles Ctrl-C: the join's temporary directory goes with it (report-spill.ts)
+          spill: () => createReportSpillStore({ removeOnSignal: true }),
+        },
         window,
         new Date(),
       ),

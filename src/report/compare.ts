@@ -1,7 +1,8 @@
 // The comparison of the reconciliation report: pure, fed record by record (docs/reconciliation-report.md).
 // Workflow records and the delivery flags come first (visibility, page by page); then the service's list streams
-// through `addService`, each payment joined at once with its workflow; `finish` names what is left. Only compact
-// records are held (no page, no payload): memory grows by about one small object per payment in the window.
+// through `addService`, each payment joined at once with its workflow; `finish` names what is left. This in-memory
+// join holds one compact record per payment of the window; the reader runs the partitioned join instead
+// (partitioned-join.ts), whose memory does not grow with the window and whose output is the same, byte for byte.
 import { exactOf, formatExact, ZERO, type Exact } from './decimal';
 import type {
   CurrencyTotals,
@@ -73,27 +74,70 @@ export interface ReportBuilderOptions {
   onRow?: (row: ReportRow) => void;
 }
 
+/** [from, to) of the window as a test on an ISO instant (null: not in it). */
+export function windowTest(window: ReportWindow): (iso: string | null) => boolean {
+  const fromMs = Date.parse(window.from);
+  const toMs = Date.parse(window.to);
+  return (iso) => iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
+}
+
+/**
+ * The part of the report both joins share: each decided payment (its workflow record, its service record, either
+ * missing) made into its line and counted, in the order `emit` is called; `report` assembles the result. The order
+ * of `emit` calls is the order of payments.csv, of the mismatches and of money in flight.
+ */
+export interface ReportTally {
+  emit(w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean): void;
+  report(): ReconciliationReport;
+}
+
+export function createReportTally(
+  window: ReportWindow,
+  now: Date,
+  undelivered: ReadonlySet<string>,
+  options: ReportBuilderOptions = {},
+): ReportTally {
+  const tally = new Tally(options);
+  return {
+    emit(w, s, entityOnly) {
+      const eventsNotDelivered = Boolean(w && undelivered.has(w.paymentKey));
+      const kinds = mismatchKinds(w, s, entityOnly, eventsNotDelivered);
+      tally.add(rowOf(w, s, kinds, eventsNotDelivered, window.from, now), w, s, entityOnly);
+    },
+    report() {
+      return {
+        window,
+        generatedAt: now.toISOString(),
+        allMatch: tally.mismatches.length === 0,
+        counts: tally.counts,
+        mismatches: tally.mismatches,
+        inFlight: tally.inFlight,
+        totals: tally.totals(),
+        byDay: tally.byDay(),
+        rows: tally.rows,
+      };
+    },
+  };
+}
+
+/**
+ * The join in memory: every workflow record of the window held until the service's list has been read. The
+ * reference the partitioned join (partitioned-join.ts, what the reader runs) is checked against, record for record
+ * (test/unit/report/partitioned-join.test.ts), and what the renderers' tests build reports with.
+ */
 export function createReportBuilder(
   window: ReportWindow,
   now: Date,
   options: ReportBuilderOptions = {},
 ): ReportBuilder {
-  const fromMs = Date.parse(window.from);
-  const toMs = Date.parse(window.to);
-  const inWindow = (iso: string | null) =>
-    iso !== null && Date.parse(iso) >= fromMs && Date.parse(iso) < toMs;
+  const inWindow = windowTest(window);
   const byProviderId = new Map<string, WorkflowRecord>();
   const withoutProviderId: WorkflowRecord[] = [];
   const entityStatus = new Map<string, string | null>();
   const undelivered = new Set<string>();
   const seenAtService = new Set<string>();
-  const tally = new Tally(options);
-
-  const emit = (w: WorkflowRecord | null, s: ServiceRecord | null, entityOnly: boolean) => {
-    const eventsNotDelivered = Boolean(w && undelivered.has(w.paymentKey));
-    const kinds = mismatchKinds(w, s, entityOnly, eventsNotDelivered);
-    tally.add(rowOf(w, s, kinds, eventsNotDelivered, window.from, now), w, s, entityOnly);
-  };
+  const tally = createReportTally(window, now, undelivered, options);
+  const emit = tally.emit;
 
   return {
     addWorkflow(record) {
@@ -126,17 +170,7 @@ export function createReportBuilder(
       // no provider payment (refused before creation, or still quoting): nothing at the service to compare
       for (const w of withoutProviderId) if (inWindow(w.startTime)) emit(w, null, false);
       byProviderId.clear();
-      return {
-        window,
-        generatedAt: now.toISOString(),
-        allMatch: tally.mismatches.length === 0,
-        counts: tally.counts,
-        mismatches: tally.mismatches,
-        inFlight: tally.inFlight,
-        totals: tally.totals(),
-        byDay: tally.byDay(),
-        rows: tally.rows,
-      };
+      return tally.report();
     },
   };
 }

@@ -73,6 +73,11 @@ export async function runReportProbe(
     cwd: REPO,
     env: {
       ...process.env,
+      // the command's own Node options (e.g. --max-old-space-size=48: what the report keeps, without the collector's
+      // slack; docs/performance.md, "Reconciliation report"), apart from the scenario's, whose workers it would cap
+      ...(process.env.XBORDER_REPORT_PROBE_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.XBORDER_REPORT_PROBE_NODE_OPTIONS }
+        : {}),
       XBORDER_PROVIDER_URL: target.providerUrl,
       XBORDER_PROVIDER_API_KEY: target.apiKey,
       XBORDER_PROVIDER_ALLOW_HTTP: '1',
