@@ -36,52 +36,113 @@ interface DiskFile {
   pending: string;
 }
 
+/** The partition files of one directory: appended through a small buffer, read back line by line. */
+class DiskPartitions {
+  private readonly files = new Map<string, DiskFile>();
+  private readonly reading = new Set<number>();
+  /** names that went to disk: one missing there was removed under the join, never "empty" */
+  private readonly onDisk = new Set<string>();
+
+  constructor(readonly dir: string) {}
+
+  append(name: string, text: string): void {
+    const f = this.fileOf(name);
+    f.pending += text;
+    if (f.pending.length >= CHUNK) this.flush(f);
+  }
+
+  write(name: string, text: string): void {
+    const f = this.fileOf(name);
+    f.pending = text;
+    this.flush(f);
+  }
+
+  *lines(name: string): Generator<string> {
+    this.close(name);
+    let fd: number;
+    try {
+      fd = openSync(path.join(this.dir, name), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.onDisk.has(name)) return;
+      throw error;
+    }
+    this.reading.add(fd);
+    try {
+      yield* linesOf(fd);
+    } finally {
+      this.reading.delete(fd);
+      closeSync(fd);
+    }
+  }
+
+  drop(name: string): void {
+    this.close(name);
+    rmSync(path.join(this.dir, name), { force: true });
+    this.onDisk.delete(name);
+  }
+
+  removeAll(): void {
+    for (const fd of this.reading) closeQuietly(fd);
+    this.reading.clear();
+    for (const f of this.files.values()) if (f.fd !== null) closeQuietly(f.fd);
+    this.files.clear();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private fileOf(name: string): DiskFile {
+    let f = this.files.get(name);
+    if (!f) {
+      f = { fd: openSync(path.join(this.dir, name), 'a', 0o600), pending: '' };
+      this.files.set(name, f);
+      this.onDisk.add(name);
+    }
+    return f;
+  }
+
+  private flush(f: DiskFile): void {
+    if (f.pending && f.fd !== null) writeSync(f.fd, f.pending);
+    f.pending = '';
+  }
+
+  private close(name: string): void {
+    const f = this.files.get(name);
+    if (!f) return;
+    this.flush(f);
+    if (f.fd !== null) closeSync(f.fd);
+    f.fd = null;
+    this.files.delete(name);
+  }
+}
+
+function* linesOf(fd: number): Generator<string> {
+  const buffer = Buffer.alloc(CHUNK);
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for (;;) {
+    const n = readSync(fd, buffer, 0, CHUNK, null);
+    if (n === 0) break;
+    const parts = (rest + decoder.write(buffer.subarray(0, n))).split('\n');
+    rest = parts.pop()!;
+    yield* parts;
+  }
+  rest += decoder.end();
+  if (rest) yield rest;
+}
+
 export function createReportSpillStore(
   options: { spillAfterLines?: number; tmpRoot?: string; removeOnSignal?: boolean } = {},
 ): ReportSpillStore {
   const spillAfter = options.spillAfterLines ?? SPILL_AFTER_LINES;
   const memory = new Map<string, string[]>();
   let held = 0;
-  let dir: string | null = null;
-  const files = new Map<string, DiskFile>();
-  const reading = new Set<number>();
-  /** names that went to disk: one missing there was removed under the join, never "empty" */
-  const onDisk = new Set<string>();
+  let disk: DiskPartitions | null = null;
   /** the signal that removed the directory: the join cannot go on */
   let gone: NodeJS.Signals | null = null;
   const check = () => {
     if (gone)
       throw new ReportSpillRemovedError(`report join: its temporary directory was removed on ${gone}`);
   };
-
-  const fileOf = (name: string): DiskFile => {
-    let f = files.get(name);
-    if (!f) {
-      f = { fd: openSync(path.join(dir!, name), 'a', 0o600), pending: '' };
-      files.set(name, f);
-      onDisk.add(name);
-    }
-    return f;
-  };
-  const flush = (f: DiskFile) => {
-    if (f.pending && f.fd !== null) writeSync(f.fd, f.pending);
-    f.pending = '';
-  };
-  const close = (name: string) => {
-    const f = files.get(name);
-    if (!f) return;
-    flush(f);
-    if (f.fd !== null) closeSync(f.fd);
-    f.fd = null;
-    files.delete(name);
-  };
-  const removeAll = () => {
-    for (const fd of reading) closeQuietly(fd);
-    reading.clear();
-    for (const f of files.values()) if (f.fd !== null) closeQuietly(f.fd);
-    files.clear();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  };
+  const removeAll = () => disk?.removeAll();
   const onSignal = (signal: NodeJS.Signals) => {
     removeAll();
     gone = signal;
@@ -94,84 +155,50 @@ export function createReportSpillStore(
     for (const s of SIGNALS) process.off(s, onSignal);
   };
 
-  const toDisk = () => {
-    dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
+  const toDisk = (): DiskPartitions => {
+    const dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
     ensurePrivateDir(dir);
+    const d = new DiskPartitions(dir);
+    disk = d;
     process.on('exit', removeAll);
     if (options.removeOnSignal) for (const s of SIGNALS) process.on(s, onSignal);
-    for (const [name, lines] of memory) {
-      const f = fileOf(name);
-      f.pending = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-      flush(f);
-    }
+    for (const [name, lines] of memory) d.write(name, lines.length > 0 ? `${lines.join('\n')}\n` : '');
     memory.clear();
+    return d;
   };
-
-  function* readLines(name: string): Generator<string> {
-    close(name);
-    let fd: number;
-    try {
-      fd = openSync(path.join(dir!, name), 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !onDisk.has(name)) return;
-      throw error;
-    }
-    reading.add(fd);
-    try {
-      const buffer = Buffer.alloc(CHUNK);
-      const decoder = new StringDecoder('utf8');
-      let rest = '';
-      for (;;) {
-        const n = readSync(fd, buffer, 0, CHUNK, null);
-        if (n === 0) break;
-        const parts = (rest + decoder.write(buffer.subarray(0, n))).split('\n');
-        rest = parts.pop()!;
-        yield* parts;
-      }
-      rest += decoder.end();
-      if (rest) yield rest;
-    } finally {
-      reading.delete(fd);
-      closeSync(fd);
-    }
-  }
 
   return {
     get dir() {
-      return dir;
+      return disk?.dir ?? null;
     },
     append(name, line) {
       check();
-      if (dir === null) {
+      if (disk === null) {
         let lines = memory.get(name);
         if (!lines) memory.set(name, (lines = []));
         lines.push(line);
         if (++held > spillAfter) toDisk();
         return;
       }
-      const f = fileOf(name);
-      f.pending += `${line}\n`;
-      if (f.pending.length >= CHUNK) flush(f);
+      disk.append(name, `${line}\n`);
     },
     lines(name) {
       check();
-      if (dir === null) return memory.get(name) ?? [];
-      return readLines(name);
+      if (disk === null) return memory.get(name) ?? [];
+      return disk.lines(name);
     },
     drop(name) {
-      if (dir === null) {
+      if (disk === null) {
         held -= memory.get(name)?.length ?? 0;
         memory.delete(name);
         return;
       }
-      close(name);
-      rmSync(path.join(dir, name), { force: true });
-      onDisk.delete(name);
+      disk.drop(name);
     },
     dispose() {
       removeAll();
       unlisten();
-      dir = null;
+      disk = null;
       memory.clear();
       held = 0;
     },
