@@ -28,8 +28,8 @@ export const PaymentInputSchema = z.object({
       /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
       expiredLingerMs: z.number().int().nonnegative().optional(),
       /**
-       * opt-in safety GET when nothing was heard for this long (default none: the reconcile Schedule's sweep finds a
-       * lost webhook, docs/operations.md)
+       * safety GET when nothing was heard for this long (default 24 h; the reconcile Schedule's sweep finds a lost
+       * webhook sooner, docs/operations.md)
        */
       reconcileEveryMs: durationMs.optional(),
       /** business-day holidays (YYYY-MM-DD) for the funding deadline */

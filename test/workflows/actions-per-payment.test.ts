@@ -55,6 +55,12 @@ import { useTestBed } from './support/test-bed';
  * the reconcile Schedule's sweep (activities/reconcile-activities.ts: a lost funding or final webhook is told to the
  * entity within one 15-minute interval); the requote path's abandoned provider payment is expired by the service and
  * its entity told so by one sweep signal (+1 signal), not found by daily reads.
+ * Raised on purpose, after the waiting paths left their periodic reads to the reconcile sweep: the payment keeps a
+ *   daily safety read by default (reconcileEveryMs 24 h: a deployment without the Schedule, or a listing cut at its
+ *   cap, must still see every payment end within a day) — pull 19 → 20 (its one timer), cancelled 17 → 21 and expired
+ *   17 → 21 (two daily reads and their timers over the 3 business days); and it reads every other tracked payment
+ *   not known to have ended once before an outcome (a requote's abandoned payment funded with its webhooks lost):
+ *   requote 37 → 38.
  * Lowered (build 0.3.0; old budget → new; docs/performance.md "Actions per payment", before/after):
  * payout 34 → 23, with events 47 → 36, pull 28 → 20, requote 196 → 47, cancelled 192 → 53, expired 191 → 53,
  * failed 28 → 21; PAYIN 5 and refunded 23 unchanged. The payment keeps one timer across its waits (workflows/waiter.ts)
@@ -87,8 +93,9 @@ const BUDGET: Record<PathName, { total: number; payment: string; entity: string;
     events: 'start 1, signal 3, activity 3, timer 3',
   },
   'pull payment completed': {
-    total: 19,
-    payment: 'start 1, signal 3, update 1, activity 1, localActivity 1, upsert 2; not billed: localMarkers 2',
+    total: 20,
+    payment:
+      'start 1, signal 3, update 1, activity 1, localActivity 1, timer 1, upsert 2; not billed: localMarkers 2',
     entity:
       'start 1, signal 4, localActivity 3, timer 1, upsert 1; not billed: marker 5, changeVersion 5, localMarkers 3',
   },
@@ -98,20 +105,20 @@ const BUDGET: Record<PathName, { total: number; payment: string; entity: string;
     entity: 'start 1, signal 1, activity 1, timer 1, upsert 1; not billed: memo 1, marker 3, changeVersion 3',
   },
   'requote then completed': {
-    total: 37,
+    total: 38,
     payment:
-      'start 1, signal 4, update 2, activity 3, localActivity 2, timer 3, upsert 5; not billed: localMarkers 3',
+      'start 1, signal 4, update 2, activity 4, localActivity 2, timer 3, upsert 5; not billed: localMarkers 3',
     entity:
       'start 2, signal 7, localActivity 4, timer 2, upsert 2; not billed: marker 9, changeVersion 9, localMarkers 4',
   },
   'cancelled before funds': {
-    total: 17,
-    payment: 'start 1, update 2, activity 2, localActivity 1, timer 3, upsert 3; not billed: localMarkers 2',
+    total: 21,
+    payment: 'start 1, update 2, activity 4, localActivity 1, timer 5, upsert 3; not billed: localMarkers 2',
     entity: 'start 1, signal 2, timer 1, upsert 1; not billed: marker 4, changeVersion 4',
   },
   expired: {
-    total: 17,
-    payment: 'start 1, update 1, activity 3, localActivity 1, timer 3, upsert 3; not billed: localMarkers 2',
+    total: 21,
+    payment: 'start 1, update 1, activity 5, localActivity 1, timer 5, upsert 3; not billed: localMarkers 2',
     entity: 'start 1, signal 2, timer 1, upsert 1; not billed: marker 4, changeVersion 4',
   },
   'refunded after late funds': {

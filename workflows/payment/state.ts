@@ -50,6 +50,8 @@ import {
 } from './api';
 
 const HOUR = 60 * 60 * 1000;
+/** the payment's own read when nothing was heard, unless the caller sets `reconcileEveryMs` */
+export const SAFETY_READ_EVERY_MS = 24 * HOUR;
 const MAX_TIMELINE = 200;
 /** changes kept for payments whose create is not recorded yet: one per create in flight, a few at most */
 const MAX_TOLD_EARLY = 10;
@@ -91,12 +93,13 @@ export class PaymentWorkflowState {
   /** after the provider's EXPIRED, keep listening this long for a refund or a legacy late funding */
   readonly expiredLingerMs: number;
   /**
-   * The caller's opt-in safety GET when nothing was heard for this long; none by default: the payment reads at its
-   * decision points only (quote expiry, funding deadline, a cancel's confirmation) and the fleet-wide reconcile
-   * Schedule finds a lost webhook (activities/reconcile-activities.ts: a lost funding or final status is told to the
-   * entity within one Schedule interval; spec: Events 5, delivery not shown).
+   * The safety GET when nothing was heard for this long (default a day; the caller may set it). The payment reads at
+   * its decision points (quote expiry, funding deadline, a cancel's confirmation) and the fleet-wide reconcile
+   * Schedule finds a lost webhook sooner (activities/reconcile-activities.ts: a lost funding or final status is told
+   * to the entity within one Schedule interval; spec: Events 5, delivery not shown); this read bounds the wait where
+   * the Schedule does not run or its listing is cut.
    */
-  readonly reconcileEveryMs: number | undefined;
+  readonly reconcileEveryMs: number;
 
   phase: PaymentPhase = 'VALIDATING';
   /** every provider payment this workflow created, by id (requote adds one; old ones stay tracked) */
@@ -131,6 +134,8 @@ export class PaymentWorkflowState {
   readonly cancelReads = new Map<string, number>();
   readonly quoteExpiryReconciled = new Set<string>();
   readonly deadlineReconciled = new Set<string>();
+  /** other tracked payments read once before an outcome is returned (a requote's abandoned payment) */
+  readonly readBeforeOutcome = new Set<string>();
   readonly timeline: TimelineEntry[] = [];
   /**
    * Changes the entity told before this workflow recorded the create that made the payment (the create's activity
@@ -155,7 +160,9 @@ export class PaymentWorkflowState {
     this.limits = input.limits;
     this.holidays = new Set(input.options?.holidays ?? []);
     this.expiredLingerMs = input.options?.expiredLingerMs ?? 24 * HOUR;
-    this.reconcileEveryMs = input.options?.reconcileEveryMs;
+    // a daily safety read by default: the reconcile Schedule's sweep finds a lost webhook within its interval, but a
+    // deployment without it (or a listing cut at its cap) must still see every payment end within a day
+    this.reconcileEveryMs = input.options?.reconcileEveryMs ?? SAFETY_READ_EVERY_MS;
     this.events = paymentEventEmitter(input);
   }
 

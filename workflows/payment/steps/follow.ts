@@ -22,12 +22,28 @@ const STILL_MOVING_LIMIT_MS = 30 * DAY;
 const STILL_MOVING_RECHECK_MS = DAY;
 
 /**
- * The next opt-in safety read (the caller's `reconcileEveryMs`), Infinity without one: by default the payment reads
- * only at its decision points, and a webhook lost meanwhile is found by the reconcile Schedule's sweep, which tells
- * the entity, which tells the payment (activities/reconcile-activities.ts; spec: Events 5, delivery not shown).
+ * The next safety read (`reconcileEveryMs`, a day by default): the payment reads at its decision points, a webhook
+ * lost meanwhile is found sooner by the reconcile Schedule's sweep, which tells the entity, which tells the payment
+ * (activities/reconcile-activities.ts; spec: Events 5, delivery not shown); this read bounds the wait without it.
  */
 function safetyReadAt(state: PaymentWorkflowState): number {
-  return state.reconcileEveryMs === undefined ? Infinity : state.lastHeardAt + state.reconcileEveryMs;
+  return state.lastHeardAt + state.reconcileEveryMs;
+}
+
+/**
+ * Before an outcome is returned, every other tracked payment not known to have ended is read once: a requote's
+ * abandoned payment funded with its webhooks lost (its snapshot still AWAITING_FUNDS) must show as DOUBLE_FUNDED
+ * before the caller hears an outcome (spec: States and transitions, row 2: funds sent before the quote expired).
+ * True when it read one (the turn starts again on what it read).
+ */
+async function readOthersBeforeOutcome(state: PaymentWorkflowState, p: Payment): Promise<boolean> {
+  const unread = [...state.tracked.values()].find(
+    (t) => t.id !== p.id && !outcomeOf(t) && !state.readBeforeOutcome.has(t.id),
+  );
+  if (!unread) return false;
+  state.readBeforeOutcome.add(unread.id);
+  await reconcile(state, unread.id, 'before the outcome: has the other payment of the request ended?');
+  return true;
 }
 
 /** Waits for a change, or until `at` (Infinity: a change only). */
@@ -41,6 +57,7 @@ export async function followToOutcome(state: PaymentWorkflowState): Promise<Paym
     decidePendingCancel(state);
     const ended = outcomeOf(p);
     if (ended && ended.outcome !== 'EXPIRED') {
+      if (await readOthersBeforeOutcome(state, p)) continue;
       const stillMoving = otherStillMoving(state, p);
       if (!stillMoving) return ended;
       await waitForOtherPayment(state, p, stillMoving);
@@ -110,7 +127,7 @@ async function waitForOtherPayment(
     return;
   }
   state.enterPhase('IN_PROGRESS');
-  // without the opt-in read, the other payment's end comes by push (or the sweep); the limit above still wakes it
+  // the other payment's end comes by push, the sweep or the daily safety read; the limit above still wakes it
   const at = Math.min(safetyReadAt(state), state.stillMovingSince + STILL_MOVING_LIMIT_MS);
   if (now >= at) await reconcile(state, stillMoving.id, 'the other funded payment is still moving');
   else await wakeAt(state, at, now);
@@ -120,7 +137,7 @@ async function waitForOtherPayment(
  * One turn of the wait after an accepted cancel, with no funds in: CANCELLED once the provider says that no
  * tracked payment can be funded any more (isUnfundable) and the linger has passed, else null. Never decided on our
  * clock: past our estimate of a payment's funding deadline (3 business days; the provider's calendar may differ)
- * the payment is read by GET once (then again every reconcileEveryMs only if the caller opted in); the provider's
+ * the payment is read by GET once (then again every reconcileEveryMs, a day by default); the provider's
  * later EXPIRED comes by push, or by the reconcile sweep when its webhook is lost — or funds come.
  */
 async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promise<PaymentOutcome | null> {
@@ -141,7 +158,7 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
   const readAt = (t: Payment): number => {
     const last = state.cancelReads.get(t.id);
     if (last === undefined) return state.fundingDeadline(t)?.getTime() ?? now;
-    return state.reconcileEveryMs === undefined ? Infinity : last + state.reconcileEveryMs;
+    return last + state.reconcileEveryMs;
   };
   const next = open.reduce((a, b) => (readAt(b) < readAt(a) ? b : a));
   if (now >= readAt(next)) {
@@ -160,8 +177,8 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
 /**
  * One turn while no cancel is accepted: wait for funding until the quote expires (row 2), read once at quote
  * expiry and once at the funding deadline (row 3: the status does not change then), linger after the provider's
- * EXPIRED for a refund or a late funding (rows 4–5); a GET whenever nothing was heard for reconcileEveryMs, only if
- * the caller opted in (a lost webhook is otherwise the reconcile sweep's: see safetyReadAt).
+ * EXPIRED for a refund or a late funding (rows 4–5); a GET whenever nothing was heard for reconcileEveryMs (a day by
+ * default; a lost webhook is found sooner by the reconcile sweep: see safetyReadAt).
  */
 async function awaitFundsOrEnd(
   state: PaymentWorkflowState,
@@ -175,7 +192,7 @@ async function awaitFundsOrEnd(
     // the linger is this payment's: one a requote replaced expiring meanwhile must not shorten it
     if (state.expiredOf !== p.id) [state.expiredOf, state.expiredSince] = [p.id, now];
     const since = (state.expiredSince ??= now);
-    if (now >= since + state.expiredLingerMs) return ended;
+    if (now >= since + state.expiredLingerMs) return (await readOthersBeforeOutcome(state, p)) ? null : ended;
     at = since + state.expiredLingerMs;
   } else if (state.phase === 'AWAITING_FUNDS' && !pullsFromAccount(p)) {
     at = Math.min(at, quoteExpiresAtMs(p) ?? at);
