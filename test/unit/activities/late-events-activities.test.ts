@@ -1,7 +1,7 @@
 // activities/late-events-activities.ts: what a fresh entity run learns of a closed payment's events registration.
 // Only a definitive answer stands for the run (workflows/provider-payment/steps/announce-late.ts): a payment still
 // running is "not yet", never "none".
-import { ServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ServiceError, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { createLateEventsActivities } from '../../../activities/late-events-activities';
 
 interface FakeWorkflow {
@@ -34,7 +34,12 @@ function fakeClient(workflows: Record<string, FakeWorkflow>): () => Client {
     workflow: {
       getHandle: (id: string) => ({
         describe: async () => ({ status: { name: workflows[id]?.status ?? 'NOT_FOUND' } }),
-        result: () => workflows[id]?.result?.() ?? Promise.reject(new Error('no result')),
+        // a closed run with no result (failed, terminated, cancelled, timed out): what the client throws for it
+        result: () =>
+          workflows[id]?.result?.() ??
+          Promise.reject(
+            new WorkflowFailedError('Workflow execution terminated', undefined, 'NON_RETRYABLE_FAILURE'),
+          ),
         query: async (def: { name: string }) => {
           if (def.name === 'state') {
             queried.push(id);
@@ -120,6 +125,19 @@ describe('findLateEventsRegistration', () => {
     });
     // nothing it says depends on a replay of the payment (a drained build would leave it unanswered for good)
     expect(queried).toEqual([]);
+  });
+
+  it('a result that cannot be read now (Temporal not answering, a codec error) is no answer: asked again, never "told nothing"', async () => {
+    // told null for an outcome that did carry the move (a REFUNDED outcome) would announce it again under another id
+    // than the phase event's: a refund credited twice. Only a run with no result, or one gone, is "no outcome".
+    const find = createLateEventsActivities({
+      client: fakeClient({
+        'payment:k1': { status: 'COMPLETED', result: () => Promise.reject(new Error('14 UNAVAILABLE')) },
+        'payment-events:k1': { status: 'COMPLETED', events: { endpointUrl: null, pending: [] } },
+      }),
+      paymentWorkflowOf: async () => 'payment:k1',
+    }).findLateEventsRegistration;
+    await expect(find('pay_1')).rejects.toThrow('UNAVAILABLE');
   });
 
   it('a REJECTED or CANCELLED outcome with no snapshot of this payment counts as told nothing of it', async () => {
