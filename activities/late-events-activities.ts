@@ -5,7 +5,12 @@
 // `payment-events:<key>` (which exists only when the payment asked for events: its endpoint, and the moves it has
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
@@ -87,7 +92,12 @@ export function lastMoveHandedOver(
  * dropped by the delivery workflow and the receiver (docs/outbound-events.md, "dedupe on it"). A repeat beats a loss.
  */
 async function outcomeKey(payment: WorkflowHandle, providerPaymentId: string): Promise<string | null> {
-  const outcome = (await payment.result().catch(() => null)) as PaymentOutcome | null;
+  // only a run with no result (failed, terminated, cancelled, timed out) or one gone past retention is "no outcome";
+  // anything else (Temporal not answering, a codec error) is no answer yet: thrown, asked again (announce-late.ts)
+  const outcome = (await payment.result().catch((error: unknown) => {
+    if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  })) as PaymentOutcome | null;
   return outcome?.payment && outcome.payment.id === providerPaymentId ? moveKey(outcome.payment) : null;
 }
 
