@@ -71,6 +71,40 @@ describe('requote races and a Temporal cancel, with time passing', () => {
     expect(outcome).toMatchObject({ outcome: 'COMPLETED', payment: { id: followed } });
     expect(outcome.alerts?.map((a) => a.kind)).toContain('DOUBLE_FUNDED');
   });
+  it('funds on the abandoned payment whose webhook was lost are read before the outcome: DOUBLE_FUNDED, no outcome while it moves', async () => {
+    const fake = bed.newFake();
+    const handle = await bed.startPayment();
+    const first = await created(handle);
+    const sentAt = await bed.env.currentTimeMs();
+    await expireQuote();
+    const second = await handle.executeUpdate(requoteUpdate);
+    if (second.outcome !== 'CREATED') throw new Error('requote refused');
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.fund(second.providerPaymentId, await bed.env.currentTimeMs()),
+    );
+    // the first payment is funded too (sent before its quote expired: row 2), and its webhook is lost
+    await fake.fund(first.providerPaymentId, sentAt);
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.advance(second.providerPaymentId, 'COMPLETED'),
+    );
+    const state = await eventually(
+      () => handle.query(paymentStateQuery),
+      (s) => (s.alerts ?? []).some((a) => a.kind === 'DOUBLE_FUNDED'),
+    );
+    expect(state.outcome ?? null).toBeNull();
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await deliverPaymentEvent(
+      bed.env,
+      bed.taskQueue,
+      await fake.advance(first.providerPaymentId, 'COMPLETED'),
+    );
+    const outcome = await closedPaymentOutcome(handle);
+    expect(outcome.alerts?.map((a) => a.kind)).toContain('DOUBLE_FUNDED');
+  });
   it('before funds: accepted like the cancel update; the workflow completes CANCELLED once nothing can fund it', async () => {
     bed.newFake();
     const handle = await bed.startPayment();
