@@ -2,7 +2,7 @@
 // cancelled before it knew the service's payment) on a build that has since been drained: the payment is PINNED, so
 // no worker can answer its `state` query any more. The fresh entity run's registration lookup
 // (activities/late-events-activities.ts) must still answer, and the refund reach the backend exactly once.
-import { ServiceError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { ServiceError, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { createEventHandOverActivities } from '../../../activities/event-delivery-activities';
 import { createLateEventsActivities } from '../../../activities/late-events-activities';
 import { paymentEventsWorkflowId } from '../../../workflows/payment-events/api';
@@ -36,7 +36,11 @@ function noPollerError(): ServiceError {
 function drainedPaymentClient(real: Client, paymentId: string): () => Client {
   const payment = {
     describe: async () => ({ status: { name: 'TERMINATED' } }),
-    result: () => Promise.reject(new Error('Workflow execution terminated')),
+    // what the client throws for a terminated run's result (a run with no result)
+    result: () =>
+      Promise.reject(
+        new WorkflowFailedError('Workflow execution terminated', undefined, 'NON_RETRYABLE_FAILURE'),
+      ),
     query: () => Promise.reject(noPollerError()),
   } as unknown as WorkflowHandle;
   const client = {
