@@ -1,6 +1,8 @@
 // The reconcilePayments workflow on a real dev server and worker: its activity heartbeats its place in GET /payments
 // after each page, and when an attempt fails in the middle (a 503 on page 3), Temporal's retry goes on from the place
 // the server recorded, never from page 1. (Not the time-skipping server: an activity retry stops its time skipping.)
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createReconcileActivities, type ReconcileProgress } from '../../../activities/reconcile-activities';
@@ -97,4 +99,34 @@ it('an attempt that fails on page 3 is retried from the last page the server rec
   console.log(
     `reconcile: pages asked ${asked.map((c) => c ?? 'first').join(', ')}; the retry resumed at ${(resumedFrom[1] as ReconcileProgress).cursor}`,
   );
+});
+
+it('a run whose listing was cut at its bound fails, named, so it never narrows the look-back of the next run', async () => {
+  // The next sweep tells moves after the outcome only from the start of the last COMPLETED run (less an overlap):
+  // a run that listed only part of the service's payments must not count as one that saw them all.
+  const taskQueue = uniqueTaskQueue('reconcile-cut');
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: await workflowBundle(WORKFLOWS_PATH),
+    activities: {
+      async reconcileRecentPayments() {
+        return { listed: 20_000, signalled: [], listingCut: true };
+      },
+    },
+  });
+  const handle = await env.client.workflow.start(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+    taskQueue,
+    workflowId: uniqueWorkflowId('reconcile-cut'),
+    args: [{}],
+  });
+  const failure = await worker.runUntil(
+    handle.result().then(
+      () => null,
+      (e: unknown) => e,
+    ),
+  );
+  expect(failure).toBeInstanceOf(WorkflowFailedError);
+  expect(((failure as WorkflowFailedError).cause as ApplicationFailure).type).toBe('RECONCILE_LISTING_CUT');
+  expect((await handle.describe()).status.name).toBe('FAILED');
 });
