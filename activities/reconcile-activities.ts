@@ -85,6 +85,12 @@ export interface ReconcileRecentPaymentsResult {
    * (running terminal, or ended): workflows/provider-payment/sweep-decision.ts (absent in older results)
    */
   movedSignalled?: number;
+  /**
+   * true when the run stopped at one of its bounds (maxListed payments listed, maxEntities entities read) before the
+   * end: what lies past it was not seen (the reconcilePayments workflow then fails, named, so the run never counts as
+   * a complete one: movedSinceMs). Absent in older results.
+   */
+  listingCut?: boolean;
 }
 
 export interface ReconcileActivities {
@@ -305,6 +311,20 @@ export function movedSinceMs(windowSinceMs: number, lastCompletedStartMs: number
   return Math.max(windowSinceMs, lastCompletedStartMs - MOVED_OVERLAP_MS);
 }
 
+/** A cut listing is an operator's matter: what lies past the bound was not seen by this run. */
+function warnListingCut(listed: number, maxListed: number, entities: number, maxEntities: number): void {
+  try {
+    Context.current().log.warn('reconcile sweep stopped at its bound: payments past it were not seen', {
+      listed: Math.min(listed, maxListed),
+      maxListed,
+      entitiesNotFinal: entities,
+      maxEntities,
+    });
+  } catch {
+    // outside an activity (a direct call): nothing to log to
+  }
+}
+
 /** The deps a caller left out, from the running activity's context. */
 function withContextDefaults(deps: ReconcileDeps): Resolved {
   return {
@@ -474,12 +494,16 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       // a resumed run whose last page was read: nothing is left
       if (!progress.finished)
         await listAndTell(payments, run, (read) => readPageWaitingOutLimits(read, beat, sleep), beat);
+      const listingCut =
+        progress.listed > maxListed || entitiesNotFinal >= maxEntities || awaitingFunds.size >= maxEntities;
+      if (listingCut) warnListingCut(progress.listed, maxListed, entitiesNotFinal, maxEntities);
       return {
         listed: Math.min(progress.listed, maxListed),
         signalled: progress.signalled,
         entitiesNotFinal,
         followedSignalled: progress.followedSignalled,
         movedSignalled: progress.movedSignalled ?? 0,
+        ...(listingCut ? { listingCut } : {}),
       };
     },
   };

@@ -193,6 +193,7 @@ describe('reconcileRecentPayments', () => {
       entitiesNotFinal: 10,
       followedSignalled: 4,
       movedSignalled: 0,
+      listingCut: true, // 10 listed, 4 seen: the rest was not
     });
     expect(calls.map((c) => c.options.workflowId)).toEqual([
       'provider-payment:pay_0',
@@ -217,6 +218,7 @@ describe('reconcileRecentPayments', () => {
       entitiesNotFinal: 2,
       followedSignalled: 2,
       movedSignalled: 0,
+      listingCut: true, // the entities past the second were not read
     });
     expect(calls).toHaveLength(2);
   });
