@@ -10,11 +10,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import * as registered from '../../workflows';
 import { NEXUS_OUTCOME_WORKFLOW_TYPE } from '../../workflows/nexus-outcome/api';
 import { paymentWorkflowId } from '../../workflows/payment/api';
+import { RESERVED_WORKFLOW_ID } from '../../workflows/reserved-id-interceptor';
 import { uniqueWorkflowId } from '../support/temporal';
 import { useTestBed } from './support/test-bed';
 
 const bed = useTestBed();
-const RESERVED_WORKFLOW_ID = 'RESERVED_WORKFLOW_ID';
 
 /** The events of a run that did nothing: its start, one workflow task, its failure. */
 const NOTHING_DONE = new Set([
