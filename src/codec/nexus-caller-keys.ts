@@ -111,5 +111,19 @@ export function nexusCallerKeysFromEnv(
     refuse(
       "needs xborder's own keys (XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE): callers' keys mean nothing without the codec",
     );
-  return staticNexusCallerKeyring(parseNexusCallerKeys(text, xborderKeys));
+  const keyring = staticNexusCallerKeyring(parseNexusCallerKeys(text, xborderKeys));
+  configuredKeyring = keyring;
+  return keyring;
+}
+
+/** The keyring this process read from its environment, if any (nexusCallerKeysFromEnv). */
+let configuredKeyring: NexusCallerKeyring | undefined;
+
+/**
+ * The callers' keyring this process was configured with (XBORDER_NEXUS_CALLER_KEYS), or undefined when none was
+ * read. The Nexus handler's second source (src/nexus/caller.ts): when it cannot find the worker's codec on its
+ * client, it still refuses an endpoint without a key set instead of answering as if no caller had keys.
+ */
+export function configuredNexusCallerKeyring(): NexusCallerKeyring | undefined {
+  return configuredKeyring;
 }
