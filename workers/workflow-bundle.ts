@@ -8,8 +8,16 @@ import { chooseBundlePath, tracingBundlePath } from './tracing-bundle-path';
 const COMPILED = path.basename(path.resolve(__dirname, '..')) === 'dist';
 const ROOT = COMPILED ? path.resolve(__dirname, '..', '..') : path.resolve(__dirname, '..');
 export const WORKFLOWS_PATH = COMPILED ? path.join(ROOT, 'dist', 'workflows') : path.join(ROOT, 'workflows');
-/** telemetry: counts payments by outcome on the workflow metric meter */
-export const WORKFLOW_INTERCEPTOR_MODULES = [path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor')];
+/**
+ * In every bundle (with tracing on and off), in this order:
+ * - security: only nexusOutcome runs under a `nexus-outcome:` ID, and it under no other (reserved-id-interceptor.ts);
+ *   first, so a refused run reaches no other interceptor;
+ * - telemetry: counts payments by outcome on the workflow metric meter.
+ */
+export const WORKFLOW_INTERCEPTOR_MODULES = [
+  path.join(WORKFLOWS_PATH, 'reserved-id-interceptor'),
+  path.join(WORKFLOWS_PATH, 'payment-metrics-interceptor'),
+];
 /**
  * Tracing: the OpenTelemetry workflow interceptors. A separate bundle: every cached workflow evaluates
  * its bundle, so the default one (tracing off) carries no OpenTelemetry code (docs/performance.md).

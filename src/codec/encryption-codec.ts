@@ -21,7 +21,7 @@ import { temporal } from '@temporalio/proto';
 import { CodecError } from './errors';
 import type { CodecKeyProvider } from './keys';
 import type { NexusCallerKeyring } from './nexus-caller-keys';
-import { currentNexusEndpoint, nexusAnswerBinding } from './nexus-result-binding';
+import { currentNexusEndpoint, insideNexusRequest, nexusAnswerBinding } from './nexus-result-binding';
 import { nexusOutcomeOf } from './nexus-outcome-binding';
 import { sameWorkflow } from './schedule-binding';
 
@@ -89,6 +89,23 @@ interface Binding {
   workflowId: string;
 }
 
+/**
+ * No key at all: what a Nexus request through an endpoint without a caller key set sends is read with none, so the
+ * codec refuses it before any handler runs (EncryptionCodecOptions.nexusCallers). Never used to encode.
+ */
+const NO_KEYS: CodecKeyProvider = {
+  currentKey: () => Promise.reject(new CodecError('UNKNOWN_KEY_ID', 'no key to encode with')),
+  keyById: () => Promise.resolve(undefined),
+  knownKeyIds: () => Promise.resolve([]),
+};
+
+/** Whose keys serve a payload: xborder's, a caller's (`owner`: its endpoint), or none (`refused`: that endpoint). */
+interface KeysChoice {
+  keys: CodecKeyProvider;
+  owner?: string;
+  refused?: string;
+}
+
 function bindingOf(context: SerializationContext | undefined): Binding | undefined {
   // An empty ID is still an ID (never a licence to skip the check); only a context without one is unbound.
   if (context?.workflowId === undefined) return undefined;
@@ -140,8 +157,12 @@ export class EncryptionCodec implements PayloadCodec {
   /**
    * The keys for a payload: a caller's only for one without a context inside a request through that caller's
    * endpoint (the request's own input, answer and failures: EncryptionCodecOptions.nexusCallers); else xborder's.
+   * To decode, a payload without a context inside a request through an endpoint without a key set (or naming none)
+   * gets NO key: fail closed, nothing such a request sends reaches a handler (SECURITY.md, "Nexus"), whatever the
+   * handler's own check finds. Its answers (the refusal) are still written under xborder's keys: they carry no
+   * payment's data, and the failure of a refused request must be encodable to be sent at all.
    */
-  private keysFor(context: SerializationContext | undefined): { keys: CodecKeyProvider; owner?: string } {
+  private keysFor(context: SerializationContext | undefined, use: 'encode' | 'decode'): KeysChoice {
     if (!this.nexusCallers) return { keys: this.keys };
     // a relay of a payment's outcome (`nexus-outcome:<endpoint>:<key>`, nexus-outcome-binding.ts) is the caller's;
     // every other workflow's payload is xborder's, inside a Nexus request too
@@ -151,11 +172,14 @@ export class EncryptionCodec implements PayloadCodec {
         : nexusOutcomeOf(context.workflowId)?.endpoint
       : currentNexusEndpoint();
     const caller = endpoint === undefined ? undefined : this.nexusCallers.forEndpoint(endpoint);
-    return caller ? { keys: caller, owner: endpoint } : { keys: this.keys };
+    if (caller) return { keys: caller, owner: endpoint };
+    if (use === 'decode' && !context && insideNexusRequest())
+      return { keys: NO_KEYS, refused: endpoint ?? '(none)' };
+    return { keys: this.keys };
   }
 
   async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
-    const key = await this.keysFor(context).keys.currentKey();
+    const key = await this.keysFor(context, 'encode').keys.currentKey();
     // no context inside a Nexus request: the answer of an operation, bound to the caller's workflow (nexus-result-binding.ts)
     const binding = bindingOf(context) ?? (context ? undefined : nexusAnswerBinding());
     return payloads.map((payload) => {
@@ -235,7 +259,12 @@ export class EncryptionCodec implements PayloadCodec {
           `${expected ? `"${expected.workflowId}" of ` : ''}namespace "${context.namespace}": a payload copied from another workflow is never read (docs/codec.md)`,
       );
     }
-    const { keys, owner } = this.keysFor(context);
+    const { keys, owner, refused } = this.keysFor(context, 'decode');
+    if (refused !== undefined)
+      throw new CodecError(
+        'UNKNOWN_KEY_ID',
+        `refused a payload sent through Nexus endpoint "${refused}", which has no caller key set in XBORDER_NEXUS_CALLER_KEYS: nothing sent through it is read (SECURITY.md, "Nexus"; docs/codec.md, "Nexus callers")`,
+      );
     if (!binding && expected) await this.checkUnbound(keyId, keys);
     const key = await keys.keyById(keyId);
     if (!key) {

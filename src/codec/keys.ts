@@ -72,13 +72,36 @@ export function parseCodecKeys(text: string, source: string): CodecKeysJson {
     throw new Error(`${source} is not JSON: expected {"current":"<id>","keys":{"<id>":"<base64 32 bytes>"}}`);
   }
   const parsed = CodecKeysSchema.safeParse(raw);
-  if (!parsed.success) {
-    const problems = parsed.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
-    throw new Error(`${source} is invalid: ${problems}`);
-  }
+  if (!parsed.success)
+    throw new Error(`${source} is invalid: ${codecKeysProblems(raw, parsed.error.issues)}`);
   return parsed.data;
+}
+
+/**
+ * The problems of a key set CodecKeysSchema refused, for a message: each one's position and rule, never a record key
+ * or a value. A zod issue's path holds the record's key (`keys.<id>`), and the likely mistake of swapping a key id
+ * and its key (`{"keys":{"<base64 key>":"c1"}}`) would print the whole key: a key is named by its place among
+ * `keys` (`keys[0]`) instead. The messages are the schema's rules (and zod's generic ones), which hold no input.
+ */
+export function codecKeysProblems(raw: unknown, issues: ReadonlyArray<z.core.$ZodIssue>): string {
+  const listed =
+    typeof raw === 'object' &&
+    raw !== null &&
+    'keys' in raw &&
+    typeof raw.keys === 'object' &&
+    raw.keys !== null
+      ? Object.keys(raw.keys)
+      : [];
+  const positionOf = (path: ReadonlyArray<PropertyKey>): string => {
+    const [field, entry] = path;
+    if (field === undefined) return '(root)';
+    if (field === 'current') return 'current';
+    if (field !== 'keys') return '(a field)';
+    if (entry === undefined) return 'keys';
+    const at = typeof entry === 'string' ? listed.indexOf(entry) : -1;
+    return at < 0 ? 'keys[?]' : `keys[${at}]`;
+  };
+  return issues.map((i) => `${positionOf(i.path)}: ${i.message}`).join('; ');
 }
 
 /** A fresh key set with one key, for `xborder dev` on a fresh clone (written once into .data/). */

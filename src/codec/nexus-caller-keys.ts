@@ -6,7 +6,13 @@
 import { ConfigurationError, type Environment } from '../support/environment';
 import { withSecretFiles } from '../support/secret-files';
 import { refuseKnownSecret } from '../security/known-secrets';
-import { CodecKeysSchema, staticKeyProvider, type CodecKeyProvider, type CodecKeysJson } from './keys';
+import {
+  codecKeysProblems,
+  CodecKeysSchema,
+  staticKeyProvider,
+  type CodecKeyProvider,
+  type CodecKeysJson,
+} from './keys';
 
 /** The callers' keys' variable: a secret, also read as XBORDER_NEXUS_CALLER_KEYS_FILE. */
 export const NEXUS_CALLER_KEYS_SECRET_ENV_VARS = ['XBORDER_NEXUS_CALLER_KEYS'] as const;
@@ -61,16 +67,13 @@ export function parseNexusCallerKeys(
     materials.set(Buffer.from(b64, 'base64').toString('base64'), "xborder's XBORDER_CODEC_KEYS");
   }
   const sets: Record<string, CodecKeysJson> = {};
-  for (const [endpoint, value] of Object.entries(raw)) {
+  for (const [position, [endpoint, value]] of Object.entries(raw).entries()) {
+    // by its position only: what stands where an endpoint name goes may be a key (a name that passes holds no `=`,
+    // which every base64 key of 32 bytes ends with, so the names printed below are never keys)
     if (!ENDPOINT_NAME.test(endpoint))
-      refuse(
-        `"${endpoint.slice(0, 40)}" is not a Nexus endpoint name (a letter, then letters, digits, - or _)`,
-      );
+      refuse(`endpoint [${position}] is not a Nexus endpoint name (a letter, then letters, digits, - or _)`);
     const parsed = CodecKeysSchema.safeParse(value);
-    if (!parsed.success)
-      refuse(
-        `endpoint "${endpoint}": ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
-      );
+    if (!parsed.success) refuse(`endpoint "${endpoint}": ${codecKeysProblems(value, parsed.error.issues)}`);
     for (const [id, b64] of Object.entries(parsed.data.keys)) {
       const holder = owners.get(id);
       if (holder)
@@ -108,5 +111,19 @@ export function nexusCallerKeysFromEnv(
     refuse(
       "needs xborder's own keys (XBORDER_CODEC_KEYS or XBORDER_CODEC_KEYS_FILE): callers' keys mean nothing without the codec",
     );
-  return staticNexusCallerKeyring(parseNexusCallerKeys(text, xborderKeys));
+  const keyring = staticNexusCallerKeyring(parseNexusCallerKeys(text, xborderKeys));
+  configuredKeyring = keyring;
+  return keyring;
+}
+
+/** The keyring this process read from its environment, if any (nexusCallerKeysFromEnv). */
+let configuredKeyring: NexusCallerKeyring | undefined;
+
+/**
+ * The callers' keyring this process was configured with (XBORDER_NEXUS_CALLER_KEYS), or undefined when none was
+ * read. The Nexus handler's second source (src/nexus/caller.ts): when it cannot find the worker's codec on its
+ * client, it still refuses an endpoint without a key set instead of answering as if no caller had keys.
+ */
+export function configuredNexusCallerKeyring(): NexusCallerKeyring | undefined {
+  return configuredKeyring;
 }

@@ -45,6 +45,11 @@ export function currentNexusEndpoint(): string | undefined {
   return typeof endpoint === 'string' && endpoint !== '' ? endpoint : undefined;
 }
 
+/** Whether the code runs inside a Nexus request (the SDK's per-request store), whichever endpoint it names. */
+export function insideNexusRequest(): boolean {
+  return currentRequest() !== undefined;
+}
+
 /** The binding recorded for the current Nexus request, if any. */
 export function nexusAnswerBinding(): NexusResultBinding | undefined {
   const request = currentRequest();

@@ -15,7 +15,8 @@ import * as nexus from 'nexus-rpc';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, isGrpcServiceError, type Client } from '@temporalio/client';
 import { getClient, operationInfo } from '@temporalio/nexus';
-import { EncryptionCodec } from '../codec/encryption-codec';
+import { EncryptionCodec, type NexusCallerKeysState } from '../codec/encryption-codec';
+import { configuredNexusCallerKeyring } from '../codec/nexus-caller-keys';
 import { XBORDER_NEXUS_FAILURE_TYPES } from './service';
 
 /** The memo field holding the owner of a payment started through Nexus (the endpoint's name; no personal data). */
@@ -36,7 +37,7 @@ export function currentCaller(): string {
         retryableOverride: false,
       },
     );
-  if (workerCodec()?.nexusCallerKeysOf(endpoint) === 'refused')
+  if (callerKeysOf(endpoint) === 'refused')
     throw new nexus.HandlerError(
       'UNAUTHORIZED',
       `the Nexus endpoint "${endpoint}" has no caller key set in XBORDER_NEXUS_CALLER_KEYS: xborder answers only callers with keys of their own (SECURITY.md, "Nexus")`,
@@ -47,15 +48,33 @@ export function currentCaller(): string {
 
 /** Whether `caller` has its own key set (XBORDER_NEXUS_CALLER_KEYS): its outcome then comes from a relay under it. */
 export function callerHasOwnKeys(caller: string): boolean {
-  return workerCodec()?.nexusCallerKeysOf(caller) === 'own-keys';
+  return callerKeysOf(caller) === 'own-keys';
+}
+
+/**
+ * Which keys `endpoint`'s requests use. Fails closed: the worker's codec when found on the client; when not found
+ * (the client's internals changed, a second copy of the codec's class), the keyring the process read from
+ * XBORDER_NEXUS_CALLER_KEYS, so an endpoint without a key set is still refused; 'xborder-keys' only when the
+ * process has no callers' keys at all. (The codec refuses such a request's input first: encryption-codec.ts.)
+ */
+function callerKeysOf(endpoint: string): NexusCallerKeysState {
+  const codec = workerCodec();
+  if (codec) return codec.nexusCallerKeysOf(endpoint);
+  const keyring = configuredNexusCallerKeyring();
+  if (!keyring) return 'xborder-keys';
+  return keyring.forEndpoint(endpoint) ? 'own-keys' : 'refused';
 }
 
 /** The worker's codec (the Nexus handler's client shares the worker's data converter): it holds the callers' keys. */
-function workerCodec(): EncryptionCodec | undefined {
+function workerCodec(): Pick<EncryptionCodec, 'nexusCallerKeysOf'> | undefined {
   // optional reads: a client without a loaded data converter (a test's) has no codec, so no callers' keys
   const { options } = getClient() as { options?: { loadedDataConverter?: { payloadCodecs?: unknown[] } } };
   const codecs = options?.loadedDataConverter?.payloadCodecs ?? [];
-  return codecs.find((codec): codec is EncryptionCodec => codec instanceof EncryptionCodec);
+  return codecs.find(
+    (codec): codec is EncryptionCodec =>
+      codec instanceof EncryptionCodec ||
+      typeof (codec as Partial<EncryptionCodec> | null)?.nexusCallerKeysOf === 'function',
+  );
 }
 
 /** The same answer for a payment that is not the caller's and for a key never used: nothing leaks. */

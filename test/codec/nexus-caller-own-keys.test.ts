@@ -111,7 +111,7 @@ it('an endpoint without a key set is refused once callers have keys; without XBO
   expect(new EncryptionCodec(staticKeyProvider(xborderKeys)).nexusCallerKeysOf('xborder-shop')).toBe(
     'xborder-keys',
   );
-  // a request through an unlisted endpoint is read with xborder's keys only (the handler then refuses it: UNAUTHORIZED)
+  // a request through an unlisted endpoint is read with no key at all (refused before the handler, which refuses it too)
   const [shopInput] = await shop.encode([payload(INPUT)], wf('order-workflow-7', 'shop'));
   expect(await refusal(request('xborder-stranger', () => worker.decode([shopInput!])))).toBe(
     'UNKNOWN_KEY_ID',

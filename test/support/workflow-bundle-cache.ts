@@ -19,7 +19,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { quietBundlerLogger } from '../../workers/workflow-bundle';
+import { quietBundlerLogger, WORKFLOW_INTERCEPTOR_MODULES } from '../../workers/workflow-bundle';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The workflows of the product, as `require.resolve('…/workflows')` names them (its index.ts). */
@@ -45,6 +45,8 @@ export function productBundleKey(): string {
   hash.update(ROOT).update(sdk('worker')).update(sdk('workflow'));
   const lock = path.join(ROOT, 'package-lock.json');
   if (existsSync(lock)) hash.update(readFileSync(lock));
+  // the list of interceptor modules bundled with the workflows
+  hash.update(readFileSync(path.join(ROOT, 'workers', 'workflow-bundle.ts')));
   for (const file of SOURCE_DIRS.flatMap((d) => filesUnder(path.join(ROOT, d))).sort()) {
     hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
@@ -56,8 +58,13 @@ const isProduct = (workflowsPath: string) =>
 
 /** Bundles `workflowsPath`; the product's workflows come from the disk cache when their sources are unchanged. */
 export async function cachedWorkflowBundle(workflowsPath: string): Promise<{ code: string }> {
+  // the product's workflows run with the production bundle's interceptors (the reserved-ID guard among them), as
+  // every worker runs them; another workflows path (bench skeleton, fixtures) without them
+  const workflowInterceptorModules = isProduct(workflowsPath) ? WORKFLOW_INTERCEPTOR_MODULES : undefined;
   const build = async () => ({
-    code: (await bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger })).code,
+    code: (
+      await bundleWorkflowCode({ workflowsPath, workflowInterceptorModules, logger: quietBundlerLogger })
+    ).code,
   });
   if (!isProduct(workflowsPath) || process.env.XBORDER_TEST_BUNDLE_CACHE === 'off') return build();
   const file = path.join(CACHE_DIR, `${productBundleKey()}.js`);

@@ -28,6 +28,7 @@ function loadedAfter(modules: string[], then = ''): { zod: string[]; contract: s
 
 const WORKFLOW_MODULES = [
   path.join(ROOT, 'workflows', 'index.ts'),
+  path.join(ROOT, 'workflows', 'reserved-id-interceptor.ts'), // workers/workflow-bundle.ts WORKFLOW_INTERCEPTOR_MODULES
   path.join(ROOT, 'workflows', 'payment-metrics-interceptor.ts'), // workers/workflow-bundle.ts WORKFLOW_INTERCEPTOR_MODULES
   path.join(ROOT, 'src', 'codec', 'failure-converter.ts'), // FAILURE_CONVERTER_PATH
 ];
