@@ -99,3 +99,16 @@ test('the uid advice gives the files (and events/) to the containers’ uid 1000
   expect(made.stderr).toContain(path.join(dir, 'codec_keys'));
   expect(made.stderr).toMatch(/0700/);
 });
+
+test('a secrets folder that is itself a symlink is refused before its target is changed', () => {
+  const elsewhere = path.join(root, 'elsewhere');
+  mkdirSync(elsewhere);
+  chmodSync(elsewhere, 0o755);
+  const dir = path.join(root, 'secrets');
+  symlinkSync(elsewhere, dir);
+  const refused = run(dir);
+  expect(refused.status).not.toBe(0);
+  expect(refused.stderr).toMatch(/symlink/i);
+  expect(modeOf(elsewhere)).toBe(0o755);
+  expect(existsSync(path.join(elsewhere, 'postgres_password'))).toBe(false);
+});
