@@ -20,14 +20,16 @@
 set -eu
 dir="${1:-$(dirname "$0")/../secrets}"
 umask 077
-mkdir -p "$dir"
-chmod 700 "$dir"
 
 # refuse <path> <why>: stops before anything is made or changed, naming the path (never a value)
 refuse() {
   echo "make-secrets: $1: $2; refused, nothing made or changed (docs/deployment.md, \"Secrets\")" >&2
   exit 1
 }
+# the folder itself: chmod and every write below would follow a link to wherever it points
+if [ -L "$dir" ]; then refuse "$dir" "the secrets folder is a symlink"; fi
+mkdir -p "$dir"
+chmod 700 "$dir"
 # A symlink in the folder is refused: a secret written, or a mode set, through one would land wherever it points
 # (any file the operator can write, or a folder someone else reads). Replace it with the file itself.
 [ -L "$dir/events" ] && refuse "$dir/events" "a symlink (the events folder must be a folder of its own)"
@@ -90,9 +92,9 @@ echo "make-secrets: $made made in $dir (mode 0600)"
 if [ "$(id -u)" != 1000 ]; then
   owned=""
   for entry in "$dir"/* "$dir"/.[!.]* "$dir/events"/* "$dir/events"/.[!.]*; do
-    if [ -f "$entry" ] && [ ! -L "$entry" ]; then owned="$owned $entry"; fi
+    if [ -f "$entry" ] && [ ! -L "$entry" ]; then owned="$owned '$entry'"; fi
   done
-  owned="$owned $dir/events"
+  owned="$owned '$dir/events'"
   echo "make-secrets: the containers read these files as uid 1000; as root, give them the files, never the folder:" >&2
   echo "  chown 1000:1000$owned" >&2
   echo "make-secrets: keep $dir itself yours at mode 0700 (no other host account reaches the files through it)" >&2
