@@ -128,3 +128,18 @@ it('answers and logs a reserved id only as its prefix and a hash: never the id a
   expect(line).not.toContain('Ana Silva');
   expect(line).not.toContain('script');
 });
+
+it('answers and logs the refused event type only when it is one the spec lists (another is the sender’s text)', async () => {
+  const { handler, logged } = setup();
+  const type = `payment.updated\n{"level":"INFO"}<script>${'Ana Silva '.repeat(50)}`;
+  const { headers, raw } = signed({ ...event('reconcile:pay_1:COMPLETED'), type });
+  const answer = await handler(headers, raw);
+  expect(answer.body.code).toBe('RESERVED_EVENT_ID');
+  expect(JSON.stringify(answer.body)).not.toContain('Ana Silva');
+  expect(logged.join('\n')).not.toContain('Ana Silva');
+  expect(logged.join('\n')).toContain('[unlisted type]');
+  const listed = setup();
+  const again = signed(event('reconcile:pay_2:COMPLETED'));
+  await listed.handler(again.headers, again.raw);
+  expect(listed.logged.join('\n')).toContain('payment.updated');
+});
