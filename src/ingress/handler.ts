@@ -9,6 +9,7 @@ import { refuseKnownSecret } from '../security/known-secrets';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { z } from 'zod';
 import { type WebhookEvent, WebhookEventSchema } from '../contract';
+import { LEGACY_WEBHOOK_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../contract/events';
 import { parseJsonText } from '../contract/json';
 import { internalEventIdPrefix } from '../../workflows/internal-event-ids';
 import { checkWebhookHeaders, verifyWebhook, type WebhookHeaders } from '../provider/webhook-signature';
@@ -236,6 +237,12 @@ function readEvent(
  * line breaks, data), so the answer, the log and the span carry only the prefix, which is ours, and a hash of the id,
  * which the sender can match against its own (SECURITY.md, "The webhook ingress").
  */
+const LISTED_TYPES: ReadonlySet<string> = new Set([...WEBHOOK_EVENT_TYPES, ...LEGACY_WEBHOOK_EVENT_TYPES]);
+/** The event type as logged with a refusal: one the spec lists, else a placeholder (the rest is the sender's text). */
+function listedTypeOr(type: string): string {
+  return LISTED_TYPES.has(type) ? type : '[unlisted type]';
+}
+
 function refuseReservedId(event: { id: string; type: string }, answer: Answer): WebhookResponse | null {
   const reserved = internalEventIdPrefix(event.id);
   if (reserved === undefined) return null;
@@ -245,7 +252,7 @@ function refuseReservedId(event: { id: string; type: string }, answer: Answer): 
     422,
     'RESERVED_EVENT_ID',
     `event id starts with "${reserved}", a prefix xborder uses for its own events: refused so it cannot be taken for one`,
-    { eventId: `${reserved}[sha256:${hash}]`, type: event.type },
+    { eventId: `${reserved}[sha256:${hash}]`, type: listedTypeOr(event.type) },
   );
 }
 
