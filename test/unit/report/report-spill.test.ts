@@ -1,7 +1,16 @@
 // Where the report's join keeps its partitions (activities/report-spill.ts): private files, read back as written,
 // removed at the end of a report whether it ends well, fails, or is stopped with Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readReconciliationReport } from '../../../activities/report-reader';
@@ -184,5 +193,30 @@ it('refuses to read as empty a partition file removed under it', () => {
     expect(() => [...store.lines('p')]).toThrow(/ENOENT/);
   } finally {
     store.dispose();
+  }
+});
+
+it('removes directories left by a report that was killed (older than any report runs), never a recent one', () => {
+  // kill -9 or an OOM kill runs no exit hook: on a worker's /tmp (an emptyDir that outlives a container restart) the
+  // folders of payment keys and amounts would pile up until a report fails for lack of space
+  const root = mkdtempSync(path.join(os.tmpdir(), 'xb-spill-stale-'));
+  try {
+    const stale = mkdtempSync(path.join(root, 'xborder-report-'));
+    writeFileSync(path.join(stale, 'p0'), 'a payment key\n');
+    const old = new Date(Date.now() - 7 * 60 * 60 * 1000);
+    utimesSync(stale, old, old);
+    const recent = mkdtempSync(path.join(root, 'xborder-report-'));
+    const other = mkdtempSync(path.join(root, 'not-ours-'));
+    utimesSync(other, old, old);
+    const store = createReportSpillStore({ spillAfterLines: 1, tmpRoot: root });
+    store.append('a', 'one');
+    store.append('a', 'two');
+    expect(store.dir).not.toBeNull();
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(other)).toBe(true);
+    store.dispose();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });
