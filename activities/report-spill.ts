@@ -4,7 +4,16 @@
 // whether it ends well or not, and on exit; with `removeOnSignal` (the CLI, which handles no signal itself) on
 // Ctrl-C (SIGINT) or SIGTERM too, then ended by that signal. A worker does not ask for it: its own shutdown
 // (workers/main.ts, `process.once`) lets the running report end and remove the directory, or the exit hook does.
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -16,6 +25,34 @@ export const SPILL_AFTER_LINES = 10_000;
 /** What a file buffers before it writes, and reads at a time. */
 const CHUNK = 16 * 1024;
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const DIR_PREFIX = 'xborder-report-';
+/**
+ * A folder of ours older than this was left by a report that was killed (SIGKILL, an OOM kill: no exit hook runs).
+ * The report's activity times out after 30 minutes, so no live report's folder is this old.
+ */
+export const STALE_SPILL_AFTER_MS = 6 * 60 * 60 * 1000;
+
+/** Removes the spill folders of killed reports under `root` (ours by name and owner, not a link, old enough). */
+function removeStaleSpills(root: string, nowMs: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  for (const name of names) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = path.join(root, name);
+    try {
+      const st = lstatSync(dir);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+      if (nowMs - st.mtimeMs > STALE_SPILL_AFTER_MS) rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile, or not ours to read: left as it is
+    }
+  }
+}
 
 /** The directory was removed by a signal while the report ran: the process is ending; retrying here will not help. */
 export class ReportSpillRemovedError extends Error {
@@ -156,7 +193,9 @@ export function createReportSpillStore(
   };
 
   const toDisk = (): DiskPartitions => {
-    const dir = mkdtempSync(path.join(options.tmpRoot ?? os.tmpdir(), 'xborder-report-'));
+    const root = options.tmpRoot ?? os.tmpdir();
+    removeStaleSpills(root, Date.now());
+    const dir = mkdtempSync(path.join(root, DIR_PREFIX));
     ensurePrivateDir(dir);
     const d = new DiskPartitions(dir);
     disk = d;
