@@ -6,6 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { ensureSchedules } from '../../../src/client/schedules';
 import { runScheduleSubcommand } from '../../../src/cli/schedule';
+import { RECONCILE_SCHEDULE_ID } from '../../../src/client/reconcile-schedule';
 import { getIndicativeQuote, readRateBoard } from '../../../src/client/indicative-quote';
 import { rateBoardQuery, ratePairKey } from '../../../workflows/rate-board/api';
 import {
@@ -209,4 +210,30 @@ it('refreshQuotes starts a missing board as an abandoned child, then signals it 
     expect(board.entries[0]!.rate.midMarketRate).toBeCloseTo(0.909, 6);
     await env.client.workflow.getHandle(boardWorkflowId).terminate('test done');
   });
+}, 60_000);
+
+it('xborder schedule create --id payment-reconcile creates the reconcile Schedule (a deployment whose workers make none: Lambda)', async () => {
+  const taskQueue = uniqueTaskQueue('cli-reconcile');
+  const lines: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+  const handle = env.client.schedule.getHandle(RECONCILE_SCHEDULE_ID);
+  try {
+    expect(
+      await runScheduleSubcommand(env.client, 'create', {
+        scheduleId: RECONCILE_SCHEDULE_ID,
+        taskQueue,
+        json: false,
+      }),
+    ).toBe(0);
+    expect(lines.pop()).toMatch(
+      new RegExp(
+        `^(created|updated) Schedule ${RECONCILE_SCHEDULE_ID}: reconcilePayments every 900000 ms, task queue ${taskQueue}`,
+      ),
+    );
+    const described = await handle.describe();
+    expect(described.action).toMatchObject({ type: 'startWorkflow', workflowType: 'reconcilePayments' });
+  } finally {
+    log.mockRestore();
+    await handle.delete().catch(() => undefined);
+  }
 }, 60_000);
