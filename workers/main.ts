@@ -123,22 +123,33 @@ async function ensureQuoteRefresh(
   try {
     const client = await connectClient(temporal, dataConverter);
     try {
-      const ensured = await ensureSchedules(client, quoteRefresh);
-      console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
-      // PAYINs whose webhooks were lost are handed to their entities every 15 minutes
-      const reconcile = await ensureReconcileSchedule(client, { taskQueue });
-      console.log(`worker: Schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
+      // each on its own: one that cannot be made does not keep the others from being made
+      await ensureOne('quote-refresh', () => ensureSchedules(client, quoteRefresh));
+      // the sweep that finds lost webhooks (a PAYIN, a funding or final status, a move after the outcome), every 15 minutes
+      await ensureOne('payment-reconcile', () => ensureReconcileSchedule(client, { taskQueue }));
       // the daily reconciliation report, where this worker writes one (XBORDER_REPORTS_DIR)
-      if (reports) {
-        const report = await ensureReportSchedule(client, { taskQueue });
-        console.log(`worker: Schedule ${report.scheduleId} ${report.created ? 'created' : 'updated'}`);
-      }
+      if (reports)
+        await ensureOne('reconciliation-report', () => ensureReportSchedule(client, { taskQueue }));
     } finally {
       await client.connection.close();
     }
   } catch (error) {
     console.error(
-      `worker: could not ensure the quote-refresh Schedule: ${error instanceof Error ? error.message : String(error)}`,
+      `worker: could not connect to ensure its Schedules: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+async function ensureOne(
+  name: string,
+  ensure: () => Promise<{ scheduleId: string; created: boolean }>,
+): Promise<void> {
+  try {
+    const ensured = await ensure();
+    console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
+  } catch (error) {
+    console.error(
+      `worker: could not ensure the ${name} Schedule: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
 }

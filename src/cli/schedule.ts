@@ -10,6 +10,7 @@ import {
   QUOTE_REFRESH_SCHEDULE_ID,
   type QuoteRefreshConfig,
 } from '../client/schedules';
+import { ensureReconcileSchedule, RECONCILE_SCHEDULE_ID } from '../client/reconcile-schedule';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
@@ -19,7 +20,8 @@ export type ScheduleSubcommand = (typeof SCHEDULE_SUBCOMMANDS)[number];
 
 const USAGE = `Usage: xborder schedule <${SCHEDULE_SUBCOMMANDS.join('|')}> [--id ${QUOTE_REFRESH_SCHEDULE_ID}] [--note TEXT] [--json]
   create    create the quote-refresh Schedule, or update it to the environment's configuration
-            (XBORDER_QUOTE_REFRESH_INTERVAL_MS, XBORDER_QUOTE_PAIRS, XBORDER_QUOTE_REFERENCE_AMOUNT, XBORDER_QUOTE_PAUSE_MS)
+            (XBORDER_QUOTE_REFRESH_INTERVAL_MS, XBORDER_QUOTE_PAIRS, XBORDER_QUOTE_REFERENCE_AMOUNT, XBORDER_QUOTE_PAUSE_MS);
+            with --id ${RECONCILE_SCHEDULE_ID}: the reconcile Schedule (every 15 minutes), which workers make at start
   describe  interval, policies, state, recent and next runs
   pause / unpause   (with --note saying why)
   trigger   run a refresh now
@@ -103,6 +105,16 @@ export async function runScheduleSubcommand(
   };
   switch (sub) {
     case 'create': {
+      if (options.scheduleId === RECONCILE_SCHEDULE_ID) {
+        // the sweep that finds lost webhooks: a deployment whose workers make no Schedules (Lambda) makes it here
+        const reconcile = await ensureReconcileSchedule(client, { taskQueue: options.taskQueue });
+        const action = reconcile.created ? 'created' : 'updated';
+        return done(
+          `${action} Schedule ${reconcile.scheduleId}: reconcilePayments every 900000 ms, task queue ${options.taskQueue}`,
+          action,
+          { workflowType: 'reconcilePayments', everyMs: 900_000, taskQueue: options.taskQueue },
+        );
+      }
       const config = {
         ...(options.quoteRefresh ?? QuoteRefreshConfigSchema.parse({ taskQueue: options.taskQueue })),
         taskQueue: options.taskQueue,
