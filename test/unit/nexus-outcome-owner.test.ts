@@ -50,3 +50,24 @@ it("a relay of the payment's owner reads its outcome", async () => {
   expect(await activities.awaitPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
   expect(read).toEqual(['payment:order-1']);
 });
+
+it('the relay reads the memo field the Nexus handler writes', async () => {
+  const { NEXUS_OWNER_MEMO: written } = await import('../../src/nexus/caller');
+  const { NEXUS_OWNER_MEMO: read } = await import('../../workflows/nexus-outcome/api');
+  expect(read).toBe(written);
+});
+
+it("readPaymentOutcome refuses another endpoint's payment too, and reads its owner's closed payment", async () => {
+  const other = paymentOwnedBy('xborder-shop');
+  const refused = await createNexusOutcomeActivities({
+    client: other.client,
+    context: relay('nexus-outcome:other-team:order-1'),
+  })
+    .readPaymentOutcome()
+    .catch((e: unknown) => e);
+  expect(refused).toMatchObject({ type: 'NEXUS_OUTCOME_NOT_OWNER', nonRetryable: true });
+  expect(other.read).toEqual([]);
+  const own = paymentOwnedBy('xborder-shop');
+  const read = createNexusOutcomeActivities({ client: own.client, context: relay('nexus-outcome:xborder-shop:order-1') });
+  expect(await read.readPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
+});

@@ -6,7 +6,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { createNexusOutcomeActivities } from '../../activities/nexus-outcome-activities';
 import { nexusOutcomeOf, nexusOutcomeWorkflowId } from '../../src/codec/nexus-outcome-binding';
 
-function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise<unknown>) {
+// the payment's memo names `owner` (the relay's endpoint here: test/unit/nexus-outcome-owner.test.ts has the others)
+function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise<unknown>, owner = 's') {
   const asked: string[] = [];
   let signal: AbortSignal = new AbortController().signal;
   const client = {
@@ -16,6 +17,7 @@ function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise
     },
     workflow: {
       getHandle: (workflowId: string) => ({
+        describe: async () => ({ status: { name: 'RUNNING' }, memo: { xborderNexusOwner: owner } }),
         result: () => {
           asked.push(workflowId);
           return result(workflowId, signal);
@@ -47,7 +49,7 @@ it('relay IDs name the endpoint and the payment key (a key may hold ":"); other 
 });
 
 it('reads the payment its own ID names and answers its outcome', async () => {
-  const { asked, client } = fakeClient(async () => ({ outcome: 'COMPLETED' }));
+  const { asked, client } = fakeClient(async () => ({ outcome: 'COMPLETED' }), 'xborder-shop');
   const activities = createNexusOutcomeActivities({
     client,
     context: relayOf('nexus-outcome:xborder-shop:order-1'),
@@ -86,4 +88,16 @@ it('a payment closed without an outcome, or an ID that is no relay: a non-retrya
     .catch((e: unknown) => e);
   expect(invalid).toMatchObject({ type: 'NEXUS_OUTCOME_ID_INVALID', nonRetryable: true });
   expect(asked).toEqual([]);
+});
+
+it('readPaymentOutcome never waits for a running payment; told it is closing, it waits a short while for its close', async () => {
+  const { asked, client } = fakeClient(never);
+  const reads = createNexusOutcomeActivities({ client, closingWaitMs: 20, context: relayOf('nexus-outcome:s:k') });
+  expect(await reads.readPaymentOutcome()).toEqual({ ended: false });
+  expect(asked).toEqual([]); // described only: no result() long-poll holding the slot
+  expect(await reads.readPaymentOutcome({ closing: true })).toEqual({ ended: false });
+  expect(asked).toEqual(['payment:k']);
+  const closing = fakeClient(async () => ({ outcome: 'COMPLETED' }));
+  const told = createNexusOutcomeActivities({ client: closing.client, context: relayOf('nexus-outcome:s:k') });
+  expect(await told.readPaymentOutcome({ closing: true })).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
 });
