@@ -4,7 +4,8 @@
 // names the relay's endpoint as its owner (SECURITY.md, "Nexus"): a caller cannot relay another caller's payment.
 // - readPaymentOutcome (the relay today): one describe and, once the payment has closed, its result. It never
 //   waits for a running payment (a waiting relay holds no activity slot: the relay waits in the workflow for the
-//   payment's `paymentClosed` signal), except for a short wait when told the payment is closing.
+//   payment's `paymentClosed` signal), except for a short wait when the payment is closing (it told the relay so,
+//   or is already in its outcome's phase).
 // - awaitPaymentOutcome (relays that began before `relay-holds-no-slot`, workflows/nexus-outcome/patches.ts):
 //   long-polls the payment for up to WAIT_MS and answers "not yet"; a worker that stops gracefully cancels the
 //   attempt (the SDK's cancellation signal) and it is retried on another worker at once.
@@ -12,6 +13,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { paymentWorkflowId, type PaymentOutcome } from '../workflows/payment/api';
+import { PaymentPhaseKey } from '../workflows/search-attributes';
 import {
   NEXUS_OUTCOME_FAILURE_TYPE,
   NEXUS_OUTCOME_NOT_OWNER_TYPE,
@@ -30,6 +32,20 @@ export const NEXUS_OUTCOME_WAIT_MS = 4 * 60 * 60 * 1000;
  * workflow task. Below the read's startToCloseTimeout (activity-options.ts).
  */
 export const NEXUS_OUTCOME_CLOSING_WAIT_MS = 60 * 1000;
+
+/**
+ * The phases a payment enters with its outcome (PaymentState.finish upserts PaymentPhase before its last step): a
+ * running payment in one of them is closing. A relay started after the payment's signal found no relay, but before
+ * the payment completed, sees it so and waits for the close instead of its fallback timer.
+ */
+const OUTCOME_PHASES: Readonly<Record<PaymentOutcome['outcome'], true>> = {
+  COMPLETED: true,
+  FAILED: true,
+  EXPIRED: true,
+  REFUNDED: true,
+  REJECTED: true,
+  CANCELLED: true,
+};
 
 /** The payment workflow's signature as the client sees it (activities never import workflow code). */
 type PaymentWorkflow = () => Promise<PaymentOutcome>;
@@ -63,7 +79,10 @@ export function createNexusOutcomeActivities(
   const closingWaitMs = deps.closingWaitMs ?? NEXUS_OUTCOME_CLOSING_WAIT_MS;
 
   /** The payment the relay's ID names, once its owner is checked; its status as described. */
-  async function ownedPayment(c: RelayClient, workflowId: string): Promise<{ target: string; running: boolean }> {
+  async function ownedPayment(
+    c: RelayClient,
+    workflowId: string,
+  ): Promise<{ target: string; running: boolean; closing: boolean }> {
     // the payment is named by the relay's own ID, never by anything a caller wrote
     const relay = nexusOutcomeOf(workflowId);
     if (!relay)
@@ -84,7 +103,12 @@ export function createNexusOutcomeActivities(
     try {
       const description = await c.workflow.getHandle(target).describe();
       if (description.memo?.[NEXUS_OWNER_MEMO] !== relay.endpoint) throw refused();
-      return { target, running: description.status.name === 'RUNNING' };
+      const phase = description.typedSearchAttributes?.get(PaymentPhaseKey);
+      return {
+        target,
+        running: description.status.name === 'RUNNING',
+        closing: phase !== undefined && Object.hasOwn(OUTCOME_PHASES, phase),
+      };
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) throw refused();
       throw error;
@@ -117,9 +141,9 @@ export function createNexusOutcomeActivities(
     async readPaymentOutcome(input) {
       const { workflowId, cancelled } = context();
       const c = client();
-      const { target, running } = await ownedPayment(c, workflowId);
-      if (running && !input?.closing) return { ended: false };
-      // closed: its result is there at once; closing: it comes within a workflow task
+      const { target, running, closing } = await ownedPayment(c, workflowId);
+      if (running && !closing && !input?.closing) return { ended: false };
+      // closed: its result is there at once; closing (told, or in its outcome's phase): within a workflow task
       return resultWithin(c, target, closingWaitMs, cancelled);
     },
     async awaitPaymentOutcome() {

@@ -12,7 +12,7 @@
 export const NEXUS_OUTCOME_PATCHES = {
   /**
    * The relay holds no activity slot while the payment runs: a read that never waits (readPaymentOutcome), then a
-   * wait in the workflow for the payment's `paymentClosed` signal, re-reading every FALLBACK_READ_EVERY for payments
+   * wait in the workflow for the payment's `paymentClosed` signal, re-reading every FALLBACK_READ_EVERY (12 h) for payments
    * of builds that never signal. Asked before each read, so a relay that began before it (long-polling in
    * awaitPaymentOutcome) moves over after its current wait.
    */

@@ -7,7 +7,7 @@
 // waits in the workflow for the payment's `paymentClosed` signal (sent by a Nexus-owned payment just before its run
 // completes: workflows/payment/steps/tell-relay.ts) and reads again, this time waiting a short while for the close.
 // A payment of an older build never signals: the relay re-reads every FALLBACK_READ_EVERY. Cost per Nexus payment:
-// the relay's start, 1-2 reads, the signal, one timer per 6 hours of waiting (docs/backend.md, "Nexus").
+// the relay's start, 1-2 reads, the signal, a timer and a re-read per 12 hours of waiting (docs/backend.md, "Nexus").
 // AUTO_UPGRADE (workflows/versioning.ts): it moves no money and must not keep a drained build alive for the days a
 // payment can take, so its commands change only behind patched() (./patches.ts).
 import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
@@ -21,8 +21,13 @@ import {
 } from './api';
 import { NEXUS_OUTCOME_PATCHES } from './patches';
 
-/** How often a waiting relay re-reads a payment that has not told it it ended (a payment of an older build). */
-export const FALLBACK_READ_EVERY = '6h';
+/**
+ * How often a waiting relay re-reads a payment that has not told it it ended: a payment started on a build before
+ * the signal (a Nexus payment whose caller moved to its own keys while it ran). Each re-read costs a timer and an
+ * activity, so not more often: a payment that takes three days costs 6 of each, the outcome of an older build's
+ * payment comes at most 12 hours late.
+ */
+export const FALLBACK_READ_EVERY = '12h';
 
 export async function nexusOutcome(): Promise<PaymentOutcome> {
   let told = false;

@@ -1,6 +1,6 @@
 // The nexusOutcome relay holds no activity slot while its payment waits (workflows/nexus-outcome/workflow.ts): after
 // its first read the relay has no pending activity, only a timer; the payment's `paymentClosed` signal makes it read
-// the outcome at once; a payment of an older build (no signal) is re-read by the 6-hour fallback timer.
+// the outcome at once; a payment of an older build (no signal) is re-read by the 12-hour fallback timer.
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Client, type WorkflowHandle } from '@temporalio/client';
@@ -90,7 +90,7 @@ it('while the payment waits the relay has no pending activity; the payment tells
   expect(count(17)).toBe(1); // EVENT_TYPE_TIMER_STARTED
 });
 
-it('a payment that never tells its relay (an older build) is read again by the 6-hour fallback', async () => {
+it('a payment that never tells its relay (an older build) is read again by the 12-hour fallback', async () => {
   const { paid, relay } = await start('paymentOfOlderBuild', 'order-old');
   expect((await relay.describe()).raw.pendingActivities ?? []).toEqual([]);
   await paid.signal(finishSignal);
