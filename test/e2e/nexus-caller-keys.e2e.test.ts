@@ -240,6 +240,11 @@ it("a caller holding only its own key starts a payment, reads its state and gets
     await recordNewHistories(stack.client, stack.temporal.address, 'encrypted-nexus-outcome', [
       relay.workflowId,
     ]);
+    // the relay that waits in its workflow (relay-holds-no-slot) and the Nexus-owned payment that signals it
+    await recordNewHistories(stack.client, stack.temporal.address, 'encrypted-nexus-outcome-signalled', [
+      relay.workflowId,
+      `payment:${key}`,
+    ]);
     // asked again once it has ended: at once, from the relay
     expect(await resultOf(shop, shopWorker.taskQueue, 'nexusOutcomeCaller', [key])).toMatchObject({
       value: { outcome: 'COMPLETED' },

@@ -4,7 +4,8 @@
 // goes behind patched(), and a patch moves on only when no supported run can still be in its pre-patch branch.
 //
 // Stage of each. Kept histories (test/replay/histories/*--nexusOutcome.json): encrypted-nexus-outcome, recorded
-// before relay-holds-no-slot (one awaitPaymentOutcome, no marker).
+// before relay-holds-no-slot (one awaitPaymentOutcome, no marker); encrypted-nexus-outcome-signalled, with its marker
+// (a read, a wait cut short by the payment's signal, a read of the outcome).
 // | id                   | stage   | why it cannot move yet                                                     |
 // | relay-holds-no-slot  | patched | new: the kept encrypted-nexus-outcome history waited in awaitPaymentOutcome |
 
