@@ -181,11 +181,22 @@ export const lateEventHandOverActivities = proxyLocalActivities<EventHandOverAct
 });
 
 /**
+ * The nexusOutcome relay's read (readPaymentOutcome): a describe and, once the payment has closed, its result; told
+ * the payment is closing, it waits up to a minute (NEXUS_OUTCOME_CLOSING_WAIT_MS) for the close. Never a long wait:
+ * a waiting relay holds no slot (workflows/nexus-outcome/workflow.ts). Retried forever: it moves no money.
+ */
+export const nexusOutcomeReadActivities = proxyActivities<Pick<NexusOutcomeActivities, 'readPaymentOutcome'>>({
+  startToCloseTimeout: '2m',
+  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
+});
+
+/**
+ * Relays that began before relay-holds-no-slot (workflows/nexus-outcome/patches.ts), until their current wait ends.
  * The nexusOutcome relay's wait: one attempt long-polls the payment for up to 4 hours (NEXUS_OUTCOME_WAIT_MS) and
  * answers "not yet"; past startToClose (a worker that died mid-wait) it is retried, forever: the relay has nothing
  * else to do and moves no money. No heartbeats, so a wait costs one activity, however long the payment takes.
  */
-export const nexusOutcomeActivities = proxyActivities<NexusOutcomeActivities>({
+export const nexusOutcomeActivities = proxyActivities<Pick<NexusOutcomeActivities, 'awaitPaymentOutcome'>>({
   startToCloseTimeout: '250m',
   retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
 });

@@ -189,6 +189,15 @@ it("a caller holding only its own key starts a payment, reads its state and gets
       async () => ((await relay.describe()).status.name === 'RUNNING' ? true : null),
       60_000,
     );
+    // while the payment waits for funds the relay holds no activity slot (workflows/nexus-outcome/workflow.ts)
+    await eventually(
+      'the relay waiting without an activity',
+      async () => {
+        const waiting = await relay.describe();
+        return waiting.status.name === 'RUNNING' && (waiting.raw.pendingActivities ?? []).length === 0 ? true : null;
+      },
+      60_000,
+    );
     await got.post(`${stack.sandbox.url}/sandbox/payments/${providerPaymentId}/fund`, {
       headers: stack.sandbox.controlHeaders,
       json: {},
@@ -199,6 +208,11 @@ it("a caller holding only its own key starts a payment, reads its state and gets
         outcome: { outcome: 'COMPLETED', payment: { id: providerPaymentId } },
       },
     });
+    // the payment told its relay it had ended (no payload), and the relay read the outcome at once
+    const relayEvents = (await relay.fetchHistory()).events ?? [];
+    const signalled = relayEvents.filter((e) => e.workflowExecutionSignaledEventAttributes);
+    expect(signalled.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName)).toEqual(['paymentClosed']);
+    expect(signalled[0]?.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).toEqual([]);
     // what reached the caller's history: every answer under the caller's key, none under xborder's
     const history = await started.fetchHistory();
     const answers = (history.events ?? []).flatMap((e) => {
@@ -225,6 +239,11 @@ it("a caller holding only its own key starts a payment, reads its state and gets
     ).toBe('UNKNOWN_KEY_ID');
     await recordNewHistories(stack.client, stack.temporal.address, 'encrypted-nexus-outcome', [
       relay.workflowId,
+    ]);
+    // the relay that waits in its workflow (relay-holds-no-slot) and the Nexus-owned payment that signals it
+    await recordNewHistories(stack.client, stack.temporal.address, 'encrypted-nexus-outcome-signalled', [
+      relay.workflowId,
+      `payment:${key}`,
     ]);
     // asked again once it has ended: at once, from the relay
     expect(await resultOf(shop, shopWorker.taskQueue, 'nexusOutcomeCaller', [key])).toMatchObject({

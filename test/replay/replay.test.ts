@@ -60,6 +60,16 @@ describe('replay of recorded histories', () => {
           const { data: _coreRecord, ...ours } = details ?? {};
           return walk({ ...rest, details: ours });
         }
+        // a patched() marker's `patch-data` is the SDK core's own record too (the patch id and its deprecated flag,
+        // written plain, no data of ours): the marker holds nothing else
+        if (
+          key === 'markerRecordedEventAttributes' &&
+          (value as { markerName?: string }).markerName === 'core_patch'
+        ) {
+          const { details, ...rest } = value as { details?: Record<string, unknown> };
+          const { 'patch-data': _coreRecord, ...ours } = details ?? {};
+          return walk({ ...rest, details: ours });
+        }
         const record = value as { metadata?: { encoding?: string } };
         if (typeof record.metadata?.encoding === 'string')
           encodings.push(Buffer.from(record.metadata.encoding, 'base64').toString());

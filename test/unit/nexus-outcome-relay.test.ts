@@ -1,12 +1,14 @@
 // The nexusOutcome relay's wait (activities/nexus-outcome-activities.ts): the payment it reads is named by the
 // relay's own ID; one attempt waits a bounded time and answers "not yet"; a payment closed without an outcome ends
 // the relay with PAYMENT_ALREADY_FINISHED, never retried. The relay's IDs (src/codec/nexus-outcome-binding.ts).
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, TypedSearchAttributes } from '@temporalio/common';
 import { WorkflowFailedError } from '@temporalio/client';
 import { createNexusOutcomeActivities } from '../../activities/nexus-outcome-activities';
 import { nexusOutcomeOf, nexusOutcomeWorkflowId } from '../../src/codec/nexus-outcome-binding';
+import { PaymentPhaseKey } from '../../workflows/search-attributes';
 
-function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise<unknown>) {
+// the payment's memo names `owner` (the relay's endpoint here: test/unit/nexus-outcome-owner.test.ts has the others)
+function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise<unknown>, owner = 's') {
   const asked: string[] = [];
   let signal: AbortSignal = new AbortController().signal;
   const client = {
@@ -16,6 +18,7 @@ function fakeClient(result: (workflowId: string, signal: AbortSignal) => Promise
     },
     workflow: {
       getHandle: (workflowId: string) => ({
+        describe: async () => ({ status: { name: 'RUNNING' }, memo: { xborderNexusOwner: owner } }),
         result: () => {
           asked.push(workflowId);
           return result(workflowId, signal);
@@ -47,7 +50,7 @@ it('relay IDs name the endpoint and the payment key (a key may hold ":"); other 
 });
 
 it('reads the payment its own ID names and answers its outcome', async () => {
-  const { asked, client } = fakeClient(async () => ({ outcome: 'COMPLETED' }));
+  const { asked, client } = fakeClient(async () => ({ outcome: 'COMPLETED' }), 'xborder-shop');
   const activities = createNexusOutcomeActivities({
     client,
     context: relayOf('nexus-outcome:xborder-shop:order-1'),
@@ -86,4 +89,41 @@ it('a payment closed without an outcome, or an ID that is no relay: a non-retrya
     .catch((e: unknown) => e);
   expect(invalid).toMatchObject({ type: 'NEXUS_OUTCOME_ID_INVALID', nonRetryable: true });
   expect(asked).toEqual([]);
+});
+
+it('readPaymentOutcome never waits for a running payment; told it is closing, it waits a short while for its close', async () => {
+  const { asked, client } = fakeClient(never);
+  const reads = createNexusOutcomeActivities({ client, closingWaitMs: 20, context: relayOf('nexus-outcome:s:k') });
+  expect(await reads.readPaymentOutcome()).toEqual({ ended: false });
+  expect(asked).toEqual([]); // described only: no result() long-poll holding the slot
+  expect(await reads.readPaymentOutcome({ closing: true })).toEqual({ ended: false });
+  expect(asked).toEqual(['payment:k']);
+  const closing = fakeClient(async () => ({ outcome: 'COMPLETED' }));
+  const told = createNexusOutcomeActivities({ client: closing.client, context: relayOf('nexus-outcome:s:k') });
+  expect(await told.readPaymentOutcome({ closing: true })).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
+});
+
+it('a running payment already in its outcome phase is closing: the first read waits for its close', async () => {
+  const asked: string[] = [];
+  const client = {
+    async withAbortSignal<R>(_s: AbortSignal, fn: () => Promise<R>): Promise<R> {
+      return fn();
+    },
+    workflow: {
+      getHandle: (workflowId: string) => ({
+        describe: async () => ({
+          status: { name: 'RUNNING' },
+          memo: { xborderNexusOwner: 's' },
+          typedSearchAttributes: new TypedSearchAttributes([{ key: PaymentPhaseKey, value: 'COMPLETED' }]),
+        }),
+        result: async () => {
+          asked.push(workflowId);
+          return { outcome: 'COMPLETED' };
+        },
+      }),
+    },
+  };
+  const reads = createNexusOutcomeActivities({ client: () => client as never, context: relayOf('nexus-outcome:s:k') });
+  expect(await reads.readPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
+  expect(asked).toEqual(['payment:k']);
 });

@@ -23,6 +23,7 @@ import { quoteAndCreate } from './steps/create';
 import { awaitOperator, resolveCreate } from './steps/resolve-create';
 import { requote } from './steps/requote';
 import { followToOutcome } from './steps/follow';
+import { tellNexusRelay } from './steps/tell-relay';
 
 export async function payment(input: PaymentInput): Promise<PaymentOutcome> {
   // a start input copied under another ID (payment:<key>-<anything>) never acts: one key, one run moving money
@@ -32,7 +33,11 @@ export async function payment(input: PaymentInput): Promise<PaymentOutcome> {
   // A Temporal cancel request is a request like the `cancel` update, never an interruption of a create or a wait
   // in flight: the body and the handlers run non-cancellable.
   CancellationScope.current().cancelRequested.catch(() => state.onTemporalCancel());
-  return CancellationScope.nonCancellable(async () => state.finish(await run(state)));
+  return CancellationScope.nonCancellable(async () => {
+    const outcome = await state.finish(await run(state));
+    await tellNexusRelay(input.paymentKey); // a Nexus caller's relay reads the outcome at once
+    return outcome;
+  });
 }
 
 async function run(state: PaymentWorkflowState): Promise<PaymentOutcome> {
