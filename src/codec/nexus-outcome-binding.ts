@@ -2,9 +2,11 @@
 // outcome reaches a caller with its own key set through a relay workflow `nexus-outcome:<endpoint>:<paymentKey>`
 // (workflows/nexus-outcome): the relay's payloads (its activity's answer and its result, which Temporal delivers to
 // the caller by callback) are encrypted with the key set of the endpoint its ID names, so the caller reads the
-// outcome without xborder's keys. The relay has no input and no messages: nothing a caller writes is read in it,
-// and the payment it reads is named by its own ID. No other xborder workflow ID starts with this prefix (each
-// starts with its own type: `payment:`, `transfer:`, ...), and an endpoint name holds no `:` (nexus-caller-keys.ts).
+// outcome without xborder's keys. The relay has no input and one message without payload (`paymentClosed`, which
+// only makes it read again): nothing a caller writes is read in it, and the payment it reads is named by its own ID
+// (and must name the relay's endpoint as its owner). No other workflow type runs under this prefix: every bundle's
+// first interceptor refuses it (workflows/reserved-id-interceptor.ts); an endpoint name holds no `:`
+// (nexus-caller-keys.ts).
 // Pure: imported by the codec, the workflow's API and the Nexus handler alike.
 
 /** The reserved prefix of the relays' workflow IDs. */
