@@ -185,10 +185,12 @@ export const lateEventHandOverActivities = proxyLocalActivities<EventHandOverAct
  * the payment is closing, it waits up to a minute (NEXUS_OUTCOME_CLOSING_WAIT_MS) for the close. Never a long wait:
  * a waiting relay holds no slot (workflows/nexus-outcome/workflow.ts). Retried forever: it moves no money.
  */
-export const nexusOutcomeReadActivities = proxyActivities<Pick<NexusOutcomeActivities, 'readPaymentOutcome'>>({
-  startToCloseTimeout: '2m',
-  retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
-});
+export const nexusOutcomeReadActivities = proxyActivities<Pick<NexusOutcomeActivities, 'readPaymentOutcome'>>(
+  {
+    startToCloseTimeout: '2m',
+    retry: { initialInterval: '5s', backoffCoefficient: 2, maximumInterval: '10m' },
+  },
+);
 
 /**
  * Relays that began before relay-holds-no-slot (workflows/nexus-outcome/patches.ts), until their current wait ends.

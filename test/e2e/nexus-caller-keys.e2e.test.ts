@@ -194,7 +194,9 @@ it("a caller holding only its own key starts a payment, reads its state and gets
       'the relay waiting without an activity',
       async () => {
         const waiting = await relay.describe();
-        return waiting.status.name === 'RUNNING' && (waiting.raw.pendingActivities ?? []).length === 0 ? true : null;
+        return waiting.status.name === 'RUNNING' && (waiting.raw.pendingActivities ?? []).length === 0
+          ? true
+          : null;
       },
       60_000,
     );
@@ -211,7 +213,9 @@ it("a caller holding only its own key starts a payment, reads its state and gets
     // the payment told its relay it had ended (no payload), and the relay read the outcome at once
     const relayEvents = (await relay.fetchHistory()).events ?? [];
     const signalled = relayEvents.filter((e) => e.workflowExecutionSignaledEventAttributes);
-    expect(signalled.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName)).toEqual(['paymentClosed']);
+    expect(signalled.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName)).toEqual([
+      'paymentClosed',
+    ]);
     expect(signalled[0]?.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []).toEqual([]);
     // what reached the caller's history: every answer under the caller's key, none under xborder's
     const history = await started.fetchHistory();

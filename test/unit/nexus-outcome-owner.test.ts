@@ -15,7 +15,10 @@ function paymentOwnedBy(owner: string | undefined, exists = true) {
       getHandle: (workflowId: string) => ({
         describe: async () => {
           if (!exists) throw new WorkflowNotFoundError('not found', workflowId, undefined);
-          return { status: { name: 'COMPLETED' }, memo: owner === undefined ? {} : { xborderNexusOwner: owner } };
+          return {
+            status: { name: 'COMPLETED' },
+            memo: owner === undefined ? {} : { xborderNexusOwner: owner },
+          };
         },
         result: async () => {
           read.push(workflowId);
@@ -36,7 +39,10 @@ it("a relay of endpoint B is refused A's payment, a client's payment and a missi
     [undefined, false],
   ] as const) {
     const { read, client } = paymentOwnedBy(owner, exists);
-    const activities = createNexusOutcomeActivities({ client, context: relay('nexus-outcome:other-team:order-1') });
+    const activities = createNexusOutcomeActivities({
+      client,
+      context: relay('nexus-outcome:other-team:order-1'),
+    });
     const refused = await activities.awaitPaymentOutcome().catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApplicationFailure);
     expect(refused).toMatchObject({ type: 'NEXUS_OUTCOME_NOT_OWNER', nonRetryable: true });
@@ -46,7 +52,10 @@ it("a relay of endpoint B is refused A's payment, a client's payment and a missi
 
 it("a relay of the payment's owner reads its outcome", async () => {
   const { read, client } = paymentOwnedBy('xborder-shop');
-  const activities = createNexusOutcomeActivities({ client, context: relay('nexus-outcome:xborder-shop:order-1') });
+  const activities = createNexusOutcomeActivities({
+    client,
+    context: relay('nexus-outcome:xborder-shop:order-1'),
+  });
   expect(await activities.awaitPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
   expect(read).toEqual(['payment:order-1']);
 });
@@ -68,6 +77,9 @@ it("readPaymentOutcome refuses another endpoint's payment too, and reads its own
   expect(refused).toMatchObject({ type: 'NEXUS_OUTCOME_NOT_OWNER', nonRetryable: true });
   expect(other.read).toEqual([]);
   const own = paymentOwnedBy('xborder-shop');
-  const read = createNexusOutcomeActivities({ client: own.client, context: relay('nexus-outcome:xborder-shop:order-1') });
+  const read = createNexusOutcomeActivities({
+    client: own.client,
+    context: relay('nexus-outcome:xborder-shop:order-1'),
+  });
   expect(await read.readPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
 });

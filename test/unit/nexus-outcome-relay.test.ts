@@ -93,14 +93,24 @@ it('a payment closed without an outcome, or an ID that is no relay: a non-retrya
 
 it('readPaymentOutcome never waits for a running payment; told it is closing, it waits a short while for its close', async () => {
   const { asked, client } = fakeClient(never);
-  const reads = createNexusOutcomeActivities({ client, closingWaitMs: 20, context: relayOf('nexus-outcome:s:k') });
+  const reads = createNexusOutcomeActivities({
+    client,
+    closingWaitMs: 20,
+    context: relayOf('nexus-outcome:s:k'),
+  });
   expect(await reads.readPaymentOutcome()).toEqual({ ended: false });
   expect(asked).toEqual([]); // described only: no result() long-poll holding the slot
   expect(await reads.readPaymentOutcome({ closing: true })).toEqual({ ended: false });
   expect(asked).toEqual(['payment:k']);
   const closing = fakeClient(async () => ({ outcome: 'COMPLETED' }));
-  const told = createNexusOutcomeActivities({ client: closing.client, context: relayOf('nexus-outcome:s:k') });
-  expect(await told.readPaymentOutcome({ closing: true })).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
+  const told = createNexusOutcomeActivities({
+    client: closing.client,
+    context: relayOf('nexus-outcome:s:k'),
+  });
+  expect(await told.readPaymentOutcome({ closing: true })).toEqual({
+    ended: true,
+    outcome: { outcome: 'COMPLETED' },
+  });
 });
 
 it('a running payment already in its outcome phase is closing: the first read waits for its close', async () => {
@@ -123,7 +133,10 @@ it('a running payment already in its outcome phase is closing: the first read wa
       }),
     },
   };
-  const reads = createNexusOutcomeActivities({ client: () => client as never, context: relayOf('nexus-outcome:s:k') });
+  const reads = createNexusOutcomeActivities({
+    client: () => client as never,
+    context: relayOf('nexus-outcome:s:k'),
+  });
   expect(await reads.readPaymentOutcome()).toEqual({ ended: true, outcome: { outcome: 'COMPLETED' } });
   expect(asked).toEqual(['payment:k']);
 });

@@ -60,7 +60,11 @@ function relayed(read: Promise<AwaitedPaymentOutcome>): Promise<AwaitedPaymentOu
   return read.catch((error: unknown) => {
     const cause = (error as { cause?: { type?: unknown; message?: unknown } }).cause;
     if (cause?.type === NEXUS_OUTCOME_FAILURE_TYPE || cause?.type === NEXUS_OUTCOME_NOT_OWNER_TYPE)
-      throw ApplicationFailure.create({ type: cause.type, message: String(cause.message), nonRetryable: true });
+      throw ApplicationFailure.create({
+        type: cause.type,
+        message: String(cause.message),
+        nonRetryable: true,
+      });
     throw error;
   });
 }

@@ -2,7 +2,7 @@
 // after each page, and when an attempt fails in the middle (a 503 on page 3), Temporal's retry goes on from the place
 // the server recorded, never from page 1. (Not the time-skipping server: an activity retry stops its time skipping.)
 import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure } from '@temporalio/common';
 import { Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createReconcileActivities, type ReconcileProgress } from '../../../activities/reconcile-activities';
