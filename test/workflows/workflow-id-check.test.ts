@@ -22,6 +22,11 @@ import {
   registerAccountWorkflowId,
 } from '../../workflows/register-account/api';
 import { TRANSFER_WORKFLOW_TYPE, transferWorkflowId } from '../../workflows/transfer/api';
+import {
+  PAYMENT_EVENTS_WORKFLOW_TYPE,
+  paymentEventsWorkflowId,
+  transferEventsWorkflowId,
+} from '../../workflows/payment-events/api';
 import { WORKFLOW_ID_MISMATCH, workflowIdMismatch } from '../../workflows/workflow-id-check';
 import { ENTITY_PATCHES } from '../../workflows/provider-payment/patches';
 import { CUSTOMER_PATCHES } from '../../workflows/provider-customer/patches';
@@ -75,6 +80,17 @@ describe('a keyed workflow started under an ID that is not its key’s', () => {
     ],
     [PROVIDER_PAYMENT_WORKFLOW_TYPE, providerPaymentWorkflowId, (k) => ({ providerPaymentId: k })],
     [PROVIDER_CUSTOMER_WORKFLOW_TYPE, providerCustomerWorkflowId, (k) => ({ customerId: k })],
+    // a delivery workflow signs what it delivers with xborder's webhook secret: its pending events are its input's
+    [
+      PAYMENT_EVENTS_WORKFLOW_TYPE,
+      paymentEventsWorkflowId,
+      (k) => ({ paymentKey: k, endpointUrl: null, pending: [] }),
+    ],
+    [
+      PAYMENT_EVENTS_WORKFLOW_TYPE,
+      transferEventsWorkflowId,
+      (k) => ({ paymentKey: k, endpointUrl: null, pending: [] }),
+    ],
   ];
 
   it.each(cases)(
