@@ -7,14 +7,18 @@ import {
   condition,
   continueAsNew,
   metricMeter,
+  patched,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { PaymentPhaseKey } from '../search-attributes';
+import { workflowIdMismatch } from '../workflow-id-check';
 import {
   EVENTS_UNDELIVERED_PHASE,
+  paymentEventsWorkflowId,
   paymentEventSignal,
+  transferEventsWorkflowId,
   paymentEventsStateQuery,
   redeliverEventsSignal,
   type PaymentEventsInput,
@@ -25,7 +29,29 @@ import { deliverOldest } from './steps/deliver';
 const HOUR = 3_600_000;
 export const UNDELIVERED_EVENTS_METRIC = 'xborder_outbound_events_undelivered';
 
+/**
+ * This workflow's patches (AUTO_UPGRADE): one owner, each asked only where the older code took the other branch.
+ * | id                        | stage   | kept histories                                            |
+ * | events-refuses-another-id | patched | new: asked only by a run under another ID than its key's (none kept) |
+ */
+export const EVENTS_PATCHES = { refusesAnotherId: 'events-refuses-another-id' } as const;
+
+/**
+ * The run's ID must be its input key's (`payment-events:<key>`, or `transfer-events:<key>` for a transfer's): a
+ * delivery run signs what it delivers with xborder's webhook secret, so pending events given under another ID (a
+ * copied or forged start) never leave (workflows/workflow-id-check.ts). The patch is asked only on a mismatch.
+ */
+function refuseAnotherId(paymentKey: string): void {
+  const { workflowId } = workflowInfo();
+  const expected = workflowId.toLowerCase().startsWith('transfer-events:')
+    ? transferEventsWorkflowId(paymentKey)
+    : paymentEventsWorkflowId(paymentKey);
+  const mismatch = workflowIdMismatch(expected, workflowId);
+  if (mismatch && patched(EVENTS_PATCHES.refusesAnotherId)) throw mismatch;
+}
+
 export async function paymentEvents(input: PaymentEventsInput): Promise<void> {
+  refuseAnotherId(input.paymentKey);
   const idleCloseMs = input.options?.idleCloseMs ?? 24 * HOUR;
   const retryPauseMs = input.options?.retryPauseMs ?? HOUR;
   const continueAsNewAfter = input.options?.continueAsNewAfter ?? 200;
