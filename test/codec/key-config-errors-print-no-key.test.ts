@@ -3,12 +3,13 @@
 // never a record key or a value. The likely mistake, a key id and its key swapped (`{"keys":{"<base64 key>":"c1"}}`),
 // used to put the whole key in the message (zod's issue path holds the record's key), and a key given where an
 // endpoint name goes printed its first 40 characters.
+import { randomBytes } from 'node:crypto';
 import { parseCodecKeys } from '../../src/codec/keys';
 import { parseNexusCallerKeys } from '../../src/codec/nexus-caller-keys';
 
-// fixed test material, never a real key
-const KEY = 'q83vEjRWeJq8EjRWeJq8EjRWeJq8EjRWeJq8EjRWeJo=';
-const OTHER = 'AAAAEjRWeJq8EjRWeJq8EjRWeJq8EjRWeJq8EjRWeJo=';
+// made at run time: a committed key-looking value is refused by the known-secret scan (test/unit/known-secrets.test.ts)
+const KEY = randomBytes(32).toString('base64');
+const OTHER = randomBytes(32).toString('base64');
 const XBORDER = { current: 'x1', keys: { x1: OTHER } };
 
 /** The message of what `run` throws; fails the test when it does not throw. */
