@@ -99,6 +99,9 @@ const NO_KEYS: CodecKeyProvider = {
   knownKeyIds: () => Promise.resolve([]),
 };
 
+/** What the input of a request through an endpoint without a key set decodes to: null (`binary/null`), unread. */
+const REFUSED_INPUT: Payload = { metadata: { encoding: new TextEncoder().encode('binary/null') } };
+
 /** Whose keys serve a payload: xborder's, a caller's (`owner`: its endpoint), or none (`refused`: that endpoint). */
 interface KeysChoice {
   keys: CodecKeyProvider;
@@ -260,11 +263,11 @@ export class EncryptionCodec implements PayloadCodec {
       );
     }
     const { keys, owner, refused } = this.keysFor(context, 'decode');
-    if (refused !== undefined)
-      throw new CodecError(
-        'UNKNOWN_KEY_ID',
-        `refused a payload sent through Nexus endpoint "${refused}", which has no caller key set in XBORDER_NEXUS_CALLER_KEYS: nothing sent through it is read (SECURITY.md, "Nexus"; docs/codec.md, "Nexus callers")`,
-      );
+    // Not read: the request's input becomes null, never the ciphertext's plaintext, and the handler refuses the
+    // request UNAUTHORIZED (src/nexus/caller.ts, currentCaller) after binding its answer to the caller's workflow, so
+    // the caller reads its refusal. Thrown here instead, the SDK would answer before that binding (an unbound failure
+    // the caller refuses to read) or retry it (any error but a HandlerError is a retried INTERNAL).
+    if (refused !== undefined) return REFUSED_INPUT;
     if (!binding && expected) await this.checkUnbound(keyId, keys);
     const key = await keys.keyById(keyId);
     if (!key) {

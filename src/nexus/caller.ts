@@ -55,7 +55,7 @@ export function callerHasOwnKeys(caller: string): boolean {
  * Which keys `endpoint`'s requests use. Fails closed: the worker's codec when found on the client; when not found
  * (the client's internals changed, a second copy of the codec's class), the keyring the process read from
  * XBORDER_NEXUS_CALLER_KEYS, so an endpoint without a key set is still refused; 'xborder-keys' only when the
- * process has no callers' keys at all. (The codec refuses such a request's input first: encryption-codec.ts.)
+ * process has no callers' keys at all. (The codec never decrypts such a request's input: it reaches the handler as nothing, encryption-codec.ts.)
  */
 function callerKeysOf(endpoint: string): NexusCallerKeysState {
   const codec = workerCodec();

@@ -257,9 +257,9 @@ async function attachedOutcome(
 const paymentOutcomeOperation = new TemporalOperationHandler<PaymentRef, PaymentOutcome>({
   async start(ctx, temporal, input) {
     bindAnswerToCaller(ctx);
+    const caller = currentCaller(); // before the input: a refused endpoint's input is null (encryption-codec.ts)
     const ref = refOf(input);
     const workflowId = toPaymentWorkflowId(ref.paymentKey);
-    const caller = currentCaller();
     await assertOwnedBy(temporal.client, caller, ref.paymentKey, workflowId);
     if (callerHasOwnKeys(caller)) return relayedOutcome(temporal, caller, ref.paymentKey);
     // without XBORDER_NEXUS_CALLER_KEYS the caller holds xborder's keys (SECURITY.md, "Nexus"): the payment's own result
@@ -318,9 +318,10 @@ export const xborderNexusHandler = nexus.serviceHandler(xborderNexusService, {
   paymentOutcome: paymentOutcomeOperation,
   async getPaymentState(ctx, input) {
     bindAnswerToCaller(ctx);
+    const caller = currentCaller(); // before the input: a refused endpoint's input is null (encryption-codec.ts)
     const ref = refOf(input);
     const client = getClient();
-    await assertOwnedBy(client, currentCaller(), ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
+    await assertOwnedBy(client, caller, ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
     try {
       return await getPaymentState(client, ref.paymentKey);
     } catch (error) {
@@ -329,10 +330,11 @@ export const xborderNexusHandler = nexus.serviceHandler(xborderNexusService, {
   },
   async cancelPayment(ctx, input) {
     bindAnswerToCaller(ctx);
+    const caller = currentCaller(); // before the input: a refused endpoint's input is null (encryption-codec.ts)
     const ref = refOf(input);
     const reason = typeof input.reason === 'string' ? input.reason : undefined;
     const client = getClient();
-    await assertOwnedBy(client, currentCaller(), ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
+    await assertOwnedBy(client, caller, ref.paymentKey, toPaymentWorkflowId(ref.paymentKey));
     try {
       return await cancelPayment(client, ref.paymentKey, reason);
     } catch (error) {
