@@ -70,6 +70,13 @@ export type CreateResult =
 /** A requote's first answer (or refusal), given again when its update ID comes back. */
 export type RequoteAnswer = { answer: PaymentCreated } | { refused: string };
 
+/** A create whose outcome is unknown: `first` is the payment's first create (the main body waits on it). */
+export interface Attention {
+  reason: string;
+  idempotencyKey: string;
+  first: boolean;
+}
+
 /**
  * What the main loop (steps/follow.ts) decides on: the tracked payments, which one is followed, the cancel. A wait
  * ends when any of it is another object or value (see `changedSince`); a merged payment is a new object. Nothing
@@ -101,41 +108,43 @@ export class PaymentWorkflowState {
    */
   readonly reconcileEveryMs: number;
 
-  phase: PaymentPhase = 'VALIDATING';
+  // What happened so far. Private, read through the getters below: a step changes it only through a named
+  // transition (the "transitions" section; test/unit/workflows/payment-steps-write-no-state.test.ts).
+  private _phase: PaymentPhase = 'VALIDATING';
   /** every provider payment this workflow created, by id (requote adds one; old ones stay tracked) */
-  readonly tracked = new Map<string, Payment>();
-  activeId: string | null = null;
-  requotes = 0;
-  created: PaymentCreated | null = null;
-  outcome: PaymentOutcome | null = null;
-  cancel: CancelRequest | null = null;
-  requoting = false;
+  private readonly _tracked = new Map<string, Payment>();
+  private _activeId: string | null = null;
+  private _requotes = 0;
+  private _created: PaymentCreated | null = null;
+  private _outcome: PaymentOutcome | null = null;
+  private _cancel: CancelRequest | null = null;
+  private _requoting = false;
   /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
-  readonly requoteNumbers = new Map<string, number>();
-  readonly requoteAnswers = new Map<string, RequoteAnswer>();
+  private readonly _requoteNumbers = new Map<string, number>();
+  private readonly _requoteAnswers = new Map<string, RequoteAnswer>();
   readonly alerts: PaymentAlert[] = [];
   private readonly alerted = new Set<string>();
   /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
-  attention: { reason: string; idempotencyKey: string; first: boolean } | null = null;
-  resolution: ResolveCreateDecision | null = null;
+  private _attention: Attention | null = null;
+  private _resolution: ResolveCreateDecision | null = null;
   /** why the operator's last decision could not be applied (its refusal says so) */
-  resolveFailure: string | null = null;
+  private _resolveFailure: string | null = null;
   /** a `resolveCreate` of a requote's create is reading the named payment */
-  resolvingRequote = false;
-  lastHeardAt = Date.now();
-  expiredSince: number | null = null;
+  private _resolvingRequote = false;
+  private _lastHeardAt = Date.now();
+  private _expiredSince: number | null = null;
   /** the provider payment whose EXPIRED `expiredSince` dates */
-  expiredOf: string | null = null;
+  private _expiredOf: string | null = null;
   /** when the followed payment ended while another funded one still moved */
-  stillMovingSince: number | null = null;
+  private _stillMovingSince: number | null = null;
   /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */
-  unfundableSince: number | null = null;
+  private _unfundableSince: number | null = null;
   /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
-  readonly cancelReads = new Map<string, number>();
-  readonly quoteExpiryReconciled = new Set<string>();
-  readonly deadlineReconciled = new Set<string>();
+  private readonly _cancelReads = new Map<string, number>();
+  private readonly _quoteExpiryReconciled = new Set<string>();
+  private readonly _deadlineReconciled = new Set<string>();
   /** other tracked payments read once before an outcome is returned (a requote's abandoned payment) */
-  readonly readBeforeOutcome = new Set<string>();
+  private readonly _readBeforeOutcome = new Set<string>();
   readonly timeline: TimelineEntry[] = [];
   /**
    * Changes the entity told before this workflow recorded the create that made the payment (the create's activity
@@ -176,6 +185,79 @@ export class PaymentWorkflowState {
       : undefined;
   }
 
+  // ---- facts (read-only from outside) ----
+
+  get phase(): PaymentPhase {
+    return this._phase;
+  }
+  get tracked(): ReadonlyMap<string, Payment> {
+    return this._tracked;
+  }
+  get activeId(): string | null {
+    return this._activeId;
+  }
+  get requotes(): number {
+    return this._requotes;
+  }
+  get created(): PaymentCreated | null {
+    return this._created;
+  }
+  get outcome(): PaymentOutcome | null {
+    return this._outcome;
+  }
+  /** read-only: a step decides a cancel through `acceptCancel` or `refuseCancel` */
+  get cancel(): Readonly<CancelRequest> | null {
+    return this._cancel;
+  }
+  get requoting(): boolean {
+    return this._requoting;
+  }
+  get requoteNumbers(): ReadonlyMap<string, number> {
+    return this._requoteNumbers;
+  }
+  get requoteAnswers(): ReadonlyMap<string, RequoteAnswer> {
+    return this._requoteAnswers;
+  }
+  get attention(): Readonly<Attention> | null {
+    return this._attention;
+  }
+  get resolution(): ResolveCreateDecision | null {
+    return this._resolution;
+  }
+  get resolveFailure(): string | null {
+    return this._resolveFailure;
+  }
+  get resolvingRequote(): boolean {
+    return this._resolvingRequote;
+  }
+  get lastHeardAt(): number {
+    return this._lastHeardAt;
+  }
+  get expiredSince(): number | null {
+    return this._expiredSince;
+  }
+  get expiredOf(): string | null {
+    return this._expiredOf;
+  }
+  get stillMovingSince(): number | null {
+    return this._stillMovingSince;
+  }
+  get unfundableSince(): number | null {
+    return this._unfundableSince;
+  }
+  get cancelReads(): ReadonlyMap<string, number> {
+    return this._cancelReads;
+  }
+  get quoteExpiryReconciled(): ReadonlySet<string> {
+    return this._quoteExpiryReconciled;
+  }
+  get deadlineReconciled(): ReadonlySet<string> {
+    return this._deadlineReconciled;
+  }
+  get readBeforeOutcome(): ReadonlySet<string> {
+    return this._readBeforeOutcome;
+  }
+
   // ---- reading ----
 
   active(): Payment | null {
@@ -192,7 +274,7 @@ export class PaymentWorkflowState {
   }
   /** read through a method: handlers change it between awaits (no narrowing by the compiler) */
   pendingCancel(): CancelRequest | null {
-    return this.cancel;
+    return this._cancel;
   }
   pulls(): boolean {
     return pullsFromAccount(this.request);
@@ -200,7 +282,7 @@ export class PaymentWorkflowState {
 
   seen(): Seen {
     const { activeId, cancel } = this;
-    return { activeId, payments: [...this.tracked.values()], cancel, decision: cancel?.decision };
+    return { activeId, payments: [...this._tracked.values()], cancel, decision: cancel?.decision };
   }
   /** Whether anything the main loop decides on changed since `before` (a merged payment is a new object). */
   changedSince(before: Seen): boolean {
@@ -251,8 +333,8 @@ export class PaymentWorkflowState {
    * (the rules run within the first workflow task).
    */
   enterPhase(next: PaymentPhase, indexed = true): void {
-    if (next !== this.phase) this.note('phase', `${this.phase} → ${next}`);
-    this.phase = next;
+    if (next !== this._phase) this.note('phase', `${this._phase} → ${next}`);
+    this._phase = next;
     setCurrentDetails(this.describe());
     this.events.emit(
       () => this.snapshot(),
@@ -284,9 +366,9 @@ export class PaymentWorkflowState {
   /** Ends the payment: every alert travels with the outcome; a pending cancel is answered. */
   async finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
     const result: PaymentOutcome = this.alerts.length > 0 ? { ...ended, alerts: [...this.alerts] } : ended;
-    this.outcome = result;
-    if (this.cancel?.decision === 'PENDING')
-      this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
+    this._outcome = result;
+    if (this._cancel?.decision === 'PENDING')
+      this._cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
     this.note('outcome', result.outcome);
     this.enterPhase(result.outcome);
     await this.events.settled(); // every event handed over before the run ends
@@ -295,19 +377,19 @@ export class PaymentWorkflowState {
   }
 
   cancelledOutcome(p: Payment | null): PaymentOutcome {
-    return { outcome: 'CANCELLED', reason: this.cancel?.reason ?? 'cancelled', payment: p };
+    return { outcome: 'CANCELLED', reason: this._cancel?.reason ?? 'cancelled', payment: p };
   }
 
   // ---- provider payments ----
 
   /** Folds a snapshot of one of our provider payments in; never backwards (see payment-merge.ts). */
   absorb(incoming: Payment, cause: string): void {
-    const current = this.tracked.get(incoming.id);
+    const current = this._tracked.get(incoming.id);
     if (!current) return this.keepToldEarly(incoming, cause);
-    this.lastHeardAt = Date.now();
+    this._lastHeardAt = Date.now();
     const merged = mergePayment(current, incoming);
     if (!merged.changed) return;
-    this.tracked.set(incoming.id, merged.payment);
+    this._tracked.set(incoming.id, merged.payment);
     if (merged.statusChanged)
       this.note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
     const fresh = merged.payment;
@@ -324,12 +406,12 @@ export class PaymentWorkflowState {
     // status without sentAt is no proof of funds: the followed payment stays. (activeId null: the create or
     // adoption that tracked it sets activeId next.)
     if (
-      this.activeId !== null &&
-      fresh.id !== this.activeId &&
+      this._activeId !== null &&
+      fresh.id !== this._activeId &&
       hasFundsIn(fresh) &&
       !(followed && isFunded(followed))
     ) {
-      this.activeId = fresh.id;
+      this._activeId = fresh.id;
       this.note('followed', `funds arrived on superseded payment ${fresh.id}; following it`);
     }
   }
@@ -346,7 +428,7 @@ export class PaymentWorkflowState {
 
   private alertOnFunds(fresh: Payment): void {
     // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
-    for (const other of this.tracked.values())
+    for (const other of this._tracked.values())
       if (other.id !== fresh.id && hasFundsIn(fresh) && hasFundsIn(other)) {
         const pair = [other.id, fresh.id].sort().join('+');
         this.raise(
@@ -357,7 +439,7 @@ export class PaymentWorkflowState {
         );
       }
     // a cancelled status of the provider's own is unknown to the contract, so "funded" above; it carries no funds
-    if (this.cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
+    if (this._cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
       this.raise(
         'FUNDED_AFTER_CANCEL',
         fresh.id,
@@ -367,8 +449,8 @@ export class PaymentWorkflowState {
 
   /** Tracks a snapshot of one of our provider payments (a replayed create answers the same payment again). */
   track(p: Payment, cause: string): void {
-    if (this.tracked.has(p.id)) this.absorb(p, cause);
-    else this.tracked.set(p.id, p);
+    if (this._tracked.has(p.id)) this.absorb(p, cause);
+    else this._tracked.set(p.id, p);
     const early = this.toldEarly.get(p.id);
     if (early) {
       this.toldEarly.delete(p.id);
@@ -378,6 +460,122 @@ export class PaymentWorkflowState {
 
   createdAnswer(p: Payment): PaymentCreated & { outcome: 'CREATED' } {
     return createdAnswerOf(p, this.holidays);
+  }
+
+  // ---- transitions: the steps' only way to change what the payment knows, each named for what happened ----
+
+  /** A provider payment the payment made goes live: it is followed, and awaitCreated answers with it. */
+  goLive(p: Payment): PaymentCreated & { outcome: 'CREATED' } {
+    this._activeId = p.id;
+    const answer = this.createdAnswer(p);
+    this._created = answer;
+    return answer;
+  }
+
+  /** The first create's outcome is unknown: the main body waits for an operator (or a cancel). */
+  firstCreateNeedsOperator(reason: string, idempotencyKey: string): void {
+    this._attention = { reason, idempotencyKey, first: true };
+  }
+  /** A requote's create outcome is unknown: no further requote until an operator decides. */
+  requoteCreateNeedsOperator(reason: string, idempotencyKey: string): void {
+    this._attention = { reason, idempotencyKey, first: false };
+  }
+  /** The operator's decision on the first create, handed to the main body (awaitOperator acts on it). */
+  operatorDecided(decision: ResolveCreateDecision): void {
+    this._resolution = decision;
+  }
+  /** The operator's payment of the first create is adopted and followed: it goes live, nobody waits any more. */
+  operatorPaymentAdopted(p: Payment): void {
+    this.goLive(p);
+    this._attention = null;
+    this._resolution = null;
+  }
+  /** The operator said the first create made no payment: nobody waits any more. */
+  operatorSaidNoPayment(): void {
+    this._attention = null;
+    this._resolution = null;
+  }
+  /** The operator's decision could not be applied: its update is refused with `why`, and they may try again. */
+  operatorDecisionFailed(why: string): void {
+    this._resolveFailure = why;
+    this._resolution = null;
+  }
+  /** A `resolveCreate` of a requote's create starts (true) or stops (false) reading the operator's payment. */
+  resolvingRequoteCreate(reading: boolean): void {
+    this._resolvingRequote = reading;
+  }
+  /** The create an operator was asked about is settled (resolved, or the payment cancelled meanwhile). */
+  attentionSettled(): void {
+    this._attention = null;
+  }
+
+  /** The pending cancel is accepted (spec: States and transitions; decided in place: `seen()` compares it). */
+  acceptCancel(): void {
+    if (this._cancel) this._cancel.decision = 'ACCEPTED';
+  }
+  /** The pending cancel is refused: funds are in, or may be (spec: States and transitions, rule 1). */
+  refuseCancel(): void {
+    if (this._cancel) this._cancel.decision = 'REFUSED';
+  }
+
+  /** A requote starts (true) or ends (false): one at a time. */
+  requoteRunning(running: boolean): void {
+    this._requoting = running;
+  }
+  /**
+   * The number of the requote asked by `updateId`: its number when it was seen before (`known`), else the next one;
+   * kept for the update ID, so the same ID never creates twice (key `<workflowId>:create:<n>`).
+   */
+  numberRequote(updateId: string | undefined, known: number | undefined): number {
+    const n = known ?? ++this._requotes;
+    if (updateId !== undefined) this._requoteNumbers.set(updateId, n);
+    return n;
+  }
+  /** A requote's first answer, given again when its update ID comes back. */
+  answerRequote(updateId: string | undefined, first: RequoteAnswer): void {
+    if (updateId !== undefined) this._requoteAnswers.set(updateId, first);
+  }
+
+  /** A read of a provider payment ended (answered or not): the safety read counts from now. */
+  readDone(): void {
+    this._lastHeardAt = Date.now();
+  }
+  /** Another tracked payment is read once before the outcome is returned. */
+  markReadBeforeOutcome(id: string): void {
+    this._readBeforeOutcome.add(id);
+  }
+  /** `id` was read at its quote expiry (spec: States and transitions, row 3). */
+  markQuoteExpiryRead(id: string): void {
+    this._quoteExpiryReconciled.add(id);
+  }
+  /** `id` was read at its funding deadline (spec: States and transitions, row 3). */
+  markDeadlineRead(id: string): void {
+    this._deadlineReconciled.add(id);
+  }
+  /** After an accepted cancel, `id` was read at `now` to ask whether it can still be funded. */
+  markCancelRead(id: string, now: number): void {
+    this._cancelReads.set(id, now);
+  }
+
+  /** The followed payment ended while another funded one still moves: since when (the first time: `now`). */
+  otherStillMoving(now: number): number {
+    return (this._stillMovingSince ??= now);
+  }
+  /** After an accepted cancel, no tracked payment can be funded any more: since when (the first time: `now`). */
+  allUnfundable(now: number): number {
+    return (this._unfundableSince ??= now);
+  }
+  /** After an accepted cancel, a tracked payment can be funded again (or is not known not to be). */
+  someFundable(): void {
+    this._unfundableSince = null;
+  }
+  /**
+   * The provider's EXPIRED on `id`: the linger after it starts at `now`, unless it is already this payment's (one a
+   * requote replaced expiring meanwhile must not shorten it). Returns since when it lingers.
+   */
+  beginLinger(id: string, now: number): number {
+    if (this._expiredOf !== id) [this._expiredOf, this._expiredSince] = [id, now];
+    return (this._expiredSince ??= now);
   }
 
   // ---- handlers: queries and signals ----
@@ -422,9 +620,9 @@ export class PaymentWorkflowState {
 
   /** The `cancel` update: the main loop decides it (accepted before funds; workflow.ts, steps/follow.ts). */
   async requestCancel(arg: { reason?: string }): Promise<PaymentState> {
-    this.cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
-    await condition(() => this.cancel?.decision !== 'PENDING');
-    if (this.cancel?.decision === 'REFUSED')
+    this._cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
+    await condition(() => this._cancel?.decision !== 'PENDING');
+    if (this._cancel?.decision === 'REFUSED')
       throw refusal(
         PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
         'funds arrived before the cancel was applied; the payment goes on',
@@ -437,14 +635,14 @@ export class PaymentWorkflowState {
    * before funds, else the payment is followed to its real end.
    */
   onTemporalCancel(): void {
-    if (this.outcome || this.cancel) return;
+    if (this._outcome || this._cancel) return;
     const blocker = this.cancelBlocker();
     if (blocker) {
       this.note('cancel-ignored', `Temporal cancel request: ${blocker}`);
       log.info('Temporal cancel request ignored', { workflowId: this.workflowId, why: blocker });
       return;
     }
-    this.cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
+    this._cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
   }
 
   /** Why a requote cannot go on now, or null (guards.ts). */
@@ -459,15 +657,15 @@ export class PaymentWorkflowState {
 
   /** requote's validator: a retried update ID is answered again (the server dedupes it too); anything else is checked. */
   validateRequote(updateId: string | undefined): void {
-    if (updateId !== undefined && this.requoteNumbers.has(updateId)) return;
+    if (updateId !== undefined && this._requoteNumbers.has(updateId)) return;
     const blocker = this.requoteBlocker();
     if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
   }
 
   validateResolve(decision: ResolveCreateDecision): void {
-    if (!this.attention)
+    if (!this._attention)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
-    if (this.resolution || this.resolvingRequote)
+    if (this._resolution || this._resolvingRequote)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
     const shape = resolveShapeProblem(decision);
     if (shape) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, shape);
