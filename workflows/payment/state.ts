@@ -1,6 +1,6 @@
 // What one payment knows, and the bodies of its handlers (ARCHITECTURE: Workflows; workflows/README.md). The
-// workflow function (workflow.ts) and its steps read it, and change it only through its named transitions (below);
-// a wait is a `condition()` on it.
+// workflow function (workflow.ts) and its steps read it, and change it only through its named transitions
+// (facts.ts); a wait is a `condition()` on it.
 // Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
 import { paymentEventEmitter, type PaymentEventEmitter } from '../payment-events/emit';
 import type { LateEventsFor } from '../provider-payment/api';
