@@ -101,9 +101,10 @@ export class PaymentWorkflowState extends PaymentFactsAndTransitions {
    */
   readonly reconcileEveryMs: number;
 
-  readonly alerts: PaymentAlert[] = [];
+  // written by raise() and note() only: read-only from outside like the facts (facts.ts)
+  private readonly _alerts: PaymentAlert[] = [];
   private readonly alerted = new Set<string>();
-  readonly timeline: TimelineEntry[] = [];
+  private readonly _timeline: TimelineEntry[] = [];
   /**
    * Changes the entity told before this workflow recorded the create that made the payment (the create's activity
    * subscribes before it returns, and the entity tells a subscriber once): applied when the create is recorded.
@@ -142,6 +143,13 @@ export class PaymentWorkflowState extends PaymentFactsAndTransitions {
     return this.input.events
       ? { paymentKey: this.input.paymentKey, endpointUrl: this.input.events.url ?? null }
       : undefined;
+  }
+
+  get alerts(): readonly PaymentAlert[] {
+    return this._alerts;
+  }
+  get timeline(): readonly TimelineEntry[] {
+    return this._timeline;
   }
 
   // ---- reading ----
@@ -194,8 +202,8 @@ export class PaymentWorkflowState extends PaymentFactsAndTransitions {
   // ---- lifecycle ----
 
   note(kind: string, detail?: string): void {
-    this.timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
-    if (this.timeline.length > MAX_TIMELINE) this.timeline.shift();
+    this._timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
+    if (this._timeline.length > MAX_TIMELINE) this._timeline.shift();
   }
 
   /** Loud, never dropped: state, outcome, worker log, and a metric at close (payment-metrics-interceptor.ts). */
@@ -207,7 +215,7 @@ export class PaymentWorkflowState extends PaymentFactsAndTransitions {
   ): void {
     if (this.alerted.has(once)) return;
     this.alerted.add(once);
-    this.alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
+    this._alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
     this.note('alert', `${kind}: ${detail}`);
     // ids and kinds only: no personal data in logs
     log.warn(`payment alert ${kind}`, { workflowId: this.workflowId, providerPaymentId, detail });
@@ -251,7 +259,7 @@ export class PaymentWorkflowState extends PaymentFactsAndTransitions {
 
   /** Ends the payment: every alert travels with the outcome; a pending cancel is answered. */
   async finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
-    const result: PaymentOutcome = this.alerts.length > 0 ? { ...ended, alerts: [...this.alerts] } : ended;
+    const result: PaymentOutcome = this._alerts.length > 0 ? { ...ended, alerts: [...this._alerts] } : ended;
     this._outcome = result;
     if (this._cancel?.decision === 'PENDING')
       this._cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
