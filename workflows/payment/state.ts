@@ -1,5 +1,6 @@
 // What one payment knows, and the bodies of its handlers (ARCHITECTURE: Workflows; workflows/README.md). The
-// workflow function (workflow.ts) and its steps read and change it; a wait is a `condition()` on it.
+// workflow function (workflow.ts) and its steps read it, and change it only through its named transitions
+// (facts.ts); a wait is a `condition()` on it.
 // Every phase change goes through `enterPhase` (the lifecycle hook: search attributes, current details, timeline).
 import { paymentEventEmitter, type PaymentEventEmitter } from '../payment-events/emit';
 import type { LateEventsFor } from '../provider-payment/api';
@@ -38,6 +39,7 @@ import {
 import { createdAnswerNow, createdAnswerOf, currentDetailsOf, fundingDeadline, stateOf } from './views';
 import type { PaymentPhase, TimelineEntry } from '../types';
 import { Waiter } from '../waiter';
+import { PaymentFactsAndTransitions } from './facts';
 import {
   PAYMENT_FAILURE_TYPES,
   type PaymentAlert,
@@ -57,6 +59,7 @@ const MAX_TIMELINE = 200;
 const MAX_TOLD_EARLY = 10;
 
 export type { CancelRequest } from './guards';
+export type { Attention, RequoteAnswer } from './facts';
 
 /** What a create step ended with. */
 export type CreateResult =
@@ -66,9 +69,6 @@ export type CreateResult =
   | { attention: string; idempotencyKey: string }
   /** a requote lost a race (funds, the end, a cancel): its new payment, if any, is tracked but never live */
   | { lost: string; payment: Payment | null };
-
-/** A requote's first answer (or refusal), given again when its update ID comes back. */
-export type RequoteAnswer = { answer: PaymentCreated } | { refused: string };
 
 /**
  * What the main loop (steps/follow.ts) decides on: the tracked payments, which one is followed, the cancel. A wait
@@ -86,7 +86,7 @@ export function refusal(type: string, message: string): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true });
 }
 
-export class PaymentWorkflowState {
+export class PaymentWorkflowState extends PaymentFactsAndTransitions {
   readonly request: CreatePaymentRequest;
   readonly limits: PaymentLimits | undefined;
   readonly holidays: ReadonlySet<string>;
@@ -101,42 +101,10 @@ export class PaymentWorkflowState {
    */
   readonly reconcileEveryMs: number;
 
-  phase: PaymentPhase = 'VALIDATING';
-  /** every provider payment this workflow created, by id (requote adds one; old ones stay tracked) */
-  readonly tracked = new Map<string, Payment>();
-  activeId: string | null = null;
-  requotes = 0;
-  created: PaymentCreated | null = null;
-  outcome: PaymentOutcome | null = null;
-  cancel: CancelRequest | null = null;
-  requoting = false;
-  /** requote update ID → its number n (key `<workflowId>:create:<n>`): one ID never creates twice */
-  readonly requoteNumbers = new Map<string, number>();
-  readonly requoteAnswers = new Map<string, RequoteAnswer>();
-  readonly alerts: PaymentAlert[] = [];
+  // written by raise() and note() only: read-only from outside like the facts (facts.ts)
+  private readonly _alerts: PaymentAlert[] = [];
   private readonly alerted = new Set<string>();
-  /** a create whose outcome is unknown, waiting for an operator (`resolveCreate`) */
-  attention: { reason: string; idempotencyKey: string; first: boolean } | null = null;
-  resolution: ResolveCreateDecision | null = null;
-  /** why the operator's last decision could not be applied (its refusal says so) */
-  resolveFailure: string | null = null;
-  /** a `resolveCreate` of a requote's create is reading the named payment */
-  resolvingRequote = false;
-  lastHeardAt = Date.now();
-  expiredSince: number | null = null;
-  /** the provider payment whose EXPIRED `expiredSince` dates */
-  expiredOf: string | null = null;
-  /** when the followed payment ended while another funded one still moved */
-  stillMovingSince: number | null = null;
-  /** after an accepted cancel: since when the provider says no tracked payment can be funded any more */
-  unfundableSince: number | null = null;
-  /** after an accepted cancel: when each tracked payment was last read to ask whether it can still be funded */
-  readonly cancelReads = new Map<string, number>();
-  readonly quoteExpiryReconciled = new Set<string>();
-  readonly deadlineReconciled = new Set<string>();
-  /** other tracked payments read once before an outcome is returned (a requote's abandoned payment) */
-  readonly readBeforeOutcome = new Set<string>();
-  readonly timeline: TimelineEntry[] = [];
+  private readonly _timeline: TimelineEntry[] = [];
   /**
    * Changes the entity told before this workflow recorded the create that made the payment (the create's activity
    * subscribes before it returns, and the entity tells a subscriber once): applied when the create is recorded.
@@ -156,6 +124,7 @@ export class PaymentWorkflowState {
     readonly workflowId: string,
     private readonly input: PaymentInput,
   ) {
+    super();
     this.request = input.request as CreatePaymentRequest;
     this.limits = input.limits;
     this.holidays = new Set(input.options?.holidays ?? []);
@@ -176,6 +145,13 @@ export class PaymentWorkflowState {
       : undefined;
   }
 
+  get alerts(): readonly PaymentAlert[] {
+    return this._alerts;
+  }
+  get timeline(): readonly TimelineEntry[] {
+    return this._timeline;
+  }
+
   // ---- reading ----
 
   active(): Payment | null {
@@ -192,7 +168,7 @@ export class PaymentWorkflowState {
   }
   /** read through a method: handlers change it between awaits (no narrowing by the compiler) */
   pendingCancel(): CancelRequest | null {
-    return this.cancel;
+    return this._cancel;
   }
   pulls(): boolean {
     return pullsFromAccount(this.request);
@@ -200,7 +176,7 @@ export class PaymentWorkflowState {
 
   seen(): Seen {
     const { activeId, cancel } = this;
-    return { activeId, payments: [...this.tracked.values()], cancel, decision: cancel?.decision };
+    return { activeId, payments: [...this._tracked.values()], cancel, decision: cancel?.decision };
   }
   /** Whether anything the main loop decides on changed since `before` (a merged payment is a new object). */
   changedSince(before: Seen): boolean {
@@ -226,8 +202,8 @@ export class PaymentWorkflowState {
   // ---- lifecycle ----
 
   note(kind: string, detail?: string): void {
-    this.timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
-    if (this.timeline.length > MAX_TIMELINE) this.timeline.shift();
+    this._timeline.push({ at: new Date().toISOString(), kind, ...(detail !== undefined ? { detail } : {}) });
+    if (this._timeline.length > MAX_TIMELINE) this._timeline.shift();
   }
 
   /** Loud, never dropped: state, outcome, worker log, and a metric at close (payment-metrics-interceptor.ts). */
@@ -239,7 +215,7 @@ export class PaymentWorkflowState {
   ): void {
     if (this.alerted.has(once)) return;
     this.alerted.add(once);
-    this.alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
+    this._alerts.push({ at: new Date().toISOString(), kind, providerPaymentId, detail });
     this.note('alert', `${kind}: ${detail}`);
     // ids and kinds only: no personal data in logs
     log.warn(`payment alert ${kind}`, { workflowId: this.workflowId, providerPaymentId, detail });
@@ -251,8 +227,8 @@ export class PaymentWorkflowState {
    * (the rules run within the first workflow task).
    */
   enterPhase(next: PaymentPhase, indexed = true): void {
-    if (next !== this.phase) this.note('phase', `${this.phase} → ${next}`);
-    this.phase = next;
+    if (next !== this._phase) this.note('phase', `${this._phase} → ${next}`);
+    this._phase = next;
     setCurrentDetails(this.describe());
     this.events.emit(
       () => this.snapshot(),
@@ -283,10 +259,10 @@ export class PaymentWorkflowState {
 
   /** Ends the payment: every alert travels with the outcome; a pending cancel is answered. */
   async finish(ended: PaymentOutcome): Promise<PaymentOutcome> {
-    const result: PaymentOutcome = this.alerts.length > 0 ? { ...ended, alerts: [...this.alerts] } : ended;
-    this.outcome = result;
-    if (this.cancel?.decision === 'PENDING')
-      this.cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
+    const result: PaymentOutcome = this._alerts.length > 0 ? { ...ended, alerts: [...this._alerts] } : ended;
+    this._outcome = result;
+    if (this._cancel?.decision === 'PENDING')
+      this._cancel.decision = result.outcome === 'CANCELLED' ? 'ACCEPTED' : 'REFUSED';
     this.note('outcome', result.outcome);
     this.enterPhase(result.outcome);
     await this.events.settled(); // every event handed over before the run ends
@@ -295,19 +271,19 @@ export class PaymentWorkflowState {
   }
 
   cancelledOutcome(p: Payment | null): PaymentOutcome {
-    return { outcome: 'CANCELLED', reason: this.cancel?.reason ?? 'cancelled', payment: p };
+    return { outcome: 'CANCELLED', reason: this._cancel?.reason ?? 'cancelled', payment: p };
   }
 
   // ---- provider payments ----
 
   /** Folds a snapshot of one of our provider payments in; never backwards (see payment-merge.ts). */
   absorb(incoming: Payment, cause: string): void {
-    const current = this.tracked.get(incoming.id);
+    const current = this._tracked.get(incoming.id);
     if (!current) return this.keepToldEarly(incoming, cause);
-    this.lastHeardAt = Date.now();
+    this._lastHeardAt = Date.now();
     const merged = mergePayment(current, incoming);
     if (!merged.changed) return;
-    this.tracked.set(incoming.id, merged.payment);
+    this._tracked.set(incoming.id, merged.payment);
     if (merged.statusChanged)
       this.note('status', `${incoming.id}: ${current.status} → ${merged.payment.status} (${cause})`);
     const fresh = merged.payment;
@@ -324,12 +300,12 @@ export class PaymentWorkflowState {
     // status without sentAt is no proof of funds: the followed payment stays. (activeId null: the create or
     // adoption that tracked it sets activeId next.)
     if (
-      this.activeId !== null &&
-      fresh.id !== this.activeId &&
+      this._activeId !== null &&
+      fresh.id !== this._activeId &&
       hasFundsIn(fresh) &&
       !(followed && isFunded(followed))
     ) {
-      this.activeId = fresh.id;
+      this._activeId = fresh.id;
       this.note('followed', `funds arrived on superseded payment ${fresh.id}; following it`);
     }
   }
@@ -346,7 +322,7 @@ export class PaymentWorkflowState {
 
   private alertOnFunds(fresh: Payment): void {
     // spec: States and transitions, row 2 — a late notice can fund a superseded payment: every one is followed
-    for (const other of this.tracked.values())
+    for (const other of this._tracked.values())
       if (other.id !== fresh.id && hasFundsIn(fresh) && hasFundsIn(other)) {
         const pair = [other.id, fresh.id].sort().join('+');
         this.raise(
@@ -357,7 +333,7 @@ export class PaymentWorkflowState {
         );
       }
     // a cancelled status of the provider's own is unknown to the contract, so "funded" above; it carries no funds
-    if (this.cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
+    if (this._cancel?.decision === 'ACCEPTED' && !isUnfundable(fresh))
       this.raise(
         'FUNDED_AFTER_CANCEL',
         fresh.id,
@@ -367,8 +343,8 @@ export class PaymentWorkflowState {
 
   /** Tracks a snapshot of one of our provider payments (a replayed create answers the same payment again). */
   track(p: Payment, cause: string): void {
-    if (this.tracked.has(p.id)) this.absorb(p, cause);
-    else this.tracked.set(p.id, p);
+    if (this._tracked.has(p.id)) this.absorb(p, cause);
+    else this._tracked.set(p.id, p);
     const early = this.toldEarly.get(p.id);
     if (early) {
       this.toldEarly.delete(p.id);
@@ -422,9 +398,9 @@ export class PaymentWorkflowState {
 
   /** The `cancel` update: the main loop decides it (accepted before funds; workflow.ts, steps/follow.ts). */
   async requestCancel(arg: { reason?: string }): Promise<PaymentState> {
-    this.cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
-    await condition(() => this.cancel?.decision !== 'PENDING');
-    if (this.cancel?.decision === 'REFUSED')
+    this._cancel = { reason: arg?.reason ?? 'cancelled by the caller', decision: 'PENDING', via: 'UPDATE' };
+    await condition(() => this._cancel?.decision !== 'PENDING');
+    if (this._cancel?.decision === 'REFUSED')
       throw refusal(
         PAYMENT_FAILURE_TYPES.CANCEL_REFUSED,
         'funds arrived before the cancel was applied; the payment goes on',
@@ -437,14 +413,14 @@ export class PaymentWorkflowState {
    * before funds, else the payment is followed to its real end.
    */
   onTemporalCancel(): void {
-    if (this.outcome || this.cancel) return;
+    if (this._outcome || this._cancel) return;
     const blocker = this.cancelBlocker();
     if (blocker) {
       this.note('cancel-ignored', `Temporal cancel request: ${blocker}`);
       log.info('Temporal cancel request ignored', { workflowId: this.workflowId, why: blocker });
       return;
     }
-    this.cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
+    this._cancel = { reason: 'Temporal cancel request', decision: 'PENDING', via: 'TEMPORAL_CANCEL' };
   }
 
   /** Why a requote cannot go on now, or null (guards.ts). */
@@ -459,15 +435,15 @@ export class PaymentWorkflowState {
 
   /** requote's validator: a retried update ID is answered again (the server dedupes it too); anything else is checked. */
   validateRequote(updateId: string | undefined): void {
-    if (updateId !== undefined && this.requoteNumbers.has(updateId)) return;
+    if (updateId !== undefined && this._requoteNumbers.has(updateId)) return;
     const blocker = this.requoteBlocker();
     if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
   }
 
   validateResolve(decision: ResolveCreateDecision): void {
-    if (!this.attention)
+    if (!this._attention)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'no create is waiting for a decision');
-    if (this.resolution || this.resolvingRequote)
+    if (this._resolution || this._resolvingRequote)
       throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, 'a decision is already being applied');
     const shape = resolveShapeProblem(decision);
     if (shape) throw refusal(PAYMENT_FAILURE_TYPES.RESOLVE_REFUSED, shape);

@@ -72,15 +72,12 @@ export async function quoteAndCreate(
       state.note('superseded', `${p.id} never went live: ${lost}; it is tracked until it expires`);
       return { lost, payment: p };
     }
-    state.activeId = p.id;
-    return { created: (state.created = state.createdAnswer(p)) };
+    return { created: state.goLive(p) };
   }
   // The first create answers now, in this workflow task. Nothing is lost meanwhile: a webhook that
   // started the entity first is read back when we subscribe, and a cancel or requote arriving now is decided by
   // the main loop once the entity is followed. The phase is the one the main loop would show.
-  state.activeId = p.id;
-  const answer = state.createdAnswer(p);
-  state.created = answer;
+  const answer = state.goLive(p);
   state.enterPhase(phaseOf(p, state.isQuoteExpired(p)));
   if (!made.followed) await follow(state, p);
   return { created: answer };

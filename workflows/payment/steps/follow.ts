@@ -41,7 +41,7 @@ async function readOthersBeforeOutcome(state: PaymentWorkflowState, p: Payment):
     (t) => t.id !== p.id && !outcomeOf(t) && !state.readBeforeOutcome.has(t.id),
   );
   if (!unread) return false;
-  state.readBeforeOutcome.add(unread.id);
+  state.markReadBeforeOutcome(unread.id);
   await reconcile(state, unread.id, 'before the outcome: has the other payment of the request ended?');
   return true;
 }
@@ -85,14 +85,14 @@ function decidePendingCancel(state: PaymentWorkflowState): void {
       ? 'a payment pulled from an account moves its funds when created'
       : null;
   if (blocker) {
-    asked.decision = 'REFUSED';
+    state.refuseCancel();
     state.note('cancel-refused', blocker);
     return;
   }
   // spec: no cancel endpoint — the provider payment expires on its own (docs/spec-gaps.md). Cancel does not lie:
   // a late notice can still fund it (spec: States and transitions, row 2), so it is followed until the provider
   // says it can no longer be funded; funds after all → the real outcome, FUNDED_AFTER_CANCEL.
-  asked.decision = 'ACCEPTED';
+  state.acceptCancel();
   state.note('cancelled', `${asked.reason} (via ${asked.via})`);
   state.enterPhase('CANCELLING');
 }
@@ -111,8 +111,8 @@ async function waitForOtherPayment(
   stillMoving: Payment,
 ): Promise<void> {
   const now = Date.now();
-  state.stillMovingSince ??= now;
-  if (now >= state.stillMovingSince + STILL_MOVING_LIMIT_MS) {
+  const since = state.otherStillMoving(now);
+  if (now >= since + STILL_MOVING_LIMIT_MS) {
     // Bounded: past the limit an operator looks; the workflow reads the other payment once a day (its history
     // stays small) and ends as soon as a notice or a read shows the other payment's end.
     state.raise(
@@ -128,7 +128,7 @@ async function waitForOtherPayment(
   }
   state.enterPhase('IN_PROGRESS');
   // the other payment's end comes by push, the sweep or the daily safety read; the limit above still wakes it
-  const at = Math.min(safetyReadAt(state), state.stillMovingSince + STILL_MOVING_LIMIT_MS);
+  const at = Math.min(safetyReadAt(state), since + STILL_MOVING_LIMIT_MS);
   if (now >= at) await reconcile(state, stillMoving.id, 'the other funded payment is still moving');
   else await wakeAt(state, at, now);
 }
@@ -148,13 +148,13 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
     // and only then listens for what may still follow. spec: States and transitions, rows 4–5 — a refund or a
     // legacy late funding may still follow EXPIRED; funds after all move it on (FUNDED_AFTER_CANCEL).
     state.enterPhase('CANCELLED');
-    const since = (state.unfundableSince ??= now);
+    const since = state.allUnfundable(now);
     if (now >= since + state.expiredLingerMs) return state.cancelledOutcome(p);
     await state.wake(since + state.expiredLingerMs - now);
     return null;
   }
   state.enterPhase('CANCELLING');
-  state.unfundableSince = null;
+  state.someFundable();
   const readAt = (t: Payment): number => {
     const last = state.cancelReads.get(t.id);
     if (last === undefined) return state.fundingDeadline(t)?.getTime() ?? now;
@@ -162,7 +162,7 @@ async function listenAfterCancel(state: PaymentWorkflowState, p: Payment): Promi
   };
   const next = open.reduce((a, b) => (readAt(b) < readAt(a) ? b : a));
   if (now >= readAt(next)) {
-    state.cancelReads.set(next.id, now);
+    state.markCancelRead(next.id, now);
     await reconcile(state, next.id, 'cancel accepted: can it still be funded?');
     return null;
   }
@@ -190,21 +190,20 @@ async function awaitFundsOrEnd(
   let at = safetyReadAt(state);
   if (ended?.outcome === 'EXPIRED') {
     // the linger is this payment's: one a requote replaced expiring meanwhile must not shorten it
-    if (state.expiredOf !== p.id) [state.expiredOf, state.expiredSince] = [p.id, now];
-    const since = (state.expiredSince ??= now);
+    const since = state.beginLinger(p.id, now);
     if (now >= since + state.expiredLingerMs) return (await readOthersBeforeOutcome(state, p)) ? null : ended;
     at = since + state.expiredLingerMs;
   } else if (state.phase === 'AWAITING_FUNDS' && !pullsFromAccount(p)) {
     at = Math.min(at, quoteExpiresAtMs(p) ?? at);
   } else if (state.phase === 'QUOTE_EXPIRED') {
     if (!state.quoteExpiryReconciled.has(p.id)) {
-      state.quoteExpiryReconciled.add(p.id);
+      state.markQuoteExpiryRead(p.id);
       await reconcile(state, p.id, 'quote expired');
       return null;
     }
     const deadline = state.fundingDeadline(p)?.getTime() ?? null;
     if (deadline !== null && now >= deadline && !state.deadlineReconciled.has(p.id)) {
-      state.deadlineReconciled.add(p.id);
+      state.markDeadlineRead(p.id);
       await reconcile(state, p.id, 'funding deadline passed');
       return null;
     }

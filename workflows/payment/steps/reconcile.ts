@@ -18,6 +18,6 @@ export async function reconcile(state: PaymentWorkflowState, id: string, why: st
   } catch (err) {
     state.note('reconcile-failed', `${id} (${why}): ${String(err)}`);
   } finally {
-    state.lastHeardAt = Date.now();
+    state.readDone();
   }
 }

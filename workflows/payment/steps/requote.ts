@@ -20,18 +20,17 @@ export async function requote(state: PaymentWorkflowState): Promise<PaymentCreat
   // the validator's checks again: this body runs later than the validator (after the wait above)
   const blocker = known !== undefined ? null : state.requoteBlocker();
   if (blocker) throw refusal(PAYMENT_FAILURE_TYPES.REQUOTE_REFUSED, blocker);
-  state.requoting = true;
+  state.requoteRunning(true);
   try {
     // The same update ID maps to the same n, so to the same idempotency key `<workflowId>:create:<n>`.
-    const n = known ?? ++state.requotes;
-    if (updateId !== undefined) state.requoteNumbers.set(updateId, n);
+    const n = state.numberRequote(updateId, known);
     state.note('requote', `requote ${n} requested`);
     const result = await quoteAndCreate(state, n, { lostTo: () => state.requoteLostTo() });
     const first = requoteAnswerOf(state, result);
-    if (updateId !== undefined) state.requoteAnswers.set(updateId, first);
+    state.answerRequote(updateId, first);
     return answerOrThrow(first);
   } finally {
-    state.requoting = false;
+    state.requoteRunning(false);
   }
 }
 
@@ -44,7 +43,7 @@ function answerOrThrow(first: RequoteAnswer): PaymentCreated {
 function requoteAnswerOf(state: PaymentWorkflowState, result: CreateResult): RequoteAnswer {
   if ('rejected' in result) return { answer: { outcome: 'REJECTED', violations: result.rejected } };
   if ('attention' in result) {
-    state.attention = { reason: result.attention, idempotencyKey: result.idempotencyKey, first: false };
+    state.requoteCreateNeedsOperator(result.attention, result.idempotencyKey);
     state.raise('CREATE_OUTCOME_UNKNOWN', null, `${result.idempotencyKey}: ${result.attention}`);
     return { answer: { outcome: 'NEEDS_ATTENTION', reason: result.attention } };
   }

@@ -20,7 +20,7 @@ export async function resolveCreate(
   if ('noPaymentCreated' in decision) await refuseIfTheServiceHasOne(state);
   if (pending.first) {
     // the main body acts on it (it is waiting in NEEDS_ATTENTION: awaitOperator below)
-    state.resolution = decision;
+    state.operatorDecided(decision);
     await condition(() => state.resolution === null);
     if (state.attention)
       throw refusal(
@@ -33,7 +33,7 @@ export async function resolveCreate(
     // a requote's payment: tracked as superseded, so its funds (if any) are followed. `attention` stays set until
     // it is adopted: if the read fails the operator can try again, and no further requote can create yet another
     // provider payment meanwhile.
-    state.resolvingRequote = true;
+    state.resolvingRequoteCreate(true);
     try {
       await adopt(
         state,
@@ -41,10 +41,10 @@ export async function resolveCreate(
         'operator: made by a requote whose create outcome was unknown',
       );
     } finally {
-      state.resolvingRequote = false;
+      state.resolvingRequoteCreate(false);
     }
   } else state.note('resolved', `operator: ${pending.idempotencyKey} made no payment (${decision.reason})`);
-  state.attention = null;
+  state.attentionSettled();
   return state.snapshot();
 }
 
@@ -57,7 +57,7 @@ export async function awaitOperator(
   reason: string,
   idempotencyKey: string,
 ): Promise<PaymentOutcome | null> {
-  state.attention = { reason, idempotencyKey, first: true };
+  state.firstCreateNeedsOperator(reason, idempotencyKey);
   state.raise('CREATE_OUTCOME_UNKNOWN', null, `${idempotencyKey}: ${reason}`);
   state.enterPhase('NEEDS_ATTENTION');
   for (;;) {
@@ -66,23 +66,22 @@ export async function awaitOperator(
     if (state.resolution === null && asked && state.pulls()) {
       // a pull payment the create may have made moved its funds when created (spec: rule 1): an operator must say
       // what happened first
-      asked.decision = 'REFUSED';
+      state.refuseCancel();
       state.note('cancel-refused', 'the create of a payment pulled from an account may have moved funds');
       continue;
     }
     if (state.resolution === null && asked) {
       // Nobody was given funding instructions for a payment we never saw: a cancel can be honoured. An unseen
       // payment, if it exists, expires unfunded on its own (docs/spec-gaps.md, "Maybe created").
-      asked.decision = 'ACCEPTED';
+      state.acceptCancel();
       state.note('cancelled', `${asked.reason} (via ${asked.via}) while the create needed an operator`);
-      state.attention = null;
+      state.attentionSettled();
       return { outcome: 'CANCELLED', reason: asked.reason, payment: null };
     }
     const decision = state.resolution!;
     if ('noPaymentCreated' in decision) {
       state.note('resolved', `operator: ${idempotencyKey} made no payment (${decision.reason})`);
-      state.attention = null;
-      state.resolution = null;
+      state.operatorSaidNoPayment();
       const violation: Violation = {
         path: '',
         rule: PAYMENT_FAILURE_TYPES.CREATE_OUTCOME_UNKNOWN,
@@ -92,15 +91,11 @@ export async function awaitOperator(
     }
     try {
       const p = await adopt(state, decision.providerPaymentId, 'operator: made by the first create');
-      state.activeId = p.id;
-      state.created = state.createdAnswer(p);
-      state.attention = null;
-      state.resolution = null;
+      state.operatorPaymentAdopted(p);
       return null;
     } catch (err) {
       state.note('resolve-failed', String(err));
-      state.resolveFailure = err instanceof Error ? err.message : String(err);
-      state.resolution = null; // the operator may try again
+      state.operatorDecisionFailed(err instanceof Error ? err.message : String(err)); // the operator may try again
     }
   }
 }
