@@ -10,10 +10,6 @@ const ROOT = path.resolve(__dirname, '../..');
 const PRODUCT_DIRS = ['src', 'activities', 'workers', 'workflows'];
 const MAX_LINES = 100;
 
-/**
- * Files whose long function is being split in a parallel change. Temporary: the coordinator empties this at merge.
- */
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
