@@ -10,7 +10,11 @@ import {
   QUOTE_REFRESH_SCHEDULE_ID,
   type QuoteRefreshConfig,
 } from '../client/schedules';
-import { ensureReconcileSchedule, RECONCILE_SCHEDULE_ID } from '../client/reconcile-schedule';
+import {
+  ensureReconcileSchedule,
+  RECONCILE_EVERY_MS,
+  RECONCILE_SCHEDULE_ID,
+} from '../client/reconcile-schedule';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, cliContext, parseCommandArgs, printJson } from './cli-env';
 import { EXIT, UsageError } from './exit-codes';
 import type { Environment } from '../support/environment';
@@ -110,9 +114,9 @@ export async function runScheduleSubcommand(
         const reconcile = await ensureReconcileSchedule(client, { taskQueue: options.taskQueue });
         const action = reconcile.created ? 'created' : 'updated';
         return done(
-          `${action} Schedule ${reconcile.scheduleId}: reconcilePayments every 900000 ms, task queue ${options.taskQueue}`,
+          `${action} Schedule ${reconcile.scheduleId}: reconcilePayments every ${RECONCILE_EVERY_MS} ms, task queue ${options.taskQueue}`,
           action,
-          { workflowType: 'reconcilePayments', everyMs: 900_000, taskQueue: options.taskQueue },
+          { workflowType: 'reconcilePayments', everyMs: RECONCILE_EVERY_MS, taskQueue: options.taskQueue },
         );
       }
       const config = {

@@ -7,6 +7,8 @@ import { scheduleActionWorkflowId } from '../codec/schedule-binding';
 import { ReconcilePaymentsInputSchema, type ReconcilePaymentsInput } from '../../workflows/inputs';
 
 export const RECONCILE_SCHEDULE_ID = 'payment-reconcile';
+/** How often the sweep runs unless the caller says otherwise. */
+export const RECONCILE_EVERY_MS = 15 * 60_000;
 /** @deprecated the workflow's own name: RECONCILE_PAYMENTS_WORKFLOW_TYPE (workflows/reconcile-payments/api.ts) */
 export const RECONCILE_WORKFLOW_TYPE = RECONCILE_PAYMENTS_WORKFLOW_TYPE;
 
@@ -24,7 +26,7 @@ export async function ensureReconcileSchedule(
   options: ReconcileScheduleOptions,
 ): Promise<{ scheduleId: string; created: boolean }> {
   const scheduleId = options.scheduleId ?? RECONCILE_SCHEDULE_ID;
-  const everyMs = options.everyMs ?? 15 * 60_000;
+  const everyMs = options.everyMs ?? RECONCILE_EVERY_MS;
   // zod at the edge: the workflow takes its input as parsed here
   const input: ReconcilePaymentsInput = ReconcilePaymentsInputSchema.parse(
     options.windowMs ? { windowMs: options.windowMs } : {},

@@ -19,8 +19,9 @@ import { EncryptionCodec, type NexusCallerKeysState } from '../codec/encryption-
 import { configuredNexusCallerKeyring } from '../codec/nexus-caller-keys';
 import { XBORDER_NEXUS_FAILURE_TYPES } from './service';
 
-/** The memo field holding the owner of a payment started through Nexus (the endpoint's name; no personal data). */
-export const NEXUS_OWNER_MEMO = 'xborderNexusOwner';
+/** The memo field holding the owner of a payment started through Nexus: defined once, where the relay reads it too. */
+export { NEXUS_OWNER_MEMO } from '../../workflows/nexus-outcome/api';
+import { NEXUS_OWNER_MEMO } from '../../workflows/nexus-outcome/api';
 
 /**
  * The caller of the current operation: the endpoint its request came through, or UNAUTHORIZED. Once the worker has
