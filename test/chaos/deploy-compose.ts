@@ -6,7 +6,7 @@
 // slot a's workers stop. Throughout, the view the alerts have: the stuck gauge's counts of the current build (its
 // pollers, the age of its oldest waiting workflow task) and of PINNED payments waiting for a build. 0 stalled: the
 // current build's backlog never ages past the alert's minute, no payment waits for its build, every payment ends.
-import { appendFileSync, copyFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setCurrentVersion } from '../../src/client/worker-deployments';
@@ -16,6 +16,7 @@ import { derivedBuildId, workflowBundleDigest } from '../../workers/build-id';
 import type { Scenario, ScenarioContext } from './scenarios';
 import { buildRegistered, startBuild, untilAccepted } from './versioned-workers';
 import { prebuiltBundle, superviseWorker } from './worker-supervisor';
+import { anotherBuildOf } from '../support/another-build';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,8 +76,7 @@ function watchGauge(ctx: ScenarioContext): void {
 /** Slot b's image: the same workflows plus one comment, as a rebuild of changed code without a version bump makes. */
 async function newBuildBundle(): Promise<string> {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'xborder-slot-b-')), 'workflow-bundle.js');
-  copyFileSync(await prebuiltBundle(), file);
-  appendFileSync(file, '\n// slot b: the next build\n');
+  writeFileSync(file, anotherBuildOf(readFileSync(await prebuiltBundle(), 'utf8'), 'slot b: the next build'));
   return file;
 }
 

@@ -11,6 +11,7 @@ import { BuildIdTakenError, registeredBundleDigest } from '../../src/client/buil
 import { startXborderWorker, type RunningXborderWorker } from '../../workers/worker';
 import { workflowBundleDigest } from '../../workers/build-id';
 import { packageVersion } from '../../src/support/package-root';
+import { anotherBuildOf } from '../support/another-build';
 import { workflowBundle } from '../support/temporal';
 import { PRODUCT_WORKFLOWS } from '../support/workflow-bundle-cache';
 import { startTestStack } from './stack-support';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   bundleX = path.join(dir, 'x.js');
   bundleY = path.join(dir, 'y.js');
   writeFileSync(bundleX, code);
-  writeFileSync(bundleY, `${code}\n// another build of the same version\n`);
+  writeFileSync(bundleY, anotherBuildOf(code, 'another build of the same version'));
 }, 120_000);
 
 afterAll(async () => {
