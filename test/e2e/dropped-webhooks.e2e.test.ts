@@ -157,15 +157,18 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
   });
 
   // one run of reconcilePayments, as the Schedule starts it
-  const reconcileOnce = () =>
-    stack.client.workflow.execute<(input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>>(
-      RECONCILE_PAYMENTS_WORKFLOW_TYPE,
-      {
-        workflowId: uniqueKey('reconcile'),
-        taskQueue: stack.taskQueue,
-        args: [{ windowMs: 60 * 60_000 }],
-      },
-    );
+  const reconcileRuns: string[] = [];
+  const reconcileOnce = () => {
+    const workflowId = uniqueKey('reconcile');
+    reconcileRuns.push(workflowId);
+    return stack.client.workflow.execute<
+      (input: { windowMs: number }) => Promise<ReconcileRecentPaymentsResult>
+    >(RECONCILE_PAYMENTS_WORKFLOW_TYPE, {
+      workflowId,
+      taskQueue: stack.taskQueue,
+      args: [{ windowMs: 60 * 60_000 }],
+    });
+  };
   const result = await reconcileOnce();
   expect(result.followedSignalled).toBe(1);
   expect(result.signalled).not.toContain(providerPaymentId); // a payout is not a PAYIN: told by the followed path only
@@ -199,5 +202,11 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
   });
   const again = await reconcileOnce();
   expect(again.followedSignalled).toBe(0);
+  // the sweep as the periodic read: the payment, its entity and the sweep run that told it, for the replay test
+  await recordNewHistories(stack.client, stack.temporal.address, 'sweep-tells-waiting-payout', [
+    started.workflowId,
+    entity.workflowId,
+    reconcileRuns[0]!,
+  ]);
   await entity.terminate('test over');
 });
