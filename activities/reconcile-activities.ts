@@ -127,24 +127,30 @@ export function entitiesNotFinalQuery(taskQueue: string): string {
 }
 
 /**
- * The running payment workflows still waiting for funds (AWAITING_FUNDS_PHASES). Visibility lags: one funded a moment
- * ago may still be listed (its entity is told a status it has: one signal, absorbed as a read that changes nothing).
+ * The running payment workflows on this task queue still waiting for funds (AWAITING_FUNDS_PHASES). Visibility lags:
+ * one funded a moment ago may still be listed (its entity is told a status it has: one signal, absorbed as a read
+ * that changes nothing). Only this task queue's, as for the entities: another deployment sharing the namespace has
+ * its own sweep, and a tell from this one would start the other's entity on this task queue.
  */
-export function paymentsAwaitingFundsQuery(): string {
+export function paymentsAwaitingFundsQuery(taskQueue: string): string {
   const phases = AWAITING_FUNDS_PHASES.map((s) => `'${s}'`).join(', ');
-  return `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND PaymentPhase IN (${phases})`;
+  return (
+    `WorkflowType = '${PAYMENT_WORKFLOW_TYPE}' AND ExecutionStatus = 'Running' AND TaskQueue = '${taskQueue}' ` +
+    `AND PaymentPhase IN (${phases})`
+  );
 }
 
 /** The entity ids of the provider payments that payment workflows still wait to see funded. */
 async function listEntitiesAwaitingFunds(
   client: Pick<Client, 'workflow'>,
+  taskQueue: string,
   maxEntities: number,
   heartbeat: () => void,
 ): Promise<Set<string>> {
   const ids = new Set<string>();
   let read = 0;
   for await (const wf of client.workflow.list({
-    query: paymentsAwaitingFundsQuery(),
+    query: paymentsAwaitingFundsQuery(taskQueue),
     pageSize: ENTITY_PAGE_SIZE,
   })) {
     if (++read > maxEntities) break;
@@ -476,7 +482,7 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       // Visibility is read again on a resume: it is not the provider's budget, and a told entity drops the repeat.
       const notFinal = await listEntitiesNotFinal(client(), taskQueue(), maxEntities, beat);
       const entitiesNotFinal = notFinal.size;
-      const awaitingFunds = await listEntitiesAwaitingFunds(client(), maxEntities, beat);
+      const awaitingFunds = await listEntitiesAwaitingFunds(client(), taskQueue(), maxEntities, beat);
       const sinceMs = Date.parse(since);
       let movedSince: Promise<number> | undefined;
       const lastCompleted =

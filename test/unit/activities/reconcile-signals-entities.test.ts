@@ -130,7 +130,7 @@ describe('reconcileRecentPayments', () => {
     // waiting for funds (their lost funding webhook: reconcile-tells-lost-funding.test.ts)
     expect(lists).toEqual([
       { query: entitiesNotFinalQuery('q-reconcile'), pageSize: 1000 },
-      { query: paymentsAwaitingFundsQuery(), pageSize: 1000 },
+      { query: paymentsAwaitingFundsQuery('q-reconcile'), pageSize: 1000 },
     ]);
     expect(lists[0].query).toContain("ExecutionStatus = 'Running'");
     expect(lists[0].query).toContain("TaskQueue = 'q-reconcile'");
@@ -351,7 +351,7 @@ describe('reconcileRecentPayments', () => {
     ).toBe(0);
     expect(seen.queries).toEqual([
       entitiesNotFinalQuery('q-reconcile'),
-      paymentsAwaitingFundsQuery(),
+      paymentsAwaitingFundsQuery('q-reconcile'),
       completedSweepsQuery('q-reconcile'),
     ]);
     const failing = over(() => {

@@ -27,6 +27,7 @@ function payout(id: string, status: string): Payment {
 /** Visibility answering by query: the waiting payments for the payments' query, the entities for the other. */
 function clientOver(waiting: { workflowId: string; providerPaymentId: string }[], entities: string[]) {
   const told: string[] = [];
+  const asked: string[] = [];
   const client = {
     workflow: {
       signalWithStart: async (_type: string, options: { workflowId: string }) => {
@@ -35,7 +36,8 @@ function clientOver(waiting: { workflowId: string; providerPaymentId: string }[]
       },
       list: ({ query }: { query?: string } = {}) =>
         (async function* () {
-          if (query === paymentsAwaitingFundsQuery())
+          asked.push(query ?? '');
+          if (query === paymentsAwaitingFundsQuery('q-reconcile'))
             for (const w of waiting)
               yield {
                 workflowId: w.workflowId,
@@ -54,7 +56,7 @@ function clientOver(waiting: { workflowId: string; providerPaymentId: string }[]
         })(),
     },
   } as unknown as Client;
-  return { client, told };
+  return { client, told, asked };
 }
 
 function sweepOver(listed: Payment[], client: Client) {
@@ -99,6 +101,16 @@ describe('the reconcile sweep tells a lost funding or final webhook', () => {
       since: '2026-11-21T00:00:00Z',
     });
     expect(told).toEqual(['provider-payment:pay_done']);
+  });
+
+  it("lists only its own task queue's waiting payments: another deployment in the namespace has its own sweep", async () => {
+    const { client, asked } = clientOver([], []);
+    await sweepOver([payout('pay_lost', 'PENDING')], client).reconcileRecentPayments({
+      since: '2026-11-21T00:00:00Z',
+    });
+    const waiting = asked.filter((q) => q.includes("WorkflowType = 'payment'"));
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]).toContain("TaskQueue = 'q-reconcile'");
   });
 
   it('decides: funded only past AWAITING_FUNDS while the payment waits; final before funded', () => {

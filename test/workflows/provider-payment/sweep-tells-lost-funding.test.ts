@@ -31,7 +31,7 @@ async function sweep(payment: WorkflowHandle, entity: WorkflowHandle): Promise<v
   const client = bed.env.client;
   const list = ({ query }: { query?: string } = {}) =>
     (async function* () {
-      if (query === paymentsAwaitingFundsQuery()) {
+      if (query === paymentsAwaitingFundsQuery(bed.taskQueue)) {
         const described = await payment.describe();
         const phase = described.typedSearchAttributes.get(PaymentPhaseKey);
         if (described.status.name === 'RUNNING' && phase && AWAITING_FUNDS_PHASES.includes(phase))
