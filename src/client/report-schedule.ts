@@ -7,6 +7,7 @@ import {
   RECONCILIATION_REPORT_WORKFLOW_TYPE,
   type ReconciliationReportInput,
 } from '../../workflows/reconciliation-report/api';
+import { scheduleActionWorkflowId } from '../codec/schedule-binding';
 
 export const REPORT_SCHEDULE_ID = 'reconciliation-report';
 
@@ -30,7 +31,9 @@ export async function ensureReportSchedule(
     action: {
       type: 'startWorkflow' as const,
       workflowType: RECONCILIATION_REPORT_WORKFLOW_TYPE,
-      workflowId: `${o.scheduleId}-run`,
+      // runs `schedule:<id>-<time>`: the reserved form under which the runs read the action's arguments (they are
+      // bound to the action's ID: src/codec/schedule-binding.ts); `<id>-run` left every run unable to read its input
+      workflowId: scheduleActionWorkflowId(o.scheduleId),
       taskQueue: o.taskQueue,
       args: [input],
       workflowExecutionTimeout: 6 * 60 * 60_000,

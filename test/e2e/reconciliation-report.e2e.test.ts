@@ -22,6 +22,7 @@ import {
   type PaymentOutcome,
 } from '../../workflows/payment/api';
 import type { ReconciliationReport } from '../../src/report/types';
+import { ensureReportSchedule } from '../../src/client/report-schedule';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { freePort } from '../support/ports';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
@@ -173,6 +174,30 @@ it('names each seeded mismatch once, and the matching payment not at all', async
   expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   // kept for the report's sample in docs (printed, not asserted)
   console.log(run.out);
+});
+
+it('the daily Schedule itself starts a run that reads its own input and writes the report', async () => {
+  // the Schedule's arguments are encrypted bound to its action's workflow ID; each run is `<that ID>-<time>`, which
+  // reads them only when the action ID has the reserved Schedule form (src/codec/schedule-binding.ts)
+  const { scheduleId } = await ensureReportSchedule(stack.client, {
+    taskQueue: stack.taskQueue,
+    scheduleId: uniqueKey('report'),
+  });
+  const schedule = stack.client.schedule.getHandle(scheduleId);
+  await schedule.trigger();
+  const runId = await eventually('the triggered run', async () => {
+    const { info } = await schedule.describe();
+    return (
+      [...info.runningActions, ...info.recentActions.map((a) => a.action)][0]?.workflow.workflowId ?? null
+    );
+  });
+  const result = (await Promise.race([
+    stack.client.workflow.getHandle(runId).result(),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`the Schedule's run ${runId} did not complete within 90 s`)), 90_000),
+    ),
+  ])) as ReconciliationReportResult;
+  expect(existsSync(path.join(result.folder, 'report.json'))).toBe(true);
 });
 
 it("the daily Schedule's workflow writes the previous UTC day's report through the worker's activity", async () => {
