@@ -142,11 +142,13 @@ async function ensureQuoteRefresh(
 
 async function ensureOne(
   name: string,
-  ensure: () => Promise<{ scheduleId: string; created: boolean }>,
+  ensure: () => Promise<{ scheduleId: string; created: boolean; instead?: string }>,
 ): Promise<void> {
   try {
     const ensured = await ensure();
-    console.log(`worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}`);
+    console.log(
+      `worker: Schedule ${ensured.scheduleId} ${ensured.created ? 'created' : 'updated'}${ensured.instead ? ` (${ensured.instead})` : ''}`,
+    );
   } catch (error) {
     console.error(
       `worker: could not ensure the ${name} Schedule: ${error instanceof Error ? error.message : String(error)}`,

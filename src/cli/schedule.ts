@@ -114,9 +114,17 @@ export async function runScheduleSubcommand(
         const reconcile = await ensureReconcileSchedule(client, { taskQueue: options.taskQueue });
         const action = reconcile.created ? 'created' : 'updated';
         return done(
-          `${action} Schedule ${reconcile.scheduleId}: reconcilePayments every ${RECONCILE_EVERY_MS} ms, task queue ${options.taskQueue}`,
+          `${action} Schedule ${reconcile.scheduleId}: reconcilePayments every ${RECONCILE_EVERY_MS} ms, task queue ${options.taskQueue}` +
+            (reconcile.instead ? ` (${reconcile.instead})` : ''),
           action,
-          { workflowType: 'reconcilePayments', everyMs: RECONCILE_EVERY_MS, taskQueue: options.taskQueue },
+          {
+            // the Schedule made: another than asked when another task queue's deployment runs payment-reconcile
+            scheduleId: reconcile.scheduleId,
+            workflowType: 'reconcilePayments',
+            everyMs: RECONCILE_EVERY_MS,
+            taskQueue: options.taskQueue,
+            ...(reconcile.instead ? { instead: reconcile.instead } : {}),
+          },
         );
       }
       const config = {

@@ -262,7 +262,9 @@ async function ensureStackSchedules(
   log(`schedule ${schedule.scheduleId} ${schedule.created ? 'created' : 'updated'}`);
   // PAYINs whose webhooks were lost still reach their entities (as workers/main.ts does)
   const reconcile = await ensureReconcileSchedule(client, { taskQueue });
-  log(`schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}`);
+  log(
+    `schedule ${reconcile.scheduleId} ${reconcile.created ? 'created' : 'updated'}${reconcile.instead ? ` (${reconcile.instead})` : ''}`,
+  );
   if (options.reports) {
     const report = await ensureReportSchedule(client, { taskQueue });
     log(

@@ -1,10 +1,5 @@
 // The quote-refresh Schedule (ARCHITECTURE: refreshQuotes): created or updated idempotently.
-import {
-  ScheduleAlreadyRunning,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleHandle,
-} from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
 import {
   RATE_BOARD_WORKFLOW_ID,
   RATE_BOARD_WORKFLOW_TYPE,
@@ -12,6 +7,7 @@ import {
 } from '../../workflows/rate-board/api';
 import { REFRESH_QUOTES_WORKFLOW_TYPE, type RefreshQuotesInput } from '../../workflows/refresh-quotes/api';
 import { scheduleActionWorkflowId } from '../codec/schedule-binding';
+import { ensureSchedule } from './ensure-schedule';
 import {
   QuoteRefreshConfigSchema,
   type QuoteRefreshConfigInput,
@@ -76,8 +72,8 @@ export async function ensureRateBoard(
 }
 
 /**
- * Creates the Schedule, or updates it to `config` when it exists (never fails with "already exists").
- * An update keeps the Schedule's state: a Schedule an operator paused stays paused.
+ * Creates the Schedule, or updates it to `config` when it exists on this task queue (never fails with "already
+ * exists"). An update keeps the Schedule's state: a Schedule an operator paused stays paused.
  */
 export async function ensureSchedules(
   client: Client,
@@ -86,17 +82,12 @@ export async function ensureSchedules(
   const config = QuoteRefreshConfigSchema.parse(configInput);
   const parts = scheduleParts(config);
   await ensureRateBoard(client, config);
-  try {
-    const handle = await client.schedule.create({
-      scheduleId: config.scheduleId,
-      ...parts,
-      state: { note: 'quote refresh (xborder ensureSchedules)' },
-    });
-    return { scheduleId: config.scheduleId, created: true, handle };
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-  const handle = client.schedule.getHandle(config.scheduleId);
-  await handle.update((previous) => ({ ...previous, ...parts }));
-  return { scheduleId: config.scheduleId, created: false, handle };
+  // one on another task queue is another deployment's (the rate board is one per namespace too): left as it is,
+  // ScheduleOfAnotherTaskQueueError (src/client/ensure-schedule.ts)
+  const { created } = await ensureSchedule(client, config.scheduleId, {
+    taskQueue: config.taskQueue,
+    parts: () => parts,
+    note: 'quote refresh (xborder ensureSchedules)',
+  });
+  return { scheduleId: config.scheduleId, created, handle: client.schedule.getHandle(config.scheduleId) };
 }

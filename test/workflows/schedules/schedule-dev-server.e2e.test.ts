@@ -6,7 +6,8 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { ensureSchedules } from '../../../src/client/schedules';
 import { runScheduleSubcommand } from '../../../src/cli/schedule';
-import { RECONCILE_SCHEDULE_ID } from '../../../src/client/reconcile-schedule';
+import { ensureReconcileSchedule, RECONCILE_SCHEDULE_ID } from '../../../src/client/reconcile-schedule';
+import { ScheduleOfAnotherTaskQueueError } from '../../../src/client/ensure-schedule';
 import { getIndicativeQuote, readRateBoard } from '../../../src/client/indicative-quote';
 import { rateBoardQuery, ratePairKey } from '../../../workflows/rate-board/api';
 import {
@@ -235,5 +236,62 @@ it('xborder schedule create --id payment-reconcile creates the reconcile Schedul
   } finally {
     log.mockRestore();
     await handle.delete().catch(() => undefined);
+  }
+}, 60_000);
+
+it('two deployments in one namespace each keep a reconcile Schedule of their own; one given by ID is never taken over', async () => {
+  const first = uniqueTaskQueue('deployment-a');
+  const second = uniqueTaskQueue('deployment-b');
+  const made: string[] = [RECONCILE_SCHEDULE_ID];
+  const queueOf = async (scheduleId: string) => {
+    const { action } = await env.client.schedule.getHandle(scheduleId).describe();
+    return action.type === 'startWorkflow' ? action.taskQueue : undefined;
+  };
+  try {
+    expect(await ensureReconcileSchedule(env.client, { taskQueue: first })).toEqual({
+      scheduleId: RECONCILE_SCHEDULE_ID,
+      created: true,
+    });
+    // the second deployment's worker starts: the first keeps its sweep, the second gets one named after its queue
+    const theirs = await ensureReconcileSchedule(env.client, { taskQueue: second });
+    made.push(theirs.scheduleId);
+    expect(theirs).toMatchObject({ scheduleId: `${RECONCILE_SCHEDULE_ID}-${second}`, created: true });
+    expect(theirs.instead).toContain(first);
+    expect(await queueOf(RECONCILE_SCHEDULE_ID)).toBe(first);
+    expect(await queueOf(theirs.scheduleId)).toBe(second);
+    // each restart finds its own again (updated, not another)
+    expect(await ensureReconcileSchedule(env.client, { taskQueue: first })).toEqual({
+      scheduleId: RECONCILE_SCHEDULE_ID,
+      created: false,
+    });
+    expect(await ensureReconcileSchedule(env.client, { taskQueue: second })).toMatchObject({
+      scheduleId: theirs.scheduleId,
+      created: false,
+    });
+    // an ID the operator chose, held by another task queue: refused, named, left as it is
+    const refused = ensureReconcileSchedule(env.client, {
+      taskQueue: second,
+      scheduleId: RECONCILE_SCHEDULE_ID,
+    });
+    await expect(refused).rejects.toBeInstanceOf(ScheduleOfAnotherTaskQueueError);
+    await expect(refused).rejects.toThrow(
+      new RegExp(`task queue "${first}", not on this deployment's "${second}"`),
+    );
+    expect(await queueOf(RECONCILE_SCHEDULE_ID)).toBe(first);
+    // the quote refresh likewise (its ID is always the configured one): never moved to another queue
+    const quoteId = uniqueWorkflowId('quote-refresh');
+    made.push(quoteId);
+    const quote = { scheduleId: quoteId, boardWorkflowId: uniqueWorkflowId('rate-board') };
+    await ensureSchedules(env.client, { ...quote, taskQueue: first });
+    await expect(ensureSchedules(env.client, { ...quote, taskQueue: second })).rejects.toBeInstanceOf(
+      ScheduleOfAnotherTaskQueueError,
+    );
+    expect(await queueOf(quoteId)).toBe(first);
+  } finally {
+    for (const id of made)
+      await env.client.schedule
+        .getHandle(id)
+        .delete()
+        .catch(() => undefined);
   }
 }, 60_000);
