@@ -59,6 +59,7 @@ import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
+import { scheduleOf, SCHEDULE_WORKFLOW_ID_PREFIX } from '../src/codec/schedule-binding';
 
 export interface ReconcileRecentPaymentsInput {
   /** PAYINs and conversions created at or after this instant (ISO 8601) are signalled */
@@ -262,6 +263,12 @@ export interface ReconcileDeps {
    * default (lastCompletedSweepVisible). Asked once per attempt, and only when a listed record moved after its outcome.
    */
   lastCompletedSweepAt?: () => Promise<number | null>;
+  /**
+   * The Schedule this run is one of (its ID), or null for a run started by hand: by default from the run's workflow
+   * ID, `schedule:<id>-<time>` (src/codec/schedule-binding.ts). Only runs of the same Schedule narrow each other's
+   * look-back (they share its window); a run by hand never narrows and is never narrowed.
+   */
+  scheduleId?: () => string | null;
 }
 
 type Resolved = Required<Omit<ReconcileDeps, 'provider' | 'lastCompletedSweepAt'>>;
@@ -273,12 +280,25 @@ type Resolved = Required<Omit<ReconcileDeps, 'provider' | 'lastCompletedSweepAt'
  */
 export const MOVED_OVERLAP_MS = 15 * 60 * 1000;
 
-/** The visibility query of the completed sweeps on a task queue (newest first: the store's order of closed runs). */
-export function completedSweepsQuery(taskQueue: string): string {
+/**
+ * The visibility query of the completed runs of one Schedule's sweep on a task queue (newest first: the store's order
+ * of closed runs). Only the Schedule's own runs: a run started by hand may have had a narrower window (`windowMs`),
+ * and taking it as a completed sweep would narrow the look-back past moves of payments it never listed.
+ * `TemporalScheduledById` is the search attribute Temporal sets on every run a Schedule starts.
+ */
+export function completedSweepsQuery(taskQueue: string, scheduleId: string): string {
   return (
     `WorkflowType = '${RECONCILE_PAYMENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Completed' ` +
-    `AND TaskQueue = '${taskQueue}'`
+    `AND TaskQueue = '${taskQueue}' AND TemporalScheduledById = '${scheduleId}'`
   );
+}
+
+/** The Schedule a run belongs to, from its workflow ID (`schedule:<id>-<time>`); null for any other ID. */
+export function scheduleOfRun(workflowId: string): string | null {
+  const action = scheduleOf(workflowId);
+  return action === undefined || action === workflowId
+    ? null
+    : action.slice(SCHEDULE_WORKFLOW_ID_PREFIX.length);
 }
 
 /**
@@ -289,9 +309,14 @@ export function completedSweepsQuery(taskQueue: string): string {
 async function lastCompletedSweepVisible(
   client: Pick<Client, 'workflow'>,
   taskQueue: string,
+  scheduleId: string | null,
 ): Promise<number | null> {
+  if (scheduleId === null) return null; // a run by hand: its whole window
   try {
-    for await (const wf of client.workflow.list({ query: completedSweepsQuery(taskQueue), pageSize: 1 }))
+    for await (const wf of client.workflow.list({
+      query: completedSweepsQuery(taskQueue, scheduleId),
+      pageSize: 1,
+    }))
       return wf.startTime instanceof Date ? wf.startTime.getTime() : null;
   } catch (err) {
     try {
@@ -336,6 +361,15 @@ function withContextDefaults(deps: ReconcileDeps): Resolved {
   return {
     client: deps.client ?? (() => Context.current().client),
     taskQueue: deps.taskQueue ?? (() => Context.current().info.taskQueue),
+    scheduleId:
+      deps.scheduleId ??
+      (() => {
+        try {
+          return scheduleOfRun(Context.current().info.workflowExecution?.workflowId ?? '');
+        } catch {
+          return null; // outside an activity (a direct call): a run by hand
+        }
+      }),
     heartbeat: deps.heartbeat ?? ((details: ReconcileProgress) => Context.current().heartbeat(details)),
     lastProgress:
       deps.lastProgress ??
@@ -466,7 +500,7 @@ async function listAndTell(
 }
 
 export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivities {
-  const { client, taskQueue, heartbeat, lastProgress, sleep } = withContextDefaults(deps);
+  const { client, taskQueue, scheduleId, heartbeat, lastProgress, sleep } = withContextDefaults(deps);
   return {
     async reconcileRecentPayments({
       since,
@@ -486,7 +520,7 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       const sinceMs = Date.parse(since);
       let movedSince: Promise<number> | undefined;
       const lastCompleted =
-        deps.lastCompletedSweepAt ?? (() => lastCompletedSweepVisible(client(), taskQueue()));
+        deps.lastCompletedSweepAt ?? (() => lastCompletedSweepVisible(client(), taskQueue(), scheduleId()));
       const run: SweepRun = {
         sinceMs,
         movedSinceMs: () => (movedSince ??= lastCompleted().then((at) => movedSinceMs(sinceMs, at))),

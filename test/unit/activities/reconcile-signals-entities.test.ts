@@ -4,6 +4,7 @@
 // its indexed PaymentStatus lacks (visibility), once per run.
 import {
   completedSweepsQuery,
+  scheduleOfRun,
   createReconcileActivities,
   entitiesNotFinalQuery,
   paymentsAwaitingFundsQuery,
@@ -322,12 +323,17 @@ describe('reconcileRecentPayments', () => {
       ...payout('pay_late', 'EXPIRED'),
       lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:00:00Z' },
     });
-    const over = (completed: () => AsyncGenerator<{ workflowId: string; startTime: Date }>) => {
+    const over = (
+      completed: () => AsyncGenerator<{ workflowId: string; startTime: Date }>,
+      scheduleId: string | null = 'payment-reconcile',
+    ) => {
       const { client, calls } = recordingClient();
       const queries: string[] = [];
       const list = (o: { query?: string }) => {
         queries.push(o.query ?? '');
-        return o.query === completedSweepsQuery('q-reconcile') ? completed() : (async function* () {})();
+        return o.query === completedSweepsQuery('q-reconcile', 'payment-reconcile')
+          ? completed()
+          : (async function* () {})();
       };
       const activities = createReconcileActivities({
         provider: {
@@ -339,6 +345,7 @@ describe('reconcileRecentPayments', () => {
         } as never,
         client: () => ({ workflow: { ...client.workflow, list } }) as never,
         taskQueue: () => 'q-reconcile',
+        scheduleId: () => scheduleId,
         heartbeat: () => undefined,
       });
       return { activities, calls, queries };
@@ -352,7 +359,7 @@ describe('reconcileRecentPayments', () => {
     expect(seen.queries).toEqual([
       entitiesNotFinalQuery('q-reconcile'),
       paymentsAwaitingFundsQuery('q-reconcile'),
-      completedSweepsQuery('q-reconcile'),
+      completedSweepsQuery('q-reconcile', 'payment-reconcile'),
     ]);
     const failing = over(() => {
       throw new Error('visibility unavailable');
@@ -360,6 +367,61 @@ describe('reconcileRecentPayments', () => {
     expect(
       (await failing.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
     ).toBe(1);
+  });
+
+  it("narrows its look-back only by its own Schedule's completed runs: a run by hand (perhaps with a narrower window) neither narrows nor is narrowed", async () => {
+    // only the Schedule's own runs are asked for: a completed run by hand never counts as a sweep
+    expect(completedSweepsQuery('q-reconcile', 'payment-reconcile')).toContain(
+      "TemporalScheduledById = 'payment-reconcile'",
+    );
+    const refunded = normalizePayment({
+      ...payout('pay_late', 'EXPIRED'),
+      lifecycle: {
+        ...stampsOnly('2026-11-18T10:00:00Z'),
+        expiredAt: '2026-11-20T10:00:00Z',
+        refundedAt: '2026-11-21T09:00:00Z',
+      },
+    });
+    const { client, calls } = recordingClient();
+    const queries: string[] = [];
+    const activities = createReconcileActivities({
+      provider: {
+        payments: {
+          listAll: async function* () {
+            yield refunded;
+          },
+        },
+      } as never,
+      client: () =>
+        ({
+          workflow: {
+            ...client.workflow,
+            list: (o: { query?: string }) => {
+              queries.push(o.query ?? '');
+              return (async function* () {
+                // a visibility that would name a completed run after the move, were it asked
+                if (o.query?.includes('Completed'))
+                  yield { workflowId: 'x', startTime: new Date('2026-11-21T10:00:00Z') };
+              })();
+            },
+          },
+        }) as never,
+      taskQueue: () => 'q-reconcile',
+      scheduleId: () => null,
+      heartbeat: () => undefined,
+    });
+    const run = await activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' });
+    expect(run.movedSignalled).toBe(1);
+    expect(calls).toHaveLength(1);
+    expect(queries.filter((q) => q.includes('Completed'))).toEqual([]);
+  });
+
+  it("knows a Schedule's run from its workflow ID, and a run by hand from any other", () => {
+    expect(scheduleOfRun('schedule:payment-reconcile-2026-11-21T10:00:00Z')).toBe('payment-reconcile');
+    expect(scheduleOfRun('schedule:payment-reconcile-q2-2026-11-21T10:00:00Z')).toBe('payment-reconcile-q2');
+    expect(scheduleOfRun('schedule:payment-reconcile')).toBeNull(); // the action itself, never a run
+    expect(scheduleOfRun('reconcile-k1234abcd')).toBeNull();
+    expect(scheduleOfRun('')).toBeNull();
   });
 
   it('tells a running entity not final a refunded payment as a final status, once in the run (not again as a move)', async () => {
