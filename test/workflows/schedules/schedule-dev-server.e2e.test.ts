@@ -8,6 +8,7 @@ import { ensureSchedules } from '../../../src/client/schedules';
 import { runScheduleSubcommand } from '../../../src/cli/schedule';
 import { ensureReconcileSchedule, RECONCILE_SCHEDULE_ID } from '../../../src/client/reconcile-schedule';
 import { ScheduleOfAnotherTaskQueueError } from '../../../src/client/ensure-schedule';
+import { completedSweepsQuery } from '../../../activities/reconcile-activities';
 import { getIndicativeQuote, readRateBoard } from '../../../src/client/indicative-quote';
 import { rateBoardQuery, ratePairKey } from '../../../workflows/rate-board/api';
 import {
@@ -171,6 +172,15 @@ it('xborder schedule: create, create again (update), pause, describe, unpause, t
     expect(lines.pop()).toMatch(
       new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ schedule:${scheduleId}-\\d{4}-`),
     );
+    // the search attribute the sweep's look-back reads (completedSweepsQuery): set by the server on the Schedule's runs
+    await eventually(
+      () => env.client.workflow.count(`TemporalScheduledById = '${scheduleId}'`),
+      (c) => c.count >= 1,
+      10_000,
+    );
+    await expect(
+      env.client.workflow.count(completedSweepsQuery(taskQueue, scheduleId)),
+    ).resolves.toMatchObject({ count: 0 });
     expect(await run('delete')).toBe(0);
     await expect(client().describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   } finally {
