@@ -1,4 +1,5 @@
-// What one providerPayment entity run holds, and the bodies of its handlers. Every method keeps the order of the
+// What one providerPayment entity run holds (built on facts.ts: the fields and the transitions its steps change them
+// by), and the bodies of its handlers, which change the fields themselves. Every method keeps the order of the
 // commands it makes (patched() markers, memo and search-attribute upserts) as the code it replaced did: the
 // entity is AUTO_UPGRADE and its recorded histories must replay (patches.ts).
 import { deprecatePatch, log, metricMeter, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
