@@ -1,4 +1,5 @@
-// What one providerPayment entity run holds, and the bodies of its handlers. Every method keeps the order of the
+// What one providerPayment entity run holds (built on facts.ts: the fields and the transitions its steps change them
+// by), and the bodies of its handlers, which change the fields themselves. Every method keeps the order of the
 // commands it makes (patched() markers, memo and search-attribute upserts) as the code it replaced did: the
 // entity is AUTO_UPGRADE and its recorded histories must replay (patches.ts).
 import { deprecatePatch, log, metricMeter, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
@@ -6,19 +7,18 @@ import type { Payment } from '../../src/contract';
 import { unknownPaymentValues } from '../../src/contract/payment-status';
 import { entityMemo, memoFingerprint, type EntityMemo } from '../entity-memo';
 import { createIndexer, indexAtStart } from '../indexing';
-import { BoundedIdSet, isTerminalStatus, mergePayment } from '../payment-merge';
+import { isTerminalStatus, mergePayment } from '../payment-merge';
 import {
   OBSERVED_EVENT_TYPE,
   RECONCILE_SWEEP_READER,
-  type ProviderPaymentChanged,
   type ProviderPaymentEvent,
   type ProviderPaymentInput,
   type ProviderPaymentSnapshot,
-  type LateEventsFor,
   type SubscribeRequest,
 } from './api';
 import { isKnownPaymentStatus } from '../../src/contract/payment-status';
 import { ENTITY_PATCHES } from './patches';
+import { ProviderPaymentFacts, type Cause } from './facts';
 import {
   bearsOut,
   mayHaveMovedAfterOutcome,
@@ -26,7 +26,6 @@ import {
   mustHoldForRead,
   readerOf,
   type SnapshotSource,
-  type ToldEntry,
 } from './knowledge';
 import {
   claimsFinalStatus,
@@ -39,13 +38,13 @@ import {
   type UnconfirmedPush,
 } from './push-confirmation';
 
-export type Cause = ProviderPaymentChanged['cause'];
+export type { Cause } from './facts';
 
 const MAX_STATUS_HISTORY = 50;
 /** Counted on the workflow metric meter (emitted outside replay only); documented in docs/spec-gaps.md. */
 export const UNKNOWN_VALUES_METRIC = 'xborder_provider_unknown_values_total';
 
-export class ProviderPaymentState {
+export class ProviderPaymentState extends ProviderPaymentFacts {
   readonly id: string;
   /** read first, in the run's first workflow task (ENTITY_PATCHES.leanHistory) */
   readonly lean: boolean;
@@ -54,48 +53,12 @@ export class ProviderPaymentState {
   /** under `fewer`: the PaymentStatus this run has indexed (started with, or last upserted) */
   private indexedStatus: string | null = null;
   private readonly index: ReturnType<typeof createIndexer>;
-  readonly seen: BoundedIdSet;
-  readonly subscribers: Set<string>;
-  /** the version each subscriber last received */
-  readonly forwarded = new Map<string, number>();
-  readonly statusHistory: { at: string; status: string; cause: string }[];
-  payment: Payment | null;
-  terminalSince: number | null;
-  version: number;
-  lastCause: Cause = 'start';
-  /** every signal lets the loop look again */
-  wakeups = 0;
-  lastHeardAt: number;
-  /** timer reads since the last new event (workflow.ts, QUIET_READS_MS) */
-  quietReads = 0;
-  /** a subscriber sent its own read of the payment (lean runs): as good as our first GET */
-  readBySubscriber = false;
-  /** the reconcile sweep's listing was taken (a read of ours: knowledge.ts, readerOf): as good as our first GET */
-  readBySweep = false;
   /** the memo this run has: under the lean patch, the one it was started with */
   private lastMemo: string;
   /** what of the current payment the contract does not know: kept, logged, counted, shown */
   private unknownValues: string[] = [];
-  /** pushed final statuses held for the GET that confirms them (ENTITY_PATCHES.confirmsFinalPush) */
-  unconfirmed: UnconfirmedPush[] = [];
-  /** held pushes whose confirming read is in flight (still unconfirmed to anyone who asks) */
-  judgingNow: UnconfirmedPush[] = [];
-  readonly pushMismatches: PushMismatch[];
-  /**
-   * Subscribers that asked for outbound events, with the status each was last told: once one has closed, a
-   * later move is sent to its delivery workflow as payment.moved_after_outcome (steps/announce-late.ts).
-   */
-  readonly eventsFor: Map<string, LateEventsFor & ToldEntry & { readByIt?: string }>;
-  /** workflow time before which no confirming read is tried again (after one that failed) */
-  confirmNotBefore = 0;
   /** a run started by an event after its predecessor ended (no snapshot, not continued): it knows no subscriber */
   readonly freshRun: boolean;
-  /** the fresh run looked for the closed payment's events registration (steps/announce-late.ts); carried over */
-  registrationLookedUp: boolean;
-  /** lookups made that went unanswered or answered (announce-late.ts); carried over: bounded per following */
-  registrationLookups: number;
-  /** workflow time before which an unanswered lookup is not asked again; carried over with registrationLookups */
-  registrationNotBefore: number;
 
   /**
    * A lookup went unanswered and is to be asked again (announce-late.ts): the run wakes for it and does not end before
@@ -113,6 +76,7 @@ export class ProviderPaymentState {
   }
 
   constructor(readonly input: ProviderPaymentInput) {
+    super(input); // what the input carries over (facts.ts): no command, no patch
     this.id = input.providerPaymentId;
     // Started by an event after its predecessor ended, or carried over from such a run: it knows no subscriber and
     // no events registration (a run a subscriber started always knows one).
@@ -121,37 +85,27 @@ export class ProviderPaymentState {
       (Boolean(workflowInfo().continuedFromExecutionRunId) &&
         (input.subscribers ?? []).length === 0 &&
         (input.eventsFor ?? []).length === 0);
-    this.registrationLookedUp = input.registrationLookedUp ?? false;
-    this.registrationLookups = input.registrationLookups ?? 0;
-    this.registrationNotBefore = input.registrationNotBefore ?? 0;
     this.lean = patched(ENTITY_PATCHES.leanHistory);
     this.fewer = this.lean && patched(ENTITY_PATCHES.fewerActions);
     this.index = createIndexer(() => (this.lean ? indexAtStart() : null));
     if (this.fewer) this.indexedStatus = indexAtStart().status ?? null;
-    this.seen = new BoundedIdSet(input.seenEventIds ?? []);
-    this.subscribers = new Set(input.subscribers ?? []);
-    this.statusHistory = [...(input.statusHistory ?? [])];
-    this.payment = input.payment !== undefined ? this.read(input.payment) : null;
-    this.terminalSince = input.terminalSince ? Date.parse(input.terminalSince) : null;
-    this.version = this.payment ? 1 : 0;
-    this.lastHeardAt = Date.now();
+    this._payment = input.payment !== undefined ? this.read(input.payment) : null;
+    this._version = this._payment ? 1 : 0;
     this.lastMemo = this.lean ? memoFingerprint(workflowInfo().memo as Partial<EntityMemo> | undefined) : '';
     for (const held of input.unconfirmedPushes ?? []) {
       const p = this.read(held.payment);
       if (p)
-        this.unconfirmed.push({
+        this._unconfirmed.push({
           eventId: held.eventId,
           payment: p,
           ...(held.cause ? { cause: held.cause } : {}),
         });
     }
-    this.pushMismatches = [...(input.pushMismatches ?? [])];
-    this.eventsFor = new Map((input.eventsFor ?? []).map(({ subscriber, ...rest }) => [subscriber, rest]));
     // An older build's entry (told: the status alone) whose subscriber it still had: it sent it its payment last
     // (knowledge.ts, sentBeforeUpgrade). State only: announce-late.ts asks a patch before acting on it.
-    for (const [subscriber, events] of this.eventsFor)
-      if (!events.keyed && events.sentKey === undefined && this.subscribers.has(subscriber) && this.payment)
-        events.sentKey = moveKey(this.payment);
+    for (const [subscriber, events] of this._eventsFor)
+      if (!events.keyed && events.sentKey === undefined && this._subscribers.has(subscriber) && this._payment)
+        events.sentKey = moveKey(this._payment);
     // a carried-over run already told its subscribers
     if (workflowInfo().continuedFromExecutionRunId) this.markAllTold();
     // Started with a snapshot by a subscriber (startChild from a payment): it sent us what it has, so echoing it
@@ -161,7 +115,7 @@ export class ProviderPaymentState {
   }
 
   private markAllTold(): void {
-    for (const s of this.subscribers) this.forwarded.set(s, this.version);
+    for (const s of this.subscribers) this._forwarded.set(s, this.version);
   }
 
   /** A patch read under the lean marker is on without a marker of its own (ENTITY_PATCHES.leanHistory). */
@@ -182,16 +136,16 @@ export class ProviderPaymentState {
 
   /** The `event` signal: a webhook, a reconcile listing, or what the payment workflow read (OBSERVED_EVENT_TYPE). */
   onEvent(event: ProviderPaymentEvent): void {
-    this.wakeups++;
-    if (!this.seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
-    this.quietReads = 0;
+    this._wakeups++;
+    if (!this._seen.add(event.eventId)) return; // Temporal or the sender may deliver an event twice
+    this._quietReads = 0;
     // a state the payment workflow read itself (tell-entity.ts, tellEntity) is a reconcile, not a webhook
     const cause = event.type === OBSERVED_EVENT_TYPE ? 'reconcile' : 'event';
     const source = this.sourceOf(event);
     if (source === 'read' && event.payment) this.noteReadBy(event.from!, event.payment);
     if (this.holdsForConfirmation(event, cause, source)) return;
     this.accept(event.payment, cause);
-    if (source === 'read' && event.from === RECONCILE_SWEEP_READER && this.payment) this.readBySweep = true;
+    if (source === 'read' && event.from === RECONCILE_SWEEP_READER && this.payment) this._readBySweep = true;
     if (cause === 'reconcile' && event.from !== undefined && this.fewer)
       this.toldBy(event.from, event.payment);
   }
@@ -212,7 +166,7 @@ export class ProviderPaymentState {
 
   /** A subscriber that asked for events read the payment itself: what it read is what it tells its backend. */
   private noteReadBy(subscriber: string, read: Payment): void {
-    const events = this.eventsFor.get(subscriber);
+    const events = this._eventsFor.get(subscriber);
     if (events && read.id === this.id) events.readByIt = moveKey(read);
   }
 
@@ -220,27 +174,27 @@ export class ProviderPaymentState {
   private toldBy(subscriber: string, told: Payment | null): void {
     const theirs = this.read(told);
     if (!this.subscribers.has(subscriber) || !this.payment || !theirs) return;
-    if (!mergePayment(theirs, this.payment).changed) this.forwarded.set(subscriber, this.version);
+    if (!mergePayment(theirs, this.payment).changed) this._forwarded.set(subscriber, this.version);
   }
 
   /** The `subscribe` signal. */
   onSubscribe({ workflowId, has, events }: SubscribeRequest): void {
-    this.subscribers.add(workflowId);
+    this._subscribers.add(workflowId);
     if (events && !this.eventsFor.has(workflowId)) {
       const heard = (has !== undefined ? this.read(has) : undefined) ?? this.payment;
       const told = heard ? moveKey(heard) : null;
-      this.eventsFor.set(workflowId, { ...events, told, keyed: true });
+      this._eventsFor.set(workflowId, { ...events, told, keyed: true });
     }
-    this.forwarded.delete(workflowId);
-    this.wakeups++;
+    this._forwarded.delete(workflowId);
+    this._wakeups++;
     // Lean runs: the subscriber's own read (its POST's answer) is merged like a read of ours, and
     // the subscriber is sent only what is newer than it has. Older runs ignore `has`, as their code did.
     if (this.lean && has !== undefined) {
       this.accept(has, 'reconcile');
-      this.readBySubscriber = true;
+      this._readBySubscriber = true;
       const theirs = this.read(has);
       if (this.payment && theirs && !mergePayment(theirs, this.payment).changed)
-        this.forwarded.set(workflowId, this.version);
+        this._forwarded.set(workflowId, this.version);
     }
     this.updateMemo();
   }
@@ -255,18 +209,18 @@ export class ProviderPaymentState {
       });
       return;
     }
-    this.lastHeardAt = Date.now();
+    this.heard();
     const merged = mergePayment(this.payment, incoming);
     if (!merged.changed) return; // duplicate, stale or out of order: never backwards
-    const payment = (this.payment = merged.payment);
-    this.version++;
-    this.lastCause = cause;
+    const payment = (this._payment = merged.payment);
+    this._version++;
+    this._lastCause = cause;
     if (merged.statusChanged) {
-      this.statusHistory.push({ at: new Date().toISOString(), status: payment.status, cause });
-      if (this.statusHistory.length > MAX_STATUS_HISTORY) this.statusHistory.shift();
+      this._statusHistory.push({ at: new Date().toISOString(), status: payment.status, cause });
+      if (this.statusHistory.length > MAX_STATUS_HISTORY) this._statusHistory.shift();
     }
     // a refund after EXPIRED or COMPLETED (spec: States and transitions, row 4) restarts the linger period
-    this.terminalSince = isTerminalStatus(payment) ? Date.now() : null;
+    this._terminalSince = isTerminalStatus(payment) ? Date.now() : null;
     this.noteUnknownValues();
     this.reindex();
     this.updateMemo();
@@ -298,7 +252,7 @@ export class ProviderPaymentState {
       if (source === 'read') return false;
       if (!patched(ENTITY_PATCHES.confirmsEveryPush)) return false;
     }
-    this.unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });
+    this._unconfirmed.push({ eventId: event.eventId, payment: pushed, cause });
     log.info('pushed snapshot held for confirmation by GET', {
       providerPaymentId: this.id,
       eventId: event.eventId,
@@ -378,7 +332,7 @@ export class ProviderPaymentState {
       linkAccountId: memo.linkAccountId,
       completedAfterTerminal: false,
       unknownValues: [...this.unknownValues],
-      unconfirmed: [...this.judgingNow, ...this.unconfirmed].map((u) => ({
+      unconfirmed: [...this._judgingNow, ...this.unconfirmed].map((u) => ({
         eventId: u.eventId,
         status: u.payment.status,
       })),
@@ -388,23 +342,23 @@ export class ProviderPaymentState {
 
   /** The held pushes a read about to start will judge (one that lands while it is in flight waits for the next). */
   takeHeld(): UnconfirmedPush[] {
-    const judging = (this.judgingNow = this.unconfirmed);
-    this.unconfirmed = [];
+    const judging = (this._judgingNow = this._unconfirmed);
+    this._unconfirmed = [];
     return judging;
   }
 
   /** The read did not answer: what it was to judge is held again. */
   holdAgain(judging: UnconfirmedPush[]): void {
-    this.judgingNow = [];
-    this.unconfirmed = [...judging, ...this.unconfirmed];
+    this._judgingNow = [];
+    this._unconfirmed = [...judging, ...this.unconfirmed];
   }
 
   /** The GET's answer is the truth: it is what is merged and forwarded; a push it does not bear out is a mismatch. */
   judge(answer: Payment | null, judging: UnconfirmedPush[]): boolean {
-    this.judgingNow = [];
+    this._judgingNow = [];
     const read = this.read(answer);
     if (!read || read.id !== this.id) {
-      this.unconfirmed = [...judging, ...this.unconfirmed]; // nothing to judge by: still held
+      this._unconfirmed = [...judging, ...this.unconfirmed]; // nothing to judge by: still held
       this.accept(answer, 'reconcile'); // logs a payment of another id, as before
       return false;
     }
@@ -429,7 +383,7 @@ export class ProviderPaymentState {
 
   /** The service has no such payment (404): every held push is a mismatch. */
   notFound(judging: UnconfirmedPush[]): void {
-    this.judgingNow = [];
+    this._judgingNow = [];
     for (const held of judging) this.recordMismatch(held, 'NOT_FOUND');
     if (judging.length > 0) this.reindex();
   }
@@ -442,8 +396,8 @@ export class ProviderPaymentState {
       read,
       at: new Date().toISOString(),
     };
-    this.pushMismatches.push(mismatch);
-    if (this.pushMismatches.length > MAX_PUSH_MISMATCHES) this.pushMismatches.shift();
+    this._pushMismatches.push(mismatch);
+    if (this.pushMismatches.length > MAX_PUSH_MISMATCHES) this._pushMismatches.shift();
     log.warn('pushed snapshot not borne out by the service; kept, not forwarded', {
       providerPaymentId: this.id,
       ...mismatch,
@@ -489,13 +443,13 @@ function carriedFields(state: ProviderPaymentState): {
     payment: () => state.payment ?? undefined,
     subscribers: () => [...state.subscribers],
     seenEventIds: () => state.seen.toArray(),
-    statusHistory: () => state.statusHistory,
+    statusHistory: () => [...state.statusHistory],
     terminalSince: () => (state.terminalSince === null ? null : new Date(state.terminalSince).toISOString()),
     reconcileEveryMs: () => input.reconcileEveryMs,
     lingerAfterTerminalMs: () => input.lingerAfterTerminalMs,
     continueAsNewAfterEvents: () => input.continueAsNewAfterEvents,
-    unconfirmedPushes: () => (unconfirmed.length > 0 ? unconfirmed : undefined),
-    pushMismatches: () => (pushMismatches.length > 0 ? pushMismatches : undefined),
+    unconfirmedPushes: () => (unconfirmed.length > 0 ? [...unconfirmed] : undefined),
+    pushMismatches: () => (pushMismatches.length > 0 ? [...pushMismatches] : undefined),
     registrationLookedUp: () => (state.registrationLookedUp ? true : undefined),
     eventsFor: () =>
       state.eventsFor.size > 0

@@ -86,8 +86,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
     let wakeAt: number;
     if (state.payment && isTerminalStatus(state.payment)) {
       // Linger: a refund (row 4) or a legacy late funding (row 5) may still follow a terminal status.
-      state.terminalSince ??= now;
-      wakeAt = state.terminalSince + lingerMs;
+      wakeAt = state.lingerFrom(now) + lingerMs;
       // a held push is judged, and an unanswered registration lookup asked again, before the entity ends
       if (now >= wakeAt && state.unconfirmed.length === 0 && !state.lookupPending()) break;
     } else {
@@ -97,7 +96,7 @@ export async function providerPayment(input: ProviderPaymentInput): Promise<Prov
         ladder: state.isPatched(ENTITY_PATCHES.readsSoonerWhenQuiet),
       });
       if (now >= wakeAt) {
-        state.quietReads++;
+        state.quietReadTaken();
         await reconcile(state); // events are overdue
         continue;
       }

@@ -63,24 +63,21 @@ export async function announceMovesAfterOutcome(state: ProviderPaymentState): Pr
   for (const [subscriber, events] of state.eventsFor) {
     if (state.subscribers.has(subscriber) || !isUntoldMove(events.told, p)) continue;
     if (events.readByIt === key && patched(ENTITY_PATCHES.subscriberReadIsTold)) {
-      events.told = key;
-      events.keyed = true;
+      state.toldMove(subscriber, key);
       continue;
     }
     // an older build's "EXPIRED" may stand for the EXPIRED+refunded snapshot it sent (knowledge.ts, mayBeOlderTold)
     if (mayBeOlderTold(events, p) && patched(ENTITY_PATCHES.oldToldKeepsRefund)) {
       const told = sentBeforeUpgrade(events, p) ? key : await toldByClosedPayment(state.id, subscriber);
       if (told !== null) {
-        events.told = told;
-        events.keyed = true;
+        state.toldMove(subscriber, told); // in place: events.told below reads it
         if (!isUntoldMove(told, p)) continue;
       }
     }
     if (isRefundKeepingStatus(events.told, p) && !patched(ENTITY_PATCHES.announcesRefundKeepingStatus))
       continue;
     if (!patched(ENTITY_PATCHES.sendsMovedAfterOutcome)) return;
-    events.told = key;
-    events.keyed = true;
+    state.toldMove(subscriber, key);
     await lateEventHandOverActivities.handOverLatePaymentEvent(
       events.paymentKey,
       events.endpointUrl,
@@ -140,15 +137,14 @@ async function toldByClosedPayment(providerPaymentId: string, subscriber: string
  */
 function waitsForRunningPayment(state: ProviderPaymentState): boolean {
   if (!patched(ENTITY_PATCHES.waitsForRunningPayment)) return false;
-  state.registrationLookups = Math.max(1, state.registrationLookups - 1); // still pending, no try taken
-  state.registrationNotBefore = Date.now() + RUNNING_PAYMENT_RETRY_MS;
+  state.lookupWaitsForRunningPayment(RUNNING_PAYMENT_RETRY_MS); // still pending, no try taken
   return true;
 }
 
 export async function recoverRegistrationAfterLinger(state: ProviderPaymentState): Promise<void> {
   if (!state.needsRegistration() || Date.now() < state.registrationNotBefore) return;
   if (!patched(ENTITY_PATCHES.findsRegistrationAfterLinger)) return;
-  state.registrationLookups++;
+  state.lookupTried();
   let answered = true;
   try {
     const found = await lateEventsActivities.findLateEventsRegistration(state.id);
@@ -157,7 +153,7 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
       if (waitsForRunningPayment(state)) return;
     } else if (found) {
       const { subscriber, ...events } = found;
-      state.eventsFor.set(subscriber, { ...events, keyed: true });
+      state.registered(subscriber, events);
     }
   } catch (err) {
     answered = false;
@@ -172,8 +168,8 @@ export async function recoverRegistrationAfterLinger(state: ProviderPaymentState
     !lookupStands(answered, state.registrationLookups) &&
     patched(ENTITY_PATCHES.retriesRegistrationLookup)
   ) {
-    state.registrationNotBefore = Date.now() + REGISTRATION_RETRY_MS;
+    state.lookupRetryAfter(REGISTRATION_RETRY_MS);
     return;
   }
-  state.registrationLookedUp = true; // what was found (or not) stands for the run
+  state.lookupSettled(); // what was found (or not) stands for the run
 }

@@ -1,7 +1,6 @@
 // The entity tells its subscribers (payment workflows) every accepted change: `providerPaymentChanged`.
 import { allHandlersFinished, condition, getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import { providerPaymentChangedSignal } from '../api';
-import { moveKey } from '../knowledge';
 import type { Cause, ProviderPaymentState } from '../state';
 
 /** Sends the current version to every subscriber that has not had it; a subscriber that is gone is dropped. */
@@ -20,12 +19,7 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
         payment: sending,
         cause,
       });
-      state.forwarded.set(subscriber, sendingVersion);
-      const events = state.eventsFor.get(subscriber);
-      if (events) {
-        events.told = moveKey(sending);
-        events.keyed = true; // knowledge.ts, ToldEntry: written by this rule
-      }
+      state.sentTo(subscriber, sendingVersion, sending); // its backend knows this move (facts.ts, toldMove)
     } catch (err) {
       // the subscriber is gone (completed or cancelled): stop telling it
       log.info('subscriber unreachable; removed', {
@@ -33,8 +27,7 @@ export async function forwardChanges(state: ProviderPaymentState): Promise<void>
         subscriber,
         error: String(err),
       });
-      state.subscribers.delete(subscriber);
-      state.forwarded.delete(subscriber);
+      state.subscriberGone(subscriber);
     }
   }
 }

@@ -27,7 +27,7 @@ export async function reconcile(state: ProviderPaymentState): Promise<void> {
       error: String(err),
     });
   } finally {
-    state.lastHeardAt = Date.now();
+    state.heard();
   }
 }
 
@@ -40,11 +40,12 @@ export async function confirmHeldPushes(state: ProviderPaymentState): Promise<vo
   const judging = state.takeHeld();
   try {
     const read = await localReadActivities.getPayment(state.id);
-    state.confirmNotBefore = state.judge(read, judging) ? 0 : Date.now() + CONFIRM_RETRY_MS;
+    if (state.judge(read, judging)) state.confirmed();
+    else state.confirmAgainAfter(CONFIRM_RETRY_MS);
   } catch (err) {
     if (saysNoSuchPayment(err)) return state.notFound(judging);
     state.holdAgain(judging);
-    state.confirmNotBefore = Date.now() + CONFIRM_RETRY_MS;
+    state.confirmAgainAfter(CONFIRM_RETRY_MS);
     log.warn('confirming read failed; pushed final status stays held', {
       providerPaymentId: state.id,
       error: String(err),
