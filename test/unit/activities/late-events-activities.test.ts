@@ -189,3 +189,107 @@ describe('findLateEventsRegistration', () => {
     await expect(find('pay_1')).resolves.toMatchObject({ told: 'REFUNDED' });
   });
 });
+
+describe('the payment that followed a provider payment, when visibility no longer names it', () => {
+  /**
+   * A client whose visibility answers the two lookups: payments by ProviderPaymentId (`byProviderPaymentId`), and the
+   * entity's completed runs (`entityRuns`, each with the result its run returned).
+   */
+  function visibilityClient(opts: {
+    byProviderPaymentId: string | null;
+    entityRuns: { runId: string; result: unknown }[];
+    workflows: Record<string, FakeWorkflow>;
+  }): { client: () => Client; queries: string[] } {
+    const queries: string[] = [];
+    const base = fakeClient(opts.workflows)();
+    const client = {
+      workflow: {
+        list: ({ query }: { query?: string }) =>
+          (async function* () {
+            queries.push(query ?? '');
+            if (query?.includes("WorkflowType = 'payment'")) {
+              if (opts.byProviderPaymentId) yield { workflowId: opts.byProviderPaymentId };
+            } else if (query?.includes("WorkflowId = 'provider-payment:pay_old'"))
+              for (const run of opts.entityRuns)
+                yield { workflowId: 'provider-payment:pay_old', runId: run.runId };
+          })(),
+        getHandle: (id: string, runId?: string) => {
+          const run = opts.entityRuns.find((r) => r.runId === runId);
+          if (id === 'provider-payment:pay_old' && run) return { result: async () => run.result };
+          return base.workflow.getHandle(id);
+        },
+      },
+    };
+    return { client: () => client as unknown as Client, queries };
+  }
+
+  it("a requote's abandoned provider payment: its entity's last run names the payment whose events it kept", async () => {
+    // the payment requoted: its ProviderPaymentId names the new provider payment, so visibility finds none for the
+    // old one; the old one's entity lingered, ended, and a refund of late funds now starts a fresh run
+    const { client, queries } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [
+        { runId: 'r2', result: { subscribers: [], eventsFor: ['payment:k1'] } },
+        { runId: 'r1', result: { subscribers: ['payment:k1'] } },
+      ],
+      workflows: {
+        'payment:k1': {
+          status: 'COMPLETED',
+          result: async () => ({ outcome: 'COMPLETED', payment: { id: 'pay_new' } }),
+        },
+        'payment-events:k1': {
+          status: 'RUNNING',
+          events: { endpointUrl: 'https://backend.example/hook', pending: [] },
+        },
+      },
+    });
+    const find = createLateEventsActivities({ client }).findLateEventsRegistration;
+    await expect(find('pay_old')).resolves.toEqual({
+      subscriber: 'payment:k1',
+      paymentKey: 'k1',
+      endpointUrl: 'https://backend.example/hook',
+      told: null, // its outcome is of the new payment: the old one's move was told nothing (announced once)
+    });
+    expect(queries).toEqual([
+      "WorkflowType = 'payment' AND ProviderPaymentId = 'pay_old'",
+      "WorkflowId = 'provider-payment:pay_old' AND ExecutionStatus = 'Completed'",
+    ]);
+  });
+
+  it('a run recorded before its result named them: the subscribers it still had; none at all is a definitive none', async () => {
+    const older = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [{ runId: 'r1', result: { subscribers: ['payment:k1'] } }],
+      workflows: {
+        'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client: older.client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toMatchObject({ subscriber: 'payment:k1' });
+    const none = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [{ runId: 'r1', result: { subscribers: [], eventsFor: [] } }],
+      workflows: {},
+    });
+    await expect(
+      createLateEventsActivities({ client: none.client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toBeNull();
+  });
+
+  it('visibility naming the payment is asked first and is enough: no entity run is read', async () => {
+    const { client, queries } = visibilityClient({
+      byProviderPaymentId: 'payment:k1',
+      entityRuns: [{ runId: 'r1', result: { eventsFor: ['payment:other'] } }],
+      workflows: {
+        'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toMatchObject({ subscriber: 'payment:k1' });
+    expect(queries).toHaveLength(1);
+  });
+});
