@@ -1,7 +1,8 @@
 // Following a payment outlives a run: a return heard weeks after COMPLETED (spec: States and transitions; failure
 // code FUNDS_RETURNED_BY_RECEIVING_BANK) reaches an entity run that began after the one the payment subscribed to
 // had ended (its linger over). That fresh run learns where the payment's late events go from what survives in
-// Temporal: the payment workflow (found in visibility by its ProviderPaymentId), its delivery workflow
+// Temporal: the payment workflow (found in visibility by its ProviderPaymentId, or, for a provider payment a requote
+// left behind, named by the result of the entity's last run), its delivery workflow
 // `payment-events:<key>` (which exists only when the payment asked for events: its endpoint, and the moves it has
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
@@ -14,6 +15,7 @@ import {
 import type { PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
+import { providerPaymentWorkflowId, type ProviderPaymentSnapshot } from '../workflows/provider-payment/api';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
 
 /** What a fresh entity run needs to announce a move after the outcome (workflows/provider-payment/state.ts eventsFor). */
@@ -44,15 +46,41 @@ export interface LateEventsActivities {
 
 const PAYMENT_ID_PREFIX = 'payment:';
 
+/** A value for a visibility query: provider ids are the service's; quotes are escaped so one can never widen it. */
+const quoted = (value: string) => value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+
 /** The newest payment workflow whose followed provider payment is `providerPaymentId` (visibility, one page). */
 async function paymentWorkflowOfVisibility(
   client: Client,
   providerPaymentId: string,
 ): Promise<string | null> {
-  // provider ids are the service's; quotes are escaped so an id can never widen the query
-  const id = providerPaymentId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
-  const query = `WorkflowType = 'payment' AND ${ProviderPaymentIdKey.name} = '${id}'`;
+  const query = `WorkflowType = 'payment' AND ${ProviderPaymentIdKey.name} = '${quoted(providerPaymentId)}'`;
   for await (const execution of client.workflow.list({ query, pageSize: 10 })) return execution.workflowId;
+  return null;
+}
+
+/** What an ended entity run returned that names its payments (ProviderPaymentSnapshot; `eventsFor` absent in old runs). */
+type EndedEntityRun = Partial<Pick<ProviderPaymentSnapshot, 'subscribers' | 'eventsFor'>> | null | undefined;
+
+/**
+ * The payment whose events the entity's last completed run kept, from that run's result (read from its history: no
+ * worker needed). Visibility's ProviderPaymentId names a payment's current provider payment only: after a requote
+ * (spec: States and transitions, row 2) the abandoned one's late funds and their refund find no payment by it, but
+ * its entity followed the payment and returned whose events it kept (`eventsFor`; a run recorded before that field
+ * returned its `subscribers`). Newest run first; a run that names none gives way to an older one.
+ */
+async function paymentWorkflowOfEntityRuns(
+  client: Client,
+  providerPaymentId: string,
+): Promise<string | null> {
+  const entityId = providerPaymentWorkflowId(providerPaymentId);
+  const query = `WorkflowId = '${quoted(entityId)}' AND ExecutionStatus = 'Completed'`;
+  for await (const run of client.workflow.list({ query, pageSize: 10 })) {
+    const ended = (await client.workflow.getHandle(entityId, run.runId).result()) as EndedEntityRun;
+    const named = [...(ended?.eventsFor ?? []), ...(ended?.subscribers ?? [])];
+    const payment = named.find((id) => id.startsWith(PAYMENT_ID_PREFIX));
+    if (payment) return payment;
+  }
   return null;
 }
 
@@ -110,7 +138,9 @@ export function createLateEventsActivities(
 ): LateEventsActivities {
   const client = deps.client ?? (() => Context.current().client);
   const paymentWorkflowOf =
-    deps.paymentWorkflowOf ?? ((id: string) => paymentWorkflowOfVisibility(client(), id));
+    deps.paymentWorkflowOf ??
+    (async (id: string) =>
+      (await paymentWorkflowOfVisibility(client(), id)) ?? (await paymentWorkflowOfEntityRuns(client(), id)));
   return {
     async findLateEventsRegistration(providerPaymentId) {
       const subscriber = await paymentWorkflowOf(providerPaymentId);

@@ -69,6 +69,12 @@ export interface ProviderPaymentSnapshot {
   providerPaymentId: string;
   payment: Payment | null;
   subscribers: string[];
+  /**
+   * The subscribers whose late events this entity keeps (their events registration, kept after they closed). The
+   * last run's result names them, so a run started after it ended finds the payment when visibility no longer does
+   * (a requote's abandoned provider payment: activities/late-events-activities.ts). Absent in old runs.
+   */
+  eventsFor?: string[];
   seenEventIds: number;
   statusHistory: { at: string; status: string; cause: string }[];
   role: 'ORDERED' | 'PAYIN' | 'CONVERSION' | 'UNKNOWN';

@@ -326,6 +326,7 @@ export class ProviderPaymentState extends ProviderPaymentFacts {
       providerPaymentId: this.id,
       payment: this.payment,
       subscribers: [...this.subscribers],
+      eventsFor: [...this.eventsFor.keys()],
       seenEventIds: this.seen.size,
       statusHistory: [...this.statusHistory],
       role: memo.role,

@@ -6,7 +6,10 @@ import { ServiceError, WorkflowFailedError, type Client, type WorkflowHandle } f
 import { createEventHandOverActivities } from '../../../activities/event-delivery-activities';
 import { createLateEventsActivities } from '../../../activities/late-events-activities';
 import { paymentEventsWorkflowId } from '../../../workflows/payment-events/api';
-import { providerPaymentWorkflowId } from '../../../workflows/provider-payment/api';
+import {
+  providerPaymentWorkflowId,
+  type ProviderPaymentSnapshot,
+} from '../../../workflows/provider-payment/api';
 import { movedAfterOutcomeEvent } from '../../../workflows/provider-payment/steps/announce-late';
 import { eventually } from '../support/harness';
 import { iso } from '../support/fake-provider';
@@ -105,6 +108,8 @@ it('a refund after the entity ended, for a payment no worker of its build can qu
   await bed.env.sleep(8 * DAY);
   const entity = bed.env.client.workflow.getHandle(providerPaymentWorkflowId(completed.id));
   expect((await entity.describe()).status.name).toBe('COMPLETED'); // its linger over: the next send is a fresh run
+  // its result names the payment whose late events it kept: a later run finds it there when visibility does not
+  expect(((await entity.result()) as ProviderPaymentSnapshot).eventsFor).toEqual([paymentId]);
   await send(returned, 'evt_returned_late');
   await bed.env.sleep(10 * MIN);
   expect(moved()).toHaveLength(1);
