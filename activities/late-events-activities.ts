@@ -7,6 +7,7 @@
 // already handed over) and the payment's outcome (what its backend was told last).
 import { Context } from '@temporalio/activity';
 import {
+  ServiceError,
   WorkflowFailedError,
   WorkflowNotFoundError,
   type Client,
@@ -62,12 +63,17 @@ async function paymentWorkflowOfVisibility(
 /** What an ended entity run returned that names its payments (ProviderPaymentSnapshot; `eventsFor` absent in old runs). */
 type EndedEntityRun = Partial<Pick<ProviderPaymentSnapshot, 'subscribers' | 'eventsFor'>> | null | undefined;
 
+/** Completed entity runs read at most: one page (a PAYIN's entity, which no payment follows, has nothing to find). */
+export const ENTITY_RUNS_READ = 10;
+
 /**
  * The payment whose events the entity's last completed run kept, from that run's result (read from its history: no
  * worker needed). Visibility's ProviderPaymentId names a payment's current provider payment only: after a requote
  * (spec: States and transitions, row 2) the abandoned one's late funds and their refund find no payment by it, but
- * its entity followed the payment and returned whose events it kept (`eventsFor`; a run recorded before that field
- * returned its `subscribers`). Newest run first; a run that names none gives way to an older one.
+ * its entity followed the payment and returned whose events it kept (`eventsFor`, newest registration last; a run
+ * recorded before that field returned its `subscribers`). Newest run first; a run that names none, or whose result
+ * cannot be read for good (gone since it was listed, a payload the codec refuses), gives way to an older one. Temporal
+ * not answering (ServiceError) is no answer: thrown, asked again.
  */
 async function paymentWorkflowOfEntityRuns(
   client: Client,
@@ -75,13 +81,33 @@ async function paymentWorkflowOfEntityRuns(
 ): Promise<string | null> {
   const entityId = providerPaymentWorkflowId(providerPaymentId);
   const query = `WorkflowId = '${quoted(entityId)}' AND ExecutionStatus = 'Completed'`;
-  for await (const run of client.workflow.list({ query, pageSize: 10 })) {
-    const ended = (await client.workflow.getHandle(entityId, run.runId).result()) as EndedEntityRun;
-    const named = [...(ended?.eventsFor ?? []), ...(ended?.subscribers ?? [])];
+  let read = 0;
+  for await (const run of client.workflow.list({ query, pageSize: ENTITY_RUNS_READ })) {
+    if (++read > ENTITY_RUNS_READ) break;
+    let ended: EndedEntityRun;
+    try {
+      ended = (await client.workflow.getHandle(entityId, run.runId).result()) as EndedEntityRun;
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      warn('an ended entity run could not be read; an older one is tried', {
+        runId: run.runId,
+        error: String(err),
+      });
+      continue;
+    }
+    const named = [...(ended?.eventsFor ?? [])].reverse().concat([...(ended?.subscribers ?? [])].reverse());
     const payment = named.find((id) => id.startsWith(PAYMENT_ID_PREFIX));
     if (payment) return payment;
   }
   return null;
+}
+
+function warn(message: string, attributes: Record<string, unknown>): void {
+  try {
+    Context.current().log.warn(message, attributes);
+  } catch {
+    // outside an activity (a direct call): nothing to log to
+  }
 }
 
 /**
@@ -147,8 +173,16 @@ export function createLateEventsActivities(
       if (!subscriber || !subscriber.startsWith(PAYMENT_ID_PREFIX)) return null;
       const paymentKey = subscriber.slice(PAYMENT_ID_PREFIX.length);
       const payment = client().workflow.getHandle(subscriber);
-      // a payment still running subscribes by itself; only a closed one needs the entity to speak for it
-      if ((await payment.describe()).status.name === 'RUNNING') return { notYet: 'payment-running' };
+      // a payment still running subscribes by itself; only a closed one needs the entity to speak for it. One gone
+      // past retention (named by an entity run kept longer) is closed: its delivery workflow may still answer
+      const status = await payment.describe().then(
+        (d) => d.status.name,
+        (err: unknown) => {
+          if (err instanceof WorkflowNotFoundError) return 'GONE';
+          throw err;
+        },
+      );
+      if (status === 'RUNNING') return { notYet: 'payment-running' };
       let events;
       try {
         events = await client()

@@ -2,7 +2,7 @@
 // Only a definitive answer stands for the run (workflows/provider-payment/steps/announce-late.ts): a payment still
 // running is "not yet", never "none".
 import { ServiceError, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { createLateEventsActivities } from '../../../activities/late-events-activities';
+import { createLateEventsActivities, ENTITY_RUNS_READ } from '../../../activities/late-events-activities';
 
 interface FakeWorkflow {
   status: string;
@@ -33,7 +33,11 @@ function fakeClient(workflows: Record<string, FakeWorkflow>): () => Client {
   const client = {
     workflow: {
       getHandle: (id: string) => ({
-        describe: async () => ({ status: { name: workflows[id]?.status ?? 'NOT_FOUND' } }),
+        describe: async () => {
+          // deleted past the namespace's retention
+          if (workflows[id]?.status === 'GONE') throw new WorkflowNotFoundError('not found', id, undefined);
+          return { status: { name: workflows[id]?.status ?? 'NOT_FOUND' } };
+        },
         // a closed run with no result (failed, terminated, cancelled, timed out): what the client throws for it
         result: () =>
           workflows[id]?.result?.() ??
@@ -197,10 +201,11 @@ describe('the payment that followed a provider payment, when visibility no longe
    */
   function visibilityClient(opts: {
     byProviderPaymentId: string | null;
-    entityRuns: { runId: string; result: unknown }[];
+    entityRuns: { runId: string; result?: unknown; fails?: Error }[];
     workflows: Record<string, FakeWorkflow>;
-  }): { client: () => Client; queries: string[] } {
+  }): { client: () => Client; queries: string[]; reads: string[] } {
     const queries: string[] = [];
+    const reads: string[] = [];
     const base = fakeClient(opts.workflows)();
     const client = {
       workflow: {
@@ -215,12 +220,19 @@ describe('the payment that followed a provider payment, when visibility no longe
           })(),
         getHandle: (id: string, runId?: string) => {
           const run = opts.entityRuns.find((r) => r.runId === runId);
-          if (id === 'provider-payment:pay_old' && run) return { result: async () => run.result };
+          if (id === 'provider-payment:pay_old' && run)
+            return {
+              result: async () => {
+                reads.push(run.runId);
+                if (run.fails) throw run.fails;
+                return run.result;
+              },
+            };
           return base.workflow.getHandle(id);
         },
       },
     };
-    return { client: () => client as unknown as Client, queries };
+    return { client: () => client as unknown as Client, queries, reads };
   }
 
   it("a requote's abandoned provider payment: its entity's last run names the payment whose events it kept", async () => {
@@ -291,5 +303,64 @@ describe('the payment that followed a provider payment, when visibility no longe
       createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
     ).resolves.toMatchObject({ subscriber: 'payment:k1' });
     expect(queries).toHaveLength(1);
+  });
+
+  it('the newest registration first; a result that cannot be read for good gives way to an older run; Temporal not answering is no answer', async () => {
+    const events = { status: 'RUNNING', events: { endpointUrl: null, pending: [] } };
+    const { client, reads } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [
+        { runId: 'r3', fails: new Error('payload belongs to another workflow (codec)') },
+        { runId: 'r2', result: { eventsFor: ['payment:first', 'payment:second'] } },
+      ],
+      workflows: {
+        'payment:second': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:second': events,
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toMatchObject({ subscriber: 'payment:second' });
+    expect(reads).toEqual(['r3', 'r2']);
+    const unavailable = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [
+        { runId: 'r1', fails: new ServiceError('Failed to get history') },
+        { runId: 'r0', result: { eventsFor: ['payment:first'] } },
+      ],
+      workflows: {},
+    });
+    await expect(
+      createLateEventsActivities({ client: unavailable.client }).findLateEventsRegistration('pay_old'),
+    ).rejects.toBeInstanceOf(ServiceError);
+  });
+
+  it('reads one page of ended runs at most (an entity no payment followed has nothing to find)', async () => {
+    const { client, reads } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: Array.from({ length: 25 }, (_, i) => ({ runId: `r${i}`, result: { subscribers: [] } })),
+      workflows: {},
+    });
+    await expect(
+      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toBeNull();
+    expect(reads).toHaveLength(ENTITY_RUNS_READ);
+  });
+
+  it('a payment gone past retention, named by its entity run, is closed: its delivery workflow still answers', async () => {
+    const { client } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [{ runId: 'r1', result: { eventsFor: ['payment:k1'] } }],
+      workflows: {
+        'payment:k1': { status: 'GONE' },
+        'payment-events:k1': {
+          status: 'RUNNING',
+          events: { endpointUrl: null, pending: [], recentIds: ['k1:moved:pay_old:REFUNDED'] },
+        },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+    ).resolves.toEqual({ subscriber: 'payment:k1', paymentKey: 'k1', endpointUrl: null, told: 'REFUNDED' });
   });
 });
