@@ -16,7 +16,11 @@ import {
 import type { PaymentOutcome } from '../workflows/payment/api';
 import { paymentEventsStateQuery, paymentEventsWorkflowId } from '../workflows/payment-events/api';
 import { moveKey } from '../workflows/provider-payment/knowledge';
-import { providerPaymentWorkflowId, type ProviderPaymentSnapshot } from '../workflows/provider-payment/api';
+import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentWorkflowId,
+  type ProviderPaymentSnapshot,
+} from '../workflows/provider-payment/api';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
 
 /** What a fresh entity run needs to announce a move after the outcome (workflows/provider-payment/state.ts eventsFor). */
@@ -27,6 +31,12 @@ export interface LateEventsRegistration {
   endpointUrl: string | null;
   /** the last move its backend was told (knowledge.ts, moveKey), or null */
   told: string | null;
+  /**
+   * Set when only visibility named the payment (its `ProviderPaymentId`, a search attribute any client with Temporal
+   * access can set at a start): used for this run, but never named in the entity's result (`eventsFor`), so it is
+   * never passed on as a record of the entity's own (workflows/provider-payment/facts.ts).
+   */
+  foundBy?: 'visibility';
 }
 
 /** No answer yet: the payment is still running (it subscribes by itself, or closes later): ask again later. */
@@ -77,16 +87,24 @@ export const ENTITY_RUNS_READ = 10;
  */
 async function paymentWorkflowOfEntityRuns(
   client: Client,
+  taskQueue: string,
   providerPaymentId: string,
 ): Promise<string | null> {
   const entityId = providerPaymentWorkflowId(providerPaymentId);
-  const query = `WorkflowId = '${quoted(entityId)}' AND ExecutionStatus = 'Completed'`;
+  // only the entity's own runs on this task queue: a run of another type, or one completed from another task queue
+  // (by whoever polls it), is no record of the entity's
+  const query =
+    `WorkflowId = '${quoted(entityId)}' AND WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' ` +
+    `AND TaskQueue = '${quoted(taskQueue)}' AND ExecutionStatus = 'Completed'`;
   let read = 0;
   for await (const run of client.workflow.list({ query, pageSize: ENTITY_RUNS_READ })) {
     if (++read > ENTITY_RUNS_READ) break;
     let ended: EndedEntityRun;
     try {
-      ended = (await client.workflow.getHandle(entityId, run.runId).result()) as EndedEntityRun;
+      // this run's result only: never follow into a later run (a cron or retry chain would wait for it)
+      ended = (await client.workflow
+        .getHandle(entityId, run.runId, { followRuns: false })
+        .result()) as EndedEntityRun;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
       warn('an ended entity run could not be read; an older one is tried', {
@@ -95,11 +113,16 @@ async function paymentWorkflowOfEntityRuns(
       });
       continue;
     }
-    const named = [...(ended?.eventsFor ?? [])].reverse().concat([...(ended?.subscribers ?? [])].reverse());
+    const named = [...namesIn(ended?.eventsFor)].reverse().concat([...namesIn(ended?.subscribers)].reverse());
     const payment = named.find((id) => id.startsWith(PAYMENT_ID_PREFIX));
     if (payment) return payment;
   }
   return null;
+}
+
+/** The workflow IDs a result names (strings only: a result is data, whatever wrote it). */
+function namesIn(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function warn(message: string, attributes: Record<string, unknown>): void {
@@ -158,18 +181,32 @@ async function outcomeKey(payment: WorkflowHandle, providerPaymentId: string): P
 export function createLateEventsActivities(
   deps: {
     client?: () => Client;
-    /** the payment workflow following a provider payment; defaults to a visibility list (one page) */
-    paymentWorkflowOf?: (providerPaymentId: string) => Promise<string | null>;
+    /** the task queue of the entity asking (its own runs are read there); the running activity's by default */
+    taskQueue?: () => string;
+    /**
+     * The payment workflow following a provider payment, and whether only visibility named it. By default the
+     * entity's own ended runs first (their results, bound to the entity and written by its workers), then visibility.
+     */
+    paymentWorkflowOf?: (
+      providerPaymentId: string,
+    ) => Promise<{ subscriber: string; foundBy?: 'visibility' } | string | null>;
   } = {},
 ): LateEventsActivities {
   const client = deps.client ?? (() => Context.current().client);
+  const taskQueue = deps.taskQueue ?? (() => Context.current().info.taskQueue);
   const paymentWorkflowOf =
     deps.paymentWorkflowOf ??
-    (async (id: string) =>
-      (await paymentWorkflowOfVisibility(client(), id)) ?? (await paymentWorkflowOfEntityRuns(client(), id)));
+    (async (id: string) => {
+      const ours = await paymentWorkflowOfEntityRuns(client(), taskQueue(), id);
+      if (ours) return { subscriber: ours };
+      const listed = await paymentWorkflowOfVisibility(client(), id);
+      return listed ? { subscriber: listed, foundBy: 'visibility' as const } : null;
+    });
   return {
     async findLateEventsRegistration(providerPaymentId) {
-      const subscriber = await paymentWorkflowOf(providerPaymentId);
+      const found = await paymentWorkflowOf(providerPaymentId);
+      const { subscriber, foundBy } =
+        typeof found === 'string' ? { subscriber: found, foundBy: undefined } : (found ?? {});
       if (!subscriber || !subscriber.startsWith(PAYMENT_ID_PREFIX)) return null;
       const paymentKey = subscriber.slice(PAYMENT_ID_PREFIX.length);
       const payment = client().workflow.getHandle(subscriber);
@@ -197,7 +234,13 @@ export function createLateEventsActivities(
         ...events.pending.map((p) => p.id),
       ]);
       const told = handedOver ?? (await outcomeKey(payment, providerPaymentId));
-      return { subscriber, paymentKey, endpointUrl: events.endpointUrl, told };
+      return {
+        subscriber,
+        paymentKey,
+        endpointUrl: events.endpointUrl,
+        told,
+        ...(foundBy ? { foundBy } : {}),
+      };
     },
   };
 }

@@ -92,6 +92,8 @@ export const ProviderPaymentInputSchema = z.object({
         keyed: z.boolean().optional(),
         /** an older build's entry: the key of what its run sent the subscriber last (knowledge.ts, sentBeforeUpgrade) */
         sentKey: z.string().optional(),
+        /** found only by visibility (provider-payment/facts.ts, EventsForEntry): never named in the run's result */
+        foundBy: z.literal('visibility').optional(),
       }),
     )
     .optional(),

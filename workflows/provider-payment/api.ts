@@ -70,9 +70,10 @@ export interface ProviderPaymentSnapshot {
   payment: Payment | null;
   subscribers: string[];
   /**
-   * The subscribers whose late events this entity keeps (their events registration, kept after they closed). The
-   * last run's result names them, so a run started after it ended finds the payment when visibility no longer does
-   * (a requote's abandoned provider payment: activities/late-events-activities.ts). Absent in old runs.
+   * The subscribers whose late events this entity keeps as its own record (their events registration, kept after they
+   * closed; not one only visibility named: facts.ts, ownRegistrations). The last run's result names them, so a run
+   * started after it ended finds the payment from a record bound to the entity, before visibility and where visibility
+   * names none (a requote's abandoned provider payment: activities/late-events-activities.ts). Absent in old runs.
    */
   eventsFor?: string[];
   seenEventIds: number;

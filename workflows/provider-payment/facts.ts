@@ -22,7 +22,15 @@ export interface StatusEntry {
 }
 
 /** A subscriber that asked for outbound events, with the move its backend was last told (steps/announce-late.ts). */
-export type EventsForEntry = LateEventsFor & ToldEntry & { readByIt?: string };
+export type EventsForEntry = LateEventsFor &
+  ToldEntry & {
+    readByIt?: string;
+    /**
+     * found only by visibility's ProviderPaymentId (a search attribute any client with Temporal access can set):
+     * used, never named in the run's result (snapshot, eventsFor), so never passed on as the entity's own record
+     */
+    foundBy?: 'visibility';
+  };
 
 /** The event ids seen, as the steps may read them (the `event` handler alone adds one). */
 export type SeenEventIds = Pick<BoundedIdSet, 'size' | 'toArray'>;
@@ -129,6 +137,16 @@ export abstract class ProviderPaymentFacts {
   get eventsFor(): ReadonlyMap<string, Readonly<EventsForEntry>> {
     return this._eventsFor;
   }
+  /**
+   * The subscribers whose late events this entity keeps as its own record: every registration but one only visibility
+   * named (foundBy). The run's result names them (snapshot), and a run started after it ended reads them there
+   * (activities/late-events-activities.ts).
+   */
+  get ownRegistrations(): string[] {
+    return [...this._eventsFor]
+      .filter(([, e]) => e.foundBy !== 'visibility')
+      .map(([subscriber]) => subscriber);
+  }
   get confirmNotBefore(): number {
     return this._confirmNotBefore;
   }
@@ -214,7 +232,10 @@ export abstract class ProviderPaymentFacts {
     this._registrationNotBefore = Date.now() + ms;
   }
   /** The closed payment's events registration was found: a move after its outcome is announced to `subscriber`. */
-  registered(subscriber: string, events: LateEventsFor & Pick<ToldEntry, 'told'>): void {
+  registered(
+    subscriber: string,
+    events: LateEventsFor & Pick<ToldEntry, 'told'> & Pick<EventsForEntry, 'foundBy'>,
+  ): void {
     this._eventsFor.set(subscriber, { ...events, keyed: true });
   }
   /** What the lookup found (a registration, or none) stands for the run, and is carried over. */

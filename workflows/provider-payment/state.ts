@@ -326,7 +326,7 @@ export class ProviderPaymentState extends ProviderPaymentFacts {
       providerPaymentId: this.id,
       payment: this.payment,
       subscribers: [...this.subscribers],
-      eventsFor: [...this.eventsFor.keys()],
+      eventsFor: this.ownRegistrations,
       seenEventIds: this.seen.size,
       statusHistory: [...this.statusHistory],
       role: memo.role,

@@ -255,16 +255,16 @@ describe('the payment that followed a provider payment, when visibility no longe
         },
       },
     });
-    const find = createLateEventsActivities({ client }).findLateEventsRegistration;
+    const find = createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration;
     await expect(find('pay_old')).resolves.toEqual({
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: 'https://backend.example/hook',
       told: null, // its outcome is of the new payment: the old one's move was told nothing (announced once)
     });
+    // the entity's own ended runs, on its task queue, are asked first: visibility is not needed
     expect(queries).toEqual([
-      "WorkflowType = 'payment' AND ProviderPaymentId = 'pay_old'",
-      "WorkflowId = 'provider-payment:pay_old' AND ExecutionStatus = 'Completed'",
+      "WorkflowId = 'provider-payment:pay_old' AND WorkflowType = 'providerPayment' AND TaskQueue = 'q' AND ExecutionStatus = 'Completed'",
     ]);
   });
 
@@ -278,7 +278,9 @@ describe('the payment that followed a provider payment, when visibility no longe
       },
     });
     await expect(
-      createLateEventsActivities({ client: older.client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client: older.client, taskQueue: () => 'q' }).findLateEventsRegistration(
+        'pay_old',
+      ),
     ).resolves.toMatchObject({ subscriber: 'payment:k1' });
     const none = visibilityClient({
       byProviderPaymentId: null,
@@ -286,23 +288,70 @@ describe('the payment that followed a provider payment, when visibility no longe
       workflows: {},
     });
     await expect(
-      createLateEventsActivities({ client: none.client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client: none.client, taskQueue: () => 'q' }).findLateEventsRegistration(
+        'pay_old',
+      ),
     ).resolves.toBeNull();
   });
 
-  it('visibility naming the payment is asked first and is enough: no entity run is read', async () => {
+  it("the entity's own ended runs come before visibility: a payment another client marked with this ProviderPaymentId is not taken", async () => {
+    // anyone with Temporal access can start a run `payment:forged` carrying the search attribute ProviderPaymentId =
+    // pay_old (no payload needed); the entity's ended run, bound to it and written by its worker, names the real one
+    const { client, queries } = visibilityClient({
+      byProviderPaymentId: 'payment:forged',
+      entityRuns: [{ runId: 'r1', result: { eventsFor: ['payment:k1'] } }],
+      workflows: {
+        'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    const found = await createLateEventsActivities({
+      client,
+      taskQueue: () => 'q',
+    }).findLateEventsRegistration('pay_old');
+    expect(found).toMatchObject({ subscriber: 'payment:k1' });
+    expect(found).not.toHaveProperty('foundBy');
+    expect(queries).toHaveLength(1);
+  });
+
+  it('visibility only when no ended run names a payment; what it names is marked, so the entity never passes it on', async () => {
     const { client, queries } = visibilityClient({
       byProviderPaymentId: 'payment:k1',
-      entityRuns: [{ runId: 'r1', result: { eventsFor: ['payment:other'] } }],
+      entityRuns: [],
       workflows: {
         'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
     await expect(
-      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
+    ).resolves.toEqual({
+      subscriber: 'payment:k1',
+      paymentKey: 'k1',
+      endpointUrl: null,
+      told: null,
+      foundBy: 'visibility',
+    });
+    expect(queries).toHaveLength(2);
+  });
+
+  it('a result is data: entries that are not workflow IDs are skipped, never thrown on', async () => {
+    const { client } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [
+        {
+          runId: 'r1',
+          result: { eventsFor: [42, null, { id: 'payment:x' }, 'payment:k1'], subscribers: 'payment:z' },
+        },
+      ],
+      workflows: {
+        'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toMatchObject({ subscriber: 'payment:k1' });
-    expect(queries).toHaveLength(1);
   });
 
   it('the newest registration first; a result that cannot be read for good gives way to an older run; Temporal not answering is no answer', async () => {
@@ -319,7 +368,7 @@ describe('the payment that followed a provider payment, when visibility no longe
       },
     });
     await expect(
-      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toMatchObject({ subscriber: 'payment:second' });
     expect(reads).toEqual(['r3', 'r2']);
     const unavailable = visibilityClient({
@@ -331,7 +380,10 @@ describe('the payment that followed a provider payment, when visibility no longe
       workflows: {},
     });
     await expect(
-      createLateEventsActivities({ client: unavailable.client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({
+        client: unavailable.client,
+        taskQueue: () => 'q',
+      }).findLateEventsRegistration('pay_old'),
     ).rejects.toBeInstanceOf(ServiceError);
   });
 
@@ -342,7 +394,7 @@ describe('the payment that followed a provider payment, when visibility no longe
       workflows: {},
     });
     await expect(
-      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toBeNull();
     expect(reads).toHaveLength(ENTITY_RUNS_READ);
   });
@@ -360,7 +412,7 @@ describe('the payment that followed a provider payment, when visibility no longe
       },
     });
     await expect(
-      createLateEventsActivities({ client }).findLateEventsRegistration('pay_old'),
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toEqual({ subscriber: 'payment:k1', paymentKey: 'k1', endpointUrl: null, told: 'REFUNDED' });
   });
 });

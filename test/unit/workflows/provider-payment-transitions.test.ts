@@ -115,6 +115,20 @@ describe('the entity transitions', () => {
     expect(facts.eventsFor.get('payment:k1')).toEqual({ ...registration, keyed: true });
   });
 
+  it("ownRegistrations: the entity's own record names every registration but one only visibility named", () => {
+    const facts = new Facts({
+      eventsFor: [
+        { subscriber: 'payment:subscribed', ...registration },
+        { subscriber: 'payment:listed', ...registration, foundBy: 'visibility' },
+      ],
+    });
+    facts.registered('payment:from-its-runs', registration);
+    facts.registered('payment:listed-now', { ...registration, foundBy: 'visibility' });
+    expect(facts.ownRegistrations).toEqual(['payment:subscribed', 'payment:from-its-runs']);
+    // carried over as it came: a continued run keeps the mark
+    expect(facts.eventsFor.get('payment:listed-now')).toMatchObject({ foundBy: 'visibility' });
+  });
+
   it('refuses a write from outside when compiled (tsc: each line below is an error the compiler must report)', () => {
     const facts = new Facts({ eventsFor: [{ subscriber: 'payment:k1', ...registration }] });
     const writes = (): void => {
