@@ -49,7 +49,6 @@ import {
   PaymentStatusKey,
   ProviderPaymentIdKey,
 } from '../workflows/search-attributes';
-import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../workflows/reconcile-payments/api';
 import {
   AWAITING_FUNDS_PHASES,
   sweepEventId,
@@ -59,7 +58,7 @@ import { PAYMENT_WORKFLOW_TYPE } from '../workflows/payment/api';
 import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
-import { scheduleOf, SCHEDULE_WORKFLOW_ID_PREFIX } from '../src/codec/schedule-binding';
+import { lastCompletedRunOfSchedule, scheduleOfRun } from './last-completed-sweep';
 
 export interface ReconcileRecentPaymentsInput {
   /** PAYINs and conversions created at or after this instant (ISO 8601) are signalled */
@@ -250,7 +249,7 @@ async function* listFrom(
 /** What the activity reads and calls; each defaults to the running activity's context. */
 export interface ReconcileDeps {
   provider: Pick<ProviderPort, 'payments'>;
-  client?: () => Pick<Client, 'workflow'>;
+  client?: () => Pick<Client, 'workflow' | 'schedule'>;
   taskQueue?: () => string;
   /** records progress: always the run's ReconcileProgress, so a retry finds its place whatever it was doing */
   heartbeat?: (details: ReconcileProgress) => void;
@@ -259,8 +258,9 @@ export interface ReconcileDeps {
   /** waits a rate limit out (the activity's cancellable sleep by default) */
   sleep?: (ms: number) => Promise<void>;
   /**
-   * When the newest completed sweep on this task queue started (ms), or null when none is known: visibility by
-   * default (lastCompletedSweepVisible). Asked once per attempt, and only when a listed record moved after its outcome.
+   * When the newest completed run of this run's Schedule started (ms), or null when none is known: the Schedule's
+   * recent actions by default (last-completed-sweep.ts). Asked once per attempt, and only when a listed record moved
+   * after its outcome.
    */
   lastCompletedSweepAt?: () => Promise<number | null>;
   /**
@@ -279,56 +279,6 @@ type Resolved = Required<Omit<ReconcileDeps, 'provider' | 'lastCompletedSweepAt'
  * One Schedule interval (15 minutes): a move is told by at most two runs while the runs complete every 15 minutes.
  */
 export const MOVED_OVERLAP_MS = 15 * 60 * 1000;
-
-/**
- * The visibility query of the completed runs of one Schedule's sweep on a task queue (newest first: the store's order
- * of closed runs). Only the Schedule's own runs: a run started by hand may have had a narrower window (`windowMs`),
- * and taking it as a completed sweep would narrow the look-back past moves of payments it never listed.
- * `TemporalScheduledById` is the search attribute Temporal sets on every run a Schedule starts.
- */
-export function completedSweepsQuery(taskQueue: string, scheduleId: string): string {
-  return (
-    `WorkflowType = '${RECONCILE_PAYMENTS_WORKFLOW_TYPE}' AND ExecutionStatus = 'Completed' ` +
-    `AND TaskQueue = '${taskQueue}' AND TemporalScheduledById = '${scheduleId}'`
-  );
-}
-
-/** The Schedule a run belongs to, from its workflow ID (`schedule:<id>-<time>`); null for any other ID. */
-export function scheduleOfRun(workflowId: string): string | null {
-  const action = scheduleOf(workflowId);
-  return action === undefined || action === workflowId
-    ? null
-    : action.slice(SCHEDULE_WORKFLOW_ID_PREFIX.length);
-}
-
-/**
- * The start of the newest completed sweep, from visibility (one page of one). Visibility lags: a run that completed a
- * moment ago may not be listed yet, and an older one is taken: a wider look-back, never a narrower. A visibility that
- * does not answer (or has no start time) is none: the whole window.
- */
-async function lastCompletedSweepVisible(
-  client: Pick<Client, 'workflow'>,
-  taskQueue: string,
-  scheduleId: string | null,
-): Promise<number | null> {
-  if (scheduleId === null) return null; // a run by hand: its whole window
-  try {
-    for await (const wf of client.workflow.list({
-      query: completedSweepsQuery(taskQueue, scheduleId),
-      pageSize: 1,
-    }))
-      return wf.startTime instanceof Date ? wf.startTime.getTime() : null;
-  } catch (err) {
-    try {
-      Context.current().log.warn('last completed sweep not read from visibility; the whole window is told', {
-        error: String(err),
-      });
-    } catch {
-      // outside an activity (a direct call): nothing to log to
-    }
-  }
-  return null;
-}
 
 /**
  * The instant from which a move after the outcome is told (sweep-decision.ts, sweepTellOf): the run's window, narrowed
@@ -520,7 +470,14 @@ export function createReconcileActivities(deps: ReconcileDeps): ReconcileActivit
       const sinceMs = Date.parse(since);
       let movedSince: Promise<number> | undefined;
       const lastCompleted =
-        deps.lastCompletedSweepAt ?? (() => lastCompletedSweepVisible(client(), taskQueue(), scheduleId()));
+        deps.lastCompletedSweepAt ??
+        (() => {
+          const schedule = scheduleId();
+          // a run by hand (perhaps with a narrower window) is neither narrowed nor narrows: its whole window
+          return schedule === null
+            ? Promise.resolve(null)
+            : lastCompletedRunOfSchedule(client(), taskQueue(), schedule);
+        });
       const run: SweepRun = {
         sinceMs,
         movedSinceMs: () => (movedSince ??= lastCompleted().then((at) => movedSinceMs(sinceMs, at))),

@@ -3,12 +3,11 @@
 // client parsed it, one event id per status seen. A followed payment's running entity is told only a final status
 // its indexed PaymentStatus lacks (visibility), once per run.
 import {
-  completedSweepsQuery,
-  scheduleOfRun,
   createReconcileActivities,
   entitiesNotFinalQuery,
   paymentsAwaitingFundsQuery,
 } from '../../../activities/reconcile-activities';
+import { scheduleOfRun } from '../../../activities/last-completed-sweep';
 import type { Payment } from '../../../src/contract';
 import { normalizePayment } from '../../../src/contract';
 import {
@@ -317,63 +316,16 @@ describe('reconcileRecentPayments', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('reads the last completed sweep from visibility only for a moved record; a visibility that fails means the whole window', async () => {
-    const lifecycle = { ...stampsOnly('2026-11-18T10:00:00Z'), expiredAt: '2026-11-20T10:00:00Z' };
-    const refunded = normalizePayment({
-      ...payout('pay_late', 'EXPIRED'),
-      lifecycle: { ...lifecycle, refundedAt: '2026-11-21T09:00:00Z' },
-    });
-    const over = (
-      completed: () => AsyncGenerator<{ workflowId: string; startTime: Date }>,
-      scheduleId: string | null = 'payment-reconcile',
-    ) => {
-      const { client, calls } = recordingClient();
-      const queries: string[] = [];
-      const list = (o: { query?: string }) => {
-        queries.push(o.query ?? '');
-        return o.query === completedSweepsQuery('q-reconcile', 'payment-reconcile')
-          ? completed()
-          : (async function* () {})();
-      };
-      const activities = createReconcileActivities({
-        provider: {
-          payments: {
-            listAll: async function* () {
-              yield refunded;
-            },
-          },
-        } as never,
-        client: () => ({ workflow: { ...client.workflow, list } }) as never,
-        taskQueue: () => 'q-reconcile',
-        scheduleId: () => scheduleId,
-        heartbeat: () => undefined,
-      });
-      return { activities, calls, queries };
-    };
-    const seen = over(async function* () {
-      yield { workflowId: 'schedule:payment-reconcile-x', startTime: new Date('2026-11-21T10:00:00Z') };
-    });
-    expect(
-      (await seen.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
-    ).toBe(0);
-    expect(seen.queries).toEqual([
-      entitiesNotFinalQuery('q-reconcile'),
-      paymentsAwaitingFundsQuery('q-reconcile'),
-      completedSweepsQuery('q-reconcile', 'payment-reconcile'),
-    ]);
-    const failing = over(() => {
-      throw new Error('visibility unavailable');
-    });
-    expect(
-      (await failing.activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
-    ).toBe(1);
-  });
-
-  it("narrows its look-back only by its own Schedule's completed runs: a run by hand (perhaps with a narrower window) neither narrows nor is narrowed", async () => {
-    // only the Schedule's own runs are asked for: a completed run by hand never counts as a sweep
-    expect(completedSweepsQuery('q-reconcile', 'payment-reconcile')).toContain(
-      "TemporalScheduledById = 'payment-reconcile'",
-    );
+  /**
+   * A sweep over one payment refunded after its outcome (a move), with a client whose Schedule `payment-reconcile`
+   * started `runs` (newest last, each with its status and start), on task queue `scheduleQueue`.
+   */
+  function sweepWithSchedule(opts: {
+    runs: { runId: string; status: string; startTime: string }[];
+    scheduleQueue?: string;
+    scheduleFails?: Error;
+    scheduleId?: string | null;
+  }) {
     const refunded = normalizePayment({
       ...payout('pay_late', 'EXPIRED'),
       lifecycle: {
@@ -383,7 +335,42 @@ describe('reconcileRecentPayments', () => {
       },
     });
     const { client, calls } = recordingClient();
-    const queries: string[] = [];
+    const asked: string[] = [];
+    const fake = {
+      workflow: {
+        ...client.workflow,
+        getHandle: (workflowId: string, runId: string) => ({
+          describe: async () => {
+            asked.push(`describe ${workflowId} ${runId}`);
+            const run = opts.runs.find((r) => r.runId === runId)!;
+            return { status: { name: run.status }, startTime: new Date(run.startTime) };
+          },
+        }),
+      },
+      schedule: {
+        getHandle: (scheduleId: string) => ({
+          describe: async () => {
+            asked.push(`schedule ${scheduleId}`);
+            if (opts.scheduleFails) throw opts.scheduleFails;
+            return {
+              action: { type: 'startWorkflow', taskQueue: opts.scheduleQueue ?? 'q-reconcile' },
+              info: {
+                recentActions: opts.runs.map((r, i) => ({
+                  takenAt: new Date(Date.parse('2026-11-21T00:00:00Z') + i * 15 * 60_000),
+                  action: {
+                    type: 'startWorkflow',
+                    workflow: {
+                      workflowId: `schedule:payment-reconcile-${r.runId}`,
+                      firstExecutionRunId: r.runId,
+                    },
+                  },
+                })),
+              },
+            };
+          },
+        }),
+      },
+    };
     const activities = createReconcileActivities({
       provider: {
         payments: {
@@ -392,28 +379,59 @@ describe('reconcileRecentPayments', () => {
           },
         },
       } as never,
-      client: () =>
-        ({
-          workflow: {
-            ...client.workflow,
-            list: (o: { query?: string }) => {
-              queries.push(o.query ?? '');
-              return (async function* () {
-                // a visibility that would name a completed run after the move, were it asked
-                if (o.query?.includes('Completed'))
-                  yield { workflowId: 'x', startTime: new Date('2026-11-21T10:00:00Z') };
-              })();
-            },
-          },
-        }) as never,
+      client: () => fake as never,
       taskQueue: () => 'q-reconcile',
-      scheduleId: () => null,
+      scheduleId: () => (opts.scheduleId === undefined ? 'payment-reconcile' : opts.scheduleId),
       heartbeat: () => undefined,
     });
-    const run = await activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' });
-    expect(run.movedSignalled).toBe(1);
-    expect(calls).toHaveLength(1);
-    expect(queries.filter((q) => q.includes('Completed'))).toEqual([]);
+    return {
+      moved: async () =>
+        (await activities.reconcileRecentPayments({ since: '2026-11-21T04:15:00Z' })).movedSignalled,
+      calls,
+      asked,
+    };
+  }
+
+  it("narrows its look-back by the newest completed run its Schedule started (the Schedule's own record, not a search attribute any client may set)", async () => {
+    // the newest action still runs (this run), the one before failed: the one before that completed, started at
+    // 10:00, after the move (09:00) less the overlap: it told it, so this run does not
+    const seen = sweepWithSchedule({
+      runs: [
+        { runId: 'r1', status: 'COMPLETED', startTime: '2026-11-21T10:00:00Z' },
+        { runId: 'r2', status: 'FAILED', startTime: '2026-11-21T10:15:00Z' },
+        { runId: 'r3', status: 'RUNNING', startTime: '2026-11-21T10:30:00Z' },
+      ],
+    });
+    expect(await seen.moved()).toBe(0);
+    expect(seen.asked).toEqual([
+      'schedule payment-reconcile',
+      'describe schedule:payment-reconcile-r3 r3',
+      'describe schedule:payment-reconcile-r2 r2',
+      'describe schedule:payment-reconcile-r1 r1',
+    ]);
+    // a completed run that started before the move less the overlap did not tell it: told now
+    const older = sweepWithSchedule({
+      runs: [{ runId: 'r1', status: 'COMPLETED', startTime: '2026-11-21T08:00:00Z' }],
+    });
+    expect(await older.moved()).toBe(1);
+  });
+
+  it('the whole window when its Schedule cannot say: none completed, Temporal not answering, another task queue, or a run started by hand', async () => {
+    const cases = [
+      sweepWithSchedule({ runs: [{ runId: 'r1', status: 'FAILED', startTime: '2026-11-21T10:00:00Z' }] }),
+      sweepWithSchedule({ runs: [], scheduleFails: new Error('unavailable') }),
+      sweepWithSchedule({
+        runs: [{ runId: 'r1', status: 'COMPLETED', startTime: '2026-11-21T10:00:00Z' }],
+        scheduleQueue: 'another-deployment',
+      }),
+      sweepWithSchedule({
+        runs: [{ runId: 'r1', status: 'COMPLETED', startTime: '2026-11-21T10:00:00Z' }],
+        scheduleId: null,
+      }),
+    ];
+    for (const sweep of cases) expect(await sweep.moved()).toBe(1);
+    // a run by hand reads nothing of any Schedule
+    expect(cases[3]!.asked).toEqual([]);
   });
 
   it("knows a Schedule's run from its workflow ID, and a run by hand from any other", () => {

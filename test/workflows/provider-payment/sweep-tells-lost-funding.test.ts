@@ -49,7 +49,7 @@ async function sweep(payment: WorkflowHandle, entity: WorkflowHandle): Promise<v
     client: () =>
       ({
         workflow: { signalWithStart: client.workflow.signalWithStart.bind(client.workflow), list },
-      }) as unknown as Pick<Client, 'workflow'>,
+      }) as unknown as Pick<Client, 'workflow' | 'schedule'>,
     taskQueue: () => bed.taskQueue,
     heartbeat: () => undefined,
   });

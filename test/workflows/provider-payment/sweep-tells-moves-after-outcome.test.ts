@@ -51,7 +51,7 @@ async function sweep(): Promise<void> {
           signalWithStart: client.workflow.signalWithStart.bind(client.workflow),
           list: () => (async function* () {})(),
         },
-      }) as unknown as Pick<Client, 'workflow'>,
+      }) as unknown as Pick<Client, 'workflow' | 'schedule'>,
     taskQueue: () => bed.taskQueue,
     heartbeat: () => undefined,
   });

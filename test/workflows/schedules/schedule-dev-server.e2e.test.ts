@@ -8,7 +8,7 @@ import { ensureSchedules } from '../../../src/client/schedules';
 import { runScheduleSubcommand } from '../../../src/cli/schedule';
 import { ensureReconcileSchedule, RECONCILE_SCHEDULE_ID } from '../../../src/client/reconcile-schedule';
 import { ScheduleOfAnotherTaskQueueError } from '../../../src/client/ensure-schedule';
-import { completedSweepsQuery } from '../../../activities/reconcile-activities';
+import { lastCompletedRunOfSchedule } from '../../../activities/last-completed-sweep';
 import { getIndicativeQuote, readRateBoard } from '../../../src/client/indicative-quote';
 import { rateBoardQuery, ratePairKey } from '../../../workflows/rate-board/api';
 import {
@@ -122,6 +122,25 @@ it('fires on its interval, lands rates on the board, and a second ensureSchedule
       expect(board.generation).toBe(0);
       expect(board.lastRefreshedBy).toMatch(new RegExp(`^schedule:${scheduleId}-\\d{4}-`));
 
+      // the sweep's look-back reads a Schedule's newest completed run from the Schedule itself (last-completed-sweep.ts)
+      const completed = await eventually(
+        () => lastCompletedRunOfSchedule(env.client, taskQueue, scheduleId),
+        (at) => at !== null,
+        20_000,
+      );
+      const completedRuns: number[] = [];
+      for (const { action } of (await first.handle.describe()).info.recentActions) {
+        if (action.type !== 'startWorkflow') continue;
+        const d = await env.client.workflow
+          .getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId)
+          .describe();
+        if (d.status.name === 'COMPLETED') completedRuns.push(d.startTime.getTime());
+      }
+      expect(completedRuns).toContain(completed);
+      expect(completed).toBe(Math.max(...completedRuns.filter((t) => t <= completed!)));
+      // a Schedule of another task queue says nothing of this one's
+      expect(await lastCompletedRunOfSchedule(env.client, 'another-task-queue', scheduleId)).toBeNull();
+
       // Second call: no "already exists", the interval is updated; a paused Schedule stays paused.
       await first.handle.pause('test: operator pause');
       const second = await ensureSchedules(env.client, { ...config, intervalMs: 5000 });
@@ -172,15 +191,6 @@ it('xborder schedule: create, create again (update), pause, describe, unpause, t
     expect(lines.pop()).toMatch(
       new RegExp(`Schedule ${scheduleId}\\n[\\s\\S]*recent runs: +\\S+ schedule:${scheduleId}-\\d{4}-`),
     );
-    // the search attribute the sweep's look-back reads (completedSweepsQuery): set by the server on the Schedule's runs
-    await eventually(
-      () => env.client.workflow.count(`TemporalScheduledById = '${scheduleId}'`),
-      (c) => c.count >= 1,
-      10_000,
-    );
-    await expect(
-      env.client.workflow.count(completedSweepsQuery(taskQueue, scheduleId)),
-    ).resolves.toMatchObject({ count: 0 });
     expect(await run('delete')).toBe(0);
     await expect(client().describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
   } finally {
