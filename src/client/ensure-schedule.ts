@@ -3,7 +3,14 @@
 // each sweep lists only its own task queue's payments (activities/reconcile-activities.ts), so a Schedule moved
 // from one task queue to the other by the last worker to start would leave the first deployment's payments without
 // their sweep, silently, and the two would keep taking it from each other at every start.
-import { ScheduleAlreadyRunning, type Client, type ScheduleOptions } from '@temporalio/client';
+import { createHash } from 'node:crypto';
+import {
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  type Client,
+  type ScheduleOptions,
+} from '@temporalio/client';
+import { isScheduleId } from '../codec/schedule-binding';
 
 /** What a Schedule is made of, as ensureSchedule writes it (created, or the existing one updated to it). */
 export type ScheduleParts = Pick<ScheduleOptions, 'spec' | 'policies'> & {
@@ -41,16 +48,11 @@ export class ScheduleOfAnotherTaskQueueError extends Error {
   }
 }
 
-/** The task queue an existing Schedule starts its runs on (undefined when its action starts no workflow). */
-async function taskQueueOf(client: Client, scheduleId: string): Promise<string | undefined> {
-  const { action } = await client.schedule.getHandle(scheduleId).describe();
-  return action.type === 'startWorkflow' ? action.taskQueue : undefined;
-}
-
 /**
  * Creates the Schedule, or updates it to `parts` when it exists on the same task queue (an update keeps its state:
  * a Schedule an operator paused stays paused). One that exists on another task queue is left as it is:
- * ScheduleOfAnotherTaskQueueError.
+ * ScheduleOfAnotherTaskQueueError. The task queue is checked in the update itself (the SDK's conflict token guards
+ * the read and the write), so a Schedule moved meanwhile is not written over.
  */
 export async function ensureSchedule(
   client: Client,
@@ -66,30 +68,60 @@ export async function ensureSchedule(
   } catch (err) {
     if (!(err instanceof ScheduleAlreadyRunning)) throw err;
   }
-  const its = await taskQueueOf(client, scheduleId);
-  if (its !== undefined && its !== taskQueue)
-    throw new ScheduleOfAnotherTaskQueueError(scheduleId, its, taskQueue);
-  await client.schedule.getHandle(scheduleId).update((previous) => ({ ...previous, ...parts }));
+  await client.schedule.getHandle(scheduleId).update((previous) => {
+    const its = previous.action.type === 'startWorkflow' ? previous.action.taskQueue : undefined;
+    if (its !== undefined && its !== taskQueue)
+      throw new ScheduleOfAnotherTaskQueueError(scheduleId, its, taskQueue);
+    return { ...previous, ...parts };
+  });
   return { scheduleId, created: false };
 }
 
 /**
- * ensureSchedule under xborder's default ID, or, when that one is another task queue's, under `<default>-<task
- * queue>`: a second deployment in the namespace gets a Schedule of its own rather than none (`instead` says why).
- * An ID the operator chose is never replaced: use ensureSchedule.
+ * The ID of a task queue's own Schedule when another task queue's deployment holds the default: `<default>-<task
+ * queue>`, or, for a task queue name a Schedule ID cannot hold (src/codec/schedule-binding.ts: A-Z a-z 0-9 . _ : -, at
+ * most 200, no trailing time), `<default>-<16 hex of its SHA-256>`.
+ */
+export function taskQueueScheduleId(defaultId: string, taskQueue: string): string {
+  const named = `${defaultId}-${taskQueue}`;
+  if (isScheduleId(named)) return named;
+  return `${defaultId}-${createHash('sha256').update(taskQueue).digest('hex').slice(0, 16)}`;
+}
+
+/** Whether the Schedule exists and starts its runs on `taskQueue`. */
+async function isOnTaskQueue(client: Client, scheduleId: string, taskQueue: string): Promise<boolean> {
+  try {
+    const { action } = await client.schedule.getHandle(scheduleId).describe();
+    return action.type === 'startWorkflow' && action.taskQueue === taskQueue;
+  } catch (err) {
+    if (err instanceof ScheduleNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
+ * ensureSchedule under xborder's default ID, or, when that one is another task queue's, under this task queue's own
+ * (taskQueueScheduleId): a second deployment in the namespace gets a Schedule of its own rather than none (`instead`
+ * says why). Once it has its own, it keeps it, even after the default is freed (deleted with its deployment): taking
+ * the default then would give it two. An ID the operator chose is never replaced: use ensureSchedule.
  */
 export async function ensureDefaultSchedule(
   client: Client,
   defaultId: string,
   schedule: ScheduleToEnsure,
 ): Promise<{ scheduleId: string; created: boolean; instead?: string }> {
+  const ownId = taskQueueScheduleId(defaultId, schedule.taskQueue);
+  if (await isOnTaskQueue(client, ownId, schedule.taskQueue))
+    return {
+      ...(await ensureSchedule(client, ownId, schedule)),
+      instead: `this task queue's own, made when ${defaultId} was another task queue's`,
+    };
   try {
     return await ensureSchedule(client, defaultId, schedule);
   } catch (err) {
     if (!(err instanceof ScheduleOfAnotherTaskQueueError)) throw err;
-    const own = await ensureSchedule(client, `${defaultId}-${schedule.taskQueue}`, schedule);
     return {
-      ...own,
+      ...(await ensureSchedule(client, ownId, schedule)),
       instead: `${defaultId} runs on task queue "${err.itsTaskQueue}" (another deployment's; delete it if no worker serves that queue any more)`,
     };
   }

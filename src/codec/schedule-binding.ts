@@ -21,7 +21,7 @@ export const SCHEDULE_WORKFLOW_ID_PREFIX = 'schedule:';
 const SCHEDULE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/;
 /** Temporal's Schedules append each run's nominal time, RFC 3339 UTC to the second. */
 const RUN_TIME = /-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const isScheduleId = (id: string) => SCHEDULE_ID.test(id) && !RUN_TIME.test(id);
+export const isScheduleId = (id: string): boolean => SCHEDULE_ID.test(id) && !RUN_TIME.test(id);
 
 /** The action workflow ID of the Schedule `scheduleId`: its runs are `<this>-<nominal time>`. */
 export function scheduleActionWorkflowId(scheduleId: string): string {

@@ -298,6 +298,16 @@ it('two deployments in one namespace each keep a reconcile Schedule of their own
       new RegExp(`task queue "${first}", not on this deployment's "${second}"`),
     );
     expect(await queueOf(RECONCILE_SCHEDULE_ID)).toBe(first);
+    // the first deployment goes (its Schedule deleted, as docs/operations.md says): the second keeps its own and does
+    // not take the freed default too (two sweeps on one task queue)
+    await env.client.schedule.getHandle(RECONCILE_SCHEDULE_ID).delete();
+    expect(await ensureReconcileSchedule(env.client, { taskQueue: second })).toMatchObject({
+      scheduleId: theirs.scheduleId,
+      created: false,
+    });
+    await expect(env.client.schedule.getHandle(RECONCILE_SCHEDULE_ID).describe()).rejects.toBeInstanceOf(
+      ScheduleNotFoundError,
+    );
     // the quote refresh likewise (its ID is always the configured one): never moved to another queue
     const quoteId = uniqueWorkflowId('quote-refresh');
     made.push(quoteId);
