@@ -8,7 +8,7 @@
  * of three: "Unexpected non-whitespace character after JSON").
  */
 export function anotherBuildOf(code: string, comment: string): string {
-  const sourceMapAt = code.lastIndexOf('//# sourceMappingURL=');
+  const sourceMapAt = code.lastIndexOf('//# sourceMappingURL=data:'); // the SDK's own marker (worker.ts, extractSourceMap)
   if (sourceMapAt <= 0) throw new Error('the workflow bundle has no inline source map to keep last');
   return `${code.slice(0, sourceMapAt)}// ${comment}\n${code.slice(sourceMapAt)}`;
 }
