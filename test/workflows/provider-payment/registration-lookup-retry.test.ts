@@ -9,6 +9,7 @@ import { eventually } from '../support/harness';
 import { iso } from '../support/fake-provider';
 import { providerPaymentDriver } from '../support/provider-payment-entity';
 import { useTestBed } from '../support/test-bed';
+import { recordNewHistories } from '../../support/record-new-histories';
 
 const bed = useTestBed();
 const { providerCreates, send } = providerPaymentDriver(bed);
@@ -67,6 +68,9 @@ describe('the registration lookup after the linger', () => {
       ['payment.moved_after_outcome', 'COMPLETED'],
       ['payment.moved_after_outcome', 'REFUNDED'],
     ]);
+    await recordNewHistories(bed.env.client, bed.env.address, 'entity-lookup-retried', [
+      providerPaymentWorkflowId(revived.id),
+    ]);
   }, 120_000);
 });
 
@@ -111,5 +115,8 @@ describe('a payment still running at the lookup', () => {
     ).toEqual([['payment.moved_after_outcome', 'COMPLETED']]);
     // a stuck payment is waited for at the slow pace, not every 10 minutes
     expect(lookups).toBeLessThanOrEqual(8);
+    await recordNewHistories(bed.env.client, bed.env.address, 'entity-lookup-waits-for-running-payment', [
+      providerPaymentWorkflowId(revived.id),
+    ]);
   }, 120_000);
 });
