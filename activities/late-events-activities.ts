@@ -85,7 +85,7 @@ export const ENTITY_RUNS_READ = 10;
  * cannot be read for good (gone since it was listed, a payload the codec refuses), gives way to an older one. Temporal
  * not answering (ServiceError) is no answer: thrown, asked again.
  */
-async function paymentWorkflowOfEntityRuns(
+export async function paymentWorkflowOfEntityRuns(
   client: Client,
   taskQueue: string,
   providerPaymentId: string,

@@ -8,9 +8,14 @@ import { freePort } from '../support/ports';
 import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import {
+  PROVIDER_PAYMENT_WORKFLOW_TYPE,
+  providerPaymentEventSignal,
   providerPaymentSnapshotQuery,
   providerPaymentWorkflowId,
+  type ProviderPaymentSnapshot,
 } from '../../workflows/provider-payment/api';
+import { paymentWorkflowOfEntityRuns } from '../../activities/late-events-activities';
+import type { Payment } from '../../src/contract';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
 import type { ReconcileRecentPaymentsResult } from '../../activities/reconcile-activities';
@@ -209,4 +214,50 @@ it('completes a payout whose funding webhooks never arrive once the reconcilePay
     reconcileRuns[0]!,
   ]);
   await entity.terminate('test over');
+});
+
+it("a provider payment no payment names in visibility (a requote's abandoned one): its ended entity run, read back through the codec, names the payment whose events it kept", async () => {
+  const key = uniqueKey('e2e-ended-entity');
+  const p = await stack.provider.payments.create(demoPaymentRequest(key, 41) as never, {
+    idempotencyKey: key,
+  });
+  const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(p.id));
+  const tell = (payment: Payment, n: number) =>
+    stack.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
+      workflowId: entity.workflowId,
+      taskQueue: stack.taskQueue,
+      // the registration a payment with events leaves with its entity; a linger of a second to end soon
+      args: [
+        {
+          providerPaymentId: p.id,
+          lingerAfterTerminalMs: 1_000,
+          // its outcome told COMPLETED: no move after it to announce here
+          eventsFor: [
+            { subscriber: `payment:${key}`, paymentKey: key, endpointUrl: null, told: 'COMPLETED' },
+          ],
+        },
+      ],
+      signal: providerPaymentEventSignal,
+      signalArgs: [{ eventId: `evt_${key}_${n}`, type: 'payment.updated', payment }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  await got.post(`${stack.sandbox.url}/sandbox/payments/${p.id}/fund`, {
+    headers: stack.sandbox.controlHeaders,
+    json: {},
+  });
+  const completed = await eventually('the sandbox to complete it', async () => {
+    const read = await stack.provider.payments.get(p.id);
+    return read.status === 'COMPLETED' ? read : null;
+  });
+  // a fresh run reads it (COMPLETED: what its payment's outcome told, no move to announce), lingers a second, ends
+  await tell(completed, 0);
+  const ended = (await entity.result()) as ProviderPaymentSnapshot;
+  expect(ended.eventsFor).toEqual([`payment:${key}`]);
+  // what a fresh run's lookup reads when visibility names no payment: the ended run, found in visibility by its own
+  // ID, type and task queue, its result decoded by the client's codec (bound to the entity's ID)
+  const named = await eventually('visibility to list the ended run', () =>
+    paymentWorkflowOfEntityRuns(stack.client, stack.taskQueue, p.id),
+  );
+  expect(named).toBe(`payment:${key}`);
+  expect(await paymentWorkflowOfEntityRuns(stack.client, 'another-task-queue', p.id)).toBeNull();
 });
