@@ -234,6 +234,20 @@ export function createLateEventsActivities(
         ...events.pending.map((p) => p.id),
       ]);
       const told = handedOver ?? (await outcomeKey(payment, providerPaymentId));
+      // A payment only visibility named (a search attribute any client with Temporal access can set at a start) must
+      // show it followed this provider payment in a record of its own: a move of it handed over, or an outcome naming
+      // it (both bound to the payment and written by its workers). Else the move is not told to its backend, whose it
+      // may not be (a wrong backend told of another payment's money is worse than a move left to the operator).
+      if (foundBy === 'visibility' && told === null) {
+        warn(
+          'a payment named only by visibility shows no record of following this provider payment; not told',
+          {
+            providerPaymentId,
+            subscriber,
+          },
+        );
+        return null;
+      }
       return {
         subscriber,
         paymentKey,

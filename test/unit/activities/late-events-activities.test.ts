@@ -319,7 +319,14 @@ describe('the payment that followed a provider payment, when visibility no longe
       byProviderPaymentId: 'payment:k1',
       entityRuns: [],
       workflows: {
-        'payment:k1': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        // its outcome names this provider payment: a record of its own that it followed it
+        'payment:k1': {
+          status: 'COMPLETED',
+          result: async () => ({
+            outcome: 'COMPLETED',
+            payment: { id: 'pay_old', status: 'COMPLETED', lifecycle: {} },
+          }),
+        },
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
@@ -329,7 +336,7 @@ describe('the payment that followed a provider payment, when visibility no longe
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: null,
-      told: null,
+      told: 'COMPLETED',
       foundBy: 'visibility',
     });
     expect(queries).toHaveLength(2);
@@ -414,5 +421,28 @@ describe('the payment that followed a provider payment, when visibility no longe
     await expect(
       createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toEqual({ subscriber: 'payment:k1', paymentKey: 'k1', endpointUrl: null, told: 'REFUNDED' });
+  });
+
+  it('a payment only visibility named, with no record of its own that it followed this provider payment, is not told', async () => {
+    // someone with Temporal access started `payment:forged` with the search attribute ProviderPaymentId = pay_old
+    // (no payload): the run failed at once (no outcome) and its key's delivery workflow never handed a move of pay_old
+    const { client } = visibilityClient({
+      byProviderPaymentId: 'payment:forged',
+      entityRuns: [],
+      workflows: {
+        'payment:forged': { status: 'FAILED' },
+        'payment-events:forged': {
+          status: 'RUNNING',
+          events: {
+            endpointUrl: 'https://another-backend.example/hook',
+            pending: [],
+            recentIds: ['forged:1'],
+          },
+        },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
+    ).resolves.toBeNull();
   });
 });
