@@ -19,8 +19,11 @@ import { moveKey } from '../workflows/provider-payment/knowledge';
 import {
   PROVIDER_PAYMENT_WORKFLOW_TYPE,
   providerPaymentWorkflowId,
+  subscribeSignal,
   type ProviderPaymentSnapshot,
+  type SubscribeRequest,
 } from '../workflows/provider-payment/api';
+import type { Payload } from '@temporalio/common';
 import { ProviderPaymentIdKey } from '../workflows/search-attributes';
 
 /** What a fresh entity run needs to announce a move after the outcome (workflows/provider-payment/state.ts eventsFor). */
@@ -113,11 +116,56 @@ export async function paymentWorkflowOfEntityRuns(
       });
       continue;
     }
-    const named = [...namesIn(ended?.eventsFor)].reverse().concat([...namesIn(ended?.subscribers)].reverse());
+    // a result that names `eventsFor` says whose events it kept; only an older one (no such field) its subscribers
+    const named = [
+      ...namesIn(ended?.eventsFor === undefined ? ended?.subscribers : ended.eventsFor),
+    ].reverse();
     const payment = named.find((id) => id.startsWith(PAYMENT_ID_PREFIX));
     if (payment) return payment;
   }
   return null;
+}
+
+/** A workflow's payloads as its workers read them: the client's codecs (their order reversed) with its context. */
+async function decodedArgs(client: Client, workflowId: string, payloads: Payload[]): Promise<unknown[]> {
+  const { loadedDataConverter: converter, namespace } = client.options;
+  let decoded = payloads;
+  for (const codec of [...converter.payloadCodecs].reverse())
+    decoded = await codec.decode(decoded, { type: 'workflow', namespace, workflowId });
+  return decoded.map((payload) => converter.payloadConverter.fromPayload(payload));
+}
+
+/**
+ * Whether `subscriber` subscribed to the entity: a `subscribe` signal naming it in one of the entity's runs on this
+ * task queue (one page of runs). The signal is bound to the entity and sent by the payment's worker: a client without
+ * xborder's keys cannot write one naming another payment (a copy of a genuine one names its own sender). A payload the
+ * codec refuses is no proof.
+ */
+export async function subscribedBy(
+  client: Client,
+  taskQueue: string,
+  providerPaymentId: string,
+  subscriber: string,
+): Promise<boolean> {
+  const entityId = providerPaymentWorkflowId(providerPaymentId);
+  const query =
+    `WorkflowId = '${quoted(entityId)}' AND WorkflowType = '${PROVIDER_PAYMENT_WORKFLOW_TYPE}' ` +
+    `AND TaskQueue = '${quoted(taskQueue)}'`;
+  let read = 0;
+  for await (const run of client.workflow.list({ query, pageSize: ENTITY_RUNS_READ })) {
+    if (++read > ENTITY_RUNS_READ) break;
+    const history = await client.workflow.getHandle(entityId, run.runId).fetchHistory();
+    for (const event of history.events ?? []) {
+      const signal = event.workflowExecutionSignaledEventAttributes;
+      if (signal?.signalName !== subscribeSignal.name) continue;
+      const named = await decodedArgs(client, entityId, (signal.input?.payloads ?? []) as Payload[]).then(
+        ([request]) => (request as Partial<SubscribeRequest> | undefined)?.workflowId,
+        () => undefined,
+      );
+      if (named === subscriber) return true;
+    }
+  }
+  return false;
 }
 
 /** The workflow IDs a result names (strings only: a result is data, whatever wrote it). */
@@ -235,10 +283,15 @@ export function createLateEventsActivities(
       ]);
       const told = handedOver ?? (await outcomeKey(payment, providerPaymentId));
       // A payment only visibility named (a search attribute any client with Temporal access can set at a start) must
-      // show it followed this provider payment in a record of its own: a move of it handed over, or an outcome naming
-      // it (both bound to the payment and written by its workers). Else the move is not told to its backend, whose it
-      // may not be (a wrong backend told of another payment's money is worse than a move left to the operator).
-      if (foundBy === 'visibility' && told === null) {
+      // show it followed this provider payment in a record no such client can write: a move of it handed over, or an
+      // outcome naming it (bound to the payment, written by its workers), or its subscription in the entity's own
+      // history (bound to the entity, sent by the payment's worker). Else nothing is told: a wrong backend told of
+      // another payment's money is worse than a move left to the operator (logged).
+      if (
+        foundBy === 'visibility' &&
+        told === null &&
+        !(await subscribedBy(client(), taskQueue(), providerPaymentId, subscriber))
+      ) {
         warn(
           'a payment named only by visibility shows no record of following this provider payment; not told',
           {

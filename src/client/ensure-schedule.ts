@@ -51,8 +51,9 @@ export class ScheduleOfAnotherTaskQueueError extends Error {
 /**
  * Creates the Schedule, or updates it to `parts` when it exists on the same task queue (an update keeps its state:
  * a Schedule an operator paused stays paused). One that exists on another task queue is left as it is:
- * ScheduleOfAnotherTaskQueueError. The task queue is checked in the update itself (the SDK's conflict token guards
- * the read and the write), so a Schedule moved meanwhile is not written over.
+ * ScheduleOfAnotherTaskQueueError. The task queue is checked on the description the update is made from (the SDK
+ * reads it just before writing, with no conflict token: a Schedule moved in between is written over, a window of
+ * one round trip).
  */
 export async function ensureSchedule(
   client: Client,
@@ -111,11 +112,16 @@ export async function ensureDefaultSchedule(
   schedule: ScheduleToEnsure,
 ): Promise<{ scheduleId: string; created: boolean; instead?: string }> {
   const ownId = taskQueueScheduleId(defaultId, schedule.taskQueue);
-  if (await isOnTaskQueue(client, ownId, schedule.taskQueue))
+  if (await isOnTaskQueue(client, ownId, schedule.taskQueue)) {
+    // a worker of an older build may have taken the freed default meanwhile: two on one task queue, said
+    const twice = await isOnTaskQueue(client, defaultId, schedule.taskQueue);
     return {
       ...(await ensureSchedule(client, ownId, schedule)),
-      instead: `this task queue's own, made when ${defaultId} was another task queue's`,
+      instead: twice
+        ? `this task queue's own; ${defaultId} runs on this task queue too: delete one of them (each run costs its reads)`
+        : `this task queue's own, made when ${defaultId} was another task queue's`,
     };
+  }
   try {
     return await ensureSchedule(client, defaultId, schedule);
   } catch (err) {

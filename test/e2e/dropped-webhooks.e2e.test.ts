@@ -9,12 +9,12 @@ import { recordNewHistories } from '../support/record-new-histories';
 import { eventually, startTestStack, uniqueKey } from './stack-support';
 import {
   PROVIDER_PAYMENT_WORKFLOW_TYPE,
-  providerPaymentEventSignal,
   providerPaymentSnapshotQuery,
+  subscribeSignal,
   providerPaymentWorkflowId,
   type ProviderPaymentSnapshot,
 } from '../../workflows/provider-payment/api';
-import { paymentWorkflowOfEntityRuns } from '../../activities/late-events-activities';
+import { paymentWorkflowOfEntityRuns, subscribedBy } from '../../activities/late-events-activities';
 import type { Payment } from '../../src/contract';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';
@@ -222,7 +222,7 @@ it("a provider payment no payment names in visibility (a requote's abandoned one
     idempotencyKey: key,
   });
   const entity = stack.client.workflow.getHandle(providerPaymentWorkflowId(p.id));
-  const tell = (payment: Payment, n: number) =>
+  const subscribe = (payment: Payment) =>
     stack.client.workflow.signalWithStart(PROVIDER_PAYMENT_WORKFLOW_TYPE, {
       workflowId: entity.workflowId,
       taskQueue: stack.taskQueue,
@@ -237,8 +237,9 @@ it("a provider payment no payment names in visibility (a requote's abandoned one
           ],
         },
       ],
-      signal: providerPaymentEventSignal,
-      signalArgs: [{ eventId: `evt_${key}_${n}`, type: 'payment.updated', payment }],
+      // the payment's subscription (as its worker sends it: bound to the entity)
+      signal: subscribeSignal,
+      signalArgs: [{ workflowId: `payment:${key}`, has: payment }],
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
   await got.post(`${stack.sandbox.url}/sandbox/payments/${p.id}/fund`, {
@@ -250,7 +251,7 @@ it("a provider payment no payment names in visibility (a requote's abandoned one
     return read.status === 'COMPLETED' ? read : null;
   });
   // a fresh run reads it (COMPLETED: what its payment's outcome told, no move to announce), lingers a second, ends
-  await tell(completed, 0);
+  await subscribe(completed);
   const ended = (await entity.result()) as ProviderPaymentSnapshot;
   expect(ended.eventsFor).toEqual([`payment:${key}`]);
   // what a fresh run's lookup reads when visibility names no payment: the ended run, found in visibility by its own
@@ -260,4 +261,7 @@ it("a provider payment no payment names in visibility (a requote's abandoned one
   );
   expect(named).toBe(`payment:${key}`);
   expect(await paymentWorkflowOfEntityRuns(stack.client, 'another-task-queue', p.id)).toBeNull();
+  // the proof a payment only visibility names must show: its subscribe signal in the entity's history, decoded
+  expect(await subscribedBy(stack.client, stack.taskQueue, p.id, `payment:${key}`)).toBe(true);
+  expect(await subscribedBy(stack.client, stack.taskQueue, p.id, `payment:${key}-other`)).toBe(false);
 });

@@ -2,6 +2,7 @@
 // Only a definitive answer stands for the run (workflows/provider-payment/steps/announce-late.ts): a payment still
 // running is "not yet", never "none".
 import { ServiceError, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { createLateEventsActivities, ENTITY_RUNS_READ } from '../../../activities/late-events-activities';
 
 interface FakeWorkflow {
@@ -201,7 +202,8 @@ describe('the payment that followed a provider payment, when visibility no longe
    */
   function visibilityClient(opts: {
     byProviderPaymentId: string | null;
-    entityRuns: { runId: string; result?: unknown; fails?: Error }[];
+    /** each run of the entity: its result once completed (`running` ones have none), the subscribe signals it got */
+    entityRuns: { runId: string; result?: unknown; fails?: Error; running?: true; subscribedBy?: string[] }[];
     workflows: Record<string, FakeWorkflow>;
   }): { client: () => Client; queries: string[]; reads: string[] } {
     const queries: string[] = [];
@@ -216,7 +218,8 @@ describe('the payment that followed a provider payment, when visibility no longe
               if (opts.byProviderPaymentId) yield { workflowId: opts.byProviderPaymentId };
             } else if (query?.includes("WorkflowId = 'provider-payment:pay_old'"))
               for (const run of opts.entityRuns)
-                yield { workflowId: 'provider-payment:pay_old', runId: run.runId };
+                if (!run.running || !query.includes("ExecutionStatus = 'Completed'"))
+                  yield { workflowId: 'provider-payment:pay_old', runId: run.runId };
           })(),
         getHandle: (id: string, runId?: string) => {
           const run = opts.entityRuns.find((r) => r.runId === runId);
@@ -227,9 +230,22 @@ describe('the payment that followed a provider payment, when visibility no longe
                 if (run.fails) throw run.fails;
                 return run.result;
               },
+              // its history: the subscribe signals it got, as a payment's worker encoded them (no codec here)
+              fetchHistory: async () => ({
+                events: (run.subscribedBy ?? []).map((workflowId) => ({
+                  workflowExecutionSignaledEventAttributes: {
+                    signalName: 'subscribe',
+                    input: { payloads: [defaultPayloadConverter.toPayload({ workflowId })] },
+                  },
+                })),
+              }),
             };
           return base.workflow.getHandle(id);
         },
+      },
+      options: {
+        namespace: 'default',
+        loadedDataConverter: { payloadCodecs: [], payloadConverter: defaultPayloadConverter },
       },
     };
     return { client: () => client as unknown as Client, queries, reads };
@@ -444,5 +460,48 @@ describe('the payment that followed a provider payment, when visibility no longe
     await expect(
       createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
     ).resolves.toBeNull();
+  });
+
+  it("a payment only visibility named that subscribed to the entity (its signal in the entity's history) is told, with nothing told before", async () => {
+    // an older build's entity (its ended result names none) and a payment terminated before an outcome: no outcome,
+    // no move handed over, but its subscription is in the entity's own history
+    const { client } = visibilityClient({
+      byProviderPaymentId: 'payment:k1',
+      entityRuns: [
+        { runId: 'r2', running: true },
+        { runId: 'r1', result: { subscribers: [] }, subscribedBy: ['payment:k1'] },
+      ],
+      workflows: {
+        'payment:k1': { status: 'TERMINATED' },
+        'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
+    ).resolves.toEqual({
+      subscriber: 'payment:k1',
+      paymentKey: 'k1',
+      endpointUrl: null,
+      told: null,
+      foundBy: 'visibility',
+    });
+  });
+
+  it("a result naming whose events it kept is taken as it is: its subscribers stand only for an older run's result", async () => {
+    const { client } = visibilityClient({
+      byProviderPaymentId: null,
+      entityRuns: [
+        // the newest: it kept nobody's events (B asked for none), an older one kept A's
+        { runId: 'r2', result: { eventsFor: [], subscribers: ['payment:b'] } },
+        { runId: 'r1', result: { eventsFor: ['payment:a'] } },
+      ],
+      workflows: {
+        'payment:a': { status: 'COMPLETED', result: async () => ({ outcome: 'COMPLETED' }) },
+        'payment-events:a': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
+      },
+    });
+    await expect(
+      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
+    ).resolves.toMatchObject({ subscriber: 'payment:a' });
   });
 });
