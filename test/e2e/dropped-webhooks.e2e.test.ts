@@ -14,7 +14,7 @@ import {
   providerPaymentWorkflowId,
   type ProviderPaymentSnapshot,
 } from '../../workflows/provider-payment/api';
-import { paymentWorkflowOfEntityRuns, subscribedBy } from '../../activities/late-events-activities';
+import { paymentWorkflowOfEntityRuns, subscribedBy } from '../../activities/late-events-sources';
 import type { Payment } from '../../src/contract';
 import { demoPaymentRequest } from '../support/demo-payment-request';
 import { RECONCILE_PAYMENTS_WORKFLOW_TYPE } from '../../workflows/reconcile-payments/api';

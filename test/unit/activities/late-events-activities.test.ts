@@ -3,7 +3,8 @@
 // running is "not yet", never "none".
 import { ServiceError, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { createLateEventsActivities, ENTITY_RUNS_READ } from '../../../activities/late-events-activities';
+import { createLateEventsActivities } from '../../../activities/late-events-activities';
+import { ENTITY_RUNS_READ } from '../../../activities/late-events-sources';
 
 interface FakeWorkflow {
   status: string;
