@@ -26,6 +26,14 @@ export async function connectClient(
   dataConverter: DataConverter,
   options: ConnectClientOptions = {},
 ): Promise<Client> {
+  // Checked before connecting: a JavaScript caller that leaves it out would send plaintext, which xborder's workers
+  // refuse (docs/codec.md, "Ciphertext only"): a payment would start and fail its first task, its key taken.
+  if (typeof dataConverter !== 'object' || dataConverter === null)
+    throw new TypeError(
+      'connectClient(config, dataConverter): no data converter given. xborder encrypts every payload and its workers ' +
+        'refuse plaintext: pass dataConverterOf(codecConfigFromEnv(process.env)), or call connectClientFromEnv() ' +
+        '(TEMPORAL_* and XBORDER_CODEC_KEYS(_FILE), as `npm start` prints them)',
+    );
   const tracing = options.tracing ?? currentTracing() !== null;
   const connection = await Connection.connect({
     ...connectionOptionsOf(config),
