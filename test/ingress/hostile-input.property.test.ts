@@ -12,14 +12,21 @@ const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const OTHER_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-/** A fake Temporal: records every signal attempt. */
+/**
+ * A fake Temporal: records every signal attempt. Like the real router (src/ingress/routing.ts, resourceId) it never
+ * throws on what a body holds: `String()` of a JSON object `{"toString": null}` throws, which failed this test at its
+ * case 1729 of seed 313854244 in a CI rehearsal (the fake's fault, not the handler's).
+ */
 function recordingRouter() {
   const attempts: string[] = [];
   const router: EventRouter = {
-    route: (event) => ({
-      workflowId: `provider-payment:${String((event.data as { id?: unknown }).id)}`,
-      deliver: async () => void attempts.push(event.id),
-    }),
+    route: (event) => {
+      const id = (event.data as { id?: unknown }).id;
+      return {
+        workflowId: `provider-payment:${typeof id === 'string' ? id : (JSON.stringify(id) ?? 'none')}`,
+        deliver: async () => void attempts.push(event.id),
+      };
+    },
   };
   return { router, attempts };
 }
