@@ -31,7 +31,7 @@ export async function connectClient(
   if (typeof dataConverter !== 'object' || dataConverter === null)
     throw new TypeError(
       'connectClient(config, dataConverter): no data converter given. xborder encrypts every payload and its workers ' +
-        'refuse plaintext: pass dataConverterOf(codecConfigFromEnv(process.env)), or call connectClientFromEnv() ' +
+        'refuse plaintext: pass dataConverterOf(codecConfigFromEnv(<your environment>)), or call connectClientFromEnv() ' +
         '(TEMPORAL_* and XBORDER_CODEC_KEYS(_FILE), as `npm start` prints them)',
     );
   const tracing = options.tracing ?? currentTracing() !== null;
