@@ -3,7 +3,7 @@
 // (which run it started, when), so no client can slip a run in. A visibility query on `TemporalScheduledById` would
 // not do: any client may set that search attribute on a run it starts by hand (perhaps with a narrower window), and
 // such a run taken as a completed sweep would narrow the look-back past moves of payments it never listed.
-import { Context } from '@temporalio/activity';
+import { warnInActivity } from './activity-log';
 import type { Client } from '@temporalio/client';
 import { scheduleOf, SCHEDULE_WORKFLOW_ID_PREFIX } from '../src/codec/schedule-binding';
 
@@ -42,16 +42,9 @@ export async function lastCompletedRunOfSchedule(
       if (run.status.name === 'COMPLETED') return run.startTime.getTime();
     }
   } catch (err) {
-    try {
-      Context.current().log.warn(
-        'last completed sweep not read from its Schedule; the whole window is told',
-        {
-          error: String(err),
-        },
-      );
-    } catch {
-      // outside an activity (a direct call): nothing to log to
-    }
+    warnInActivity('last completed sweep not read from its Schedule; the whole window is told', {
+      error: String(err),
+    });
   }
   return null;
 }

@@ -20,8 +20,8 @@ import {
   paymentWorkflowOfEntityRuns,
   paymentWorkflowOfVisibility,
   subscribedBy,
-  warn,
 } from './late-events-sources';
+import { warnInActivity } from './activity-log';
 
 /** What a fresh entity run needs to announce a move after the outcome (workflows/provider-payment/state.ts eventsFor). */
 export interface LateEventsRegistration {
@@ -166,7 +166,7 @@ export function createLateEventsActivities(
         told === null &&
         !(await subscribedBy(client(), taskQueue(), providerPaymentId, subscriber))
       ) {
-        warn(
+        warnInActivity(
           'a payment named only by visibility shows no record of following this provider payment; not told',
           {
             providerPaymentId,

@@ -1,7 +1,7 @@
 // Where a fresh providerPayment entity run learns which payment's backend gets a move after the outcome
 // (late-events-activities.ts): the entity's own ended runs (their results), visibility's ProviderPaymentId, and the
 // entity's history (the payment's subscribe signal), each read from Temporal with no worker of the payment needed.
-import { Context } from '@temporalio/activity';
+import { warnInActivity } from './activity-log';
 import { ServiceError, type Client } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import {
@@ -65,7 +65,7 @@ export async function paymentWorkflowOfEntityRuns(
         .result()) as EndedEntityRun;
     } catch (err) {
       if (err instanceof ServiceError) throw err;
-      warn('an ended entity run could not be read; an older one is tried', {
+      warnInActivity('an ended entity run could not be read; an older one is tried', {
         runId: run.runId,
         error: String(err),
       });
@@ -126,12 +126,4 @@ export async function subscribedBy(
 /** The workflow IDs a result names (strings only: a result is data, whatever wrote it). */
 function namesIn(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-export function warn(message: string, attributes: Record<string, unknown>): void {
-  try {
-    Context.current().log.warn(message, attributes);
-  } catch {
-    // outside an activity (a direct call): nothing to log to
-  }
 }

@@ -59,6 +59,7 @@ import type { ProviderPort } from './provider-port';
 import { callProvider, isProviderError } from './errors';
 import { jitteredRetryAfter } from '../src/provider/rate-budget';
 import { lastCompletedRunOfSchedule, scheduleOfRun } from './last-completed-sweep';
+import { warnInActivity } from './activity-log';
 
 export interface ReconcileRecentPaymentsInput {
   /** PAYINs and conversions created at or after this instant (ISO 8601) are signalled */
@@ -294,16 +295,12 @@ export function movedSinceMs(windowSinceMs: number, lastCompletedStartMs: number
 
 /** A cut listing is an operator's matter: what lies past the bound was not seen by this run. */
 function warnListingCut(listed: number, maxListed: number, entities: number, maxEntities: number): void {
-  try {
-    Context.current().log.warn('reconcile sweep stopped at its bound: payments past it were not seen', {
-      listed: Math.min(listed, maxListed),
-      maxListed,
-      entitiesNotFinal: entities,
-      maxEntities,
-    });
-  } catch {
-    // outside an activity (a direct call): nothing to log to
-  }
+  warnInActivity('reconcile sweep stopped at its bound: payments past it were not seen', {
+    listed: Math.min(listed, maxListed),
+    maxListed,
+    entitiesNotFinal: entities,
+    maxEntities,
+  });
 }
 
 /** The deps a caller left out, from the running activity's context. */
