@@ -6,6 +6,7 @@
 // through read-only getters); this catches a cast or a new field left writable.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { STATE_WRITES, writesIn, type StateWrite } from '../../support/state-writes';
 
 const ENTITY_DIR = path.resolve(__dirname, '../../../workflows/provider-payment');
 /** The files that own the state: the only ones that may write it. */
@@ -22,30 +23,15 @@ const FILES = [
   ),
 ];
 
-/** A write to `state.<field>` (or deeper), in any of its forms. */
-const WRITES: { what: string; pattern: RegExp }[] = [
-  { what: 'assignment', pattern: /\bstate(\.\w+)+\s*(=(?![=>])|\?\?=|\|\|=|&&=|\+=|-=|\*=)/ },
-  { what: 'increment', pattern: /(\+\+|--)\s*state\.\w+|\bstate(\.\w+)+\s*(\+\+|--)/ },
-  { what: 'destructuring assignment', pattern: /\[[^\]]*\bstate\.\w+[^\]]*\]\s*=(?!=)/ },
-  {
-    what: 'collection change',
-    pattern: /\bstate(\.\w+)+\.(set|add|delete|clear|push|pop|shift|unshift|splice|sort|reverse)\(/,
-  },
+/** A write to `state.<field>` (or deeper), in any of its forms: the shared ones and this state's own. */
+const WRITES: StateWrite[] = [
+  ...STATE_WRITES,
   // an events registration read into a local (`for (const [s, events] of state.eventsFor)`) and written in place
   {
     what: 'events registration written in place',
     pattern: /\.(told|keyed|sentKey|readByIt)\s*(=(?![=>])|\?\?=|\|\|=|&&=)/,
   },
 ];
-
-function writesIn(file: string): string[] {
-  const lines = readFileSync(path.join(ENTITY_DIR, file), 'utf8').split('\n');
-  return lines.flatMap((line, i) =>
-    WRITES.filter(({ pattern }) => pattern.test(line.replace(/\/\/.*$/, ''))).map(
-      ({ what }) => `${file}:${i + 1} ${what}: ${line.trim()}`,
-    ),
-  );
-}
 
 describe("the providerPayment entity's steps and workflow.ts", () => {
   it('are all read (the walk finds the steps, workflow.ts and the other files that take the state)', () => {
@@ -62,7 +48,7 @@ describe("the providerPayment entity's steps and workflow.ts", () => {
   });
 
   it("never write the state's fields: every change is a named transition of the state", () => {
-    expect(FILES.flatMap(writesIn)).toEqual([]);
+    expect(FILES.flatMap((file) => writesIn(ENTITY_DIR, file, WRITES))).toEqual([]);
   });
 
   it('would see each form of write (the patterns are not blind)', () => {
