@@ -1,11 +1,11 @@
 // workflows/provider-payment/state.ts carriedOver: what one entity run hands the next over continue-as-new. A state
 // with every input field set survives carry-over → restore unchanged; the registration lookups made so far and the
 // time before which no lookup is asked again go with it (bounded per following, not restarted by continue-as-new).
-import type { Payment } from '../../../src/contract';
 import type { ProviderPaymentInput } from '../../../workflows/provider-payment/api';
 import { ProviderPaymentInputSchema } from '../../../workflows/inputs';
 // jest.mock below is hoisted above these imports: the state module sees the mocked workflow APIs
 import { ProviderPaymentState } from '../../../workflows/provider-payment/state';
+import { refundedAfterExpiry } from './entity-fixtures';
 
 // Outside a workflow: the workflow APIs the state's constructor and carriedOver touch, as a continued run sees them.
 jest.mock('@temporalio/workflow', () => ({
@@ -23,22 +23,10 @@ jest.mock('@temporalio/workflow', () => ({
   }),
 }));
 
-const refunded = {
-  id: 'pay_1',
-  type: 'PAYOUT',
-  status: 'EXPIRED',
-  customerId: 'cus_1',
-  lifecycle: {
-    createdAt: '2026-11-20T10:00:00.000Z',
-    expiredAt: '2026-11-21T10:00:00.000Z',
-    refundedAt: '2026-11-22T10:00:00.000Z',
-  },
-} as unknown as Payment;
-
 /** Every field of the input set to a value a run would carry (none left to its default). */
 const everyField: Required<ProviderPaymentInput> = {
   providerPaymentId: 'pay_1',
-  payment: refunded,
+  payment: refundedAfterExpiry,
   subscribers: ['payment:k2'],
   seenEventIds: ['evt_1', 'evt_2'],
   statusHistory: [{ at: '2026-11-21T10:00:00.000Z', status: 'EXPIRED', cause: 'reconcile' }],
@@ -46,7 +34,7 @@ const everyField: Required<ProviderPaymentInput> = {
   reconcileEveryMs: 3_600_000,
   lingerAfterTerminalMs: 604_800_000,
   continueAsNewAfterEvents: 2000,
-  unconfirmedPushes: [{ eventId: 'evt_3', payment: refunded, cause: 'event' }],
+  unconfirmedPushes: [{ eventId: 'evt_3', payment: refundedAfterExpiry, cause: 'event' }],
   eventsFor: [
     {
       subscriber: 'payment:k1',

@@ -1,10 +1,10 @@
 // workflows/provider-payment/facts.ts: the named transitions the entity's steps change its state by, those with a
 // rule of their own (the others set one field). facts.ts imports nothing of the workflow runtime, so a bare subclass
 // runs here without a workflow; Date.now() is a fixed clock (jest's modern fake timers).
-import type { Payment } from '../../../src/contract';
 import type { ProviderPaymentInput } from '../../../workflows/provider-payment/api';
 import { ProviderPaymentFacts } from '../../../workflows/provider-payment/facts';
 import { moveKey } from '../../../workflows/provider-payment/knowledge';
+import { refundedAfterExpiry } from './entity-fixtures';
 
 const NOW = Date.parse('2026-11-23T10:00:00.000Z');
 const MINUTE = 60 * 1000;
@@ -15,18 +15,6 @@ class Facts extends ProviderPaymentFacts {
     super({ providerPaymentId: 'pay_1', ...input });
   }
 }
-
-const refundedAfterExpiry = {
-  id: 'pay_1',
-  type: 'PAYOUT',
-  status: 'EXPIRED',
-  customerId: 'cus_1',
-  lifecycle: {
-    createdAt: '2026-11-20T10:00:00.000Z',
-    expiredAt: '2026-11-21T10:00:00.000Z',
-    refundedAt: '2026-11-22T10:00:00.000Z',
-  },
-} as unknown as Payment;
 
 const registration = { paymentKey: 'k1', endpointUrl: null, told: 'EXPIRED' };
 
