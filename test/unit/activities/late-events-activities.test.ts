@@ -252,6 +252,10 @@ describe('the payment that followed a provider payment, when visibility no longe
     return { client: () => client as unknown as Client, queries, reads };
   }
 
+  /** The lookup a fresh run of `provider-payment:pay_old` on task queue `q` makes, through `client`. */
+  const lookUp = (client: () => Client) =>
+    createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old');
+
   it("a requote's abandoned provider payment: its entity's last run names the payment whose events it kept", async () => {
     // the payment requoted: its ProviderPaymentId names the new provider payment, so visibility finds none for the
     // old one; the old one's entity lingered, ended, and a refund of late funds now starts a fresh run
@@ -272,8 +276,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         },
       },
     });
-    const find = createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration;
-    await expect(find('pay_old')).resolves.toEqual({
+    await expect(lookUp(client)).resolves.toEqual({
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: 'https://backend.example/hook',
@@ -294,21 +297,13 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
-    await expect(
-      createLateEventsActivities({ client: older.client, taskQueue: () => 'q' }).findLateEventsRegistration(
-        'pay_old',
-      ),
-    ).resolves.toMatchObject({ subscriber: 'payment:k1' });
+    await expect(lookUp(older.client)).resolves.toMatchObject({ subscriber: 'payment:k1' });
     const none = visibilityClient({
       byProviderPaymentId: null,
       entityRuns: [{ runId: 'r1', result: { subscribers: [], eventsFor: [] } }],
       workflows: {},
     });
-    await expect(
-      createLateEventsActivities({ client: none.client, taskQueue: () => 'q' }).findLateEventsRegistration(
-        'pay_old',
-      ),
-    ).resolves.toBeNull();
+    await expect(lookUp(none.client)).resolves.toBeNull();
   });
 
   it("the entity's own ended runs come before visibility: a payment another client marked with this ProviderPaymentId is not taken", async () => {
@@ -347,9 +342,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toEqual({
+    await expect(lookUp(client)).resolves.toEqual({
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: null,
@@ -373,9 +366,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toMatchObject({ subscriber: 'payment:k1' });
+    await expect(lookUp(client)).resolves.toMatchObject({ subscriber: 'payment:k1' });
   });
 
   it('the newest registration first; a result that cannot be read for good gives way to an older run; Temporal not answering is no answer', async () => {
@@ -391,9 +382,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:second': events,
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toMatchObject({ subscriber: 'payment:second' });
+    await expect(lookUp(client)).resolves.toMatchObject({ subscriber: 'payment:second' });
     expect(reads).toEqual(['r3', 'r2']);
     const unavailable = visibilityClient({
       byProviderPaymentId: null,
@@ -417,9 +406,7 @@ describe('the payment that followed a provider payment, when visibility no longe
       entityRuns: Array.from({ length: 25 }, (_, i) => ({ runId: `r${i}`, result: { subscribers: [] } })),
       workflows: {},
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toBeNull();
+    await expect(lookUp(client)).resolves.toBeNull();
     expect(reads).toHaveLength(ENTITY_RUNS_READ);
   });
 
@@ -435,9 +422,12 @@ describe('the payment that followed a provider payment, when visibility no longe
         },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toEqual({ subscriber: 'payment:k1', paymentKey: 'k1', endpointUrl: null, told: 'REFUNDED' });
+    await expect(lookUp(client)).resolves.toEqual({
+      subscriber: 'payment:k1',
+      paymentKey: 'k1',
+      endpointUrl: null,
+      told: 'REFUNDED',
+    });
   });
 
   it('a payment only visibility named, with no record of its own that it followed this provider payment, is not told', async () => {
@@ -458,9 +448,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toBeNull();
+    await expect(lookUp(client)).resolves.toBeNull();
   });
 
   it("a payment only visibility named that subscribed to the entity (its signal in the entity's history) is told, with nothing told before", async () => {
@@ -477,9 +465,7 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:k1': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toEqual({
+    await expect(lookUp(client)).resolves.toEqual({
       subscriber: 'payment:k1',
       paymentKey: 'k1',
       endpointUrl: null,
@@ -501,8 +487,6 @@ describe('the payment that followed a provider payment, when visibility no longe
         'payment-events:a': { status: 'RUNNING', events: { endpointUrl: null, pending: [] } },
       },
     });
-    await expect(
-      createLateEventsActivities({ client, taskQueue: () => 'q' }).findLateEventsRegistration('pay_old'),
-    ).resolves.toMatchObject({ subscriber: 'payment:a' });
+    await expect(lookUp(client)).resolves.toMatchObject({ subscriber: 'payment:a' });
   });
 });
